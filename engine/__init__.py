@@ -1,0 +1,1 @@
+"""The rules of backgammon: pure functions and immutable values (no I/O, clock or randomness)."""

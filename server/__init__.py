@@ -1,0 +1,1 @@
+"""fairgammon's I/O shell: the Starlette app, WebSocket gateway, Redis store and the CLI."""
