@@ -11,3 +11,32 @@ settings.register_profile(
 )
 settings.register_profile("thorough", max_examples=5000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# --- a private redis-server for the tests (never one somebody else started) ---
+
+import pytest  # noqa: E402
+
+from server.redis_process import RedisProcess  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def redis_process(tmp_path_factory):
+    """One private redis-server (AOF, appendfsync always) for the whole session."""
+    server = RedisProcess(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def redis_url(redis_process):
+    """The session's Redis, emptied before each test."""
+    import redis.asyncio as aioredis
+
+    if not redis_process.alive():  # a test killed it: bring it back for the next ones
+        redis_process.start()
+    client = aioredis.from_url(redis_process.url)
+    await client.flushall()
+    await client.aclose()
+    return redis_process.url

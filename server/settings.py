@@ -1,0 +1,104 @@
+"""Server settings from environment variables, overridable by ``fairgammon serve`` flags.
+
+Every setting has an environment variable ``FAIRGAMMON_<NAME>`` (``REDIS_URL`` keeps its
+conventional name). Values are checked once at start-up; a bad value stops the server with a
+message naming the variable.
+
+>>> s = Settings.from_env({"FAIRGAMMON_PORT": "9000", "FAIRGAMMON_ALLOWED_ORIGINS": "https://a.example"})
+>>> s.port, s.allowed_origins
+(9000, ('https://a.example',))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class SettingsError(ValueError):
+    """A setting with a value the server cannot use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    # No REDIS_URL: start and supervise a private redis-server with its AOF under data_dir.
+    redis_url: str | None = None
+    data_dir: Path = Path("var")
+    # Exact-match allowlist of browser Origins. Empty: the server's own origin(s) only
+    # (http://host:port and, for 127.0.0.1, http://localhost:port).
+    allowed_origins: tuple[str, ...] = ()
+    # Public base URL used in invite and spectator links (default: http://host:port).
+    public_url: str | None = None
+    clock_seconds: int = 30
+    lag_allowance_ms: int = 1000
+    max_frame_bytes: int = 16 * 1024
+    rate_burst: int = 30
+    rate_per_second: float = 10.0
+    send_queue_frames: int = 256
+    auth_timeout_seconds: float = 5.0
+    resume_max_events: int = 500
+    workers: int = 1
+    log_level: str = "info"
+    web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        env = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for f in dataclasses.fields(cls):
+            name = "REDIS_URL" if f.name == "redis_url" else f"FAIRGAMMON_{f.name.upper()}"
+            if name in env and env[name] != "":
+                values[f.name] = _parse(f.name, env[name], name)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        settings = cls(**values)  # type: ignore[arg-type]
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        if not 0 < self.port < 65536:
+            raise SettingsError(f"port {self.port} is not a TCP port")
+        if not 3 <= self.clock_seconds <= 3600:
+            raise SettingsError("clock_seconds must be between 3 and 3600")
+        if self.max_frame_bytes < 1024:
+            raise SettingsError("max_frame_bytes must be at least 1024")
+        if self.workers < 1:
+            raise SettingsError("workers must be at least 1")
+        for origin in self.allowed_origins:
+            if not origin.startswith(("http://", "https://")) or origin.endswith("/"):
+                raise SettingsError(f"allowed origin {origin!r} must look like https://host[:port]")
+
+    @property
+    def base_url(self) -> str:
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = "localhost" if self.host in ("127.0.0.1", "0.0.0.0", "::") else self.host
+        return f"http://{host}:{self.port}"
+
+    def origins(self) -> frozenset[str]:
+        if self.allowed_origins:
+            return frozenset(self.allowed_origins)
+        own = {self.base_url, f"http://{self.host}:{self.port}"}
+        if self.host in ("127.0.0.1", "0.0.0.0", "localhost"):
+            own |= {f"http://127.0.0.1:{self.port}", f"http://localhost:{self.port}"}
+        return frozenset(own)
+
+
+def _parse(name: str, raw: str, var: str) -> object:
+    kind = {f.name: f.type for f in dataclasses.fields(Settings)}[name]
+    try:
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            return float(raw)
+        if kind == "Path":
+            return Path(raw)
+        if kind == "tuple[str, ...]":
+            return tuple(o.strip() for o in raw.split(",") if o.strip())
+    except ValueError:
+        raise SettingsError(f"{var}={raw!r} is not a valid {kind}") from None
+    return raw

@@ -1,0 +1,220 @@
+"""The Redis store: one match = a state snapshot with its version, an event log, seat hashes.
+
+Every transition is written by one Lua script that compares the stored version with the one
+the transition was computed from (compare-and-set), then writes the new snapshot, appends the
+events to the log (a Redis Stream whose entry ids are the event versions, ``<v>-0``) and
+publishes them on the match's channel — atomically. With ``appendfsync always`` Redis replies
+only once the write is on disk, and it delivers published messages after the same fsync, so
+nothing is acknowledged or broadcast before it is durable.
+
+Keys of one match share the hash tag ``{m:<id>}`` (one Redis Cluster slot). The global
+indexes (open and live matches, clock deadlines, heartbeat) are updated by separate commands
+after the script: they are hints that the sweeper re-checks against the match state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+
+OPEN_MATCHES = "fg:idx:open"
+LIVE_MATCHES = "fg:idx:live"
+DEADLINES = "fg:idx:deadlines"
+HEARTBEAT = "fg:clock:alive"
+CLOCK_CREDIT = "fg:clock:credit"
+
+
+def state_key(match_id: str) -> str:
+    return f"fg:{{m:{match_id}}}:state"
+
+
+def log_key(match_id: str) -> str:
+    return f"fg:{{m:{match_id}}}:log"
+
+
+def seats_key(match_id: str) -> str:
+    return f"fg:{{m:{match_id}}}:seats"
+
+
+def channel(match_id: str) -> str:
+    return f"fg:{{m:{match_id}}}:events"
+
+
+# KEYS: state, log, seats. ARGV: expected version, state blob, summary blob, channel,
+# seat to set ("" for none), its token hash, then the event frames (versions expected+1...).
+_COMMIT = """
+local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
+if current ~= tonumber(ARGV[1]) then
+  return {0, current}
+end
+local v = current
+if v < 0 then v = 0 end
+for i = 7, #ARGV do
+  v = v + 1
+  redis.call('XADD', KEYS[2], v .. '-0', 'e', ARGV[i])
+end
+redis.call('HSET', KEYS[1], 'v', v, 's', ARGV[2], 'm', ARGV[3])
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
+end
+for i = 7, #ARGV do
+  redis.call('PUBLISH', ARGV[4], ARGV[i])
+end
+return {1, v}
+"""
+
+# KEYS: deadlines index. ARGV: now, lease ms, max count. Claims due matches by pushing their
+# score forward by the lease, so one process handles each; if it dies the lease runs out.
+_CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local lease = tonumber(ARGV[1]) + tonumber(ARGV[2])
+for _, m in ipairs(due) do
+  redis.call('ZADD', KEYS[1], 'XX', lease, m)
+end
+return due
+"""
+
+# KEYS: heartbeat, credit. ARGV: wall ms now, gap ms that counts as an outage.
+# Returns the clock credit: the total time all servers (or Redis) were down, which the
+# server subtracts from wall time so that outages never eat into anybody's clock.
+_HEARTBEAT = """
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+local now = tonumber(ARGV[1])
+local credit = tonumber(redis.call('GET', KEYS[2]) or '0')
+if last > 0 and now - last > tonumber(ARGV[2]) then
+  credit = credit + (now - last)
+  redis.call('SET', KEYS[2], credit)
+end
+if now > last then
+  redis.call('SET', KEYS[1], now)
+end
+return credit
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A match as stored: its version, state blob and public summary blob."""
+
+    version: int
+    state: bytes
+    summary: bytes
+
+
+class Conflict(Exception):
+    """The stored version moved on since the state was loaded (another writer won)."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"version conflict: stored version is {current}")
+        self.current = current
+
+
+class Store:
+    """Async access to the Redis layout above. One instance per process."""
+
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis
+        self._commit = redis.register_script(_COMMIT)
+        self._claim = redis.register_script(_CLAIM_DUE)
+        self._heartbeat = redis.register_script(_HEARTBEAT)
+
+    @classmethod
+    def from_url(cls, url: str) -> Store:
+        return cls(
+            aioredis.from_url(
+                url,
+                decode_responses=False,
+                socket_connect_timeout=2,
+                socket_timeout=5,
+                health_check_interval=10,
+                max_connections=256,
+            )
+        )
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), 1.0))
+        except Exception:
+            return False
+
+    async def commit(
+        self,
+        match_id: str,
+        expected_version: int,
+        state: bytes,
+        summary: bytes,
+        events: Sequence[bytes],
+        seat_token: tuple[int, bytes] | None = None,
+    ) -> int:
+        """Store a transition atomically; returns the new version or raises :class:`Conflict`.
+
+        ``expected_version`` is -1 to create the match (nothing stored yet).
+        """
+        seat, token_hash = (str(seat_token[0]), seat_token[1]) if seat_token else ("", b"")
+        ok, version = await self._commit(
+            keys=[state_key(match_id), log_key(match_id), seats_key(match_id)],
+            args=[expected_version, state, summary, channel(match_id), seat, token_hash, *events],
+        )
+        if not ok:
+            raise Conflict(int(version))
+        return int(version)
+
+    async def load(self, match_id: str) -> Stored | None:
+        version, state, summary = await self.redis.hmget(state_key(match_id), "v", "s", "m")
+        if version is None:
+            return None
+        return Stored(int(version), state, summary)
+
+    async def summaries(self, match_ids: Sequence[str]) -> list[bytes | None]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(state_key(match_id), "m")
+            return await pipe.execute()
+
+    async def seat_hash(self, match_id: str, seat: int) -> bytes | None:
+        return await self.redis.hget(seats_key(match_id), str(seat))
+
+    async def events_after(self, match_id: str, version: int, limit: int) -> list[bytes]:
+        """Event frames with versions ``version+1 ...`` (at most ``limit``)."""
+        entries = await self.redis.xrange(log_key(match_id), f"{version + 1}-0", "+", count=limit)
+        return [fields[b"e"] for _, fields in entries]
+
+    async def log_length(self, match_id: str) -> int:
+        return int(await self.redis.xlen(log_key(match_id)))
+
+    # --- global indexes (hints, see the module docstring) ---
+
+    async def index(
+        self, match_id: str, *, open_since: int | None, live_since: int | None, deadline: int | None
+    ) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if open_since is None:
+                pipe.zrem(OPEN_MATCHES, match_id)
+            else:
+                pipe.zadd(OPEN_MATCHES, {match_id: open_since})
+            if live_since is None:
+                pipe.zrem(LIVE_MATCHES, match_id)
+            else:
+                pipe.zadd(LIVE_MATCHES, {match_id: live_since})
+            if deadline is None:
+                pipe.zrem(DEADLINES, match_id)
+            else:
+                pipe.zadd(DEADLINES, {match_id: deadline})
+            await pipe.execute()
+
+    async def listed(self, index: str, limit: int) -> list[str]:
+        ids = await self.redis.zrevrange(index, 0, limit - 1)
+        return [i.decode() for i in ids]
+
+    async def claim_due(self, now: int, lease_ms: int = 5000, count: int = 100) -> list[str]:
+        due = await self._claim(keys=[DEADLINES], args=[now, lease_ms, count])
+        return [m.decode() for m in due]
+
+    async def heartbeat(self, wall_ms: int, outage_ms: int) -> int:
+        return int(await self._heartbeat(keys=[HEARTBEAT, CLOCK_CREDIT], args=[wall_ms, outage_ms]))
