@@ -3,7 +3,9 @@
 Every transition is written by one Lua script that compares the stored version with the one
 the transition was computed from (compare-and-set), then writes the new snapshot, appends the
 events to the log (a Redis Stream whose entry ids are the event versions, ``<v>-0``) and
-publishes them on the match's channel — atomically. With ``appendfsync always`` Redis replies
+publishes them on the match's channel — atomically. A published message is the event's
+version as 4 big-endian bytes followed by the event frame; other (unversioned) messages on the
+channel, such as presence, carry version 0. With ``appendfsync always`` Redis replies
 only once the write is on disk, and it delivers published messages after the same fsync, so
 nothing is acknowledged or broadcast before it is durable.
 
@@ -43,6 +45,11 @@ def channel(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:events"
 
 
+def split_published(message: bytes) -> tuple[int, bytes]:
+    """``(version, frame)`` of a message from a match channel (version 0: not an event)."""
+    return int.from_bytes(message[:4], "big"), message[4:]
+
+
 # KEYS: state, log, seats. ARGV: expected version, state blob, summary blob, channel,
 # seat to set ("" for none), its token hash, then the event frames (versions expected+1...).
 _COMMIT = """
@@ -50,20 +57,19 @@ local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
 if current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
-local v = current
-if v < 0 then v = 0 end
-for i = 7, #ARGV do
-  v = v + 1
-  redis.call('XADD', KEYS[2], v .. '-0', 'e', ARGV[i])
+local base = math.max(current, 0)
+local n = #ARGV - 6
+for i = 1, n do
+  redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[6 + i])
 end
-redis.call('HSET', KEYS[1], 'v', v, 's', ARGV[2], 'm', ARGV[3])
+redis.call('HSET', KEYS[1], 'v', base + n, 's', ARGV[2], 'm', ARGV[3])
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
 end
-for i = 7, #ARGV do
-  redis.call('PUBLISH', ARGV[4], ARGV[i])
+for i = 1, n do
+  redis.call('PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[6 + i])
 end
-return {1, v}
+return {1, base + n}
 """
 
 # KEYS: deadlines index. ARGV: now, lease ms, max count. Claims due matches by pushing their
@@ -179,6 +185,10 @@ class Store:
 
     async def seat_hash(self, match_id: str, seat: int) -> bytes | None:
         return await self.redis.hget(seats_key(match_id), str(seat))
+
+    async def publish(self, match_id: str, frame: bytes) -> None:
+        """Publish an unversioned frame (presence) to every process serving the match."""
+        await self.redis.publish(channel(match_id), b"\0\0\0\0" + frame)
 
     async def events_after(self, match_id: str, version: int, limit: int) -> list[bytes]:
         """Event frames with versions ``version+1 ...`` (at most ``limit``)."""

@@ -6,7 +6,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.redis_process import RedisProcess
-from server.store import Conflict, Store
+from server.store import Conflict, Store, split_published
 
 
 async def test_commit_is_compare_and_set(redis_url):
@@ -59,8 +59,13 @@ async def test_commit_publishes_events_in_order(redis_url):
         # None also stands for the consumed subscribe confirmation: keep reading.
         msg = await sub.get_message(ignore_subscribe_messages=True, timeout=1)
         if msg is not None:
-            got.append(msg["data"])
-    assert got == [b"e1", b"e2", b"e3"]
+            got.append(split_published(msg["data"]))
+    assert got == [(1, b"e1"), (2, b"e2"), (3, b"e3")]
+    await store.publish(m, b"presence")
+    msg = None
+    while msg is None:
+        msg = await sub.get_message(ignore_subscribe_messages=True, timeout=1)
+    assert split_published(msg["data"]) == (0, b"presence")
     await sub.aclose()
     await store.close()
 
