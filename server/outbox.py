@@ -1,0 +1,93 @@
+"""A connection's bounded send queue: slow readers never block a match.
+
+Everything sent to a client goes through :meth:`Outbox.send`, which never waits: frames are
+queued for a writer task, and a client that lets the queue fill up (a spectator that never
+reads, a phone on a dead link) is dropped — it reconnects and resumes from its last version.
+
+>>> import asyncio
+>>> async def demo():
+...     sent = []
+...     async def write(frame): sent.append(frame)
+...     box = Outbox(write, limit=2)
+...     box.start()
+...     box.send(b"a"); box.send(b"b")
+...     await box.drain()
+...     return sent
+>>> asyncio.run(demo())
+[b'a', b'b']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+
+class Outbox:
+    def __init__(
+        self,
+        write: Callable[[bytes], Awaitable[None]],
+        limit: int,
+        on_overflow: Callable[[], None] | None = None,
+    ) -> None:
+        self._write = write
+        self._limit = limit
+        self._frames: deque[bytes] = deque()
+        self._ready = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+        self._on_overflow = on_overflow
+        self.closed = False
+        self.overflowed = False
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    def send(self, frame: bytes) -> bool:
+        if self.closed:
+            return False
+        if len(self._frames) >= self._limit:
+            self.overflowed = True
+            self.close()
+            if self._on_overflow:
+                self._on_overflow()
+            return False
+        self._frames.append(frame)
+        self._idle.clear()
+        self._ready.set()
+        return True
+
+    async def _run(self) -> None:
+        try:
+            while not self.closed:
+                if not self._frames:
+                    # No await between the check and clear(): a send() cannot slip in between.
+                    self._idle.set()
+                    self._ready.clear()
+                    await self._ready.wait()
+                    continue
+                await self._write(self._frames.popleft())
+        except Exception:
+            self.close()  # the socket is gone: nothing more can be sent
+        finally:
+            self._idle.set()
+
+    async def drain(self, timeout: float = 5.0) -> None:
+        """Wait until every queued frame has been written (or the box closed)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), timeout)
+
+    def close(self) -> None:
+        self.closed = True
+        self._frames.clear()
+        self._ready.set()
+
+    async def stop(self) -> None:
+        self.close()
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
