@@ -11,6 +11,7 @@ is on disk (see docs/operations.md for the measured cost and the alternative).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import importlib.util
 import os
 import shutil
@@ -89,20 +90,39 @@ class RedisProcess:
             "--appendfsync", self.appendfsync,
             "--save", "",  # the AOF is the durable copy; no background RDB snapshots
             "--logfile", "redis.log",
+            "--pidfile", str(self.data_dir / "redis.pid"),
             "--loglevel", "warning",
             *self.extra_args,
         ]  # fmt: skip
 
     def start(self, timeout: float = 10.0) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._stop_orphan()
         self.process = subprocess.Popen(
             self.command(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,  # a Ctrl-C in the terminal reaches us, not Redis directly
+            preexec_fn=_die_with_parent,  # noqa: PLW1509 (only calls prctl, no locks)
         )
         self._wait_ready(timeout)
+
+    def _stop_orphan(self) -> None:
+        """Stop a redis-server left running on this data directory by a process that crashed:
+        two servers appending to one AOF would corrupt it."""
+        pidfile = self.data_dir / "redis.pid"
+        try:
+            pid = int(pidfile.read_text().strip())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except (OSError, ValueError):
+            return
+        if b"redis-server" not in cmdline or (self.process and self.process.pid == pid):
+            return
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -142,6 +162,14 @@ class RedisProcess:
     def restart(self, timeout: float = 10.0) -> None:
         self.stop()
         self.start(timeout)
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: ask Linux to SIGTERM Redis if its parent dies, so a crashed
+    server never leaves its private Redis running (no-op elsewhere)."""
+    with contextlib.suppress(Exception):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def _ping(port: int) -> bool:

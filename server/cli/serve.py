@@ -1,22 +1,103 @@
-"""``fairgammon serve``: placeholder until the match server lands (issue 4)."""
+"""``fairgammon serve``: run the server under uvicorn.
+
+With no ``REDIS_URL`` it first starts (and supervises) a private redis-server with its AOF under
+``--data-dir``; every worker process then talks to it through ``REDIS_URL``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="TCP port (default 8000)")
+    parser.add_argument("--redis-url", help="use this Redis instead of the embedded one")
+    parser.add_argument("--data-dir", help="where the embedded Redis keeps its data (default var)")
+    parser.add_argument("--workers", type=int, help="server processes sharing the port")
+    parser.add_argument("--clock-seconds", type=int, help="default move clock of new matches")
+    parser.add_argument(
+        "--allowed-origins", help="comma-separated browser Origins allowed to open WebSockets"
+    )
+    parser.add_argument("--log-level", help="debug, info, warning or error")
 
 
 def run(args: argparse.Namespace) -> int:
-    print(
-        "fairgammon serve: the match server is not built yet.\n"
-        "What exists today: the rules engine and its command line, e.g.\n"
-        "  .venv/bin/fairgammon show 4HPwATDgc/ABMA\n"
-        "  echo '4HPwATDgc/ABMA 3 1' | .venv/bin/fairgammon legal",
-        file=sys.stderr,
-    )
-    return 1
+    from pathlib import Path
+
+    import uvicorn
+
+    from server import logs
+    from server.cli import UsageError
+    from server.embedded_redis import SupervisedRedis
+    from server.redis_process import RedisNotFound
+    from server.settings import Settings, SettingsError
+
+    origins = None
+    if args.allowed_origins:
+        origins = tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip())
+    try:
+        settings = Settings.from_env(
+            host=args.host,
+            port=args.port,
+            redis_url=args.redis_url,
+            data_dir=Path(args.data_dir) if args.data_dir else None,
+            workers=args.workers,
+            clock_seconds=args.clock_seconds,
+            allowed_origins=origins,
+            log_level=args.log_level,
+        )
+    except SettingsError as exc:
+        raise UsageError(str(exc)) from None
+
+    log = logs.setup(settings.log_level)
+    embedded = None
+    if not settings.redis_url:
+        try:
+            embedded = SupervisedRedis(settings.data_dir)
+            embedded.start()
+        except RedisNotFound as exc:
+            print(f"fairgammon serve: {exc}", file=sys.stderr)
+            return 1
+        os.environ["REDIS_URL"] = embedded.url
+    # Workers re-read the settings from the environment (uvicorn spawns them fresh).
+    for name, value in (
+        ("FAIRGAMMON_HOST", settings.host),
+        ("FAIRGAMMON_PORT", str(settings.port)),
+        ("FAIRGAMMON_CLOCK_SECONDS", str(settings.clock_seconds)),
+        ("FAIRGAMMON_ALLOWED_ORIGINS", ",".join(settings.allowed_origins)),
+        ("FAIRGAMMON_LOG_LEVEL", settings.log_level),
+    ):
+        os.environ[name] = value
+    if settings.redis_url:
+        os.environ["REDIS_URL"] = settings.redis_url
+
+    print(f"fairgammon: open {settings.base_url}/ in your browser", file=sys.stderr, flush=True)
+    # uvicorn re-raises SIGTERM after its graceful shutdown; turn it into SystemExit so the
+    # embedded Redis below is stopped cleanly too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        uvicorn.run(
+            "server.app:create_app",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=settings.workers,
+            ws="websockets-sansio",
+            ws_max_size=settings.max_frame_bytes,
+            ws_max_queue=8,
+            ws_per_message_deflate=False,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            log_config=None,
+            access_log=False,
+            timeout_graceful_shutdown=10,
+        )
+    finally:
+        if embedded:
+            embedded.stop()
+        log.info("server stopped")
+    return 0
