@@ -8,6 +8,7 @@ generator bug can hide behind the other. The generator script is never called.
 import copy
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -359,3 +360,13 @@ def test_invalid_transcripts(case):
 def test_invalid_transcripts_cover_every_kind_of_fault():
     problems = {c["problem"] for c in VECTORS["transcripts"]["invalid"]}
     assert {"link", "dice", "sequence", "rolloff", "schema", "order", "action", "play"} <= problems
+
+
+def test_the_docs_quote_the_vectors_exactly():
+    # Every full-length hex value in docs/fairness.md's worked examples comes from the vectors.
+    docs = (Path(__file__).parent.parent / "docs" / "fairness.md").read_text(encoding="utf-8")
+    quoted = set(re.findall(r"\b[0-9a-f]{64}\b", docs))
+    assert len(quoted) >= 8
+    text = json.dumps(VECTORS)
+    for value in quoted:
+        assert value in text, value

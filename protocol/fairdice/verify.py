@@ -306,12 +306,12 @@ def _check_order(t: Transcript) -> None:
         lo = max(last_commit, t.rolls[r.applies_from - 2].v if r.applies_from > 1 else -1)
         hi = t.rolls[r.applies_from - 1].v if r.applies_from <= len(t.rolls) else None
         if r.v < lo or (hi is not None and r.v > hi):
+            after = "the commitments" if lo == last_commit else f"roll {r.applies_from - 1}"
+            before = f" and before roll {r.applies_from} (v {hi})" if hi is not None else ""
             raise TranscriptError(
                 Problem.ORDER,
-                f"recommitments[{i}] (v {r.v}) applies from roll {r.applies_from}"
-                f" but was not made between the commitments/roll {r.applies_from - 1}"
-                f" (v {lo}) and roll {r.applies_from}"
-                f"{f' (v {hi})' if hi is not None else ''}",
+                f"recommitments[{i}] (v {r.v}) applies from roll {r.applies_from}, so it must"
+                f" come after {after} (v {lo}){before}",
                 seat=r.seat,
                 path=f"recommitments[{i}].v",
             )
