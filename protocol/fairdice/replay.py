@@ -1,0 +1,104 @@
+"""Replaying a transcript's moves through the rules engine: proof that every play was legal.
+
+Both boards start in the standard position. The roll-off winner plays the deciding roll-off
+roll, then each turn roll is played by its roller, with the ``move`` action recorded for that
+roll (``{"type": "move", "k": k, "moves": [[from, to], ...]}``, points counted from the mover's
+side, 25 = bar, 0 = off). A roll with no recorded move is accepted only as a forced pass (no
+legal play) or as the game's last roll when the game then ended another way (timeout, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.movegen import legal_plays
+from engine.position import BAR, CHECKERS, OFF, Board, Position
+from engine.validate import IllegalPlay, validate_play
+from protocol.fairdice.errors import Problem, TranscriptError
+from protocol.fairdice.transcript import Action, RollRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    """What the replay found: plays checked, final boards (seat order, each from its owner's
+    side), and the bear-off win if the game ended that way."""
+
+    plays: int
+    boards: tuple[Board, Board]
+    bear_off_winner: int | None = None
+    bear_off_multiplier: int | None = None
+    ended_at_roll: int | None = None
+
+
+def format_moves(moves: Sequence[tuple[int, int]]) -> str:
+    """Moves in the usual notation.
+
+    >>> format_moves([(25, 22), (6, 0)]), format_moves([])
+    ('bar/22 6/off', '(no move)')
+    """
+    if not moves:
+        return "(no move)"
+    names = {BAR: "bar", OFF: "off"}
+    return " ".join(f"{names.get(a, a)}/{names.get(b, b)}" for a, b in moves)
+
+
+def bear_off_multiplier(loser: Board) -> int:
+    """1 (single), 2 (gammon: the loser bore off none) or 3 (backgammon: also a checker on the
+    bar or in the winner's home board, the loser's points 19-24)."""
+    if loser[OFF]:
+        return 1
+    return 3 if any(loser[19:26]) else 2
+
+
+def replay_plays(
+    played: Sequence[tuple[RollRecord, int]], moves_by_k: Mapping[int, Action]
+) -> ReplayOutcome:
+    """Replay ``played`` — each roll that is played, with the seat that plays it — using the
+    ``move`` actions in ``moves_by_k``; raise :class:`TranscriptError` on the first illegal or
+    missing play or on a roll after the game was over."""
+    boards = [Position.start().mover, Position.start().opponent]
+    plays = 0
+    for index, (roll, seat) in enumerate(played):
+        k = roll.k
+        position = Position.unchecked(boards[seat], boards[1 - seat])
+        action = moves_by_k.get(k)
+        if action is None:
+            last = index == len(played) - 1
+            if legal_plays(position, roll.d1, roll.d2) and not last:
+                raise TranscriptError(
+                    Problem.ACTION,
+                    f"no move recorded for seat {seat} ({roll.d1}-{roll.d2}),"
+                    " which had legal plays",
+                    k=k,
+                    seat=seat,
+                )
+            if last and legal_plays(position, roll.d1, roll.d2):
+                break  # the game ended before the play (timeout, forfeit, ...)
+            moves: tuple[tuple[int, int], ...] = ()
+        else:
+            moves = tuple((a, b) for a, b in action.payload["moves"])
+        try:
+            play = validate_play(position, roll.d1, roll.d2, moves)
+        except IllegalPlay as exc:
+            raise TranscriptError(
+                Problem.PLAY,
+                f"seat {seat} play {format_moves(moves)} with {roll.d1}-{roll.d2} is not legal"
+                f" ({exc})",
+                k=k,
+                seat=seat,
+            ) from None
+        plays += 1
+        boards[seat], boards[1 - seat] = play.position.mover, play.position.opponent
+        if boards[seat][OFF] == CHECKERS:
+            if index != len(played) - 1:
+                later = played[index + 1][0].k
+                raise TranscriptError(
+                    Problem.RESULT,
+                    f"a roll after the game was over (seat {seat} bore off all at roll {k})",
+                    k=later,
+                )
+            return ReplayOutcome(
+                plays, (boards[0], boards[1]), seat, bear_off_multiplier(boards[1 - seat]), k
+            )
+    return ReplayOutcome(plays, (boards[0], boards[1]))
