@@ -292,3 +292,15 @@ def test_any_replaced_value_verifies_or_fails_cleanly(path, value):
         verify_json(changed)
     with contextlib.suppress(TranscriptError):
         verify_json(json.dumps(changed))  # the text path (NaN included) as well
+
+
+def test_action_payloads_stay_open():
+    obj = copy.deepcopy(SHORT_OBJ)
+    for action in obj["actions"]:
+        action["seq"] = 7  # e.g. the client's sequence number, logged by the server
+    obj["actions"].append(
+        {"v": obj["result"]["v"], "t": obj["result"]["t"], "seat": None, "type": "chat_x"}
+    )
+    obj["result"] = obj["result"] | {"v": obj["result"]["v"] + 1}
+    assert verify_json(obj).actions == len(SHORT_OBJ["actions"]) + 1
+    assert parse_transcript(obj).actions[0].payload["seq"] == 7

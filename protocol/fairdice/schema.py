@@ -269,9 +269,6 @@ def _action(value: object, path: str) -> Action:
             pair = _array(move, f"{path}.moves[{j}]", 2)
             _int(pair[0], f"{path}.moves[{j}][0]", 1, 25)
             _int(pair[1], f"{path}.moves[{j}][1]", 0, 24)
-        extra = [k for k in payload if k not in ("k", "moves")]
-        if extra:
-            _fail(path, f"unknown field {extra[0]!r} in a move")
     return Action(
         v=_int(value["v"], f"{path}.v"),
         t=_int(value["t"], f"{path}.t"),
