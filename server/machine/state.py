@@ -1,0 +1,105 @@
+"""The state of one match on the server: seats, fair dice, the engine match, the clock.
+
+Everything here is an immutable value; :mod:`server.machine.core` computes the next one.
+The engine's :class:`~engine.match.Match` knows the rules of play; this layer adds what the
+network needs: who sits where, the commit-reveal dice of the current game (with the reveal
+barrier), absolute deadlines, and idempotent client sequence numbers.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.match import Match, MatchOptions
+
+
+class Phase(enum.StrEnum):
+    """What the match waits for. ``play`` means: whatever the engine's game expects."""
+
+    WAITING = "waiting"  # for the second player
+    COMMIT = "commit"  # both seats' dice commitments for the next game
+    ROLLOFF = "rolloff"  # both seats' reveals for the opening roll-off
+    PLAY = "play"  # the engine's game: roll or double, move, take, resignation answer
+    REVEAL = "reveal"  # the roller has rolled; its opponent's reveal completes the dice
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Chosen at creation: the engine's options, the decision clock, visibility, and the lag
+    allowance (grace) the server grants on every deadline."""
+
+    options: MatchOptions
+    clock_ms: int = 30_000
+    grace_ms: int = 1_000
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """The fair dice of the current game (scheme v1, docs/fairness.md).
+
+    ``heads[s]`` is what seat ``s``'s next reveal must hash to; ``pending[s]`` is a reveal of
+    roll ``k`` that is held back (never shown to anyone) until both are in.
+    """
+
+    game: int = 0
+    commitments: tuple[bytes | None, bytes | None] = (None, None)
+    heads: tuple[bytes | None, bytes | None] = (None, None)
+    pending: tuple[bytes | None, bytes | None] = (None, None)
+    k: int = 1
+    recommits: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """One match. ``version`` is the number of events so far (the last event's version).
+
+    ``deadline`` is the absolute server time (ms) by which the seats in :func:`owing` must act;
+    ``last_seq``/``last_version`` remember each seat's last applied command and the version it
+    produced, so a resent command is acknowledged again instead of applied twice.
+    """
+
+    match_id: str
+    config: Config
+    created: int
+    names: tuple[str, str | None]
+    match: Match
+    phase: Phase = Phase.WAITING
+    dice: Dice = Dice()
+    version: int = 0
+    deadline: int | None = None
+    last_seq: tuple[int, int] = (0, 0)
+    last_version: tuple[int, int] = (0, 0)
+    # Set when nobody could be blamed (both seats silent before a game could start).
+    abandoned: bool = False
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+
+def owing(state: MatchState) -> tuple[tuple[int, ...], str]:
+    """The seats that owe the current decision, and what it is (for clocks and clients).
+
+    >>> from engine.match import MatchOptions
+    >>> s = MatchState("0" * 32, Config(MatchOptions.single_game()), 0, ("a", None), None)
+    >>> owing(s)
+    ((), 'waiting')
+    """
+    phase = state.phase
+    if phase is Phase.COMMIT:
+        return tuple(s for s in (0, 1) if state.dice.commitments[s] is None), "commit"
+    if phase is Phase.ROLLOFF:
+        return tuple(s for s in (0, 1) if state.dice.pending[s] is None), "reveal"
+    if phase is Phase.REVEAL:
+        game = state.match.game
+        assert game is not None and game.on_roll is not None
+        return (1 - game.on_roll,), "reveal"
+    if phase is Phase.PLAY:
+        expected = state.match.expected()
+        if expected is None or expected.seat is None:
+            return (), "none"
+        return (expected.seat,), expected.phase.value
+    return (), phase.value

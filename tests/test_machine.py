@@ -1,0 +1,348 @@
+"""The pure match state machine: whole matches, the reveal barrier, rejections, clocks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine.match import MatchOptions
+from protocol.fairdice import derive_dice
+from server.machine import core, serial
+from server.machine.commands import (
+    Commit,
+    Double,
+    Join,
+    Leave,
+    MovePlay,
+    Recommit,
+    Reveal,
+    Roll,
+    Stop,
+    Take,
+)
+from server.machine.state import Config, MatchState, Phase, owing
+from tests.machine_driver import Seat, play_out
+
+MID = "0123456789abcdef0123456789abcdef"
+CLOCK = 30_000
+
+
+def new_match(options: MatchOptions, now: int = 0) -> MatchState:
+    state, _ = core.create(MID, Config(options, clock_ms=CLOCK, grace_ms=500), "ann", now)
+    step = core.apply(state, Join(1, name="bob"), now)
+    return step.state
+
+
+def leaked(secret: bytes, events) -> bool:
+    """True if ``secret`` appears anywhere in what these events would put on the wire."""
+    return secret in serial.dumps([e.data for e in events])
+
+
+def step(state, command, now=1000):
+    outcome = core.apply(state, command, now)
+    assert isinstance(outcome, core.Accepted)
+    return outcome.state, outcome.events
+
+
+def started(options: MatchOptions) -> tuple[MatchState, list[Seat]]:
+    """A match past the commitments: both seats committed to their game-1 chains."""
+    import random
+
+    state = new_match(options)
+    seats = [Seat(0, random.Random(1)), Seat(1, random.Random(2))]
+    for s in seats:
+        state, _ = step(state, s.decide(state))
+    assert state.phase is Phase.ROLLOFF
+    return state, seats
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        MatchOptions.single_game(),
+        MatchOptions.match(1),
+        MatchOptions.match(5),
+        MatchOptions.money(jacoby=True, beavers=True),
+    ],
+    ids=["single", "match1", "match5", "money"],
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_whole_matches_play_out_with_gap_free_versions(options, seed):
+    state = new_match(options)
+    if options.mode.value == "money":
+        # A money session runs until someone stops it: stop after the first game.
+        state, log = play_out_until_between_games(state, seed)
+        state, events = step(state, Stop(0))
+        log += events
+    else:
+        state, log = play_out(state, seed)
+    assert state.is_over
+    versions = [e.v for e in log]
+    assert versions == list(range(3, 3 + len(log)))  # created=1, joined=2
+    assert state.version == versions[-1]
+    assert log[-1].kind == "match_over"
+    assert state.match.winner in (0, 1, None)
+    if options.mode.value == "match":
+        assert max(state.match.score) >= options.length
+    # every roll's dice are the ones both reveals derive
+    for e in log:
+        if e.kind in ("dice", "rolloff"):
+            from protocol.fairdice import GameId
+
+            game = GameId(bytes.fromhex(MID), e.data["game"])
+            assert list(derive_dice(game, e.data["k"], *e.data["reveals"])) == e.data["dice"]
+
+
+def play_out_until_between_games(state, seed):
+    import random
+
+    rng = random.Random(seed)
+    seats = [Seat(0, random.Random(rng.random())), Seat(1, random.Random(rng.random()))]
+    log = []
+    while not (state.phase is Phase.COMMIT and state.dice.game == 2):
+        for s in seats:
+            command = s.decide(state)
+            if command is not None:
+                state, events = step(state, command)
+                log += events
+                break
+    return state, log
+
+
+def test_state_survives_serialization_at_every_step():
+    import random
+
+    state = new_match(MatchOptions.match(3))
+    seats = [Seat(0, random.Random(5)), Seat(1, random.Random(6))]
+    n = 0
+    while not state.is_over and n < 3000:
+        for s in seats:
+            command = s.decide(state)
+            if command is not None:
+                state, _ = step(state, command)
+                assert serial.loads(MatchState, serial.dumps(state)) == state
+                n += 1
+                break
+    assert state.is_over
+
+
+def test_reveal_barrier_nothing_of_roll_k_before_both_reveals():
+    state, seats = started(MatchOptions.match(3))
+    # Roll-off: seat 0 reveals first; its reveal must not appear anywhere yet.
+    cmd = seats[0].decide(state)
+    state, events = step(state, cmd)
+    assert [e.kind for e in events] == ["revealed"]
+    assert not leaked(cmd.reveal, events)
+    assert state.dice.pending[0] == cmd.reveal  # held by the server only
+    cmd1 = seats[1].decide(state)
+    state, events = step(state, cmd1)
+    assert events[0].kind == "rolloff"
+    assert events[0].data["reveals"] == [cmd.reveal, cmd1.reveal]
+    # Play until a turn roll: the roller's ROLL produces only 'rolling' without its reveal.
+    while not (state.phase is Phase.PLAY and owing(state)[1] == "roll"):
+        for s in seats:
+            c = s.decide(state)
+            if c is not None:
+                state, _ = step(state, c)
+                break
+    roller = owing(state)[0][0]
+    roll = seats[roller].decide(state)
+    assert isinstance(roll, Roll)
+    state, events = step(state, roll)
+    assert [e.kind for e in events] == ["rolling"]
+    assert not leaked(roll.reveal, events)
+    assert state.phase is Phase.REVEAL and owing(state) == ((1 - roller,), "reveal")
+    # The roller cannot complete its own roll.
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Reveal(roller, 99, game=1, k=roll.k, reveal=roll.reveal), 1000)
+    assert exc.value.code == "not_your_turn"
+    reveal = seats[1 - roller].decide(state)
+    state, events = step(state, reveal)
+    assert events[0].kind == "dice"
+    assert roll.reveal in events[0].data["reveals"]
+
+
+def test_invalid_reveal_forfeits_with_evidence():
+    state, _seats = started(MatchOptions.match(5))
+    bad = bytes(32 * [7])
+    state, events = step(state, Reveal(1, 50, game=1, k=1, reveal=bad))
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "bad_reveal" and events[0].data["reveal"] == bad
+    assert "forfeited" in kinds and kinds[-1] == "match_over"
+    assert state.is_over and state.match.winner == 0
+    over = events[-1].data
+    assert over["reason"] == "forfeit" and over["by"] == 1
+    assert next(e for e in events if e.kind == "forfeited").data["reason"] == "invalid_reveal"
+
+
+def test_commitment_rules():
+    state = new_match(MatchOptions.single_game())
+    c = bytes(range(32))
+    for bad, why in [(bytes(32), "all_zero"), (b"short", "wrong_length")]:
+        with pytest.raises(core.Rejected) as exc:
+            core.apply(state, Commit(0, 1, game=1, commitment=bad), 0)
+        assert exc.value.code == "bad_commitment" and why in exc.value.message
+    state, events = step(state, Commit(0, 1, game=1, commitment=c))
+    assert [e.kind for e in events] == ["committed"]
+    assert not leaked(c, events)  # not published before both are in
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Commit(0, 2, game=1, commitment=bytes(range(1, 33))), 0)
+    assert "already_committed" in exc.value.message
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Commit(1, 1, game=1, commitment=c), 0)
+    assert "same_as_opponent" in exc.value.message
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Commit(1, 1, game=2, commitment=bytes(range(1, 33))), 0)
+    assert exc.value.code == "stale"
+    state, events = step(state, Commit(1, 1, game=1, commitment=bytes(range(1, 33))))
+    assert [e.kind for e in events] == ["commitments", "game_started"]
+    assert events[0].data["values"] == [c, bytes(range(1, 33))]
+
+
+def test_out_of_turn_wrong_phase_spectator_and_after_the_end():
+    state, seats = started(MatchOptions.match(3))
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Double(0, 50, game=1), 0)
+    assert exc.value.code == "wrong_phase"
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, MovePlay(-1, 0, game=1, turn=0, moves=()), 0)
+    assert exc.value.code == "not_a_player"
+    while state.phase is Phase.ROLLOFF:  # ties repeat the roll-off
+        for s in seats:
+            state, _ = step(state, s.decide(state))
+    mover = owing(state)[0][0]
+    game = state.match.game
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, MovePlay(1 - mover, 9, game=1, turn=game.turns, moves=((24, 23),)), 0)
+    assert exc.value.code == "not_your_turn"
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns, moves=((24, 1),)), 0)
+    assert exc.value.code == "illegal_play"
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns + 1, moves=()), 0)
+    assert exc.value.code == "stale"
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Take(1 - mover, 9, game=1), 0)
+    assert exc.value.code in ("not_your_turn", "no_double_pending", "wrong_phase")
+    state, _ = step(state, Leave(mover, 9))
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Leave(1 - mover, 10), 0)
+    assert exc.value.code == "match_over"
+
+
+def test_resent_command_is_applied_once():
+    state, seats = started(MatchOptions.match(3))
+    cmd = seats[0].decide(state)
+    state, _events = step(state, cmd)
+    version = state.version
+    again = core.apply(state, cmd, 2000)
+    assert again == core.Duplicate(version)
+    older = dataclasses.replace(cmd, seq=cmd.seq - 1) if cmd.seq > 1 else None
+    if older:
+        with pytest.raises(core.Rejected) as exc:
+            core.apply(state, older, 2000)
+        assert exc.value.code == "stale"
+
+
+def test_recommit_between_rolls_changes_the_chain():
+    import random
+
+    from protocol.fairdice import GameId, HashChain
+
+    state, seats = started(MatchOptions.match(3))
+    for s in seats:
+        state, _ = step(state, s.decide(state))
+    while owing(state)[1] != "roll":
+        for s in seats:
+            c = s.decide(state)
+            if c is not None:
+                state, _ = step(state, c)
+                break
+    roller = owing(state)[0][0]
+    k = state.dice.k
+    fresh = HashChain(random.Random(9).randbytes(32), GameId(bytes.fromhex(MID), 1), roller)
+    state, events = step(state, Recommit(roller, 100, game=1, commitment=fresh.link(k - 1)))
+    assert events[0].kind == "recommitted" and events[0].data["from_k"] == k
+    seats[roller].chains[1] = fresh  # from now on the fresh chain's links are revealed
+    seats[roller].seq = 100
+    old_link = Seat(roller, random.Random(1)).chain(MID, 1).link(k)
+    with pytest.raises(core.Rejected):
+        core.apply(state, Roll(roller, 101, game=1, k=k + 1, reveal=old_link), 1000)
+    state, events = step(state, seats[roller].decide(state))
+    assert [e.kind for e in events] == ["rolling"]
+
+
+# ---------------------------------------------------------------- clocks
+
+
+def test_deadline_is_absolute_and_kept_while_the_same_decision_is_owed():
+    state = new_match(MatchOptions.single_game(), now=0)
+    assert state.deadline == CLOCK
+    state, events = step(state, Commit(0, 1, game=1, commitment=bytes(range(32))), now=29_000)
+    assert state.deadline == CLOCK  # seat 1 still owes the same commitment: no extension
+    assert events[0].data["next"] == {"phase": "commit", "seats": [1], "deadline": CLOCK}
+
+
+def test_move_just_before_deadline_accepted_just_after_rejected():
+    state, seats = started(MatchOptions.match(3))
+    deadline = state.deadline
+    cmd = seats[0].decide(state)
+    # within the lag allowance (grace 500 ms) is still in time
+    assert isinstance(core.apply(state, cmd, deadline + 500), core.Accepted)
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, cmd, deadline + 501)
+    assert exc.value.code == "too_late"
+    assert core.expire(state, deadline + 500) is None
+    assert core.expire(state, deadline + 501) is not None
+
+
+@pytest.mark.parametrize(
+    ("setup", "loser", "reason"),
+    [
+        ("commit_one", 1, "abandoned"),
+        ("rolloff_one", 1, "no_reveal"),
+    ],
+)
+def test_timeouts_forfeit_the_silent_seat(setup, loser, reason):
+    import random
+
+    state = new_match(MatchOptions.match(5), now=0)
+    seats = [Seat(0, random.Random(1)), Seat(1, random.Random(2))]
+    state, _ = step(state, seats[0].decide(state), now=10)  # seat 0 commits, seat 1 never does
+    if setup == "rolloff_one":
+        state, _ = step(state, seats[1].decide(state), now=20)
+        state, _ = step(state, seats[0].decide(state), now=30)  # seat 0 reveals, seat 1 never
+    outcome = core.expire(state, state.deadline + 10_000)
+    kinds = [e.kind for e in outcome.events]
+    assert kinds[-1] == "match_over"
+    forfeited = next(e for e in outcome.events if e.kind == "forfeited").data
+    assert forfeited["seat"] == loser and forfeited["reason"] == reason
+    assert outcome.state.match.winner == 1 - loser
+    assert core.expire(outcome.state, outcome.state.created + 10**9) is None  # exactly once
+
+
+def test_both_silent_before_the_game_abandons_without_winner():
+    state = new_match(MatchOptions.match(5), now=0)
+    outcome = core.expire(state, CLOCK + 600)
+    assert outcome.events[-1].kind == "match_over"
+    assert outcome.events[-1].data["winner"] is None and outcome.state.abandoned
+
+
+def test_timeout_on_move_and_on_reveal():
+    state, seats = started(MatchOptions.single_game())
+    for s in seats:
+        state, _ = step(state, s.decide(state))
+    while owing(state)[1] not in ("move",):
+        for s in seats:
+            c = s.decide(state)
+            if c is not None:
+                state, _ = step(state, c)
+                break
+    mover = owing(state)[0][0]
+    outcome = core.expire(state, state.deadline + 501)
+    forfeited = next(e for e in outcome.events if e.kind == "forfeited").data
+    assert (forfeited["seat"], forfeited["reason"]) == (mover, "timeout")
+    over = next(e for e in outcome.events if e.kind == "game_over").data
+    # still in contact: the worst case, a backgammon
+    assert over["winner"] == 1 - mover and over["result"] == "backgammon"
