@@ -51,23 +51,28 @@ def split_published(message: bytes) -> tuple[int, bytes]:
 
 
 # KEYS: state, log, seats. ARGV: expected version, state blob, summary blob, channel,
-# seat to set ("" for none), its token hash, then the event frames (versions expected+1...).
+# seat to set ("" for none), its token hash, the command record, then the event frames
+# (versions expected+1...). The command record rides on the transition's first log entry.
 _COMMIT = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
 if current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
 local base = math.max(current, 0)
-local n = #ARGV - 6
+local n = #ARGV - 7
 for i = 1, n do
-  redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[6 + i])
+  if i == 1 then
+    redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[7 + i], 'c', ARGV[7])
+  else
+    redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[7 + i])
+  end
 end
 redis.call('HSET', KEYS[1], 'v', base + n, 's', ARGV[2], 'm', ARGV[3])
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
 end
 for i = 1, n do
-  redis.call('PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[6 + i])
+  redis.call('PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[7 + i])
 end
 return {1, base + n}
 """
@@ -157,15 +162,21 @@ class Store:
         summary: bytes,
         events: Sequence[bytes],
         seat_token: tuple[int, bytes] | None = None,
+        command: bytes = b"",
     ) -> int:
         """Store a transition atomically; returns the new version or raises :class:`Conflict`.
 
-        ``expected_version`` is -1 to create the match (nothing stored yet).
+        ``expected_version`` is -1 to create the match (nothing stored yet). ``command`` is
+        the record of what caused the transition, kept in the log so that the state can be
+        rebuilt by replaying the log (:meth:`commands`).
         """
         seat, token_hash = (str(seat_token[0]), seat_token[1]) if seat_token else ("", b"")
         ok, version = await self._commit(
             keys=[state_key(match_id), log_key(match_id), seats_key(match_id)],
-            args=[expected_version, state, summary, channel(match_id), seat, token_hash, *events],
+            args=[
+                expected_version, state, summary, channel(match_id), seat, token_hash, command,
+                *events,
+            ],  # fmt: skip
         )
         if not ok:
             raise Conflict(int(version))
@@ -194,6 +205,11 @@ class Store:
         """Event frames with versions ``version+1 ...`` (at most ``limit``)."""
         entries = await self.redis.xrange(log_key(match_id), f"{version + 1}-0", "+", count=limit)
         return [fields[b"e"] for _, fields in entries]
+
+    async def commands(self, match_id: str) -> list[bytes]:
+        """Every transition's command record, in order (for rebuilding and auditing)."""
+        entries = await self.redis.xrange(log_key(match_id), "-", "+")
+        return [fields[b"c"] for _, fields in entries if b"c" in fields]
 
     async def log_length(self, match_id: str) -> int:
         return int(await self.redis.xlen(log_key(match_id)))
