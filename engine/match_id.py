@@ -210,7 +210,7 @@ def match_key(match: Match) -> MatchKey:
     )
     game = match.game
     if game is None or game.phase is Phase.ROLL_OFF:
-        return _replace_key(base, state=GameState.NONE, dice_owner=1, turn=1)
+        return replace(base, state=GameState.NONE, dice_owner=1, turn=1)
     return _game_key(base, game)
 
 
@@ -233,33 +233,32 @@ def ids(match: Match) -> tuple[str, str]:
 
 
 def _game_key(base: MatchKey, game: Game) -> MatchKey:
-    cube = game.cube
-    fields: dict[str, object] = {"cube": cube.value, "cube_owner": cube.owner}
+    key = replace(base, cube=game.cube.value, cube_owner=game.cube.owner)
     dice = game.dice or (0, 0)
     on_roll = game.on_roll if game.on_roll is not None else 0
     result = game.result
     if result is None:
         turn = game.to_act if game.to_act is not None else on_roll
-        fields.update(state=GameState.PLAYING, dice_owner=on_roll, turn=turn, dice=dice)
-        if game.phase is Phase.TAKE:
-            fields["doubled"] = True
-        elif game.phase is Phase.RESIGNATION and game.resignation is not None:
-            fields["resigned"] = int(game.resignation.level)
-    elif result.reason is EndReason.BEAR_OFF:
-        fields.update(state=GameState.OVER, dice_owner=result.loser, turn=result.loser)
-    elif result.reason is EndReason.DROP:
-        fields.update(state=GameState.DROPPED, dice_owner=on_roll, turn=result.loser)
-    else:  # resigned, or forfeited (shown as the forfeiter resigning)
-        loser = result.loser
-        fields.update(
-            state=GameState.RESIGNED,
-            dice_owner=loser,
-            turn=loser,
-            resigned=int(result.kind),
-            dice=dice if on_roll == loser else (0, 0),
+        resignation = game.resignation
+        return replace(
+            key,
+            state=GameState.PLAYING,
+            dice_owner=on_roll,
+            turn=turn,
+            dice=dice,
+            doubled=game.phase is Phase.TAKE,
+            resigned=int(resignation.level) if resignation is not None else 0,
         )
-    return _replace_key(base, **fields)
-
-
-def _replace_key(key: MatchKey, **fields: object) -> MatchKey:
-    return replace(key, **fields)  # type: ignore[arg-type]
+    if result.reason is EndReason.BEAR_OFF:
+        return replace(key, state=GameState.OVER, dice_owner=result.loser, turn=result.loser)
+    if result.reason is EndReason.DROP:
+        return replace(key, state=GameState.DROPPED, dice_owner=on_roll, turn=result.loser)
+    # resigned, or forfeited (shown as the forfeiter resigning)
+    return replace(
+        key,
+        state=GameState.RESIGNED,
+        dice_owner=result.loser,
+        turn=result.loser,
+        resigned=int(result.kind),
+        dice=dice if on_roll == result.loser else (0, 0),
+    )

@@ -23,29 +23,36 @@ class Policy:
     accept: float = 0.5
 
 
-def game_step(game: Game, rng: random.Random, policy: Policy) -> tuple[Game, tuple]:
-    """One random legal action in ``game`` (which must not be over)."""
+def choose(game: Game, rng: random.Random, policy: Policy) -> tuple[str, tuple]:
+    """A random legal action in ``game`` (which must not be over): method name and arguments,
+    valid for :class:`Game` and :class:`Match` alike."""
     expected = game.expected()
     seat = expected.seat
     if game.phase is Phase.ROLL_OFF:
-        return game.roll_off(rng.randint(1, 6), rng.randint(1, 6))
+        return "roll_off", (rng.randint(1, 6), rng.randint(1, 6))
     assert seat is not None
     if Action.RESIGN in expected.actions and rng.random() < policy.resign:
-        return game.resign(seat, rng.choice(game.resignation_levels(seat)))
+        return "resign", (seat, rng.choice(game.resignation_levels(seat)))
     if game.phase is Phase.ROLL:
         if Action.DOUBLE in expected.actions and rng.random() < policy.double:
-            return game.double(seat)
-        return game.roll(seat, rng.randint(1, 6), rng.randint(1, 6))
+            return "double", (seat,)
+        return "roll", (seat, rng.randint(1, 6), rng.randint(1, 6))
     if game.phase is Phase.MOVE:
-        return game.move(seat, rng.choice(game.legal_plays()).moves)
+        return "move", (seat, rng.choice(game.legal_plays()).moves)
     if game.phase is Phase.TAKE:
         if Action.BEAVER in expected.actions and rng.random() < policy.beaver:
-            return game.beaver(seat)
-        return game.take(seat) if rng.random() < policy.take else game.drop(seat)
+            return "beaver", (seat,)
+        return ("take" if rng.random() < policy.take else "drop"), (seat,)
     assert game.phase is Phase.RESIGNATION
     if rng.random() < policy.accept:
-        return game.accept_resignation(seat)
-    return game.reject_resignation(seat)
+        return "accept_resignation", (seat,)
+    return "reject_resignation", (seat,)
+
+
+def game_step(game: Game, rng: random.Random, policy: Policy) -> tuple[Game, tuple]:
+    """One random legal action in ``game``."""
+    name, args = choose(game, rng, policy)
+    return getattr(game, name)(*args)
 
 
 def play_game(
@@ -85,27 +92,7 @@ def play_match(
             seat = match.game.to_act if match.game.to_act is not None else rng.randrange(2)
             match, new = match.forfeit(seat, rng.choice(["timeout", "no_reveal", "abandoned"]))
         else:
-            game, new = game_step(match.game, rng, policy)
-            match, new = _apply(match, game, new)
+            name, args = choose(match.game, rng, policy)
+            match, new = getattr(match, name)(*args)
         events.extend(new)
     return match, events
-
-
-def _apply(match: Match, game: Game, new: tuple) -> tuple[Match, tuple]:
-    """Replay through the match API the action that ``game_step`` just took on its game, so the
-    match (not the test) applies results."""
-    step = {
-        "rolled_off": lambda e: match.roll_off(*e.dice),
-        "rolled": lambda e: match.roll(e.seat, *e.dice),
-        "moved": lambda e: match.move(e.seat, e.moves),
-        "doubled": lambda e: match.double(e.seat),
-        "beavered": lambda e: match.beaver(e.seat),
-        "taken": lambda e: match.take(e.seat),
-        "dropped": lambda e: match.drop(e.seat),
-        "resign_offered": lambda e: match.resign(e.seat, e.level),
-        "resign_accepted": lambda e: match.accept_resignation(e.seat),
-        "resign_rejected": lambda e: match.reject_resignation(e.seat),
-    }
-    result = step[new[0].kind](new[0])
-    assert result[0].game == game
-    return result
