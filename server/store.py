@@ -171,12 +171,10 @@ class Store:
         rebuilt by replaying the log (:meth:`commands`).
         """
         seat, token_hash = (str(seat_token[0]), seat_token[1]) if seat_token else ("", b"")
+        head = [expected_version, state, summary, channel(match_id), seat, token_hash, command]
         ok, version = await self._commit(
             keys=[state_key(match_id), log_key(match_id), seats_key(match_id)],
-            args=[
-                expected_version, state, summary, channel(match_id), seat, token_hash, command,
-                *events,
-            ],  # fmt: skip
+            args=[*head, *events],
         )
         if not ok:
             raise Conflict(int(version))
