@@ -20,6 +20,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import msgpack
 import redis.asyncio as aioredis
 
 OPEN_MATCHES = "fg:idx:open"
@@ -51,7 +52,8 @@ def split_published(message: bytes) -> tuple[int, bytes]:
 
 
 # KEYS: state, log, seats. ARGV: expected version, state blob, summary blob, channel,
-# seat to set ("" for none), its token hash, the command record, then the event frames
+# seat fields to set (msgpack [field, value, ...] or ""), unused, the command record, then the
+# event frames
 # (versions expected+1...). The command record rides on the transition's first log entry.
 _COMMIT = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
@@ -69,7 +71,7 @@ for i = 1, n do
 end
 redis.call('HSET', KEYS[1], 'v', base + n, 's', ARGV[2], 'm', ARGV[3])
 if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
+  redis.call('HSET', KEYS[3], unpack(cmsgpack.unpack(ARGV[5])))
 end
 for i = 1, n do
   redis.call('PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[7 + i])
@@ -161,17 +163,23 @@ class Store:
         state: bytes,
         summary: bytes,
         events: Sequence[bytes],
-        seat_token: tuple[int, bytes] | None = None,
+        seat_fields: dict[str, bytes] | None = None,
         command: bytes = b"",
     ) -> int:
         """Store a transition atomically; returns the new version or raises :class:`Conflict`.
 
-        ``expected_version`` is -1 to create the match (nothing stored yet). ``command`` is
+        ``expected_version`` is -1 to create the match (nothing stored yet). ``seat_fields``
+        are stored in the seats hash with it (token hashes by seat number, the invite hash).
+        ``command`` is
         the record of what caused the transition, kept in the log so that the state can be
         rebuilt by replaying the log (:meth:`commands`).
         """
-        seat, token_hash = (str(seat_token[0]), seat_token[1]) if seat_token else ("", b"")
-        head = [expected_version, state, summary, channel(match_id), seat, token_hash, command]
+        fields = b""
+        if seat_fields:
+            # Lua's cmsgpack reads only the old msgpack format (raw strings, no bin type).
+            flat = [x for kv in seat_fields.items() for x in kv]
+            fields = msgpack.packb(flat, use_bin_type=False)
+        head = [expected_version, state, summary, channel(match_id), fields, b"", command]
         ok, version = await self._commit(
             keys=[state_key(match_id), log_key(match_id), seats_key(match_id)],
             args=[*head, *events],
@@ -192,8 +200,9 @@ class Store:
                 pipe.hget(state_key(match_id), "m")
             return await pipe.execute()
 
-    async def seat_hash(self, match_id: str, seat: int) -> bytes | None:
-        return await self.redis.hget(seats_key(match_id), str(seat))
+    async def seat_hash(self, match_id: str, field: str) -> bytes | None:
+        """A stored hash from the seats hash: ``"0"``, ``"1"`` (seat tokens) or ``"invite"``."""
+        return await self.redis.hget(seats_key(match_id), field)
 
     async def publish(self, match_id: str, frame: bytes) -> None:
         """Publish an unversioned frame (presence) to every process serving the match."""

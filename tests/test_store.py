@@ -12,7 +12,8 @@ from server.store import Conflict, Store, split_published
 async def test_commit_is_compare_and_set(redis_url):
     store = Store.from_url(redis_url)
     m = "a" * 32
-    assert await store.commit(m, -1, b"s1", b"sum", [b"e1", b"e2"], seat_token=(0, b"h0")) == 2
+    fields = {"0": b"h0", "invite": b"hi"}
+    assert await store.commit(m, -1, b"s1", b"sum", [b"e1", b"e2"], seat_fields=fields) == 2
     with pytest.raises(Conflict) as exc:
         await store.commit(m, -1, b"again", b"sum", [b"x"])
     assert exc.value.current == 2
@@ -24,8 +25,9 @@ async def test_commit_is_compare_and_set(redis_url):
     assert await store.events_after(m, 0, 100) == [b"e1", b"e2", b"e3"]
     assert await store.events_after(m, 2, 100) == [b"e3"]
     assert await store.events_after(m, 3, 100) == []
-    assert await store.seat_hash(m, 0) == b"h0"
-    assert await store.seat_hash(m, 1) is None
+    assert await store.seat_hash(m, "0") == b"h0"
+    assert await store.seat_hash(m, "invite") == b"hi"
+    assert await store.seat_hash(m, "1") is None
     assert await store.load("b" * 32) is None
     await store.close()
 

@@ -1,0 +1,194 @@
+"""The lobby over HTTP (JSON): create, join, list and look up matches.
+
+    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?}
+    POST /api/matches/{id}/join       {name?, invite?}
+    GET  /api/matches?status=open|live
+    GET  /api/matches/{id}
+
+Seat tokens are returned once, in the response body, and never appear in a URL. The invite
+link carries its code in the fragment (``/m/<id>#join=<code>``), which browsers do not send to
+servers, so it never lands in a log either.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import msgpack
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from engine.errors import GameError
+from engine.match import MatchOptions, Mode
+from server.machine import core
+from server.matches import MatchService, NotFound, Unavailable, summary
+from server.store import LIVE_MATCHES, OPEN_MATCHES
+
+MATCH_ID = re.compile(r"^[0-9a-f]{32}$")
+MAX_BODY = 4096
+NAME_LIMIT = 24
+
+
+class BadRequest(Exception):
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def clean_name(raw: Any) -> str:
+    """A display name: 1-24 printable characters, whitespace collapsed; 'Guest' if empty."""
+    if raw is None:
+        return "Guest"
+    if not isinstance(raw, str):
+        raise BadRequest("bad_field", "name must be a string")
+    name = " ".join(raw.split())
+    if len(name) > NAME_LIMIT:
+        raise BadRequest("bad_field", f"name is longer than {NAME_LIMIT} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise BadRequest("bad_field", "name has unprintable characters")
+    return name or "Guest"
+
+
+def parse_options(body: dict[str, Any], default_clock: int) -> tuple[MatchOptions, int, bool]:
+    mode = body.get("mode", "single_game")
+    length = body.get("length", 0)
+    clock = body.get("clock", default_clock)
+    flags = {k: body.get(k, False) for k in ("jacoby", "beavers", "private")}
+    if type(length) is not int or type(clock) is not int:
+        raise BadRequest("bad_field", "length and clock are integers")
+    if not all(type(v) is bool for v in flags.values()):
+        raise BadRequest("bad_field", "jacoby, beavers and private are booleans")
+    if not 5 <= clock <= 600:
+        raise BadRequest("bad_field", "clock must be 5..600 seconds")
+    try:
+        if mode == Mode.MATCH:
+            options = MatchOptions.match(length)
+        elif mode == Mode.MONEY:
+            options = MatchOptions.money(jacoby=flags["jacoby"], beavers=flags["beavers"])
+        elif mode == Mode.SINGLE_GAME:
+            options = MatchOptions.single_game()
+        else:
+            raise BadRequest("bad_field", "mode is single_game, match or money")
+    except GameError as exc:
+        raise BadRequest("bad_field", exc.detail) from None
+    return options, clock, flags["private"]
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest("too_large", f"request body over {MAX_BODY} bytes", 413)
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise BadRequest("bad_frame", "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest("bad_frame", "the body must be a JSON object")
+    return body
+
+
+def match_id_of(request: Request) -> str:
+    match_id = request.path_params["match_id"]
+    if not MATCH_ID.match(match_id):
+        raise BadRequest("not_found", "no such match", 404)
+    return match_id
+
+
+def links(request: Request, match_id: str, invite: str | None = None) -> dict[str, str]:
+    base = request.app.state.services.settings.base_url
+    out = {"page": f"{base}/m/{match_id}", "watch": f"{base}/m/{match_id}#watch"}
+    if invite:
+        out["invite"] = f"{base}/m/{match_id}#join={invite}"
+    return out
+
+
+def service(request: Request) -> MatchService:
+    return request.app.state.services.matches
+
+
+def handles_errors(handler):  # type: ignore[no-untyped-def]
+    async def wrapped(request: Request) -> JSONResponse:
+        try:
+            return await handler(request)
+        except BadRequest as exc:
+            return error(exc.code, exc.message, exc.status)
+        except NotFound:
+            return error("not_found", "no such match", 404)
+        except Unavailable:
+            return error("retry_later", "storage is unavailable, try again shortly", 503)
+        except core.Rejected as exc:
+            status = 403 if exc.code == "forbidden" else 409
+            return error(exc.code, exc.message, status)
+
+    return wrapped
+
+
+@handles_errors
+async def create_match(request: Request) -> JSONResponse:
+    body = await read_json(request)
+    settings = request.app.state.services.settings
+    options, clock, private = parse_options(body, settings.clock_seconds)
+    name = clean_name(body.get("name"))
+    created = await service(request).create(options, clock, private, name)
+    return JSONResponse(
+        {
+            "match": created.match_id,
+            "seat": 0,
+            "token": created.token,
+            **links(request, created.match_id, created.invite),
+        },
+        status_code=201,
+    )
+
+
+@handles_errors
+async def join_match(request: Request) -> JSONResponse:
+    match_id = match_id_of(request)
+    body = await read_json(request)
+    name = clean_name(body.get("name"))
+    invite = body.get("invite")
+    if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
+        raise BadRequest("bad_field", "invite must be a short string")
+    token = await service(request).join(match_id, name, invite)
+    return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
+
+
+@handles_errors
+async def list_matches(request: Request) -> JSONResponse:
+    status = request.query_params.get("status", "open")
+    if status not in ("open", "live"):
+        raise BadRequest("bad_field", "status is open or live")
+    svc = service(request)
+    try:
+        ids = await svc.store.listed(OPEN_MATCHES if status == "open" else LIVE_MATCHES, 50)
+        blobs = await svc.store.summaries(ids)
+    except Exception as exc:
+        raise Unavailable(str(exc)) from exc
+    matches = [msgpack.unpackb(b, raw=False) for b in blobs if b]
+    return JSONResponse({"matches": matches})
+
+
+@handles_errors
+async def get_match(request: Request) -> JSONResponse:
+    match_id = match_id_of(request)
+    state = await service(request).load(match_id, fresh=True)
+    return JSONResponse({**summary(state), **links(request, match_id)})
+
+
+routes = [
+    Route("/api/matches", create_match, methods=["POST"]),
+    Route("/api/matches", list_matches, methods=["GET"]),
+    Route("/api/matches/{match_id}", get_match, methods=["GET"]),
+    Route("/api/matches/{match_id}/join", join_match, methods=["POST"]),
+]

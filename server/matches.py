@@ -1,0 +1,276 @@
+"""The match service: load -> apply -> store -> publish, for every command and timeout.
+
+One instance per process. It keeps the states of the matches it touched in memory (a cache
+validated by the compare-and-set on the version: a stale cache only costs a retry), serializes
+commands to one match inside the process with a lock, and never acknowledges or broadcasts an
+event before Redis has stored it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import msgpack
+
+from engine.match import MatchOptions
+from server import logs
+from server.clock import ServerClock
+from server.hub import Hub
+from server.machine import core, serial
+from server.machine.commands import Command, Join
+from server.machine.state import Config, MatchState, Phase
+from server.store import Conflict, Store
+
+log = logs.get("matches")
+
+EncodeEvent = Callable[[core.Event], bytes]
+
+
+class NotFound(Exception):
+    """No such match."""
+
+
+class Unavailable(Exception):
+    """Redis cannot be reached: the caller answers ``retry_later`` and nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    match_id: str
+    token: str
+    invite: str
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def summary(state: MatchState) -> dict[str, object]:
+    """What the lobby lists about a match (public)."""
+    options = state.config.options
+    return {
+        "id": state.match_id,
+        "mode": options.mode.value,
+        "length": options.length,
+        "clock": state.config.clock_ms // 1000,
+        "names": list(state.names),
+        "score": list(state.match.score),
+        "phase": state.phase.value,
+        "private": state.config.private,
+        "created": state.created,
+        "winner": state.match.winner if state.is_over else None,
+    }
+
+
+def command_record(command: Command | None, now: int) -> bytes:
+    """The log's record of what caused a transition (None: the clock)."""
+    kind = type(command).__name__ if command is not None else "Expire"
+    body = serial.dump(command) if command is not None else None
+    return msgpack.packb([kind, body, now], use_bin_type=True)
+
+
+class MatchService:
+    def __init__(
+        self,
+        store: Store,
+        hub: Hub,
+        clock: ServerClock,
+        encode_event: EncodeEvent,
+        grace_ms: int = 1000,
+        cache_size: int = 50_000,
+    ) -> None:
+        self.store = store
+        self.hub = hub
+        self.clock = clock
+        self.encode_event = encode_event
+        self.grace_ms = grace_ms
+        self._cache: OrderedDict[str, MatchState] = OrderedDict()
+        self._cache_size = cache_size
+        self._locks: dict[str, asyncio.Lock] = {}
+        self.on_commit: Callable[[MatchState, tuple[core.Event, ...]], None] | None = None
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(
+        self, options: MatchOptions, clock_seconds: int, private: bool, name: str
+    ) -> Created:
+        match_id = secrets.token_hex(16)  # 128 random bits
+        token = secrets.token_urlsafe(32)
+        invite = secrets.token_urlsafe(16)
+        config = Config(
+            options, clock_ms=clock_seconds * 1000, grace_ms=self.grace_ms, private=private
+        )
+        now = self.now()
+        state, events = core.create(match_id, config, name, now)
+        fields = {"0": token_hash(token), "invite": token_hash(invite)}
+        await self._store(None, state, events, Join(0, name=name), now, seat_fields=fields)
+        return Created(match_id, token, invite)
+
+    async def join(self, match_id: str, name: str, invite: str | None) -> str:
+        """Take seat 1; returns its token. A private match needs its invite code.
+
+        Raises :class:`core.Rejected` (``seat_taken``, ``forbidden``) or :class:`NotFound`.
+        """
+        state = await self.load(match_id)
+        invited = bool(invite) and await self._matches(match_id, "invite", invite or "")
+        if state.config.private and not invited:
+            raise core.Rejected("forbidden", "this private match needs its invite link")
+        token = secrets.token_urlsafe(32)
+        await self.submit(match_id, Join(1, name=name), seat_fields={"1": token_hash(token)})
+        return token
+
+    async def seat_for(self, match_id: str, token: str) -> int | None:
+        """The seat this token opens, or None (constant-time comparison of the hashes)."""
+        for seat in (0, 1):
+            if await self._matches(match_id, str(seat), token):
+                return seat
+        return None
+
+    async def _matches(self, match_id: str, field: str, secret: str) -> bool:
+        stored = await self.store.seat_hash(match_id, field)
+        return stored is not None and hmac.compare_digest(stored, token_hash(secret))
+
+    # ------------------------------------------------------------------ state
+
+    def now(self) -> int:
+        return self.clock.now()
+
+    async def load(self, match_id: str, fresh: bool = False) -> MatchState:
+        if not fresh and match_id in self._cache:
+            self._cache.move_to_end(match_id)
+            return self._cache[match_id]
+        try:
+            stored = await self.store.load(match_id)
+        except Exception as exc:
+            raise Unavailable(str(exc)) from exc
+        if stored is None:
+            raise NotFound(match_id)
+        state = serial.loads(MatchState, stored.state)
+        self._remember(state)
+        return state
+
+    def _remember(self, state: MatchState) -> None:
+        self._cache[state.match_id] = state
+        self._cache.move_to_end(state.match_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def forget(self, match_id: str) -> None:
+        self._cache.pop(match_id, None)
+
+    # ------------------------------------------------------------------ transitions
+
+    async def submit(
+        self,
+        match_id: str,
+        command: Command,
+        seat_fields: dict[str, bytes] | None = None,
+    ) -> core.Accepted | core.Duplicate:
+        """Apply a seat's command. Raises :class:`core.Rejected`, :class:`NotFound` or
+        :class:`Unavailable`; returns only once the outcome is stored."""
+        if not self.clock.redis_ok:
+            raise Unavailable("redis is unreachable")
+        async with self._lock(match_id):
+            for attempt in range(8):
+                state = await self.load(match_id, fresh=attempt > 0)
+                now = self.now()
+                if core.is_due(state, now):
+                    # The deadline passed before this command arrived: settle it first, then
+                    # the command meets the new state (and is refused: the game is over).
+                    expired = core.expire(state, now)
+                    if expired is not None:
+                        try:
+                            await self._store(state, expired.state, expired.events, None, now)
+                        except Conflict:
+                            continue
+                        state = expired.state
+                outcome = core.apply(state, command, now)
+                if isinstance(outcome, core.Duplicate):
+                    return outcome
+                try:
+                    await self._store(
+                        state, outcome.state, outcome.events, command, now, seat_fields
+                    )
+                except Conflict:
+                    continue  # another process moved the match on: reload and re-apply
+                return outcome
+        raise Unavailable("too much contention on this match")
+
+    async def expire(self, match_id: str, now: int | None = None) -> core.Accepted | None:
+        """Settle a passed deadline (called by the sweeper of any process)."""
+        async with self._lock(match_id):
+            for attempt in range(8):
+                state = await self.load(match_id, fresh=attempt > 0)
+                now = self.now()
+                outcome = core.expire(state, now)
+                if outcome is None:
+                    # Not due (yet): put the real deadline back in the index.
+                    await self._index(state)
+                    return None
+                try:
+                    await self._store(state, outcome.state, outcome.events, None, now)
+                except Conflict:
+                    continue
+                return outcome
+        return None
+
+    async def _store(
+        self,
+        before: MatchState | None,
+        after: MatchState,
+        events: tuple[core.Event, ...],
+        command: Command | None,
+        now: int,
+        seat_fields: dict[str, bytes] | None = None,
+    ) -> None:
+        frames = [self.encode_event(e) for e in events]
+        try:
+            await self.store.commit(
+                after.match_id,
+                before.version if before is not None else -1,
+                serial.dumps(after),
+                msgpack.packb(summary(after), use_bin_type=True),
+                frames,
+                seat_fields=seat_fields,
+                command=command_record(command, now),
+            )
+        except Conflict:
+            self.forget(after.match_id)
+            raise
+        except Exception as exc:
+            self.clock.redis_ok = False  # re-validated (and the clock credit) by the heartbeat
+            self.forget(after.match_id)
+            raise Unavailable(str(exc)) from exc
+        self._remember(after)
+        for event, frame in zip(events, frames, strict=True):
+            self.hub.publish_local(after.match_id, event.v, frame)
+        if self.on_commit:
+            self.on_commit(after, events)
+        try:
+            await self._index(after)
+        except Exception as exc:  # the indexes are hints; the sweeper reconciles
+            log.warning("index update failed", extra=logs.fields(error=repr(exc)))
+
+    async def _index(self, state: MatchState) -> None:
+        waiting = state.phase is Phase.WAITING
+        await self.store.index(
+            state.match_id,
+            open_since=state.created if waiting and not state.config.private else None,
+            live_since=state.created if not waiting and not state.is_over else None,
+            deadline=state.deadline + state.config.grace_ms + 1 if state.deadline else None,
+        )
+
+    def _lock(self, match_id: str) -> asyncio.Lock:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            if len(self._locks) > 10_000:
+                for key in [k for k, v in self._locks.items() if not v.locked()]:
+                    del self._locks[key]
+            lock = self._locks[match_id] = asyncio.Lock()
+        return lock
