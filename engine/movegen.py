@@ -231,7 +231,11 @@ def _doubles_contact(position: Position, opp_on: Board, die: int) -> tuple[Play,
     plays: list[Play] = []
     append = plays.append
     new, set_mover, set_opponent, set_moves, set_position = (
-        _new, _set_mover, _set_opponent, _set_moves, _set_position
+        _new,
+        _set_mover,
+        _set_opponent,
+        _set_moves,
+        _set_position,
     )
     for i1, (s1, t1, m1, h1) in enumerate(firsts):
         if not board[s1]:
@@ -261,9 +265,7 @@ def _doubles_contact(position: Position, opp_on: Board, die: int) -> tuple[Play,
                     hits = h123 | h4
                     pos = new(Position)
                     set_mover(pos, result)
-                    set_opponent(
-                        pos, (hit_get(hits) or hit_make(hits)) if hits else opponent
-                    )
+                    set_opponent(pos, (hit_get(hits) or hit_make(hits)) if hits else opponent)
                     play = new(Play)
                     set_moves(play, (m1, m2, m3, m4))
                     set_position(play, pos)
@@ -440,7 +442,11 @@ def _pairs(board: list[int], highs: list, lows: list, by_code: dict, hit_boards:
     opponent = hit_boards.opponent
     hit_get, hit_make = hit_boards.cache.get, hit_boards.board
     new, set_mover, set_opponent, set_moves, set_position = (
-        _new, _set_mover, _set_opponent, _set_moves, _set_position
+        _new,
+        _set_mover,
+        _set_opponent,
+        _set_moves,
+        _set_position,
     )
     for sa, ta, ma, ca, ha in highs:
         board[sa] -= 1

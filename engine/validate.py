@@ -171,12 +171,16 @@ def validate_play(position: Position, d1: int, d2: int, moves: Sequence[Move]) -
             viable = [left for left in viable if left == (lo,)]  # the higher die was used
             if not viable:
                 raise IllegalPlay(
-                    Reason.HIGHER_DIE_REQUIRED, step, move,
+                    Reason.HIGHER_DIE_REQUIRED,
+                    step,
+                    move,
                     f"only one die can be played and the {hi} can: play the {hi}",
                 )
         if not viable:
             raise IllegalPlay(
-                Reason.MUST_USE_MORE_DICE, step, move,
+                Reason.MUST_USE_MORE_DICE,
+                step,
+                move,
                 f"after this move the play cannot use {most} dice",
             )
         options = viable
@@ -194,11 +198,7 @@ def validate_play(position: Position, d1: int, d2: int, moves: Sequence[Move]) -
 
 def _shape(step: int, raw: object) -> Move:
     """``raw`` as a ``(from, to)`` move that moves forward between real squares."""
-    if (
-        not isinstance(raw, (list, tuple))
-        or len(raw) != 2
-        or not all(type(x) is int for x in raw)
-    ):
+    if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(type(x) is int for x in raw):
         raise IllegalPlay(Reason.MALFORMED, step, None, f"not a pair of ints: {raw!r}")
     frm, to = raw
     move = (frm, to)
@@ -230,7 +230,9 @@ def _dice_for(
             return dice
         if larger:
             raise IllegalPlay(
-                Reason.BEAR_OFF_NOT_HIGHEST, step, move,
+                Reason.BEAR_OFF_NOT_HIGHEST,
+                step,
+                move,
                 f"a larger die bears off only from the highest point, and {frm} is not",
             )
         raise IllegalPlay(Reason.NO_SUCH_DIE, step, move, f"no unused die bears off from {frm}")

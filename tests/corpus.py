@@ -41,9 +41,7 @@ def to_gnubg(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def from_gnubg(board) -> Position:
     """The inverse of :func:`to_gnubg` (borne-off counts restored)."""
     opponent, mover = board
-    return Position(
-        (CHECKERS - sum(mover), *mover), (CHECKERS - sum(opponent), *opponent)
-    )
+    return Position((CHECKERS - sum(mover), *mover), (CHECKERS - sum(opponent), *opponent))
 
 
 def gnubg_results(position: Position, d1: int, d2: int) -> set[Position]:
@@ -188,6 +186,19 @@ def _take(cases: Iterator[Case], n: int) -> list[Case]:
     return [next(cases) for _ in range(n)]
 
 
+FAMILIES = (
+    "bar_closed_board",
+    "bear_off_gaps",
+    "bear_off_hits",
+    "nearly_finished",
+    "blocked",
+    "crowded",
+    "one_die_only",
+    "partial_doubles",
+    "bear_off_doubles",
+)
+
+
 def tricky_cases(seed: int, per_family: int) -> dict[str, list[Case]]:
     """``per_family`` seeded (position, d1, d2) cases for each tricky family, by family name."""
     rng = random.Random(seed)
@@ -209,6 +220,7 @@ def tricky_cases(seed: int, per_family: int) -> dict[str, list[Case]]:
         (bear_off(rng, contact=rng.random() < 0.5), *(2 * (rng.randint(1, 6),)))
         for _ in range(per_family)
     ]
+    assert tuple(cases) == FAMILIES
     return cases
 
 
