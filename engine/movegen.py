@@ -398,6 +398,7 @@ def _two_dice_contact(position: Position, opp_on: Board, hi: int, lo: int) -> tu
     # higher); the high-die route is a separate result only if a blot on either intermediate
     # point makes the hits differ.
     both = hi + lo
+    hit_get, hit_make = hit_boards.cache.get, hit_boards.board
     for s in sources:
         t = s - both
         if t < 1 or on[t] > 1:
@@ -415,16 +416,16 @@ def _two_dice_contact(position: Position, opp_on: Board, hi: int, lo: int) -> tu
         if lo_open:
             hits = hit_t | ((1 << via_lo) if on[via_lo] == 1 else 0)
             by_code[(s * 32 + via_lo) << 10 | (via_lo * 32 + t)] = _play(
-                (lo_moves[s], hi_moves[via_lo]), result, hit_boards.board(hits)
+                (lo_moves[s], hi_moves[via_lo]), result, hit_get(hits) or hit_make(hits)
             )
         if hi_open and not (lo_open and on[via_lo] != 1 and on[via_hi] != 1):
             hits = hit_t | ((1 << via_hi) if on[via_hi] == 1 else 0)
             by_code[(s * 32 + via_hi) << 10 | (via_hi * 32 + t)] = _play(
-                (hi_moves[s], lo_moves[via_hi]), result, hit_boards.board(hits)
+                (hi_moves[s], lo_moves[via_hi]), result, hit_get(hits) or hit_make(hits)
             )
     if not by_code:
         return _single_die(position, singles)
-    return tuple(by_code[code] for code in sorted(by_code, reverse=True))
+    return tuple(map(by_code.__getitem__, sorted(by_code, reverse=True)))
 
 
 def _entry(opp_on: Board, die: int) -> list:

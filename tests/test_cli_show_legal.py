@@ -118,6 +118,32 @@ def test_legal_reports_malformed_lines_and_goes_on():
     assert [e.split(":")[1].strip() for e in errors] == [f"line {n}" for n in range(2, 8)]
 
 
+def test_legal_answers_each_line_at_once_when_driven_interactively():
+    """A coprocess that sends one line and waits for its answer must not wait forever."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "legal"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        for dice, count in (((3, 1), 16), ((6, 6), 11), ((5, 5), 4)):
+            process.stdin.write(f"4HPwATDgc/ABMA {dice[0]} {dice[1]}\n")
+            process.stdin.flush()
+            assert len(process.stdout.readline().split()) == count
+        process.stdin.write("4HPwATDgc/ABMA 2 1")  # the last line may lack its newline
+        process.stdin.close()
+        assert len(process.stdout.readline().split()) == 15
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        process.wait()
+        for stream in (process.stdout, process.stderr):
+            stream.close()
+
+
 def test_legal_empty_input():
     done = cli("legal", stdin="")
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

@@ -204,12 +204,12 @@ def test_perft_from_the_start(depth):
 
 @functools.cache
 def random_play() -> list[Case]:
-    return random_play_cases(seed=2026, n=5000, games=120)
+    return random_play_cases(seed=2026, n=8000, games=200)
 
 
 @functools.cache
 def tricky() -> dict[str, list[Case]]:
-    return tricky_cases(seed=7, per_family=250)
+    return tricky_cases(seed=7, per_family=400)
 
 
 def assert_same_as_gnubg(cases):
@@ -223,14 +223,14 @@ def assert_same_as_gnubg(cases):
 
 
 def test_random_play_positions_match_gnubg():
-    assert len(random_play()) == 5000
+    assert len(random_play()) == 8000
     assert_same_as_gnubg(random_play())
 
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_tricky_families_match_gnubg(family):
     cases = tricky()[family]
-    assert len(cases) == 250
+    assert len(cases) == 400
     assert_same_as_gnubg(cases)
 
 
