@@ -196,6 +196,28 @@ def validate_play(position: Position, d1: int, d2: int, moves: Sequence[Move]) -
     return Play(_representative(position, opp_on, played, hi, lo), result)
 
 
+def check_prefix(position: Position, d1: int, d2: int, moves: Sequence[Move]) -> Play | None:
+    """Move-by-move checking: the play if ``moves`` is complete, None if it is a legal start
+    that more moves must complete, :class:`IllegalPlay` if a move is already wrong.
+
+    >>> from engine.position import Position
+    >>> check_prefix(Position.start(), 6, 5, [(24, 18)]) is None
+    True
+    >>> check_prefix(Position.start(), 6, 5, [(24, 18), (18, 13)]).moves
+    ((24, 18), (18, 13))
+    >>> check_prefix(Position.start(), 6, 5, [(24, 19)])
+    Traceback (most recent call last):
+    ...
+    engine.validate.IllegalPlay: move 1 (24, 19): blocked: the opponent holds point 19
+    """
+    try:
+        return validate_play(position, d1, d2, moves)
+    except IllegalPlay as exc:
+        if exc.reason is Reason.MUST_USE_MORE_DICE and exc.move is None:
+            return None  # every move so far is fine; the play is just not finished
+        raise
+
+
 def _shape(step: int, raw: object) -> Move:
     """``raw`` as a ``(from, to)`` move that moves forward between real squares."""
     if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(type(x) is int for x in raw):

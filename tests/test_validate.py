@@ -9,7 +9,7 @@ import pytest
 from engine.movegen import Play, legal_plays
 from engine.position import Position
 from engine.reference import Move, apply_move, single_moves
-from engine.validate import IllegalPlay, Reason, validate_play
+from engine.validate import IllegalPlay, Reason, check_prefix, validate_play
 from tests.corpus import Case, random_play_cases, tricky_cases
 
 START = Position.start()
@@ -152,6 +152,17 @@ def test_must_use_more_dice_in_a_double():
     assert validate_play(only({13: 1}, {18: 2}), 3, 3, [(13, 10)]).moves == ((13, 10),)
     err = refusal(only({13: 1}, {18: 2}), 3, 3, [(13, 10), (10, 7)])
     assert (err.reason, err.step) == (Reason.TOO_MANY_MOVES, 1)
+
+
+def test_check_prefix_tells_unfinished_from_wrong():
+    assert check_prefix(START, 3, 3, []) is None
+    assert check_prefix(START, 3, 3, [(8, 5), (8, 5)]) is None
+    play = check_prefix(START, 3, 3, [(8, 5), (8, 5), (6, 3), (6, 3)])
+    assert play in legal_plays(START, 3, 3)
+    with pytest.raises(IllegalPlay) as caught:
+        check_prefix(only({13: 1, 9: 1}, {18: 2, 22: 2, 23: 2}), 6, 1, [(9, 8)])
+    assert caught.value.reason is Reason.MUST_USE_MORE_DICE and caught.value.step == 0
+    assert check_prefix(CLOSED, 6, 5, []) == Play((), CLOSED)
 
 
 def test_higher_die_required():
