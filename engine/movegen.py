@@ -19,18 +19,20 @@ largest is kept. Plays come sorted by ``moves``, largest first, so the output is
 How it is fast (pure Python; see docs/rules.md, "Move generation", for measurements):
 
 * **Canonical order.** A play is a multiset of single-die steps. Moves only go down the board,
-  blocks never change during a turn and a step never makes a point it leaves more crowded, so
-  the steps sorted by from-point (highest first) are a legal order whenever any order is: every
-  checker arriving on a point arrives before the steps that leave it, all moves into the home
-  board come before the first bear-off, and an oversize bear-off from ``s`` that is legal in
-  some order finds nothing above ``s`` in this one either. So each multiset is generated once,
-  in this order, instead of once per permutation (24 for a double).
+  blocks never change during a turn, and a step never makes another step illegal (own checkers
+  never block; leaving a point or coming home can only enable a bear-off). So the steps sorted
+  by from-point (highest first) are a legal order whenever any order is: every checker arriving
+  on a point arrives before the steps that leave it, all moves into the home board come before
+  the first bear-off, and an oversize bear-off from ``s`` that is legal in some order finds
+  nothing above ``s`` in this one either. Each multiset is generated once, in this order,
+  instead of once per permutation (up to 24 for a double).
 * **Doubles need no de-duplication.** With a single die each square has one possible step, so
   the steps are the unique flow that turns the start board into the result: two different step
   multisets never reach the same position, and the canonical search yields every result once.
 * **Two different dice** reach one position from two step multisets only when one checker moves
   ``a + b`` by either route (or, in the bear-off, two checkers leave by either die). The common
-  case (no bar, no bear-off possible this turn) is therefore built as a product of precomputed
+  case (at most one checker on the bar, no bear-off possible this turn) is therefore built as a
+  product of precomputed
   legal single moves plus the one-checker combinations, with that one duplicate case tested
   directly; the rare cases run a small search with a dictionary keyed by the result.
 * **Do/undo** on one scratch list of counts; result tuples, ``Position`` and ``Play`` objects
@@ -73,8 +75,9 @@ _MOVE: tuple[tuple[Move, ...], ...] = tuple(
 _POINTS_DOWN = range(24, 0, -1)
 _SQUARES_DOWN = range(25, 0, -1)  # the same with the bar first
 
-# Building results without going through the dataclasses' __init__ (which re-validates and
-# uses object.__setattr__ per field): allocate and fill the slots directly.
+# Results are built without the dataclasses' __init__ (Position's re-validates the board, and
+# frozen dataclasses set each field through object.__setattr__): allocate the object and fill
+# its slots through the slot descriptors.
 _new = object.__new__
 _set_mover = Position.mover.__set__  # type: ignore[attr-defined]
 _set_opponent = Position.opponent.__set__  # type: ignore[attr-defined]
@@ -135,8 +138,8 @@ def legal_plays(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
     opp_on = position.opponent[25:0:-1]
     bar = mover[BAR]
     # Bear-off needs every checker home and each step brings at most one more home, so with
-    # more checkers outside than steps left no step of this turn can bear off. One checker on
-    # the bar never gets home in time either (it would need 19 pips after entering).
+    # more checkers outside than steps left no step of this turn can bear off. A checker on the
+    # bar cannot come home before the turn's last step either (it enters on 19-24).
     outside = 15 - mover[0] - mover[1] - mover[2] - mover[3] - mover[4] - mover[5] - mover[6]
     if d1 == d2:
         if bar == 1 or (not bar and outside > 3):
@@ -150,7 +153,7 @@ def legal_plays(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
     return _two_dice_general(position, opp_on, hi, lo)
 
 
-# -- single-step legality for the general searches and for validation ------------------------
+# -- single-step legality (used by validation; the searches below inline it) ---------------
 
 
 def step_target(board: list[int] | Board, opp_on: Board, source: int, die: int) -> int:
