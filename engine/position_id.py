@@ -21,6 +21,7 @@ from engine.position import BAR, CHECKERS, SLOTS, Board, Position, PositionError
 
 _ID_LENGTH = 14
 _KEY_BYTES = 10
+_RUNS = tuple("0" + "1" * n for n in range(CHECKERS + 1))  # a square's bits, high bit first
 
 
 class PositionIdError(ValueError):
@@ -34,14 +35,11 @@ def encode(position: Position) -> str:
 
 def key_bytes(mover: Board, opponent: Board) -> bytes:
     """The 10-byte gnubg position key (opponent first, then mover)."""
-    bits = 0
-    shift = 0
-    for board in (opponent, mover):
-        for p in range(1, BAR + 1):
-            n = board[p]
-            bits |= ((1 << n) - 1) << shift
-            shift += n + 1
-    return bits.to_bytes(_KEY_BYTES, "little")
+    # Written as binary digits, most significant first: the squares in reverse (mover's bar
+    # down to the opponent's point 1), each as its closing 0-bit then its 1-bits. Joining
+    # table strings and one int() parse is several times faster than shifting bit by bit.
+    digits = "".join(map(_RUNS.__getitem__, mover[25:0:-1] + opponent[25:0:-1]))
+    return int(digits, 2).to_bytes(_KEY_BYTES, "little")
 
 
 def decode(position_id: str) -> Position:
