@@ -51,6 +51,7 @@ from protocol.schema import (
     EnumOf,
     Int,
     Invalid,
+    Nullable,
     OneOf,
     Str,
     Struct,
@@ -61,6 +62,7 @@ from protocol.schema import (
 )
 
 __all__ = [
+    "DECODER_BUDGETS",
     "DECODER_LIMITS",
     "DecodeError",
     "EncodeError",
@@ -130,16 +132,63 @@ DECODER_LIMITS: dict[Direction, dict[str, int]] = {d: _limits(d) for d in Direct
 """msgpack limits per sending direction (also printed in docs/protocol.md)."""
 
 
-def _map_hook(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
-    """Build a map, refusing duplicate and non-string keys (msgpack's ``strict_map_key`` only
-    limits keys to str and bin)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        raise DecodeError(ErrorCode.BAD_FRAME, "duplicate key in a map")
-    for key in out:
-        if type(key) is not str:
-            raise DecodeError(ErrorCode.BAD_FRAME, "map keys must be strings")
-    return out
+class _Budget:
+    """The hooks of one decode. ``map`` builds each map, refusing duplicate and non-string keys
+    (msgpack's ``strict_map_key`` still allows bin keys). Both refuse a frame holding more
+    maps or arrays than the budget: with the per-container length limits this bounds the work
+    any frame can cause to a few hundred objects, whatever its size (a 16 KiB frame of nested
+    empty maps would otherwise cost a thousand times a normal frame)."""
+
+    __slots__ = ("arrays", "maps")
+
+    def __init__(self, maps: int, arrays: int) -> None:
+        self.maps = maps
+        self.arrays = arrays
+
+    def map(self, pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+        self.maps -= 1
+        if self.maps < 0:
+            raise DecodeError(ErrorCode.BAD_FRAME, "more maps than any valid frame holds")
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            raise DecodeError(ErrorCode.BAD_FRAME, "duplicate key in a map")
+        for key in out:
+            if type(key) is not str:
+                raise DecodeError(ErrorCode.BAD_FRAME, "map keys must be strings")
+        return out
+
+    def array(self, items: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.arrays -= 1
+        if self.arrays < 0:
+            raise DecodeError(ErrorCode.BAD_FRAME, "more arrays than any valid frame holds")
+        return items
+
+
+def _budget(direction: Direction) -> tuple[int, int]:
+    """Twice the most maps (envelope included) and arrays one valid frame of ``direction``
+    holds, at least 4 each."""
+    tops: list[Any] = [mt.payload for mt in MESSAGES[direction].values()]
+    if direction is Direction.SERVER:
+        tops += [kind.payload for kind in EVENT_KINDS.values()]
+    maps = max(1 + _most(top)[0] for top in tops)
+    arrays = max(_most(top)[1] for top in tops)
+    return max(2 * maps, 4), max(2 * arrays, 4)
+
+
+def _most(spec: Any) -> tuple[int, int]:
+    """The most maps and arrays one value of ``spec`` can hold."""
+    if isinstance(spec, Struct):
+        inner = [_most(f.spec) for f in spec.fields]
+        return 1 + sum(m for m, _ in inner), sum(a for _, a in inner)
+    if isinstance(spec, Array):
+        m, a = _most(spec.item)
+        return spec.hi * m, 1 + spec.hi * a
+    if isinstance(spec, Tuple):
+        inner = [_most(s) for s in spec.items]
+        return sum(m for m, _ in inner), 1 + sum(a for _, a in inner)
+    if isinstance(spec, Nullable):
+        return _most(spec.inner)
+    return 0, 0
 
 
 def _ext_hook(code: int, data: bytes) -> Any:
@@ -152,7 +201,6 @@ def _unpack_options(direction: Direction) -> dict[str, Any]:
         raw=False,
         use_list=False,
         strict_map_key=True,
-        object_pairs_hook=_map_hook,
         ext_hook=_ext_hook,
         **DECODER_LIMITS[direction],
     )
@@ -163,12 +211,16 @@ class _Table:
     direction: Direction
     types: dict[str, MessageType]
     options: dict[str, Any]
+    budget: tuple[int, int]
     other: dict[str, MessageType]
 
 
+DECODER_BUDGETS: dict[Direction, tuple[int, int]] = {d: _budget(d) for d in Direction}
+"""Most maps and arrays one frame may hold, per sending direction (see ``_Budget``)."""
+
 _TABLES = {
-    d: _Table(d, MESSAGES[d], _unpack_options(d), MESSAGES[Direction(_other)])
-    for d, _other in ((Direction.CLIENT, "server"), (Direction.SERVER, "client"))
+    d: _Table(d, MESSAGES[d], _unpack_options(d), DECODER_BUDGETS[d], MESSAGES[other])
+    for d, other in ((Direction.CLIENT, Direction.SERVER), (Direction.SERVER, Direction.CLIENT))
 }
 
 
@@ -219,7 +271,10 @@ def _decode_frame(frame: Any, table: _Table, max_frame_size: int) -> Any:
     if not frame:
         raise DecodeError(ErrorCode.BAD_FRAME, "empty frame")
     try:
-        obj = msgpack.unpackb(frame, **table.options)
+        budget = _Budget(*table.budget)
+        obj = msgpack.unpackb(
+            frame, object_pairs_hook=budget.map, list_hook=budget.array, **table.options
+        )
     except DecodeError:
         raise
     except msgpack.ExtraData:

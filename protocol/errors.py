@@ -55,8 +55,8 @@ class ErrorCode(enum.StrEnum):
 
 DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.BAD_FRAME: "not exactly one well-formed msgpack map: invalid or truncated msgpack, "
-    "trailing bytes, ext types, invalid UTF-8, non-string or duplicate map keys, nesting or a "
-    "claimed length beyond the decoder's limits",
+    "trailing bytes, ext types, invalid UTF-8, non-string or duplicate map keys, or beyond the "
+    "decoder's limits (claimed lengths, number of maps and arrays, nesting)",
     ErrorCode.TOO_LARGE: "frame larger than the maximum frame size",
     ErrorCode.UNSUPPORTED: "text frame where a binary frame is expected",
     ErrorCode.UNSUPPORTED_VERSION: "`hello.proto` names a protocol version the server does not "

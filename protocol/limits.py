@@ -16,11 +16,11 @@ True
 from __future__ import annotations
 
 PROTOCOL_VERSION = 1
-"""The value of ``hello.proto`` this code speaks."""
+"""The value of `hello.proto` this code speaks."""
 
 MAX_FRAME_SIZE = 16 * 1024
 """Default largest accepted frame in bytes, both directions. The server may pass its own value
-to the decoder (``max_frame_size=``); the WebSocket layer should use the same figure."""
+to the decoder (`max_frame_size=`); the WebSocket layer should use the same figure."""
 
 MAX_COUNTER = 2**31 - 1
 """Largest version, sequence number, game number, turn number or roll index."""
@@ -44,9 +44,10 @@ MAX_NAME_BYTES = 4 * MAX_NAME_CHARS
 """Longest display name, in UTF-8 bytes."""
 
 MAX_MESSAGE_CHARS = 200
-"""Longest human-readable message in ``reject`` and ``error``."""
+"""Longest human-readable message in `reject` and `error`, in characters."""
 
 MAX_MESSAGE_BYTES = 4 * MAX_MESSAGE_CHARS
+"""Longest human-readable message, in UTF-8 bytes."""
 
 POSITION_ID_CHARS = 14
 """Characters in a gnubg Position ID."""
@@ -58,15 +59,25 @@ MAX_POINT = 25
 """Points on the wire: 0 = borne off, 1..24 = points from the mover's side, 25 = bar."""
 
 BOARD_SLOTS = 26
+"""Slots in a board array: [0] borne off, [1..24] points, [25] bar."""
+
 MAX_CHECKERS = 15
+"""Checkers per side."""
+
 MAX_CUBE = 64
+"""Highest cube value."""
+
 MAX_POINTS = 3 * MAX_CUBE
 """Most points one game can be worth: a backgammon on a 64 cube."""
 
 MAX_MATCH_LENGTH = 25
+"""Longest match, in points."""
+
 MAX_RECOMMITS = 3
 """Re-commitments allowed per seat and game (fairness.md, "Lost secret")."""
 
 MIN_MOVE_TIME_MS = 1_000
+"""Shortest per-decision clock a match can be created with."""
+
 MAX_MOVE_TIME_MS = 3_600_000
-"""Bounds of the per-decision clock a match can be created with."""
+"""Longest per-decision clock a match can be created with."""

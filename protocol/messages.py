@@ -238,10 +238,14 @@ class Welcome:
 @message("ack", _SERVER)
 @dataclass(frozen=True, slots=True)
 class Ack:
-    """An action was applied and stored."""
+    """An action was applied and stored (durably). May arrive before the events it caused."""
 
     seq: Annotated[int, Int(1, L.MAX_COUNTER), "the action's seq"]
-    v: Annotated[Version, "version of the last event the action produced"]
+    v: Annotated[
+        Version,
+        "the match version once the action is applied: its last event's version, or the "
+        "unchanged version when it produced no event yet (a roll waiting for a reveal)",
+    ]
 
 
 @message("reject", _SERVER)

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from protocol.events import Clock, MatchCreated
+from protocol.events import Clock, GameOver, MatchCreated, MatchOver
 from protocol.messages import Event, Snapshot
 from protocol.registry import BY_CLASS, EVENT_KINDS, MESSAGES, Direction, Envelope, MessageType
 from protocol.schema import (
@@ -27,7 +27,7 @@ from protocol.schema import (
     Tuple,
     struct_spec,
 )
-from protocol.state import CubeState, GameState, MatchState, SeatState
+from protocol.state import CubeState, DoubleOffer, GameState, MatchState, ResignOffer, SeatState
 
 _BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 SAFE_CHARS = st.characters(
@@ -92,7 +92,8 @@ def all_types() -> list[MessageType]:
     return [mt for table in MESSAGES.values() for mt in table.values()]
 
 
-def sample_snapshot() -> Snapshot:
+def sample_snapshot(*, full: bool = False) -> Snapshot:
+    """A plausible snapshot mid-game; ``full`` fills every nullable field (the largest shape)."""
     start = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
     game = GameState(
         game=2,
@@ -104,20 +105,20 @@ def sample_snapshot() -> Snapshot:
         dice=(6, 2),
         boards=(start, start),
         cube=CubeState(2, 0),
-        double=None,
-        resignation=None,
+        double=DoubleOffer(1, 4) if full else None,
+        resignation=ResignOffer(0, 3) if full else None,
         commitments=(bytes(32), b"\x01" * 32),
         recommits=(0, 1),
         clock=Clock(1, 1_767_225_630_000),
-        result=None,
+        result=GameOver(2, 1, 192, "backgammon", "forfeit") if full else None,
     )
     state = MatchState(
         match="00112233445566778899aabbccddeeff",
         settings=MatchCreated("match", 5, False, False, 30_000),
-        seats=(SeatState("Ana", "online"), SeatState(None, "reconnecting")),
+        seats=(SeatState("Ana", "online"), SeatState("\U0001f3b2" * 24 if full else None, "gone")),
         score=(1, 0),
         game=game,
-        result=None,
+        result=MatchOver(None, (2**31 - 1, 0), "stopped") if full else None,
     )
     return Snapshot(v=57, state=state)
 

@@ -68,6 +68,7 @@ def check(frame: Any, sender: Direction) -> object | None:
         msg = decode(frame, sender)
     except DecodeError as e:
         assert isinstance(e.code, ErrorCode) and e.message
+        assert e.__cause__ is None  # a deliberate refusal, not the codec's last-resort net
         return None
     assert BY_CLASS[type(msg)].direction is sender
     assert decode(encode(msg), sender) == msg

@@ -12,6 +12,7 @@ import pytest
 
 from protocol import limits
 from protocol.codec import (
+    DECODER_BUDGETS,
     DECODER_LIMITS,
     DecodeError,
     decode,
@@ -146,13 +147,15 @@ def test_nesting_beyond_the_decoders_stack_is_bad():
     rejected(b"\x81\xa1p" * 3000 + b"\x00", BAD_FRAME, "nesting too deep")
 
 
-def test_nesting_deeper_than_the_schema_is_a_bad_field():
+def test_nesting_deeper_than_the_schema_is_refused():
+    # a little: the schema names the field; a lot: the container budget stops the frame
+    rejected(pack(changed(MOVE, moves=[[[[8]], 5]])), BAD_FIELD, "move.moves[0][0]: expected int")
+    rejected(pack(changed(MOVE, game={"a": 1})), BAD_FIELD, "move.game: expected int, got map")
     deep: Any = 8
     for _ in range(900):
         deep = [deep]
-    e = rejected(pack(changed(MOVE, moves=[[deep, 5]])), BAD_FIELD, "moves[0][0]")
-    assert "expected int, got array" in e.message
-    e = rejected(pack(changed(MOVE, game={"a": {"b": {"c": 1}}})), BAD_FIELD, "move.game")
+    rejected(pack(changed(MOVE, moves=[[deep, 5]])), BAD_FRAME, "more arrays")
+    rejected(pack(changed(MOVE, game={"a": {"b": {"c": 1}}})), BAD_FRAME, "more maps")
 
 
 HUGE_CLAIMS = {
@@ -197,6 +200,35 @@ def test_lengths_far_beyond_the_schema_stop_at_the_header_slight_ones_name_the_f
     rejected(pack(changed(COMMIT, commitment=bytes(1000))), BAD_FRAME, "claimed bin length 1000")
     many = {f"k{i}": i for i in range(limit["max_map_len"] + 1)}
     rejected(pack(changed(MOVE, **many)), BAD_FRAME, "claimed map length")
+
+
+def test_frames_packed_with_containers_are_refused_by_the_budget():
+    maps, arrays = DECODER_BUDGETS[CLIENT]
+    flood: Any = {}
+    for _ in range(3):
+        flood = [flood] * 6  # 6**3 empty maps inside 1 + 6 + 36 arrays: the maps come first
+    rejected(pack(flood), BAD_FRAME, "more maps than any valid frame holds")
+    flood = []
+    for _ in range(5):
+        flood = [flood] * 6
+    rejected(pack(flood), BAD_FRAME, "more arrays than any valid frame holds")
+    rejected(pack({**MOVE, "p": {**MOVE["p"], "game": [{}] * (maps + 1)}}), BAD_FRAME, "maps")
+    nested = [[8, 5]] * 4
+    for _ in range(arrays):
+        nested = [nested]
+    rejected(pack(changed(MOVE, moves=nested)), BAD_FRAME, "more arrays")
+    # one container too many for the schema but within the budget: a named field error
+    rejected(pack(changed(MOVE, game={})), BAD_FIELD, "move.game: expected int, got map")
+
+
+def test_the_fullest_valid_frames_fit_the_budget():
+    from protocol.codec import encode
+    from tests.codec_support import sample_snapshot
+
+    hello = pack(changed(HELLO, name="🎲" * 24, token="x" * 64, last_v=2**31 - 1))
+    assert decode_from_client(hello).name == "🎲" * 24
+    assert decode_from_client(pack(changed(MOVE, moves=[[25, 0]] * 4))).moves == ((25, 0),) * 4
+    assert decode_from_server(encode(sample_snapshot(full=True))) == sample_snapshot(full=True)
 
 
 EXT_FRAMES = {
