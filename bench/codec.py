@@ -3,7 +3,8 @@
     .venv/bin/python bench/codec.py [--seconds 1.0]
 
 Prints, for a client ``move`` frame, a server ``moved`` event and a ``dice`` event: the frame
-size, decode and encode rates, and plain ``msgpack.unpackb`` on the same bytes for scale.
+size, decode and encode rates, and plain ``msgpack.unpackb`` on the same bytes for scale; then
+how fast the server-side decoder refuses a few hostile frames.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import msgpack
 # ahead of any installed copy of the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from protocol.codec import decode_from_client, decode_from_server, encode
+from protocol.codec import DecodeError, decode_from_client, decode_from_server, encode
 from protocol.events import Dice, Moved
 from protocol.messages import Event, Move
 
@@ -64,6 +65,34 @@ def main() -> None:
         enc = rate(lambda msg=msg: encode(msg), seconds)
         raw = rate(lambda frame=frame: msgpack.unpackb(frame), seconds)
         print(f"{label:<16}{len(frame):>6}{dec:>12,.0f}{enc:>12,.0f}{raw:>12,.0f}")
+
+    # Hostile frames the server must refuse: the cost of refusing each, in frames per second.
+    print(f"\n{'hostile frame (refused)':<30}{'bytes':>6}{'refused/s':>12}")
+    for label, frame in hostile_frames():
+        rate_refused = rate(lambda frame=frame: refuse(frame), seconds)
+        print(f"{label:<30}{len(frame):>6}{rate_refused:>12,.0f}")
+
+
+def refuse(frame: bytes) -> None:
+    try:
+        decode_from_client(frame)
+    except DecodeError:
+        return
+    raise AssertionError("a hostile frame was accepted")
+
+
+def hostile_frames() -> list[tuple[str, bytes]]:
+    def tree(depth: int, fan: int, leaf: object) -> object:
+        return leaf if depth == 0 else [tree(depth - 1, fan, leaf) for _ in range(fan)]
+
+    return [
+        ("array claiming 2**32-1 items", b"\xdd\xff\xff\xff\xff"),
+        ("6**5 nested empty maps", msgpack.packb(tree(5, 6, {}))),
+        ("6**5 nested empty arrays", msgpack.packb(tree(5, 6, []))),
+        ("1000-deep array", b"\x91" * 1000 + b"\x80"),
+        ("16 KiB of nils in arrays", msgpack.packb(tree(3, 15, [None] * 4))[:16384]),
+        ("map + 5000 trailing bytes", msgpack.packb({"t": "ping"}) + bytes(5000)),
+    ]
 
 
 if __name__ == "__main__":

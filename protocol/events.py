@@ -38,7 +38,7 @@ from protocol.registry import event
 from protocol.schema import Int, Nullable
 
 Mode = Literal["single", "match", "money"]
-DoubledValue = Annotated[int, Int(2, L.MAX_CUBE), "the cube value after the double"]
+DoubledValue = Annotated[int, Int(2, L.MAX_CUBE), "the cube value if the double is taken"]
 
 
 @event("match_created")
@@ -64,7 +64,7 @@ class MatchCreated:
 class Seated:
     """A player claimed a seat."""
 
-    seat: Seat
+    seat: Annotated[Seat, "the seat claimed"]
     name: Name
 
 
@@ -84,8 +84,8 @@ class Recommitted:
     """A seat replaced its chain (lost secret); the new chain serves rolls from ``k`` on."""
 
     game: Game
-    seat: Seat
-    commitment: Hash
+    seat: Annotated[Seat, "the seat with the new chain"]
+    commitment: Annotated[Hash, "s[0] of the new chain"]
     k: Annotated[int, Int(1, L.MAX_COUNTER), "first roll index the new chain serves"]
 
 
@@ -111,7 +111,7 @@ class Moved:
     """A seat played its dice."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the seat that moved"]
     turn: Turn
     moves: Moves
     position_id: Annotated[
@@ -125,7 +125,7 @@ class Passed:
     """A seat had no legal play for its dice; the turn passed automatically."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the seat that could not move"]
     turn: Turn
 
 
@@ -135,7 +135,7 @@ class Doubled:
     """A seat offered a double."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the doubling seat"]
     value: DoubledValue
 
 
@@ -145,8 +145,8 @@ class Taken:
     """The double was taken: the cube is at ``value`` and owned by ``seat``."""
 
     game: Game
-    seat: Seat
-    value: DoubledValue
+    seat: Annotated[Seat, "the seat that took (it now owns the cube)"]
+    value: Annotated[DoubledValue, "the cube value now"]
 
 
 @event("beavered")
@@ -155,17 +155,18 @@ class Beavered:
     """The double was beavered: the cube is at ``value`` and stays with ``seat``."""
 
     game: Game
-    seat: Seat
-    value: DoubledValue
+    seat: Annotated[Seat, "the seat that beavered (it keeps the cube)"]
+    value: Annotated[DoubledValue, "the cube value after the beaver"]
 
 
 @event("dropped")
 @dataclass(frozen=True, slots=True)
 class Dropped:
-    """The double was dropped (a game_over follows)."""
+    """The double was dropped: the game ends at the cube value before the double (a game_over
+    follows)."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the seat that dropped"]
 
 
 ResignLevel = Annotated[Literal[1, 2, 3], "1 single, 2 gammon, 3 backgammon"]
@@ -177,7 +178,7 @@ class ResignOffered:
     """A seat offered to resign at ``level``."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the resigning seat"]
     level: ResignLevel
 
 
@@ -187,7 +188,7 @@ class ResignAccepted:
     """The opponent (``seat``) accepted the resignation (a game_over follows)."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the seat that accepted"]
 
 
 @event("resign_rejected")
@@ -196,7 +197,7 @@ class ResignRejected:
     """The opponent (``seat``) rejected the resignation; play continues."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the seat that rejected"]
 
 
 @event("game_started")
@@ -215,7 +216,7 @@ class GameOver:
     """A game ended."""
 
     game: Game
-    winner: Seat
+    winner: Annotated[Seat, "the winning seat"]
     points: Points
     result: Annotated[Literal["single", "gammon", "backgammon"], "result multiplier 1, 2, 3"]
     reason: Annotated[Literal["bear_off", "drop", "resign", "forfeit"], "how the game ended"]
@@ -240,7 +241,7 @@ class MatchOver:
 class Clock:
     """``seat`` owes the next decision by ``deadline`` (server time)."""
 
-    seat: Seat
+    seat: Annotated[Seat, "the seat that owes the next decision"]
     deadline: Deadline
 
 
@@ -250,7 +251,7 @@ class Forfeit:
     """A seat forfeited (game_over and, in match play, match_over follow)."""
 
     game: Game
-    seat: Seat
+    seat: Annotated[Seat, "the forfeiting seat"]
     reason: Annotated[
         Literal["timeout", "no_reveal", "invalid_reveal", "abandoned"], "why the seat forfeited"
     ]

@@ -73,7 +73,7 @@ class Commit:
 
     seq: Seq
     game: Game
-    commitment: Hash
+    commitment: Annotated[Hash, "s[0]: the end of this seat's hash chain for this game"]
 
 
 @message("recommit", _CLIENT, envelope=_ACTION)
@@ -84,7 +84,7 @@ class Recommit:
 
     seq: Seq
     game: Game
-    commitment: Hash
+    commitment: Annotated[Hash, "s[0] of the new chain"]
 
 
 @message("roll", _CLIENT, envelope=_ACTION)
@@ -224,7 +224,9 @@ Action = (
 class Welcome:
     """The handshake succeeded."""
 
-    role: Literal["seat0", "seat1", "spectator"]
+    role: Annotated[
+        Literal["seat0", "seat1", "spectator"], "what this connection is: a seat or a spectator"
+    ]
     match: MatchId
     v: Annotated[Version, "the match's current version"]
     server_time: Annotated[TimeMs, "the server's clock"]
@@ -258,7 +260,7 @@ class Reject:
         Nullable(Int(1, L.MAX_COUNTER)),
         "the action's seq, nil when the frame's seq could not be read",
     ]
-    code: Annotated[ErrorCode, EnumOf(ErrorCode), "an error code"]
+    code: Annotated[ErrorCode, EnumOf(ErrorCode), "why"]
     message: Message
 
 
@@ -274,7 +276,7 @@ class _EventData(Spec):
 @message("event", _SERVER, envelope=Envelope.EVENT)
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One versioned state change of the match; envelope {t: "event", v, k: kind, p: data}."""
+    """One versioned state change of the match (kinds and their data: Event kinds)."""
 
     v: Annotated[int, Int(1, L.MAX_COUNTER), "version: 1, 2, 3, ... with no gaps"]
     data: Annotated[EventData, _EventData(), "the kind's data"]
@@ -295,8 +297,8 @@ class RevealRequest:
 class Snapshot:
     """The whole match state at version v (instead of the events up to v)."""
 
-    v: Version
-    state: MatchState
+    v: Annotated[Version, "the version the state is at; events continue from v+1"]
+    state: Annotated[MatchState, "the match (see Snapshot state)"]
 
 
 @message("presence", _SERVER)
@@ -305,7 +307,10 @@ class Presence:
     """A seat's connection changed (not versioned)."""
 
     seat: Seat
-    status: Literal["online", "reconnecting", "gone"]
+    status: Annotated[
+        Literal["online", "reconnecting", "gone"],
+        "connected; dropped and may come back; left or timed out (server)",
+    ]
     deadline: Annotated[
         int | None,
         Nullable(Int(0, L.MAX_TIME_MS)),
@@ -327,7 +332,7 @@ class Pong:
 class Error:
     """A connection-level error, usually followed by a close with the matching close code."""
 
-    code: Annotated[ErrorCode, EnumOf(ErrorCode), "an error code"]
+    code: Annotated[ErrorCode, EnumOf(ErrorCode), "why"]
     message: Message
 
 

@@ -281,7 +281,11 @@ class EnumOf(Spec):
         return value.value
 
     def describe(self) -> str:
-        return f"str: an {self.enum.__name__}"
+        return (
+            "str: one of the error codes"
+            if self.enum is ErrorCode
+            else "str: one of " + (", ".join(self.by_value))
+        )
 
 
 class Nullable(Spec):

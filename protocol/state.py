@@ -77,7 +77,11 @@ class GameState:
         "dice; take: a double waits for an answer; resign: a resignation waits for an "
         "answer; over: the game ended",
     ]
-    turn: Annotated[int, Int(0, L.MAX_COUNTER), "turns played so far"]
+    turn: Annotated[
+        int,
+        Int(0, L.MAX_COUNTER),
+        "the current turn (the one being decided, rolled or played: move.turn), 0 before the first",
+    ]
     on_roll: Annotated[int | None, Nullable(SEAT), "the seat on roll, nil before the roll-off"]
     k: Annotated[int, Int(0, L.MAX_COUNTER), "index of the last roll, 0 before any"]
     dice: Annotated[
@@ -90,7 +94,7 @@ class GameState:
         Tuple(BOARD, BOARD),
         "seat 0's and seat 1's checkers, each board from its owner's side",
     ]
-    cube: CubeState
+    cube: Annotated[CubeState, "the doubling cube"]
     double: Annotated[DoubleOffer | None, Nullable(struct_spec(DoubleOffer)), "pending double"]
     resignation: Annotated[
         ResignOffer | None, Nullable(struct_spec(ResignOffer)), "pending resignation"
