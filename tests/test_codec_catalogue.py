@@ -195,3 +195,11 @@ def test_the_byte_annotator_accounts_for_every_byte(msg):
 
 def test_decode_error_is_the_only_decode_failure_type():
     assert issubclass(DecodeError, Exception) and not issubclass(DecodeError, ValueError)
+
+
+def test_the_python_api_example_in_the_doc_runs():
+    code = DOC.read_text().split("## Python API")[1].split("```python")[1].split("```")[0]
+    scope: dict[str, object] = {}
+    exec(code, scope)
+    assert scope["msg"] == Move(5, 1, 2, ((24, 18), (18, 14)))
+    assert decode(scope["reply"], Direction.SERVER).code is ErrorCode.BAD_FRAME

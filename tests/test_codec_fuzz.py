@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from protocol.codec import DecodeError, decode, encode
 from protocol.errors import ErrorCode
+from protocol.messages import Reject
 from protocol.registry import BY_CLASS, EVENT_KINDS, MESSAGES, Direction
 from protocol.schema import Struct, walk
 from tests.codec_support import all_types, messages, random_message
@@ -69,6 +70,8 @@ def check(frame: Any, sender: Direction) -> object | None:
     except DecodeError as e:
         assert isinstance(e.code, ErrorCode) and e.message
         assert e.__cause__ is None  # a deliberate refusal, not the codec's last-resort net
+        # the server can always answer with it, whatever the frame held
+        assert decode(encode(Reject(e.seq, e.code, e.message)), Direction.SERVER).code is e.code
         return None
     assert BY_CLASS[type(msg)].direction is sender
     assert decode(encode(msg), sender) == msg

@@ -18,9 +18,10 @@ from protocol.codec import (
     decode,
     decode_from_client,
     decode_from_server,
+    encode,
 )
 from protocol.errors import ErrorCode
-from protocol.messages import Hello, Move, Ping
+from protocol.messages import Hello, Move, Ping, Reject
 from protocol.registry import Direction
 
 CLIENT, SERVER = Direction.CLIENT, Direction.SERVER
@@ -68,6 +69,7 @@ def rejected(
         decode(frame, sender, **kw)
     assert info.value.code is code, info.value
     assert fragment in info.value.message, info.value.message
+    encode(Reject(info.value.seq, info.value.code, info.value.message))  # always forwardable
     return info.value
 
 
@@ -179,10 +181,12 @@ def test_huge_claimed_lengths_are_refused_without_allocating(frame, sender):
     # A 2**32-element list would need 32 GiB; refusing it at the header costs a few KiB.
     tracemalloc.start()
     try:
-        rejected(frame, BAD_FRAME, sender=sender)
+        with pytest.raises(DecodeError) as info:
+            decode(frame, sender)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
+    assert info.value.code is BAD_FRAME
     assert peak < 64 * 1024
 
 
@@ -222,7 +226,6 @@ def test_frames_packed_with_containers_are_refused_by_the_budget():
 
 
 def test_the_fullest_valid_frames_fit_the_budget():
-    from protocol.codec import encode
     from tests.codec_support import sample_snapshot
 
     hello = pack(changed(HELLO, name="🎲" * 24, token="x" * 64, last_v=2**31 - 1))
@@ -470,7 +473,6 @@ def test_an_unknown_error_code_is_a_bad_field():
 
 
 def test_nested_snapshot_fields_are_named_by_path():
-    from protocol.codec import encode
     from tests.codec_support import sample_snapshot
 
     wire = msgpack.unpackb(encode(sample_snapshot()))
