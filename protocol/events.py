@@ -1,0 +1,307 @@
+"""Match event kinds: the ``data`` of each versioned ``event`` frame.
+
+Every state change of a match is one event with the next version ``v`` (gap-free). Events are
+public: players and spectators receive the same ones (secrets never appear in an event; the
+dice reveals do, but only after the reveal barrier). The classes are named after their kind
+(``moved`` -> ``Moved``) and hold exactly the kind's fields.
+
+>>> from protocol.registry import EVENT_KINDS
+>>> EVENT_KINDS["moved"].cls is Moved
+True
+>>> Moved(1, 0, 3, ((8, 5), (6, 5)), "4HPwATDgc/ABMA").moves[0]
+(8, 5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from protocol import limits as L
+from protocol.fields import (
+    HASH,
+    SEAT,
+    Deadline,
+    Die,
+    Game,
+    Hash,
+    Moves,
+    Name,
+    Points,
+    PositionId,
+    RollIndex,
+    Score,
+    Seat,
+    Turn,
+)
+from protocol.registry import event
+from protocol.schema import Int, Nullable
+
+Mode = Literal["single", "match", "money"]
+DoubledValue = Annotated[int, Int(2, L.MAX_CUBE), "the cube value if the double is taken"]
+
+
+@event("match_created")
+@dataclass(frozen=True, slots=True)
+class MatchCreated:
+    """The match exists, with these settings (always version 1)."""
+
+    mode: Annotated[Mode, "single game (cubeless), match to N points, or money session"]
+    length: Annotated[
+        int | None,
+        Nullable(Int(1, L.MAX_MATCH_LENGTH)),
+        "points to win (mode match), nil otherwise",
+    ]
+    jacoby: Annotated[bool, "Jacoby rule (money sessions)"]
+    beavers: Annotated[bool, "beavers allowed (money sessions)"]
+    move_time: Annotated[
+        int, Int(L.MIN_MOVE_TIME_MS, L.MAX_MOVE_TIME_MS), "milliseconds per decision"
+    ]
+
+
+@event("seated")
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A player claimed a seat."""
+
+    seat: Annotated[Seat, "the seat claimed"]
+    name: Name
+
+
+@event("committed")
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """Both seats' hash-chain commitments for a game (published only once both are in)."""
+
+    game: Game
+    commitment0: Annotated[bytes, HASH, "seat 0's commitment s[0]"]
+    commitment1: Annotated[bytes, HASH, "seat 1's commitment s[0]"]
+
+
+@event("recommitted")
+@dataclass(frozen=True, slots=True)
+class Recommitted:
+    """A seat replaced its chain (lost secret); the new chain serves rolls from ``k`` on."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat with the new chain"]
+    commitment: Annotated[Hash, "s[0] of the new chain"]
+    k: Annotated[int, Int(1, L.MAX_COUNTER), "first roll index the new chain serves"]
+
+
+@event("dice")
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """A roll: both reveals (verifiable against the commitments) and the derived dice. In a
+    roll-off d1 is seat 0's die and d2 seat 1's."""
+
+    game: Game
+    k: RollIndex
+    kind: Annotated[Literal["rolloff", "turn"], "opening roll-off or a turn's roll"]
+    roller: Annotated[int | None, Nullable(SEAT), "the seat that rolled, nil in a roll-off"]
+    reveal0: Annotated[bytes, HASH, "seat 0's chain link s[k]"]
+    reveal1: Annotated[bytes, HASH, "seat 1's chain link s[k]"]
+    d1: Die
+    d2: Die
+
+
+@event("moved")
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A seat played its dice."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that moved"]
+    turn: Turn
+    moves: Moves
+    position_id: Annotated[
+        PositionId, "gnubg Position ID after the play, with the seat that moved as mover"
+    ]
+
+
+@event("passed")
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """A seat had no legal play for its dice; the turn passed automatically."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that could not move"]
+    turn: Turn
+
+
+@event("doubled")
+@dataclass(frozen=True, slots=True)
+class Doubled:
+    """A seat offered a double."""
+
+    game: Game
+    seat: Annotated[Seat, "the doubling seat"]
+    value: DoubledValue
+
+
+@event("taken")
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """The double was taken: the cube is at ``value`` and owned by ``seat``."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that took (it now owns the cube)"]
+    value: Annotated[DoubledValue, "the cube value now"]
+
+
+@event("beavered")
+@dataclass(frozen=True, slots=True)
+class Beavered:
+    """The double was beavered: the cube is at ``value`` and stays with ``seat``."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that beavered (it keeps the cube)"]
+    value: Annotated[DoubledValue, "the cube value after the beaver"]
+
+
+@event("dropped")
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """The double was dropped: the game ends at the cube value before the double (a game_over
+    follows)."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that dropped"]
+
+
+ResignLevel = Annotated[Literal[1, 2, 3], "1 single, 2 gammon, 3 backgammon"]
+
+
+@event("resign_offered")
+@dataclass(frozen=True, slots=True)
+class ResignOffered:
+    """A seat offered to resign at ``level``."""
+
+    game: Game
+    seat: Annotated[Seat, "the resigning seat"]
+    level: ResignLevel
+
+
+@event("resign_accepted")
+@dataclass(frozen=True, slots=True)
+class ResignAccepted:
+    """The opponent (``seat``) accepted the resignation (a game_over follows)."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that accepted"]
+
+
+@event("resign_rejected")
+@dataclass(frozen=True, slots=True)
+class ResignRejected:
+    """The opponent (``seat``) rejected the resignation; play continues."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that rejected"]
+
+
+@event("game_started")
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A new game begins (commitments are due next)."""
+
+    game: Game
+    crawford: Annotated[bool, "this is the Crawford game (no cube)"]
+    score: Annotated[Score, "match score before this game"]
+
+
+@event("game_over")
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """A game ended."""
+
+    game: Game
+    winner: Annotated[Seat, "the winning seat"]
+    points: Points
+    result: Annotated[Literal["single", "gammon", "backgammon"], "result multiplier 1, 2, 3"]
+    reason: Annotated[Literal["bear_off", "drop", "resign", "forfeit"], "how the game ended"]
+
+
+@event("match_over")
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    """The match ended."""
+
+    winner: Annotated[int | None, Nullable(SEAT), "the winning seat, nil for a drawn session"]
+    score: Annotated[Score, "final score"]
+    reason: Annotated[
+        Literal["completed", "forfeit", "stopped"],
+        "reached the match length or finished the single game; a forfeit; a money session "
+        "the players stopped",
+    ]
+
+
+@event("clock")
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """``seat`` owes the next decision by ``deadline`` (server time)."""
+
+    seat: Annotated[Seat, "the seat that owes the next decision"]
+    deadline: Deadline
+
+
+@event("forfeit")
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A seat forfeited (game_over and, in match play, match_over follow)."""
+
+    game: Game
+    seat: Annotated[Seat, "the forfeiting seat"]
+    reason: Annotated[
+        Literal["timeout", "no_reveal", "invalid_reveal", "abandoned"], "why the seat forfeited"
+    ]
+    evidence: Annotated[
+        bytes | None, Nullable(HASH), "the reveal that failed verification (invalid_reveal)"
+    ]
+
+
+EventData = (
+    MatchCreated
+    | Seated
+    | Committed
+    | Recommitted
+    | Dice
+    | Moved
+    | Passed
+    | Doubled
+    | Taken
+    | Beavered
+    | Dropped
+    | ResignOffered
+    | ResignAccepted
+    | ResignRejected
+    | GameStarted
+    | GameOver
+    | MatchOver
+    | Clock
+    | Forfeit
+)
+"""The data of any event."""
+
+__all__ = [
+    "Beavered",
+    "Clock",
+    "Committed",
+    "Dice",
+    "Doubled",
+    "Dropped",
+    "EventData",
+    "Forfeit",
+    "GameOver",
+    "GameStarted",
+    "MatchCreated",
+    "MatchOver",
+    "Moved",
+    "Passed",
+    "Recommitted",
+    "ResignAccepted",
+    "ResignOffered",
+    "ResignRejected",
+    "Seated",
+    "Taken",
+]

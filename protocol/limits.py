@@ -1,0 +1,83 @@
+"""Every size and range limit of the wire protocol, in one place.
+
+The message schemas (``protocol.messages``, ``protocol.events``, ``protocol.state``) are built
+from these constants, and docs/protocol.md quotes them through the generated tables.
+
+Integers that travel on the wire stay within JavaScript's safe range (|n| <= 2**53 - 1), so a
+browser client never rounds one; counters (versions, sequence numbers, game, turn and roll
+indices) are further capped at 2**31 - 1.
+
+>>> MAX_FRAME_SIZE
+16384
+>>> MAX_COUNTER == 2**31 - 1 and MAX_TIME_MS == 2**53 - 1
+True
+"""
+
+from __future__ import annotations
+
+PROTOCOL_VERSION = 1
+"""The value of `hello.proto` this code speaks."""
+
+MAX_FRAME_SIZE = 16 * 1024
+"""Default largest accepted frame in bytes, both directions. The server may pass its own value
+to the decoder (`max_frame_size=`); the WebSocket layer should use the same figure."""
+
+MAX_COUNTER = 2**31 - 1
+"""Largest version, sequence number, game number, turn number or roll index."""
+
+MAX_TIME_MS = 2**53 - 1
+"""Largest time in milliseconds (server epoch times, client clock readings, deadlines)."""
+
+HASH_SIZE = 32
+"""Bytes in a commitment or a revealed chain link (SHA-256 output)."""
+
+MATCH_ID_HEX = 32
+"""Characters in a match id: 128 bits as lowercase hex."""
+
+MAX_TOKEN_CHARS = 64
+"""Longest seat token (URL-safe base64 alphabet)."""
+
+MAX_NAME_CHARS = 24
+"""Longest display name, in characters."""
+
+MAX_NAME_BYTES = 4 * MAX_NAME_CHARS
+"""Longest display name, in UTF-8 bytes."""
+
+MAX_MESSAGE_CHARS = 200
+"""Longest human-readable message in `reject` and `error`, in characters."""
+
+MAX_MESSAGE_BYTES = 4 * MAX_MESSAGE_CHARS
+"""Longest human-readable message, in UTF-8 bytes."""
+
+POSITION_ID_CHARS = 14
+"""Characters in a gnubg Position ID."""
+
+MAX_MOVES = 4
+"""Most checker moves in one play (doubles)."""
+
+MAX_POINT = 25
+"""Points on the wire: 0 = borne off, 1..24 = points from the mover's side, 25 = bar."""
+
+BOARD_SLOTS = 26
+"""Slots in a board array: [0] borne off, [1..24] points, [25] bar."""
+
+MAX_CHECKERS = 15
+"""Checkers per side."""
+
+MAX_CUBE = 64
+"""Highest cube value."""
+
+MAX_POINTS = 3 * MAX_CUBE
+"""Most points one game can be worth: a backgammon on a 64 cube."""
+
+MAX_MATCH_LENGTH = 25
+"""Longest match, in points."""
+
+MAX_RECOMMITS = 3
+"""Re-commitments allowed per seat and game (fairness.md, "Lost secret")."""
+
+MIN_MOVE_TIME_MS = 1_000
+"""Shortest per-decision clock a match can be created with."""
+
+MAX_MOVE_TIME_MS = 3_600_000
+"""Longest per-decision clock a match can be created with."""

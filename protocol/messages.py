@@ -1,0 +1,342 @@
+"""Every message of the wire protocol as a frozen dataclass, named after its type
+(``resign_reply`` -> ``ResignReply``).
+
+Client actions carry ``seq`` as their first field (it travels in the envelope); ``Event`` holds
+a version and one of the event data classes of ``protocol.events``.
+
+>>> Move(seq=7, game=1, turn=3, moves=((8, 5), (6, 5)))
+Move(seq=7, game=1, turn=3, moves=((8, 5), (6, 5)))
+>>> from protocol.events import Clock
+>>> Event(v=12, data=Clock(seat=1, deadline=1_767_225_600_000)).data.seat
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from protocol import limits as L
+from protocol.errors import ErrorCode
+from protocol.events import EventData, ResignLevel
+from protocol.fields import (
+    TOKEN,
+    VERSION,
+    Deadline,
+    Game,
+    Hash,
+    MatchId,
+    Message,
+    Moves,
+    Name,
+    RollIndex,
+    Seat,
+    Seq,
+    TimeMs,
+    Turn,
+    Version,
+)
+from protocol.registry import Direction, Envelope, message
+from protocol.schema import Const, EnumOf, Int, Nullable, Spec
+from protocol.state import MatchState
+
+_CLIENT = Direction.CLIENT
+_SERVER = Direction.SERVER
+_ACTION = Envelope.ACTION
+
+# ---------------------------------------------------------------- client -> server
+
+
+@message("hello", _CLIENT)
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Authenticate as a seat (with its token) or as a spectator (token nil). Must be the
+    first frame; the server answers welcome, then the missed events or a snapshot."""
+
+    proto: Annotated[
+        int,
+        Const(L.PROTOCOL_VERSION, ErrorCode.UNSUPPORTED_VERSION),
+        "protocol version (other values: unsupported_version)",
+    ]
+    match: MatchId
+    token: Annotated[str | None, Nullable(TOKEN), "the seat token, nil to watch as a spectator"]
+    last_v: Annotated[
+        int | None, Nullable(VERSION), "last event version this client saw, nil for none"
+    ]
+    name: Name
+
+
+@message("commit", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """This seat's hash-chain commitment s[0] for a game."""
+
+    seq: Seq
+    game: Game
+    commitment: Annotated[Hash, "s[0]: the end of this seat's hash chain for this game"]
+
+
+@message("recommit", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Recommit:
+    """Replace this seat's chain with a fresh one (lost secret), between rolls, at most 3
+    times per game."""
+
+    seq: Seq
+    game: Game
+    commitment: Annotated[Hash, "s[0] of the new chain"]
+
+
+@message("roll", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The player on roll declines to double and rolls, revealing its link s[k]."""
+
+    seq: Seq
+    game: Game
+    k: RollIndex
+    reveal: Annotated[Hash, "this seat's chain link s[k]"]
+
+
+@message("reveal", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Reveal link s[k] when asked (reveal_request), and in the roll-off (both seats)."""
+
+    seq: Seq
+    game: Game
+    k: RollIndex
+    reveal: Annotated[Hash, "this seat's chain link s[k]"]
+
+
+@message("double", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Double:
+    """Offer a double (player on roll, before rolling)."""
+
+    seq: Seq
+    game: Game
+
+
+@message("take", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Take the pending double."""
+
+    seq: Seq
+    game: Game
+
+
+@message("drop", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Drop the pending double (lose the game at the current cube value)."""
+
+    seq: Seq
+    game: Game
+
+
+@message("beaver", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Beaver:
+    """Take the pending double and redouble at once, keeping the cube (money, beavers on)."""
+
+    seq: Seq
+    game: Game
+
+
+@message("move", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Play the dice: the whole play of one turn."""
+
+    seq: Seq
+    game: Game
+    turn: Annotated[Turn, "the turn being played (a move for another turn is stale)"]
+    moves: Moves
+
+
+@message("resign", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Offer to resign at a level."""
+
+    seq: Seq
+    game: Game
+    level: ResignLevel
+
+
+@message("resign_reply", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class ResignReply:
+    """Accept or reject the opponent's resignation."""
+
+    seq: Seq
+    game: Game
+    accept: Annotated[bool, "true accepts (the game ends), false rejects (play goes on)"]
+
+
+@message("ping", _CLIENT)
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Measure the round trip and the server clock; answered by pong."""
+
+    t: Annotated[TimeMs, "the client's clock, echoed back"]
+
+
+@message("resync", _CLIENT)
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """Ask again for everything after last_v (the client saw a gap); answered by the missing
+    events or a snapshot."""
+
+    last_v: Annotated[Version, "last event version this client holds"]
+
+
+ClientMessage = (
+    Hello
+    | Commit
+    | Recommit
+    | Roll
+    | Reveal
+    | Double
+    | Take
+    | Drop
+    | Beaver
+    | Move
+    | Resign
+    | ResignReply
+    | Ping
+    | Resync
+)
+"""Any message a client sends."""
+
+Action = (
+    Commit | Recommit | Roll | Reveal | Double | Take | Drop | Beaver | Move | Resign | ResignReply
+)
+"""The client messages that carry ``seq`` and are answered by ack or reject."""
+
+# ---------------------------------------------------------------- server -> client
+
+
+@message("welcome", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The handshake succeeded."""
+
+    role: Annotated[
+        Literal["seat0", "seat1", "spectator"], "what this connection is: a seat or a spectator"
+    ]
+    match: MatchId
+    v: Annotated[Version, "the match's current version"]
+    server_time: Annotated[TimeMs, "the server's clock"]
+    seq: Annotated[
+        int | None,
+        Nullable(Int(1, L.MAX_COUNTER)),
+        "highest seq applied for this seat, nil for none or for a spectator",
+    ]
+
+
+@message("ack", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """An action was applied and stored (durably). May arrive before the events it caused."""
+
+    seq: Annotated[int, Int(1, L.MAX_COUNTER), "the action's seq"]
+    v: Annotated[
+        Version,
+        "the match version once the action is applied: its last event's version, or the "
+        "unchanged version when it produced no event yet (a roll waiting for a reveal)",
+    ]
+
+
+@message("reject", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """An action or frame was refused; nothing changed, the connection stays open."""
+
+    seq: Annotated[
+        int | None,
+        Nullable(Int(1, L.MAX_COUNTER)),
+        "the action's seq, nil when the frame's seq could not be read",
+    ]
+    code: Annotated[ErrorCode, EnumOf(ErrorCode), "why"]
+    message: Message
+
+
+class _EventData(Spec):
+    """Stands for ``Event.data`` in the registry; the codec reads it through EVENT_KINDS."""
+
+    identity = False
+
+    def describe(self) -> str:
+        return "see Event kinds"
+
+
+@message("event", _SERVER, envelope=Envelope.EVENT)
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One versioned state change of the match (kinds and their data: Event kinds)."""
+
+    v: Annotated[int, Int(1, L.MAX_COUNTER), "version: 1, 2, 3, ... with no gaps"]
+    data: Annotated[EventData, _EventData(), "the kind's data"]
+
+
+@message("reveal_request", _SERVER)
+@dataclass(frozen=True, slots=True)
+class RevealRequest:
+    """To the roller's opponent only (not versioned): reveal link k now."""
+
+    game: Game
+    k: RollIndex
+    deadline: Deadline
+
+
+@message("snapshot", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The whole match state at version v (instead of the events up to v)."""
+
+    v: Annotated[Version, "the version the state is at; events continue from v+1"]
+    state: Annotated[MatchState, "the match (see Snapshot state)"]
+
+
+@message("presence", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """A seat's connection changed (not versioned)."""
+
+    seat: Seat
+    status: Annotated[
+        Literal["online", "reconnecting", "gone"],
+        "connected; dropped and may come back; left or timed out (server)",
+    ]
+    deadline: Annotated[
+        int | None,
+        Nullable(Int(0, L.MAX_TIME_MS)),
+        "when a reconnecting seat that owes a decision loses on time, else nil",
+    ]
+
+
+@message("pong", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """Answer to ping."""
+
+    t: Annotated[TimeMs, "the ping's t"]
+    server_time: Annotated[TimeMs, "the server's clock"]
+
+
+@message("error", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A connection-level error, usually followed by a close with the matching close code."""
+
+    code: Annotated[ErrorCode, EnumOf(ErrorCode), "why"]
+    message: Message
+
+
+ServerMessage = Welcome | Ack | Reject | Event | RevealRequest | Snapshot | Presence | Pong | Error
+"""Any message the server sends."""
+
+AnyMessage = ClientMessage | ServerMessage
