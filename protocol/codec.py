@@ -73,14 +73,15 @@ __all__ = [
 ]
 
 # Envelope keys, and the key sets each envelope shape has.
-T, S, V, K, P = "t", "s", "v", "k", "p"
+T, S, V, K, P, N = "t", "s", "v", "k", "p", "n"
 _ENVELOPE_KEYS = {
     Envelope.PLAIN: (T, P),
     Envelope.ACTION: (T, S, P),
-    Envelope.EVENT: (T, V, K, P),
+    Envelope.EVENT: (T, V, K, P, N),
 }
 _SEQ: Int = struct_spec(MESSAGES[Direction.CLIENT]["move"].cls).fields[0].spec  # type: ignore[assignment]
 _EVENT_V: Int = struct_spec(Event).fields[0].spec  # type: ignore[assignment]
+_EVENT_NEXT = struct_spec(Event).fields[2].spec
 
 
 # ---------------------------------------------------------------- msgpack-level limits
@@ -321,7 +322,7 @@ def _decode_frame(frame: Any, table: _Table, max_frame_size: int) -> Any:
 
 
 def _decode_event(obj: dict[str, Any], mt: MessageType) -> Event:
-    if len(obj) != 4 or V not in obj or K not in obj or P not in obj:
+    if len(obj) != 5 or V not in obj or K not in obj or P not in obj or N not in obj:
         raise _bad_envelope(obj, mt)
     v = obj[V]
     try:
@@ -338,9 +339,15 @@ def _decode_event(obj: dict[str, Any], mt: MessageType) -> Event:
             ErrorCode.UNKNOWN_TYPE, f"unknown event kind {shown(kind_name)}", msg_type=mt.name
         )
     try:
-        return Event(v, kind.payload.load(obj[P]))
+        data = kind.payload.load(obj[P])
     except Invalid as e:
         raise _field_error(e, f"event {kind.name}", mt.name, None) from None
+    try:
+        nxt = _EVENT_NEXT.load(obj[N])
+    except Invalid as e:
+        e.path.append("n")
+        raise _field_error(e, "event", mt.name, None) from None
+    return Event(v, data, nxt)
 
 
 def _too_large(size: int, limit: int) -> DecodeError:
@@ -447,4 +454,9 @@ def _event_envelope(event: Event) -> dict[str, Any]:
     except Invalid as e:
         e.path.append("v")
         raise
-    return {T: "event", V: event.v, K: kind.name, P: kind.payload.dump(data)}
+    try:
+        nxt = _EVENT_NEXT.dump(event.next)
+    except Invalid as e:
+        e.path.append("next")
+        raise
+    return {T: "event", V: event.v, K: kind.name, P: kind.payload.dump(data), N: nxt}

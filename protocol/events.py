@@ -10,6 +10,9 @@ dice reveals do, but only after the reveal barrier). The classes are named after
 True
 >>> Moved(1, 0, 3, ((8, 5), (6, 5)), "4HPwATDgc/ABMA").moves[0]
 (8, 5)
+
+Who must act next, and by when, travels beside the events in the envelope (``n``: a
+:class:`Clock`) on the last event of each transition.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from protocol import limits as L
 from protocol.fields import (
     HASH,
     SEAT,
-    Deadline,
     Die,
     Game,
     Hash,
@@ -34,10 +36,10 @@ from protocol.fields import (
     Seat,
     Turn,
 )
-from protocol.registry import event
-from protocol.schema import Int, Nullable
+from protocol.registry import event, nested
+from protocol.schema import Array, Int, Nullable
 
-Mode = Literal["single", "match", "money"]
+Mode = Literal["single_game", "match", "money"]
 DoubledValue = Annotated[int, Int(2, L.MAX_CUBE), "the cube value if the double is taken"]
 
 
@@ -68,6 +70,15 @@ class Seated:
     name: Name
 
 
+@event("commit_received")
+@dataclass(frozen=True, slots=True)
+class CommitReceived:
+    """One seat's commitment for a game arrived; its value is published with the other's."""
+
+    game: Game
+    seat: Annotated[Seat, "the seat that committed"]
+
+
 @event("committed")
 @dataclass(frozen=True, slots=True)
 class Committed:
@@ -87,6 +98,28 @@ class Recommitted:
     seat: Annotated[Seat, "the seat with the new chain"]
     commitment: Annotated[Hash, "s[0] of the new chain"]
     k: Annotated[int, Int(1, L.MAX_COUNTER), "first roll index the new chain serves"]
+
+
+@event("revealed")
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """In the roll-off, one seat's reveal for roll ``k`` arrived; it stays secret until the
+    other seat's arrives too (the reveal barrier)."""
+
+    game: Game
+    k: RollIndex
+    seat: Annotated[Seat, "the seat whose reveal is held"]
+
+
+@event("rolling")
+@dataclass(frozen=True, slots=True)
+class Rolling:
+    """The seat on roll rolled (its reveal is held, secret); the opponent's reveal of link
+    ``k`` completes the dice."""
+
+    game: Game
+    k: RollIndex
+    seat: Annotated[Seat, "the rolling seat"]
 
 
 @event("dice")
@@ -220,6 +253,7 @@ class GameOver:
     points: Points
     result: Annotated[Literal["single", "gammon", "backgammon"], "result multiplier 1, 2, 3"]
     reason: Annotated[Literal["bear_off", "drop", "resign", "forfeit"], "how the game ended"]
+    score: Annotated[Score, "match score after this game"]
 
 
 @event("match_over")
@@ -230,19 +264,31 @@ class MatchOver:
     winner: Annotated[int | None, Nullable(SEAT), "the winning seat, nil for a drawn session"]
     score: Annotated[Score, "final score"]
     reason: Annotated[
-        Literal["completed", "forfeit", "stopped"],
+        Literal["completed", "forfeit", "stopped", "abandoned", "cancelled"],
         "reached the match length or finished the single game; a forfeit; a money session "
-        "the players stopped",
+        "the players stopped; both seats silent before a game could start; the creator left "
+        "before anyone joined",
     ]
 
 
-@event("clock")
+Decision = Literal[
+    "waiting", "commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"
+]
+
+
+@nested
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """``seat`` owes the next decision by ``deadline`` (server time)."""
+    """Who owes the next decision, which one, and the deadline (server time)."""
 
-    seat: Annotated[Seat, "the seat that owes the next decision"]
-    deadline: Deadline
+    phase: Annotated[
+        Decision,
+        "waiting: for a second player; commit: dice commitments; rolloff: roll-off reveals; "
+        "decide: double or roll; reveal: the roller's opponent reveals; move: play the dice; "
+        "take: answer a double; resign: answer a resignation; over: the match ended",
+    ]
+    seats: Annotated[tuple[int, ...], Array(SEAT, 0, 2), "the seats that owe it"]
+    deadline: Annotated[int | None, Nullable(Int(0, L.MAX_TIME_MS)), "server time, nil if none"]
 
 
 @event("forfeit")
@@ -263,8 +309,11 @@ class Forfeit:
 EventData = (
     MatchCreated
     | Seated
+    | CommitReceived
     | Committed
     | Recommitted
+    | Revealed
+    | Rolling
     | Dice
     | Moved
     | Passed
@@ -278,7 +327,6 @@ EventData = (
     | GameStarted
     | GameOver
     | MatchOver
-    | Clock
     | Forfeit
 )
 """The data of any event."""
@@ -286,6 +334,7 @@ EventData = (
 __all__ = [
     "Beavered",
     "Clock",
+    "CommitReceived",
     "Committed",
     "Dice",
     "Doubled",
@@ -302,6 +351,8 @@ __all__ = [
     "ResignAccepted",
     "ResignOffered",
     "ResignRejected",
+    "Revealed",
+    "Rolling",
     "Seated",
     "Taken",
 ]

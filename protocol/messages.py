@@ -6,9 +6,9 @@ a version and one of the event data classes of ``protocol.events``.
 
 >>> Move(seq=7, game=1, turn=3, moves=((8, 5), (6, 5)))
 Move(seq=7, game=1, turn=3, moves=((8, 5), (6, 5)))
->>> from protocol.events import Clock
->>> Event(v=12, data=Clock(seat=1, deadline=1_767_225_600_000)).data.seat
-1
+>>> from protocol.events import Clock, Passed
+>>> Event(v=12, data=Passed(1, 1, 7), next=Clock("decide", (0,), 1_767_225_600_000)).next.seats
+(0,)
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from typing import Annotated, Literal
 
 from protocol import limits as L
 from protocol.errors import ErrorCode
-from protocol.events import EventData, ResignLevel
+from protocol.events import Clock, EventData, ResignLevel
 from protocol.fields import (
     TOKEN,
     VERSION,
-    Deadline,
     Game,
     Hash,
     MatchId,
@@ -37,7 +36,7 @@ from protocol.fields import (
     Version,
 )
 from protocol.registry import Direction, Envelope, message
-from protocol.schema import Const, EnumOf, Int, Nullable, Spec
+from protocol.schema import Const, EnumOf, Int, Nullable, Spec, struct_spec
 from protocol.state import MatchState
 
 _CLIENT = Direction.CLIENT
@@ -101,7 +100,8 @@ class Roll:
 @message("reveal", _CLIENT, envelope=_ACTION)
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """Reveal link s[k] when asked (reveal_request), and in the roll-off (both seats)."""
+    """Reveal link s[k]: both seats in the roll-off; the roller's opponent after a roll (an
+    event's clock says phase reveal with this seat)."""
 
     seq: Seq
     game: Game
@@ -276,20 +276,14 @@ class _EventData(Spec):
 @message("event", _SERVER, envelope=Envelope.EVENT)
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One versioned state change of the match (kinds and their data: Event kinds)."""
+    """One versioned state change of the match (kinds and their data: Event kinds). ``next``
+    (envelope key ``n``) is set on the last event of each transition: who must act now."""
 
     v: Annotated[int, Int(1, L.MAX_COUNTER), "version: 1, 2, 3, ... with no gaps"]
     data: Annotated[EventData, _EventData(), "the kind's data"]
-
-
-@message("reveal_request", _SERVER)
-@dataclass(frozen=True, slots=True)
-class RevealRequest:
-    """To the roller's opponent only (not versioned): reveal link k now."""
-
-    game: Game
-    k: RollIndex
-    deadline: Deadline
+    next: Annotated[
+        Clock | None, Nullable(struct_spec(Clock)), "who owes the next decision, by when"
+    ] = None
 
 
 @message("snapshot", _SERVER)
@@ -336,7 +330,7 @@ class Error:
     message: Message
 
 
-ServerMessage = Welcome | Ack | Reject | Event | RevealRequest | Snapshot | Presence | Pong | Error
+ServerMessage = Welcome | Ack | Reject | Event | Snapshot | Presence | Pong | Error
 """Any message the server sends."""
 
 AnyMessage = ClientMessage | ServerMessage

@@ -21,7 +21,9 @@ from protocol.fields import BOARD, DIE, HASH, SEAT, Cube, Game, MatchId, Name, S
 from protocol.registry import nested
 from protocol.schema import Int, Nullable, Tuple, struct_spec
 
-Phase = Literal["commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"]
+Phase = Literal[
+    "waiting", "commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"
+]
 
 
 @nested

@@ -109,8 +109,8 @@ def sample_snapshot(*, full: bool = False) -> Snapshot:
         resignation=ResignOffer(0, 3) if full else None,
         commitments=(bytes(32), b"\x01" * 32),
         recommits=(0, 1),
-        clock=Clock(1, 1_767_225_630_000),
-        result=GameOver(2, 1, 192, "backgammon", "forfeit") if full else None,
+        clock=Clock("move", (1,), 1_767_225_630_000),
+        result=GameOver(2, 1, 192, "backgammon", "forfeit", (0, 192)) if full else None,
     )
     state = MatchState(
         match="00112233445566778899aabbccddeeff",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from engine.game import Action
 from engine.game import Phase as GamePhase
 from protocol.fairdice import GameId, HashChain
+from protocol.messages import Event
 from server.machine import core
 from server.machine.commands import (
     Beaver,
@@ -72,7 +73,9 @@ class Seat:
             return Roll(self.seat, seq, game=dice.game, k=dice.k, reveal=chain.link(dice.k))
         if expected.phase is GamePhase.MOVE:
             play = rng.choice(game.legal_plays())
-            return MovePlay(self.seat, seq, game=dice.game, turn=game.turns, moves=play.moves)
+            return MovePlay(
+                self.seat, seq, game=dice.game, turn=game.turns + 1, moves=play.moves
+            )
         if expected.phase is GamePhase.TAKE:
             if Action.BEAVER in expected.actions and rng.random() < 0.2:
                 return Beaver(self.seat, seq, game=dice.game)
@@ -86,11 +89,11 @@ class Seat:
 
 def play_out(
     state: MatchState, seed: int, now: int = 1_000, max_steps: int = 20_000
-) -> tuple[MatchState, list[core.Event]]:
+) -> tuple[MatchState, list[Event]]:
     """Both seats play honestly (random legal plays) until the match ends."""
     rng = random.Random(seed)
     seats = [Seat(0, random.Random(rng.random())), Seat(1, random.Random(rng.random()))]
-    log: list[core.Event] = []
+    log: list[Event] = []
     for _ in range(max_steps):
         if state.is_over:
             return state, log

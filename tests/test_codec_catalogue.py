@@ -65,10 +65,10 @@ def test_the_catalogue_has_the_agreed_messages():
         "move", "resign", "resign_reply", "ping", "resync",
     }  # fmt: skip
     assert set(MESSAGES[Direction.SERVER]) == {
-        "welcome", "ack", "reject", "event", "reveal_request", "snapshot", "presence", "pong",
-        "error",
+        "welcome", "ack", "reject", "event", "snapshot", "presence", "pong", "error",
     }  # fmt: skip
-    assert "reveal_request" not in EVENT_KINDS  # private to one seat: not a versioned event
+    # Who must act next rides in every event's envelope, not in an event kind of its own.
+    assert "clock" not in EVENT_KINDS
     actions = {n for n, mt in MESSAGES[Direction.CLIENT].items() if mt.envelope is Envelope.ACTION}
     assert actions == set(MESSAGES[Direction.CLIENT]) - {"hello", "ping", "resync"}
 

@@ -40,7 +40,13 @@ HELLO = {
 }
 RESIGN_REPLY = {"t": "resign_reply", "s": 9, "p": {"game": 2, "accept": True}}
 COMMIT = {"t": "commit", "s": 1, "p": {"game": 1, "commitment": bytes(range(32))}}
-EVENT = {"t": "event", "v": 7, "k": "clock", "p": {"seat": 1, "deadline": 1_700_000_000_000}}
+EVENT = {
+    "t": "event",
+    "v": 7,
+    "k": "passed",
+    "p": {"game": 1, "seat": 1, "turn": 4},
+    "n": {"phase": "decide", "seats": [0], "deadline": 1_700_000_000_000},
+}
 REJECT = {"t": "reject", "p": {"seq": 3, "code": "not_your_turn", "message": "wait"}}
 
 
@@ -463,8 +469,15 @@ def test_events_check_their_envelope_and_kind():
         pack({k: v for k, v in EVENT.items() if k != "k"}), BAD_FIELD, "missing field k", SERVER
     )
     rejected(pack({**EVENT, "s": 1}), BAD_FIELD, "unexpected field 's'", SERVER)
-    e = rejected(pack(changed(EVENT, seat=2)), BAD_FIELD, "event clock.seat", SERVER)
+    e = rejected(pack(changed(EVENT, seat=2)), BAD_FIELD, "event passed.seat", SERVER)
     assert e.msg_type == "event"
+    rejected(
+        pack({k: v for k, v in EVENT.items() if k != "n"}), BAD_FIELD, "missing field n", SERVER
+    )
+    bad_clock = {**EVENT, "n": {"phase": "nap", "seats": [0], "deadline": None}}
+    rejected(pack(bad_clock), BAD_FIELD, "event.n.phase", SERVER)
+    three_seats = {**EVENT, "n": {"phase": "decide", "seats": [0, 1, 1], "deadline": None}}
+    rejected(pack(three_seats), BAD_FIELD, "event.n.seats", SERVER)
 
 
 def test_an_unknown_error_code_is_a_bad_field():

@@ -19,7 +19,7 @@ from protocol.codec import (
     encode,
 )
 from protocol.errors import ErrorCode
-from protocol.events import Clock, GameOver, Moved
+from protocol.events import GameOver, Moved, Passed
 from protocol.messages import Ack, Event, Hello, Move, Reject
 from protocol.registry import BY_CLASS, EVENT_KINDS, Direction
 from tests.codec_support import all_types, event_data, for_spec, for_type, messages, sample_snapshot
@@ -83,7 +83,7 @@ def test_encoding_is_deterministic(msg):
 @given(event_data())
 def test_events_keep_the_kind_in_the_envelope(data):
     wire = msgpack.unpackb(encode(Event(3, data)))
-    assert list(wire) == ["t", "v", "k", "p"]
+    assert list(wire) == ["t", "v", "k", "p", "n"]
     assert EVENT_KINDS[wire["k"]].cls is type(data)
 
 
@@ -125,12 +125,12 @@ def test_the_error_code_travels_as_its_string():
         (Hello(2, "0" * 32, None, None, None), ErrorCode.UNSUPPORTED_VERSION, "hello.proto"),
         (Hello(1, "0" * 32, None, None, "a\x07"), ErrorCode.BAD_FIELD, "hello.name: control"),
         (Reject(1, "illegal_play", ""), ErrorCode.BAD_FIELD, "reject.code: expected ErrorCode"),  # type: ignore[arg-type]
-        (Event(0, Clock(0, 1)), ErrorCode.BAD_FIELD, "event clock.v: 0 is out of range"),
-        (Event(1, Clock(2, 1)), ErrorCode.BAD_FIELD, "event clock.seat: 2"),
+        (Event(0, Passed(1, 0, 1)), ErrorCode.BAD_FIELD, "event passed.v: 0 is out of range"),
+        (Event(1, Passed(1, 2, 1)), ErrorCode.BAD_FIELD, "event passed.seat: 2"),
         (Event(1, Move(1, 1, 1, ())), ErrorCode.BAD_FIELD, "not an event kind: Move"),  # type: ignore[arg-type]
         (Moved(1, 0, 1, (), "4HPwATDgc/ABMA"), ErrorCode.UNKNOWN_TYPE, "not a message: Moved"),
         (
-            GameOver(1, 0, 1, "single", "bear_off"),
+            GameOver(1, 0, 1, "single", "bear_off", (1, 0)),
             ErrorCode.UNKNOWN_TYPE,
             "not a message: GameOver",
         ),

@@ -7,7 +7,10 @@ import dataclasses
 import pytest
 
 from engine.match import MatchOptions
+from protocol import events as pe
+from protocol.codec import encode
 from protocol.fairdice import derive_dice
+from protocol.registry import KIND_BY_CLASS
 from server.machine import core, serial
 from server.machine.commands import (
     Commit,
@@ -36,7 +39,15 @@ def new_match(options: MatchOptions, now: int = 0) -> MatchState:
 
 def leaked(secret: bytes, events) -> bool:
     """True if ``secret`` appears anywhere in what these events would put on the wire."""
-    return secret in serial.dumps([e.data for e in events])
+    return any(secret in encode(e) for e in events)
+
+
+def kinds(events) -> list[str]:
+    return [KIND_BY_CLASS[type(e.data)].name for e in events]
+
+
+def first(events, kind):
+    return next(e.data for e in events if KIND_BY_CLASS[type(e.data)].name == kind)
 
 
 def step(state, command, now=1000):
@@ -79,19 +90,22 @@ def test_whole_matches_play_out_with_gap_free_versions(options, seed):
         state, log = play_out(state, seed)
     assert state.is_over
     versions = [e.v for e in log]
-    assert versions == list(range(3, 3 + len(log)))  # created=1, joined=2
+    assert versions == list(range(4, 4 + len(log)))  # created, seated 0, seated 1
     assert state.version == versions[-1]
-    assert log[-1].kind == "match_over"
+    assert kinds(log)[-1] == "match_over"
+    assert log[-1].next.phase == "over" and log[-1].next.deadline is None
     assert state.match.winner in (0, 1, None)
     if options.mode.value == "match":
         assert max(state.match.score) >= options.length
     # every roll's dice are the ones both reveals derive
-    for e in log:
-        if e.kind in ("dice", "rolloff"):
-            from protocol.fairdice import GameId
+    from protocol.fairdice import GameId
 
-            game = GameId(bytes.fromhex(MID), e.data["game"])
-            assert list(derive_dice(game, e.data["k"], *e.data["reveals"])) == e.data["dice"]
+    for e in log:
+        encode(e)  # every event is a valid wire frame
+        if kinds([e]) == ["dice"]:
+            d = e.data
+            game = GameId(bytes.fromhex(MID), d.game)
+            assert derive_dice(game, d.k, d.reveal0, d.reveal1) == (d.d1, d.d2)
 
 
 def play_out_until_between_games(state, seed):
@@ -132,15 +146,15 @@ def test_reveal_barrier_nothing_of_roll_k_before_both_reveals():
     # Roll-off: seat 0 reveals first; its reveal must not appear anywhere yet.
     cmd = seats[0].decide(state)
     state, events = step(state, cmd)
-    assert [e.kind for e in events] == ["revealed"]
+    assert kinds(events) == ["revealed"]
     assert not leaked(cmd.reveal, events)
     assert state.dice.pending[0] == cmd.reveal  # held by the server only
     cmd1 = seats[1].decide(state)
     state, events = step(state, cmd1)
-    assert events[0].kind == "rolloff"
-    assert events[0].data["reveals"] == [cmd.reveal, cmd1.reveal]
+    dice = first(events, "dice")
+    assert dice.kind == "rolloff" and (dice.reveal0, dice.reveal1) == (cmd.reveal, cmd1.reveal)
     # Play until a turn roll: the roller's ROLL produces only 'rolling' without its reveal.
-    while not (state.phase is Phase.PLAY and owing(state)[1] == "roll"):
+    while not (state.phase is Phase.PLAY and owing(state)[1] == "decide"):
         for s in seats:
             c = s.decide(state)
             if c is not None:
@@ -150,7 +164,7 @@ def test_reveal_barrier_nothing_of_roll_k_before_both_reveals():
     roll = seats[roller].decide(state)
     assert isinstance(roll, Roll)
     state, events = step(state, roll)
-    assert [e.kind for e in events] == ["rolling"]
+    assert kinds(events) == ["rolling"]
     assert not leaked(roll.reveal, events)
     assert state.phase is Phase.REVEAL and owing(state) == ((1 - roller,), "reveal")
     # The roller cannot complete its own roll.
@@ -159,21 +173,20 @@ def test_reveal_barrier_nothing_of_roll_k_before_both_reveals():
     assert exc.value.code == "not_your_turn"
     reveal = seats[1 - roller].decide(state)
     state, events = step(state, reveal)
-    assert events[0].kind == "dice"
-    assert roll.reveal in events[0].data["reveals"]
+    dice = first(events, "dice")
+    assert dice.kind == "turn" and dice.roller == roller
+    assert roll.reveal in (dice.reveal0, dice.reveal1)
 
 
 def test_invalid_reveal_forfeits_with_evidence():
     state, _seats = started(MatchOptions.match(5))
     bad = bytes(32 * [7])
     state, events = step(state, Reveal(1, 50, game=1, k=1, reveal=bad))
-    kinds = [e.kind for e in events]
-    assert kinds[0] == "bad_reveal" and events[0].data["reveal"] == bad
-    assert "forfeited" in kinds and kinds[-1] == "match_over"
+    assert kinds(events)[-1] == "match_over"
+    forfeit = first(events, "forfeit")
+    assert (forfeit.seat, forfeit.reason, forfeit.evidence) == (1, "invalid_reveal", bad)
     assert state.is_over and state.match.winner == 0
-    over = events[-1].data
-    assert over["reason"] == "forfeit" and over["by"] == 1
-    assert next(e for e in events if e.kind == "forfeited").data["reason"] == "invalid_reveal"
+    assert events[-1].data.reason == "forfeit"
 
 
 def test_commitment_rules():
@@ -184,7 +197,7 @@ def test_commitment_rules():
             core.apply(state, Commit(0, 1, game=1, commitment=bad), 0)
         assert exc.value.code == "bad_commitment" and why in exc.value.message
     state, events = step(state, Commit(0, 1, game=1, commitment=c))
-    assert [e.kind for e in events] == ["committed"]
+    assert kinds(events) == ["commit_received"]
     assert not leaked(c, events)  # not published before both are in
     with pytest.raises(core.Rejected) as exc:
         core.apply(state, Commit(0, 2, game=1, commitment=bytes(range(1, 33))), 0)
@@ -196,8 +209,8 @@ def test_commitment_rules():
         core.apply(state, Commit(1, 1, game=2, commitment=bytes(range(1, 33))), 0)
     assert exc.value.code == "stale"
     state, events = step(state, Commit(1, 1, game=1, commitment=bytes(range(1, 33))))
-    assert [e.kind for e in events] == ["commitments", "game_started"]
-    assert events[0].data["values"] == [c, bytes(range(1, 33))]
+    assert kinds(events) == ["committed", "game_started"]
+    assert (events[0].data.commitment0, events[0].data.commitment1) == (c, bytes(range(1, 33)))
 
 
 def test_out_of_turn_wrong_phase_spectator_and_after_the_end():
@@ -214,13 +227,13 @@ def test_out_of_turn_wrong_phase_spectator_and_after_the_end():
     mover = owing(state)[0][0]
     game = state.match.game
     with pytest.raises(core.Rejected) as exc:
-        core.apply(state, MovePlay(1 - mover, 9, game=1, turn=game.turns, moves=((24, 23),)), 0)
+        core.apply(state, MovePlay(1 - mover, 9, game=1, turn=game.turns + 1, moves=((24, 23),)), 0)
     assert exc.value.code == "not_your_turn"
     with pytest.raises(core.Rejected) as exc:
-        core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns, moves=((24, 1),)), 0)
+        core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns + 1, moves=((24, 1),)), 0)
     assert exc.value.code == "illegal_play"
     with pytest.raises(core.Rejected) as exc:
-        core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns + 1, moves=()), 0)
+        core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns + 2, moves=()), 0)
     assert exc.value.code == "stale"
     with pytest.raises(core.Rejected) as exc:
         core.apply(state, Take(1 - mover, 9, game=1), 0)
@@ -253,7 +266,7 @@ def test_recommit_between_rolls_changes_the_chain():
     state, seats = started(MatchOptions.match(3))
     for s in seats:
         state, _ = step(state, s.decide(state))
-    while owing(state)[1] != "roll":
+    while owing(state)[1] != "decide":
         for s in seats:
             c = s.decide(state)
             if c is not None:
@@ -263,14 +276,14 @@ def test_recommit_between_rolls_changes_the_chain():
     k = state.dice.k
     fresh = HashChain(random.Random(9).randbytes(32), GameId(bytes.fromhex(MID), 1), roller)
     state, events = step(state, Recommit(roller, 100, game=1, commitment=fresh.link(k - 1)))
-    assert events[0].kind == "recommitted" and events[0].data["from_k"] == k
+    assert kinds(events) == ["recommitted"] and events[0].data.k == k
     seats[roller].chains[1] = fresh  # from now on the fresh chain's links are revealed
     seats[roller].seq = 100
     old_link = Seat(roller, random.Random(1)).chain(MID, 1).link(k)
     with pytest.raises(core.Rejected):
         core.apply(state, Roll(roller, 101, game=1, k=k + 1, reveal=old_link), 1000)
     state, events = step(state, seats[roller].decide(state))
-    assert [e.kind for e in events] == ["rolling"]
+    assert kinds(events) == ["rolling"]
 
 
 # ---------------------------------------------------------------- clocks
@@ -281,7 +294,7 @@ def test_deadline_is_absolute_and_kept_while_the_same_decision_is_owed():
     assert state.deadline == CLOCK
     state, events = step(state, Commit(0, 1, game=1, commitment=bytes(range(32))), now=29_000)
     assert state.deadline == CLOCK  # seat 1 still owes the same commitment: no extension
-    assert events[0].data["next"] == {"phase": "commit", "seats": [1], "deadline": CLOCK}
+    assert events[-1].next == pe.Clock("commit", (1,), CLOCK)
 
 
 def test_move_just_before_deadline_accepted_just_after_rejected():
@@ -314,10 +327,9 @@ def test_timeouts_forfeit_the_silent_seat(setup, loser, reason):
         state, _ = step(state, seats[1].decide(state), now=20)
         state, _ = step(state, seats[0].decide(state), now=30)  # seat 0 reveals, seat 1 never
     outcome = core.expire(state, state.deadline + 10_000)
-    kinds = [e.kind for e in outcome.events]
-    assert kinds[-1] == "match_over"
-    forfeited = next(e for e in outcome.events if e.kind == "forfeited").data
-    assert forfeited["seat"] == loser and forfeited["reason"] == reason
+    assert kinds(outcome.events)[-1] == "match_over"
+    forfeit = first(outcome.events, "forfeit")
+    assert (forfeit.seat, forfeit.reason) == (loser, reason)
     assert outcome.state.match.winner == 1 - loser
     assert core.expire(outcome.state, outcome.state.created + 10**9) is None  # exactly once
 
@@ -325,8 +337,8 @@ def test_timeouts_forfeit_the_silent_seat(setup, loser, reason):
 def test_both_silent_before_the_game_abandons_without_winner():
     state = new_match(MatchOptions.match(5), now=0)
     outcome = core.expire(state, CLOCK + 600)
-    assert outcome.events[-1].kind == "match_over"
-    assert outcome.events[-1].data["winner"] is None and outcome.state.abandoned
+    over = first(outcome.events, "match_over")
+    assert over.winner is None and over.reason == "abandoned" and outcome.state.abandoned
 
 
 def test_timeout_on_move_and_on_reveal():
@@ -341,8 +353,8 @@ def test_timeout_on_move_and_on_reveal():
                 break
     mover = owing(state)[0][0]
     outcome = core.expire(state, state.deadline + 501)
-    forfeited = next(e for e in outcome.events if e.kind == "forfeited").data
-    assert (forfeited["seat"], forfeited["reason"]) == (mover, "timeout")
-    over = next(e for e in outcome.events if e.kind == "game_over").data
+    forfeit = first(outcome.events, "forfeit")
+    assert (forfeit.seat, forfeit.reason) == (mover, "timeout")
+    over = first(outcome.events, "game_over")
     # still in contact: the worst case, a backgammon
-    assert over["winner"] == 1 - mover and over["result"] == "backgammon"
+    assert over.winner == 1 - mover and over.result == "backgammon"

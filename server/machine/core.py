@@ -6,11 +6,16 @@ result atomically and only then acknowledges and broadcasts the events.
 
 >>> from engine.match import MatchOptions
 >>> state, events = create("ab" * 16, Config(MatchOptions.single_game()), "ann", now=0)
->>> [e.kind for e in events], state.phase.value
-(['created'], 'waiting')
+>>> [type(e.data).__name__ for e in events], state.phase.value
+(['MatchCreated', 'Seated'], 'waiting')
 >>> step = apply(state, Join(1, name="bob"), now=10)
->>> [(e.v, e.kind) for e in step.events], step.state.phase.value, step.state.deadline
-([(2, 'joined')], 'commit', 30010)
+>>> [(e.v, e.data) for e in step.events]
+[(3, Seated(seat=1, name='bob'))]
+>>> step.events[-1].next
+Clock(phase='commit', seats=(0, 1), deadline=30010)
+
+Events are the wire's :class:`protocol.messages.Event` values: each transition's last event
+carries ``next``, who owes the next decision and by when.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ from engine import events as ev
 from engine.errors import GameError
 from engine.game import Action
 from engine.match import Match, MatchStep
+from engine.position import Position
+from engine.position_id import encode as position_id
 from engine.results import ForfeitReason
+from protocol import events as pe
 from protocol.fairdice import (
     CommitmentRejected,
     GameId,
@@ -32,6 +40,7 @@ from protocol.fairdice import (
     derive_dice,
     link_ok,
 )
+from protocol.messages import Event
 from server.machine.commands import (
     Beaver,
     Command,
@@ -64,15 +73,6 @@ class Rejected(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    """A versioned, public event: what every player and spectator receives."""
-
-    v: int
-    kind: str
-    data: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
 class Accepted:
     state: MatchState
     events: tuple[Event, ...]
@@ -92,15 +92,10 @@ def create(
     state = MatchState(match_id, config, now, (name, None), Match.new(config.options))
     options = config.options
     tx = _Tx(state, now)
-    tx.emit(
-        "created",
-        mode=options.mode.value,
-        length=options.length,
-        jacoby=options.jacoby,
-        beavers=options.beavers,
-        clock_ms=config.clock_ms,
-        names=[name, None],
-    )
+    length = options.length if options.mode.value == "match" else None
+    mode = options.mode.value
+    tx.emit(pe.MatchCreated(mode, length, options.jacoby, options.beavers, config.clock_ms))
+    tx.emit(pe.Seated(0, name))
     accepted = tx.finish()
     return accepted.state, accepted.events
 
@@ -145,13 +140,12 @@ def expire(state: MatchState, now: int) -> Accepted | None:
     tx = _Tx(state, now)
     if len(seats) == 2:
         tx.state = replace(tx.state, phase=Phase.OVER, abandoned=True)
-        score = list(state.match.score)
-        tx.emit("match_over", winner=None, score=score, reason="abandoned", by=None)
+        tx.emit(pe.MatchOver(None, state.match.score, "abandoned"))
         return tx.finish()
     if len(seats) == 1:
         if decision == "commit":
             reason = ForfeitReason.ABANDONED
-        elif decision == "reveal":
+        elif decision in ("reveal", "rolloff"):
             reason = ForfeitReason.NO_REVEAL
         else:
             reason = ForfeitReason.TIMEOUT
@@ -170,17 +164,17 @@ class _Tx:
         self.before = state
         self.state = state
         self.now = now
-        self.pending: list[tuple[str, dict[str, Any]]] = []
+        self.pending: list[pe.EventData] = []
         self.game_over: ev.GameOver | None = None
         self.turn = 0
 
-    def emit(self, kind: str, /, **data: Any) -> None:
-        self.pending.append((kind, data))
+    def emit(self, data: pe.EventData) -> None:
+        self.pending.append(data)
 
     def engine(self, step: Callable[[Match], MatchStep]) -> None:
         """Run an engine transition, translating its events; rule errors become rejections."""
         game = self.state.match.game
-        self.turn = game.turns if game is not None else 0
+        self.turn = game.turns + 1 if game is not None else 0  # the turn being played, from 1
         try:
             match, events = step(self.state.match)
         except GameError as exc:
@@ -192,61 +186,49 @@ class _Tx:
 
     def _translate(self, event: ev.Event) -> None:
         game_no = self.state.dice.game
-        if isinstance(event, ev.RolledOff | ev.Rolled):
-            return  # announced with their reveals by the dice handlers
         if isinstance(event, ev.Moved):
             game = self.state.match.game
             assert game is not None
-            self.emit(
-                "moved",
-                game=game_no,
-                seat=event.seat,
-                dice=list(event.dice),
-                moves=[list(m) for m in event.moves],
-                turn=self.turn,
-                boards=[list(game.boards[0]), list(game.boards[1])],
-            )
+            seat = event.seat
+            after = Position.unchecked(game.boards[seat], game.boards[1 - seat])
+            self.emit(pe.Moved(game_no, seat, self.turn, event.moves, position_id(after)))
         elif isinstance(event, ev.Passed):
-            self.emit("passed", game=game_no, seat=event.seat, dice=list(event.dice))
-        elif isinstance(event, ev.Doubled | ev.Beavered | ev.Taken | ev.Dropped):
-            self.emit(event.kind, game=game_no, seat=event.seat, value=event.value)
-        elif isinstance(event, ev.ResignOffered | ev.ResignAccepted | ev.ResignRejected):
-            self.emit(event.kind, game=game_no, seat=event.seat, level=int(event.level))
-        elif isinstance(event, ev.Forfeited):
-            pass  # announced by _forfeit, which also covers forfeits between games
+            self.emit(pe.Passed(game_no, event.seat, self.turn))
+        elif isinstance(event, ev.Doubled):
+            self.emit(pe.Doubled(game_no, event.seat, event.value))
+        elif isinstance(event, ev.Taken):
+            self.emit(pe.Taken(game_no, event.seat, event.value))
+        elif isinstance(event, ev.Beavered):
+            self.emit(pe.Beavered(game_no, event.seat, event.value))
+        elif isinstance(event, ev.Dropped):
+            self.emit(pe.Dropped(game_no, event.seat))
+        elif isinstance(event, ev.ResignOffered):
+            self.emit(pe.ResignOffered(game_no, event.seat, int(event.level)))
+        elif isinstance(event, ev.ResignAccepted):
+            self.emit(pe.ResignAccepted(game_no, event.seat))
+        elif isinstance(event, ev.ResignRejected):
+            self.emit(pe.ResignRejected(game_no, event.seat))
         elif isinstance(event, ev.GameOver):
             self.game_over = event
         elif isinstance(event, ev.GameScored):
-            result = self.game_over.result if self.game_over else None
+            assert self.game_over is not None
+            result = self.game_over.result
             self.emit(
-                "game_over",
-                game=event.number,
-                winner=event.winner,
-                points=event.points,
-                score=list(event.score),
-                result=result.kind.name.lower() if result else None,
-                multiplier=int(result.counted) if result else None,
-                cube=result.cube if result else None,
-                reason=result.reason.value if result else None,
-                forfeit=result.forfeit.value if result and result.forfeit else None,
-                jacoby=bool(result and result.jacoby),
+                pe.GameOver(
+                    event.number,
+                    event.winner,
+                    event.points,
+                    result.counted.name.lower(),
+                    result.reason.value,
+                    event.score,
+                )
             )
         elif isinstance(event, ev.GameStarted):
-            self.emit(
-                "game_started",
-                game=event.number,
-                score=list(event.score),
-                crawford=event.crawford,
-                cube=event.cube,
-            )
+            self.emit(pe.GameStarted(event.number, event.crawford, event.score))
         elif isinstance(event, ev.MatchOver):
-            self.emit(
-                "match_over",
-                winner=event.winner,
-                score=list(event.score),
-                reason=event.reason.value,
-                by=event.by,
-            )
+            self.emit(pe.MatchOver(event.winner, event.score, event.reason.value))
+        # RolledOff and Rolled are announced with their reveals (pe.Dice) by the dice
+        # handlers; Forfeited by _forfeit, which also covers forfeits between games.
 
     def _after_engine(self) -> None:
         """Move the match phase along with the engine: next game, or the end."""
@@ -273,12 +255,12 @@ class _Tx:
             deadline = self.before.deadline  # same decision, fewer seats still owing it
         else:
             deadline = self.now + state.config.clock_ms
-        nxt = {"phase": decision, "seats": list(seats), "deadline": deadline}
+        nxt = pe.Clock(decision, seats, deadline)
         events = []
         v = state.version
-        for kind, data in self.pending:
+        for i, data in enumerate(self.pending, 1):
             v += 1
-            events.append(Event(v, kind, {**data, "t": self.now, "next": nxt}))
+            events.append(Event(v, data, nxt if i == len(self.pending) else None))
         state = replace(state, version=v, deadline=deadline)
         if command is not None and command.seq:
             seat = command.seat
@@ -300,7 +282,7 @@ def _join(tx: _Tx, cmd: Join) -> None:
     tx.state = replace(
         state, names=(state.names[0], cmd.name), phase=Phase.COMMIT, dice=Dice(game=1)
     )
-    tx.emit("joined", seat=1, name=cmd.name)
+    tx.emit(pe.Seated(1, cmd.name))
 
 
 def _commit(tx: _Tx, cmd: Commit) -> None:
@@ -317,10 +299,12 @@ def _commit(tx: _Tx, cmd: Commit) -> None:
     dice = replace(dice, commitments=commitments, heads=_put(dice.heads, seat, value))
     tx.state = replace(tx.state, dice=dice)
     if None in commitments:
-        tx.emit("committed", game=dice.game, seat=seat)
+        tx.emit(pe.CommitReceived(dice.game, seat))
         return
     # Both are in: only now is either published (fairness.md, step 2).
-    tx.emit("commitments", game=dice.game, values=list(commitments))
+    c0, c1 = commitments
+    assert c0 is not None and c1 is not None
+    tx.emit(pe.Committed(dice.game, c0, c1))
     tx.engine(lambda m: m.start_game())
     tx.state = replace(tx.state, phase=Phase.ROLLOFF)
 
@@ -349,7 +333,7 @@ def _recommit(tx: _Tx, cmd: Recommit) -> None:
             recommits=_put(dice.recommits, seat, dice.recommits[seat] + 1),
         ),
     )
-    tx.emit("recommitted", game=dice.game, seat=seat, value=value, from_k=dice.k)
+    tx.emit(pe.Recommitted(dice.game, seat, value, dice.k))
 
 
 def _roll(tx: _Tx, cmd: Roll) -> None:
@@ -358,7 +342,7 @@ def _roll(tx: _Tx, cmd: Roll) -> None:
     if not _hold_reveal(tx, cmd.seat, cmd.k, cmd.reveal):
         return
     tx.state = replace(tx.state, phase=Phase.REVEAL)
-    tx.emit("rolling", game=cmd.game, k=cmd.k, seat=cmd.seat)
+    tx.emit(pe.Rolling(cmd.game, cmd.k, cmd.seat))
 
 
 def _reveal(tx: _Tx, cmd: Reveal) -> None:
@@ -370,7 +354,7 @@ def _reveal(tx: _Tx, cmd: Reveal) -> None:
         if not _hold_reveal(tx, cmd.seat, cmd.k, cmd.reveal):
             return
         if None in tx.state.dice.pending:
-            tx.emit("revealed", game=cmd.game, k=cmd.k, seat=cmd.seat)
+            tx.emit(pe.Revealed(cmd.game, cmd.k, cmd.seat))
             return
         _rolloff_dice(tx)
     elif phase is Phase.REVEAL:
@@ -384,9 +368,7 @@ def _reveal(tx: _Tx, cmd: Reveal) -> None:
             return
         r0, r1, k = _take_reveals(tx)
         d1, d2 = derive_dice(_game_id(tx.state), k, r0, r1)
-        tx.emit(
-            "dice", game=cmd.game, k=k, seat=roller, reveals=[r0, r1], dice=[d1, d2]
-        )
+        tx.emit(pe.Dice(cmd.game, k, "turn", roller, r0, r1, d1, d2))
         tx.state = replace(tx.state, phase=Phase.PLAY)
         tx.engine(lambda m: m.roll(roller, d1, d2))
     else:
@@ -396,12 +378,9 @@ def _reveal(tx: _Tx, cmd: Reveal) -> None:
 def _rolloff_dice(tx: _Tx) -> None:
     r0, r1, k = _take_reveals(tx)
     d0, d1 = derive_dice(_game_id(tx.state), k, r0, r1)
-    first = None if d0 == d1 else (0 if d0 > d1 else 1)
-    tx.emit(
-        "rolloff", game=tx.state.dice.game, k=k, reveals=[r0, r1], dice=[d0, d1], first=first
-    )
+    tx.emit(pe.Dice(tx.state.dice.game, k, "rolloff", None, r0, r1, d0, d1))
     tx.engine(lambda m: m.roll_off(d0, d1))
-    if first is not None and tx.state.phase is Phase.ROLLOFF:
+    if d0 != d1:  # decided: the higher die plays both numbers now
         tx.state = replace(tx.state, phase=Phase.PLAY)
 
 
@@ -416,8 +395,7 @@ def _hold_reveal(tx: _Tx, seat: int, k: int, reveal: bytes) -> bool:
     head = dice.heads[seat]
     assert head is not None
     if not link_ok(_game_id(tx.state), seat, k, reveal, head):
-        tx.emit("bad_reveal", game=dice.game, k=k, seat=seat, reveal=reveal)
-        _forfeit(tx, seat, ForfeitReason.INVALID_REVEAL)
+        _forfeit(tx, seat, ForfeitReason.INVALID_REVEAL, evidence=reveal)
         return False
     tx.state = replace(tx.state, dice=replace(dice, pending=_put(dice.pending, seat, reveal)))
     return True
@@ -457,8 +435,8 @@ def _move(tx: _Tx, cmd: MovePlay) -> None:
     _require_phase(tx, Phase.PLAY, cmd.game)
     game = tx.state.match.game
     assert game is not None
-    if cmd.turn != game.turns:
-        raise Rejected("stale", f"this is turn {game.turns}, not {cmd.turn}")
+    if cmd.turn != game.turns + 1:
+        raise Rejected("stale", f"this is turn {game.turns + 1}, not {cmd.turn}")
     tx.engine(lambda m: m.move(cmd.seat, cmd.moves))
 
 
@@ -484,13 +462,15 @@ def _stop(tx: _Tx, cmd: Stop) -> None:
 def _leave(tx: _Tx, cmd: Leave) -> None:
     if tx.state.phase is Phase.WAITING:
         tx.state = replace(tx.state, phase=Phase.OVER, abandoned=True)
-        tx.emit("match_over", winner=None, score=[0, 0], reason="cancelled", by=cmd.seat)
+        tx.emit(pe.MatchOver(None, (0, 0), "cancelled"))
         return
     _forfeit(tx, cmd.seat, ForfeitReason.ABANDONED)
 
 
-def _forfeit(tx: _Tx, seat: int, reason: ForfeitReason) -> None:
-    tx.emit("forfeited", game=tx.state.dice.game, seat=seat, reason=reason.value)
+def _forfeit(
+    tx: _Tx, seat: int, reason: ForfeitReason, evidence: bytes | None = None
+) -> None:
+    tx.emit(pe.Forfeit(tx.state.dice.game, seat, reason.value, evidence))
     tx.state = replace(tx.state, dice=replace(tx.state.dice, pending=(None, None)))
     if tx.state.phase is Phase.REVEAL:
         tx.state = replace(tx.state, phase=Phase.PLAY)
@@ -551,7 +531,6 @@ __all__ = [
     "Accepted",
     "Config",
     "Duplicate",
-    "Event",
     "Rejected",
     "apply",
     "create",

@@ -92,7 +92,7 @@ def owing(state: MatchState) -> tuple[tuple[int, ...], str]:
     if phase is Phase.COMMIT:
         return tuple(s for s in (0, 1) if state.dice.commitments[s] is None), "commit"
     if phase is Phase.ROLLOFF:
-        return tuple(s for s in (0, 1) if state.dice.pending[s] is None), "reveal"
+        return tuple(s for s in (0, 1) if state.dice.pending[s] is None), "rolloff"
     if phase is Phase.REVEAL:
         game = state.match.game
         assert game is not None and game.on_roll is not None
@@ -100,6 +100,10 @@ def owing(state: MatchState) -> tuple[tuple[int, ...], str]:
     if phase is Phase.PLAY:
         expected = state.match.expected()
         if expected is None or expected.seat is None:
-            return (), "none"
-        return (expected.seat,), expected.phase.value
+            return (), "over"
+        return (expected.seat,), _DECISIONS[expected.phase.value]
     return (), phase.value
+
+
+# The engine's game phases, named as the wire's Clock.phase names the decisions.
+_DECISIONS = {"roll": "decide", "move": "move", "take": "take", "resignation": "resign"}
