@@ -38,6 +38,16 @@ class ErrorCode(enum.StrEnum):
     ILLEGAL_PLAY = "illegal_play"
     STALE = "stale"
     DUPLICATE = "duplicate"
+    TOO_LATE = "too_late"
+    GAME_OVER = "game_over"
+    NO_GAME = "no_game"
+    GAME_IN_PROGRESS = "game_in_progress"
+    BAD_SEAT = "bad_seat"
+    BAD_DICE = "bad_dice"
+    # Lobby
+    SEAT_TAKEN = "seat_taken"
+    FORBIDDEN = "forbidden"
+    BAD_OPTIONS = "bad_options"
     # Dice
     BAD_COMMITMENT = "bad_commitment"
     BAD_REVEAL = "bad_reveal"
@@ -45,6 +55,11 @@ class ErrorCode(enum.StrEnum):
     CUBE_UNAVAILABLE = "cube_unavailable"
     NO_DOUBLE_PENDING = "no_double_pending"
     NO_RESIGNATION_PENDING = "no_resignation_pending"
+    BEAVER_UNAVAILABLE = "beaver_unavailable"
+    BAD_RESIGNATION_LEVEL = "bad_resignation_level"
+    RESIGNATION_DECLINED = "resignation_declined"
+    BAD_FORFEIT_REASON = "bad_forfeit_reason"
+    NOT_MONEY = "not_money"
     # Load, lifecycle, faults
     RATE_LIMITED = "rate_limited"
     RETRY_LATER = "retry_later"
@@ -75,6 +90,15 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.ILLEGAL_PLAY: "the play breaks the rules (the message says which step and why)",
     ErrorCode.STALE: "the action names an old game, turn or roll",
     ErrorCode.DUPLICATE: "this sequence number was already used for a different action",
+    ErrorCode.TOO_LATE: "the deadline had passed when the action arrived (the clock settles it)",
+    ErrorCode.GAME_OVER: "the game has ended",
+    ErrorCode.NO_GAME: "no game is in progress (between games)",
+    ErrorCode.GAME_IN_PROGRESS: "only possible between games",
+    ErrorCode.BAD_SEAT: "not a seat of this match",
+    ErrorCode.BAD_DICE: "dice out of range (a server fault: dice come from the reveals)",
+    ErrorCode.SEAT_TAKEN: "the match already has two players",
+    ErrorCode.FORBIDDEN: "a private match needs its invite link",
+    ErrorCode.BAD_OPTIONS: "match options out of range",
     ErrorCode.BAD_COMMITMENT: "commitment of the wrong length, all zeros, equal to the "
     "opponent's, sent twice, or re-committed too often",
     ErrorCode.BAD_REVEAL: "reveal for a roll that is not being asked for",
@@ -82,6 +106,11 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     "Crawford game, cube at its maximum, cubeless mode, already rolled)",
     ErrorCode.NO_DOUBLE_PENDING: "take, drop or beaver with no double to answer",
     ErrorCode.NO_RESIGNATION_PENDING: "resign_reply with no resignation offered",
+    ErrorCode.BEAVER_UNAVAILABLE: "beavers are off in this match, or no double to beaver",
+    ErrorCode.BAD_RESIGNATION_LEVEL: "resigning more than is still possible, or not a level",
+    ErrorCode.RESIGNATION_DECLINED: "after a rejection only a higher level may be offered",
+    ErrorCode.BAD_FORFEIT_REASON: "not a forfeit reason",
+    ErrorCode.NOT_MONEY: "only a money session can be stopped",
     ErrorCode.RATE_LIMITED: "too many frames; the connection is closed if it goes on",
     ErrorCode.RETRY_LATER: "the server cannot store anything right now; resend the same action "
     "(same seq) later",

@@ -358,3 +358,17 @@ def test_timeout_on_move_and_on_reveal():
     over = first(outcome.events, "game_over")
     # still in contact: the worst case, a backgammon
     assert over.winner == 1 - mover and over.result == "backgammon"
+
+
+def test_every_rejection_code_is_a_wire_error_code():
+    import re
+    from pathlib import Path
+
+    from engine.errors import ErrorCode as EngineCode
+    from protocol.errors import ErrorCode as WireCode
+
+    wire = {c.value for c in WireCode}
+    assert {c.value for c in EngineCode} <= wire
+    source = Path(core.__file__).read_text()
+    machine = set(re.findall(r'Rejected\("([a-z_]+)"', source))
+    assert machine and machine <= wire
