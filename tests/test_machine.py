@@ -124,8 +124,11 @@ def play_out_until_between_games(state, seed):
     return state, log
 
 
-def test_state_survives_serialization_at_every_step():
+def test_state_survives_serialization_and_snapshots_hide_held_reveals_at_every_step():
     import random
+
+    from protocol.messages import Snapshot
+    from server.machine.view import public_view
 
     state = new_match(MatchOptions.match(3))
     seats = [Seat(0, random.Random(5)), Seat(1, random.Random(6))]
@@ -136,6 +139,11 @@ def test_state_survives_serialization_at_every_step():
             if command is not None:
                 state, _ = step(state, command)
                 assert serial.loads(MatchState, serial.dumps(state)) == state
+                frame = encode(Snapshot(state.version, public_view(state)))
+                for held in state.dice.pending:
+                    assert held is None or held not in frame
+                if None in state.dice.commitments:
+                    assert all(c is None or c not in frame for c in state.dice.commitments)
                 n += 1
                 break
     assert state.is_over

@@ -1,0 +1,113 @@
+"""The public snapshot of a match (``snapshot.state`` on the wire): everything a player or a
+spectator needs to show the match as it stands, and nothing secret (a held reveal never
+appears; commitments appear only once both are in).
+
+>>> from engine.match import MatchOptions
+>>> from server.machine import core
+>>> from server.machine.state import Config
+>>> state, _ = core.create("ab" * 16, Config(MatchOptions.match(3)), "ann", now=0)
+>>> view = public_view(state)
+>>> view.settings.length, view.seats[0].name, view.seats[1].status, view.game
+(3, 'ann', 'empty', None)
+"""
+
+from __future__ import annotations
+
+from engine.position import Position
+from protocol import events as pe
+from protocol import state as ps
+from server.machine.state import MatchState, Phase, owing
+
+Presence = tuple[str, str]
+"""Each seat's connection status: online, reconnecting or gone."""
+
+
+def public_view(state: MatchState, presence: Presence = ("online", "online")) -> ps.MatchState:
+    options = state.config.options
+    length = options.length if options.mode.value == "match" else None
+    settings = pe.MatchCreated(
+        options.mode.value, length, options.jacoby, options.beavers, state.config.clock_ms
+    )
+    seats = tuple(
+        ps.SeatState(name, "empty" if name is None else presence[i])
+        for i, name in enumerate(state.names)
+    )
+    match = state.match
+    result = None
+    if state.is_over:
+        reason = "abandoned" if state.abandoned else (match.end.value if match.end else "completed")
+        if state.abandoned and match.game is None and state.names[1] is None:
+            reason = "cancelled"
+        result = pe.MatchOver(match.winner, match.score, reason)
+    return ps.MatchState(
+        state.match_id,
+        settings,
+        (seats[0], seats[1]),
+        match.score,
+        _game_view(state),
+        result,
+    )
+
+
+def _game_view(state: MatchState) -> ps.GameState | None:
+    if state.phase is Phase.WAITING:
+        return None
+    match = state.match
+    dice = state.dice
+    seats, decision = owing(state)
+    clock = pe.Clock(decision, seats, state.deadline)
+    game = match.game
+    current = game is not None and match.game_number == dice.game
+    if not current or game is None:
+        # Between games (commitments for the next one): show its starting position.
+        start = Position.start().mover
+        return ps.GameState(
+            dice.game, match.next_game_is_crawford(), decision, 0, None, dice.k - 1, None,
+            (start, start), ps.CubeState(1, None), None, None, _commitments(state),
+            dice.recommits, clock, _last_result(state),
+        )  # fmt: skip
+    cube = game.cube
+    double = None
+    if cube.pending and cube.offered_by is not None:
+        double = ps.DoubleOffer(cube.offered_by, cube.value * 2)
+    resignation = None
+    if game.resignation is not None:
+        resignation = ps.ResignOffer(game.resignation.seat, int(game.resignation.level))
+    phase = "over" if game.is_over else decision
+    return ps.GameState(
+        dice.game,
+        match.is_crawford,
+        phase,
+        game.turns + 1 if game.on_roll is not None else 0,
+        game.on_roll,
+        dice.k - 1,
+        game.dice if decision == "move" else None,
+        (game.boards[0], game.boards[1]),
+        ps.CubeState(cube.value, cube.owner),
+        double,
+        resignation,
+        _commitments(state),
+        dice.recommits,
+        clock if not game.is_over else None,
+        _last_result(state) if game.is_over else None,
+    )
+
+
+def _commitments(state: MatchState) -> tuple[bytes | None, bytes | None]:
+    c = state.dice.commitments
+    return c if None not in c else (None, None)
+
+
+def _last_result(state: MatchState) -> pe.GameOver | None:
+    game = state.match.game
+    if game is None or game.result is None:
+        return None
+    r = game.result
+    return pe.GameOver(
+        state.match.game_number,
+        r.winner,
+        max(1, r.points),
+        r.counted.name.lower(),
+        r.reason.value,
+        state.match.score,
+    )
