@@ -17,7 +17,7 @@ from typing import Protocol
 import redis.asyncio as aioredis
 
 from server import logs
-from server.store import Store, channel, split_published
+from server.store import CONTROL, Store, channel, split_published
 
 log = logs.get("hub")
 
@@ -31,49 +31,72 @@ class Sink(Protocol):
 
 
 class Follower:
-    """One connection's view of one match's event stream: gap-free, in order, no duplicates."""
+    """One connection's view of one match's event stream: gap-free, in order, no duplicates.
 
-    def __init__(self, store: Store, match_id: str, sink: Sink, next_version: int) -> None:
+    A follower starts paused (``next_version`` None): it holds what arrives until
+    :meth:`start` says where the connection's stream begins. That lets the gateway subscribe
+    first and send its welcome and snapshot before any event, without missing one.
+    """
+
+    def __init__(
+        self, store: Store, match_id: str, sink: Sink, next_version: int | None = None
+    ) -> None:
         self.store = store
         self.match_id = match_id
         self.sink = sink
         self.next_version = next_version
         self._held: dict[int, bytes] = {}
+        self._want = 0
         self._catching_up: asyncio.Task[None] | None = None
 
     def deliver(self, version: int, frame: bytes) -> None:
-        if version < self.next_version:
+        nxt = self.next_version
+        if nxt is not None and version < nxt:
             return  # already sent (both delivery paths carry every event)
-        if version > self.next_version or self._catching_up:
+        if nxt is None or version > nxt or self._catching_up:
             self._held[version] = frame
-            if not self._catching_up:
-                self._catching_up = asyncio.create_task(self._catch_up())
+            if nxt is not None:
+                self._want = max(self._want, version)
+                self._kick()
             return
         self.sink.send(frame)
-        self.next_version += 1
+        self.next_version = nxt + 1
+
+    def start(self, next_version: int, known_version: int = 0) -> None:
+        """Send from ``next_version`` on; everything up to ``known_version`` exists already
+        (fetched from the log if it does not arrive by itself)."""
+        self.next_version = next_version
+        self._held = {v: f for v, f in self._held.items() if v >= next_version}
+        self._want = max(known_version, max(self._held, default=0))
+        if self._want >= next_version:
+            self._kick()
+
+    def _kick(self) -> None:
+        if not self._catching_up:
+            self._catching_up = asyncio.create_task(self._catch_up())
 
     async def _catch_up(self) -> None:
         try:
-            while self._held:
-                missing_to = min(self._held)
-                if missing_to > self.next_version:
-                    frames = await self.store.events_after(
-                        self.match_id, self.next_version - 1, missing_to - self.next_version
-                    )
-                    for frame in frames:
+            while self.next_version is not None and self.next_version <= self._want:
+                nxt = self.next_version
+                if nxt in self._held:
+                    self.sink.send(self._held.pop(nxt))
+                    self.next_version = nxt + 1
+                    continue
+                upto = min((v for v in self._held if v > nxt), default=self._want + 1) - 1
+                fetched = await self.store.events_after(self.match_id, nxt - 1, upto - nxt + 1)
+                sent = False
+                for version, frame in fetched:
+                    if version == self.next_version:
                         self.sink.send(frame)
-                        self.next_version += 1
-                    if self.next_version < missing_to:
-                        log.error(
-                            "event log shorter than published versions",
-                            extra=logs.fields(match=self.match_id, want=missing_to),
-                        )
-                        self.next_version = missing_to
-                while self.next_version in self._held:
-                    self.sink.send(self._held.pop(self.next_version))
-                    self.next_version += 1
-                for stale in [v for v in self._held if v < self.next_version]:
-                    del self._held[stale]
+                        self.next_version = version + 1
+                        sent = True
+                if not sent:
+                    log.error(
+                        "event missing from the log",
+                        extra=logs.fields(match=self.match_id, version=nxt),
+                    )
+                    return
         except Exception as exc:
             log.warning("catch-up failed", extra=logs.fields(match=self.match_id, error=repr(exc)))
         finally:
@@ -89,7 +112,7 @@ class Hub:
         self._pubsub = self._redis.pubsub()
         self._followers: dict[str, set[Follower]] = {}
         self._task: asyncio.Task[None] | None = None
-        self.on_presence: Callable[[str, bytes], None] | None = None
+        self.on_control: Callable[[str, bytes], None] | None = None
 
     def followers(self, match_id: str) -> set[Follower]:
         return self._followers.get(match_id, set())
@@ -145,7 +168,10 @@ class Hub:
                     continue
                 match_id = message["channel"].decode().split("{m:", 1)[1].split("}", 1)[0]
                 version, frame = split_published(message["data"])
-                if version:
+                if version == CONTROL:
+                    if self.on_control:
+                        self.on_control(match_id, frame)
+                elif version:
                     self.publish_local(match_id, version, frame)
                 else:
                     self.send_local(match_id, frame)
@@ -165,15 +191,13 @@ class Hub:
             if self._followers:
                 await self._pubsub.subscribe(*(channel(m) for m in self._followers))
             for match_id, group in self._followers.items():
+                # Anything stored while we were deaf is in the log: tell each follower how far
+                # the match got, and it fetches what it lacks.
+                stored = await self.store.load(match_id)
+                if stored is None:
+                    continue
                 for follower in list(group):
-                    # Any event stored while we were deaf is in the log: ask for one past the
-                    # follower's position; deliver() notices the gap and fetches it.
-                    stored = await self.store.load(match_id)
-                    if stored and stored.version >= follower.next_version:
-                        frames = await self.store.events_after(
-                            match_id, stored.version - 1, 1
-                        )
-                        if frames:
-                            follower.deliver(stored.version, frames[0])
+                    if follower.next_version is not None:
+                        follower.start(follower.next_version, stored.version)
         except Exception as exc:
             log.warning("resubscribe failed", extra=logs.fields(error=repr(exc)))

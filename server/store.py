@@ -46,8 +46,13 @@ def channel(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:events"
 
 
+CONTROL = 0xFFFFFFFF
+"""The version prefix of control messages between server processes (not for clients)."""
+
+
 def split_published(message: bytes) -> tuple[int, bytes]:
-    """``(version, frame)`` of a message from a match channel (version 0: not an event)."""
+    """``(version, frame)`` of a message from a match channel: version 0 is an unversioned
+    frame for clients (presence), :data:`CONTROL` a message between processes."""
     return int.from_bytes(message[:4], "big"), message[4:]
 
 
@@ -204,14 +209,24 @@ class Store:
         """A stored hash from the seats hash: ``"0"``, ``"1"`` (seat tokens) or ``"invite"``."""
         return await self.redis.hget(seats_key(match_id), field)
 
-    async def publish(self, match_id: str, frame: bytes) -> None:
-        """Publish an unversioned frame (presence) to every process serving the match."""
-        await self.redis.publish(channel(match_id), b"\0\0\0\0" + frame)
+    async def publish(self, match_id: str, frame: bytes, control: bool = False) -> None:
+        """Publish an unversioned frame (presence), or a control message between processes,
+        to every process serving the match."""
+        prefix = (CONTROL if control else 0).to_bytes(4, "big")
+        await self.redis.publish(channel(match_id), prefix + frame)
 
-    async def events_after(self, match_id: str, version: int, limit: int) -> list[bytes]:
-        """Event frames with versions ``version+1 ...`` (at most ``limit``)."""
+    async def events_after(
+        self, match_id: str, version: int, limit: int
+    ) -> list[tuple[int, bytes]]:
+        """``(version, frame)`` of the events after ``version`` (at most ``limit``)."""
         entries = await self.redis.xrange(log_key(match_id), f"{version + 1}-0", "+", count=limit)
-        return [fields[b"e"] for _, fields in entries]
+        return [(int(entry_id.split(b"-")[0]), fields[b"e"]) for entry_id, fields in entries]
+
+    async def log_entries(self, match_id: str) -> list[tuple[int, dict[bytes, bytes]]]:
+        """The whole log: ``(version, fields)`` per event (``e``: frame, ``c``: command record
+        on the first event of each transition)."""
+        entries = await self.redis.xrange(log_key(match_id), "-", "+")
+        return [(int(entry_id.split(b"-")[0]), fields) for entry_id, fields in entries]
 
     async def commands(self, match_id: str) -> list[bytes]:
         """Every transition's command record, in order (for rebuilding and auditing)."""

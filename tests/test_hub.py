@@ -62,3 +62,19 @@ async def test_follower_fills_a_gap_from_the_log(redis_url):
     await asyncio.sleep(0.05)
     assert sink.frames == [b"e2", b"e3", b"e4"]
     await store.close()
+
+
+async def test_a_paused_follower_holds_events_until_started(redis_url):
+    store = Store.from_url(redis_url)
+    m = "8" * 32
+    await store.commit(m, -1, b"s", b"m", [b"e1", b"e2", b"e3"])
+    sink = ListSink()
+    follower = Follower(store, m, sink)  # paused: the gateway has not sent its welcome yet
+    follower.deliver(3, b"e3")
+    await asyncio.sleep(0.05)
+    assert sink.frames == []
+    sink.frames.append(b"welcome")
+    follower.start(2, known_version=3)  # resume after version 1: 2 comes from the log
+    await wait_for(lambda: len(sink.frames) == 3)
+    assert sink.frames == [b"welcome", b"e2", b"e3"]
+    await store.close()

@@ -22,8 +22,8 @@ async def test_commit_is_compare_and_set(redis_url):
         await store.commit(m, 2, b"stale", b"sum", [b"e3-bis"])
     stored = await store.load(m)
     assert (stored.version, stored.state, stored.summary) == (3, b"s2", b"sum2")
-    assert await store.events_after(m, 0, 100) == [b"e1", b"e2", b"e3"]
-    assert await store.events_after(m, 2, 100) == [b"e3"]
+    assert await store.events_after(m, 0, 100) == [(1, b"e1"), (2, b"e2"), (3, b"e3")]
+    assert await store.events_after(m, 2, 100) == [(3, b"e3")]
     assert await store.events_after(m, 3, 100) == []
     assert await store.seat_hash(m, "0") == b"h0"
     assert await store.seat_hash(m, "invite") == b"hi"
