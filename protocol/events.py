@@ -11,8 +11,8 @@ True
 >>> Moved(1, 0, 3, ((8, 5), (6, 5)), "4HPwATDgc/ABMA").moves[0]
 (8, 5)
 
-Who must act next, and by when, travels beside the events in the envelope (``n``: a
-:class:`Clock`) on the last event of each transition.
+Who must act next, and by when, travels in the envelope (``n``: a :class:`Clock`) of the last
+event of each transition; the earlier events of a transition carry nil.
 """
 
 from __future__ import annotations

@@ -176,6 +176,22 @@ class ResignReply:
     accept: Annotated[bool, "true accepts (the game ends), false rejects (play goes on)"]
 
 
+@message("leave", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Abandon the match now: forfeit (or, before anyone joined, cancel it)."""
+
+    seq: Seq
+
+
+@message("stop", _CLIENT, envelope=_ACTION)
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """End a money session between games (either seat); the leader wins the session."""
+
+    seq: Seq
+
+
 @message("ping", _CLIENT)
 @dataclass(frozen=True, slots=True)
 class Ping:
@@ -206,6 +222,8 @@ ClientMessage = (
     | Move
     | Resign
     | ResignReply
+    | Leave
+    | Stop
     | Ping
     | Resync
 )
@@ -213,6 +231,7 @@ ClientMessage = (
 
 Action = (
     Commit | Recommit | Roll | Reveal | Double | Take | Drop | Beaver | Move | Resign | ResignReply
+    | Leave | Stop
 )
 """The client messages that carry ``seq`` and are answered by ack or reject."""
 
@@ -277,7 +296,9 @@ class _EventData(Spec):
 @dataclass(frozen=True, slots=True)
 class Event:
     """One versioned state change of the match (kinds and their data: Event kinds). ``next``
-    (envelope key ``n``) is set on the last event of each transition: who must act now."""
+    (envelope key ``n``) is set on the last event of each transition: who owes the next
+    decision and by when. Earlier events of the same transition carry nil: act only once the
+    clock arrives."""
 
     v: Annotated[int, Int(1, L.MAX_COUNTER), "version: 1, 2, 3, ... with no gaps"]
     data: Annotated[EventData, _EventData(), "the kind's data"]

@@ -10,10 +10,14 @@ from dataclasses import dataclass
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 
-from server import logs
-from server.clock import ServerClock
+from protocol.codec import encode
+from server import exports, lobby, logs, pages
+from server.clock import ServerClock, sweep_deadlines
+from server.gateway import Gateway
+from server.hub import Hub
+from server.matches import MatchService
 from server.settings import Settings
 from server.store import Store
 
@@ -27,6 +31,9 @@ class Services:
     settings: Settings
     store: Store
     clock: ServerClock
+    hub: Hub
+    matches: MatchService
+    gateway: Gateway
 
 
 def services(request: Request) -> Services:
@@ -46,21 +53,43 @@ def create_app(settings: Settings | None = None) -> Starlette:
         raise RuntimeError("REDIS_URL is not set (fairgammon serve starts an embedded Redis)")
     logs.setup(settings.log_level)
 
+    url = settings.redis_url
+    store = Store.from_url(url)
+    clock = ServerClock(store)
+    hub = Hub(store, url)
+    matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
+    gateway = Gateway(settings, matches)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store.from_url(settings.redis_url or "")
-        clock = ServerClock(store)
         with contextlib.suppress(Exception):
             await clock.beat()
-        app.state.services = Services(settings, store, clock)
-        tasks = [asyncio.create_task(clock.run(), name="clock")]
+        hub.start()
+        app.state.services = Services(settings, store, clock, hub, matches, gateway)
+
+        async def expire(match_id: str, now: int) -> None:
+            await matches.expire(match_id, now)
+
+        tasks = [
+            asyncio.create_task(clock.run(), name="clock"),
+            asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
+        ]
         log.info("server process ready", extra=logs.fields(port=settings.port))
         try:
             yield
         finally:
+            await gateway.shutdown()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await hub.stop()
             await store.close()
 
-    return Starlette(routes=[Route("/healthz", healthz)], lifespan=lifespan)
+    routes = [
+        Route("/healthz", healthz),
+        WebSocketRoute("/ws", gateway.handle),
+        *lobby.routes,
+        *exports.routes,
+        *pages.routes(settings.web_dist),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

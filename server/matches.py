@@ -68,10 +68,15 @@ def summary(state: MatchState) -> dict[str, object]:
     }
 
 
-def command_record(command: Command | None, now: int) -> bytes:
-    """The log's record of what caused a transition (None: the clock)."""
-    kind = type(command).__name__ if command is not None else "Expire"
-    body = serial.dump(command) if command is not None else None
+def command_record(command: Command | Config | None, now: int, name: str = "") -> bytes:
+    """The log's record of what caused a transition: a command, the creation of the match
+    (its config and the creator's name), or None for the clock. :mod:`server.replay` reads it."""
+    if isinstance(command, Config):
+        kind, body = "Create", [serial.dump(command), name]
+    elif command is None:
+        kind, body = "Expire", None
+    else:
+        kind, body = type(command).__name__, serial.dump(command)
     return msgpack.packb([kind, body, now], use_bin_type=True)
 
 
@@ -109,7 +114,7 @@ class MatchService:
         now = self.now()
         state, events = core.create(match_id, config, name, now)
         fields = {"0": token_hash(token), "invite": token_hash(invite)}
-        await self._store(None, state, events, Join(0, name=name), now, seat_fields=fields)
+        await self._store(None, state, events, config, now, seat_fields=fields)
         return Created(match_id, token, invite)
 
     async def join(self, match_id: str, name: str, invite: str | None) -> str:
@@ -156,6 +161,9 @@ class MatchService:
         return state
 
     def _remember(self, state: MatchState) -> None:
+        cached = self._cache.get(state.match_id)
+        if cached is not None and cached.version > state.version:
+            return  # a read that started before our own last write: keep the newer state
         self._cache[state.match_id] = state
         self._cache.move_to_end(state.match_id)
         while len(self._cache) > self._cache_size:
@@ -190,7 +198,14 @@ class MatchService:
                         except Conflict:
                             continue
                         state = expired.state
-                outcome = core.apply(state, command, now)
+                try:
+                    outcome = core.apply(state, command, now)
+                except core.Rejected:
+                    # The cache may be behind (another process moved the match on): refuse
+                    # only on the stored state.
+                    if attempt == 0 and await self._stale(state):
+                        continue
+                    raise
                 if isinstance(outcome, core.Duplicate):
                     return outcome
                 try:
@@ -201,6 +216,13 @@ class MatchService:
                     continue  # another process moved the match on: reload and re-apply
                 return outcome
         raise Unavailable("too much contention on this match")
+
+    async def _stale(self, state: MatchState) -> bool:
+        try:
+            version = await self.store.version(state.match_id)
+        except Exception as exc:
+            raise Unavailable(str(exc)) from exc
+        return version is not None and version != state.version
 
     async def expire(self, match_id: str, now: int | None = None) -> core.Accepted | None:
         """Settle a passed deadline (called by the sweeper of any process)."""
@@ -225,7 +247,7 @@ class MatchService:
         before: MatchState | None,
         after: MatchState,
         events: tuple[core.Event, ...],
-        command: Command | None,
+        command: Command | Config | None,
         now: int,
         seat_fields: dict[str, bytes] | None = None,
     ) -> None:
@@ -238,7 +260,7 @@ class MatchService:
                 msgpack.packb(summary(after), use_bin_type=True),
                 frames,
                 seat_fields=seat_fields,
-                command=command_record(command, now),
+                command=command_record(command, now, after.names[0]),
             )
         except Conflict:
             self.forget(after.match_id)

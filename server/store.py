@@ -199,6 +199,10 @@ class Store:
             return None
         return Stored(int(version), state, summary)
 
+    async def version(self, match_id: str) -> int | None:
+        raw = await self.redis.hget(state_key(match_id), "v")
+        return int(raw) if raw is not None else None
+
     async def summaries(self, match_ids: Sequence[str]) -> list[bytes | None]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for match_id in match_ids:

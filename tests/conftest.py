@@ -40,3 +40,14 @@ async def redis_url(redis_process):
     await client.flushall()
     await client.aclose()
     return redis_process.url
+
+
+@pytest.fixture
+async def server(redis_url):
+    """A real server process (uvicorn) on the test Redis, for one test."""
+    from tests.serverproc import ServerProcess
+
+    proc = ServerProcess(redis_url)
+    proc.start()
+    yield proc
+    proc.stop()

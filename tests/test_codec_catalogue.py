@@ -62,7 +62,7 @@ def test_class_names_follow_type_and_kind_names():
 def test_the_catalogue_has_the_agreed_messages():
     assert set(MESSAGES[Direction.CLIENT]) == {
         "hello", "commit", "recommit", "roll", "reveal", "double", "take", "drop", "beaver",
-        "move", "resign", "resign_reply", "ping", "resync",
+        "move", "resign", "resign_reply", "leave", "stop", "ping", "resync",
     }  # fmt: skip
     assert set(MESSAGES[Direction.SERVER]) == {
         "welcome", "ack", "reject", "event", "snapshot", "presence", "pong", "error",

@@ -14,8 +14,9 @@ result atomically and only then acknowledges and broadcasts the events.
 >>> step.events[-1].next
 Clock(phase='commit', seats=(0, 1), deadline=30010)
 
-Events are the wire's :class:`protocol.messages.Event` values: each transition's last event
-carries ``next``, who owes the next decision and by when.
+Events are the wire's :class:`protocol.messages.Event` values. The last event of each
+transition carries ``next``: who owes the next decision and by when; the events before it in
+the same transition carry none, so that nobody acts on a half-told transition.
 """
 
 from __future__ import annotations

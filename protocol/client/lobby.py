@@ -1,0 +1,72 @@
+"""The lobby's HTTP API from asyncio code (standard library only: urllib in a thread).
+
+>>> base_url("ws://127.0.0.1:8000/ws")
+'http://127.0.0.1:8000'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+
+class LobbyError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+
+
+def base_url(ws_url: str) -> str:
+    """The HTTP base of a server from its WebSocket URL."""
+    http = "https" + ws_url[3:] if ws_url.startswith("wss") else "http" + ws_url[2:]
+    return http.rsplit("/ws", 1)[0]
+
+
+def ws_url(http_base: str) -> str:
+    return "ws" + http_base[4:].rstrip("/") + "/ws"
+
+
+def _call(method: str, url: str, body: dict[str, Any] | None) -> dict[str, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            err = json.loads(exc.read())
+        except ValueError:
+            err = {"error": "http", "message": str(exc)}
+        raise LobbyError(exc.code, err.get("error", "?"), err.get("message", "")) from None
+
+
+async def create_match(base: str, **options: Any) -> dict[str, Any]:
+    """POST /api/matches: ``mode``, ``length``, ``clock``, ``private``, ``name``, ..."""
+    return await asyncio.to_thread(_call, "POST", f"{base}/api/matches", options)
+
+
+async def join_match(
+    base: str, match_id: str, name: str | None = None, invite: str | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": name}
+    if invite:
+        body["invite"] = invite
+    return await asyncio.to_thread(_call, "POST", f"{base}/api/matches/{match_id}/join", body)
+
+
+async def get(base: str, path: str) -> dict[str, Any]:
+    return await asyncio.to_thread(_call, "GET", f"{base}{path}", None)
+
+
+async def get_text(base: str, path: str) -> str:
+    def fetch() -> str:
+        with urllib.request.urlopen(f"{base}{path}", timeout=10) as response:
+            return response.read().decode()
+
+    return await asyncio.to_thread(fetch)

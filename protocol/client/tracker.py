@@ -1,0 +1,186 @@
+"""A client's picture of a match, kept up to date from the snapshot and the events.
+
+The tracker is pure (no I/O): feed it ``snapshot`` and ``event`` messages in order and read
+what a player needs to act: the phase and who owes it, the game, the next roll index, the turn
+number, the dice, both boards, the cube.
+
+>>> from protocol import events as pe
+>>> from protocol.messages import Event
+>>> t = Tracker()
+>>> t.apply(Event(1, pe.MatchCreated("match", 3, False, False, 30_000), None))
+>>> t.apply(Event(2, pe.GameStarted(1, False, (0, 0)), pe.Clock("rolloff", (0, 1), 99)))
+>>> t.version, t.game, t.k, t.clock.phase, t.pips()
+(2, 1, 1, 'rolloff', (167, 167))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.position import Position
+from engine.position_id import decode as decode_position
+from protocol import events as pe
+from protocol import state as ps
+from protocol.messages import Event, Snapshot
+
+START = Position.start().mover
+
+
+@dataclass
+class Tracker:
+    version: int = 0
+    settings: pe.MatchCreated | None = None
+    names: list[str | None] = field(default_factory=lambda: [None, None])
+    score: tuple[int, int] = (0, 0)
+    game: int = 0
+    k: int = 1
+    """The index of the next roll."""
+    turn: int = 0
+    """The turn being played (what ``move.turn`` must say), 0 before the roll-off is decided."""
+    crawford: bool = False
+    on_roll: int | None = None
+    dice: tuple[int, int] | None = None
+    boards: list[tuple[int, ...]] = field(default_factory=lambda: [START, START])
+    cube: int = 1
+    cube_owner: int | None = None
+    commitments: tuple[bytes | None, bytes | None] = (None, None)
+    clock: pe.Clock = field(default_factory=lambda: pe.Clock("waiting", (), None))
+    over: pe.MatchOver | None = None
+    last_game: pe.GameOver | None = None
+    history: list[pe.EventData] = field(default_factory=list)
+    gaps: int = 0
+    """Events that did not follow the previous version (should stay 0: the server's stream is
+    gap-free and duplicate-free)."""
+    _beavered: bool = False
+
+    # ---------------------------------------------------------------- queries
+
+    def owes(self, seat: int) -> str | None:
+        """The decision ``seat`` owes now (a Clock phase name), or None."""
+        return self.clock.phase if seat in self.clock.seats else None
+
+    @property
+    def commit_game(self) -> int:
+        """The game the commitments now due are for: after a game ends, the next one."""
+        if self.last_game is not None and self.last_game.game == self.game:
+            return self.game + 1
+        return self.game or 1
+
+    @property
+    def games_finished(self) -> int:
+        return self.last_game.game if self.last_game is not None else 0
+
+    def position(self, seat: int) -> Position:
+        return Position.unchecked(self.boards[seat], self.boards[1 - seat])
+
+    def pips(self) -> tuple[int, int]:
+        return self.position(0).pips()
+
+    def may_double(self, seat: int) -> bool:
+        """Whether ``seat`` may double at its next roll decision (cube rules only)."""
+        if self.settings is None or self.settings.mode == "single_game" or self.crawford:
+            return False
+        return self.cube < 64 and self.cube_owner in (None, seat)
+
+    # ---------------------------------------------------------------- updates
+
+    def apply(self, message: Event | Snapshot) -> None:
+        if isinstance(message, Snapshot):
+            self._snapshot(message)
+            return
+        if self.version and message.v != self.version + 1:
+            self.gaps += 1
+        self.version = message.v
+        data = message.data
+        self.history.append(data)
+        handler = getattr(self, "_on_" + type(data).__name__, None)
+        if handler is not None:
+            handler(data)
+        if message.next is not None:
+            self.clock = message.next
+        else:
+            # More events of the same transition follow: nobody owes anything until its clock.
+            self.clock = pe.Clock(self.clock.phase, (), self.clock.deadline)
+
+    def _snapshot(self, snap: Snapshot) -> None:
+        s: ps.MatchState = snap.state
+        self.version = snap.v
+        self.settings = s.settings
+        self.names = [s.seats[0].name, s.seats[1].name]
+        self.score = s.score
+        self.over = s.result
+        g = s.game
+        if g is None:
+            self.clock = pe.Clock("waiting", (), None)
+            return
+        self.game, self.k, self.turn, self.crawford = g.game, g.k + 1, g.turn, g.crawford
+        self.on_roll, self.dice = g.on_roll, g.dice
+        self.boards = [g.boards[0], g.boards[1]]
+        self.cube, self.cube_owner = g.cube.value, g.cube.owner
+        self.commitments = g.commitments
+        self.last_game = g.result
+        self.clock = g.clock or pe.Clock("over" if s.result else g.phase, (), None)
+
+    def _on_MatchCreated(self, d: pe.MatchCreated) -> None:
+        self.settings = d
+
+    def _on_Seated(self, d: pe.Seated) -> None:
+        self.names[d.seat] = d.name
+
+    def _on_CommitReceived(self, d: pe.CommitReceived) -> None:
+        self.game = d.game
+
+    def _on_Committed(self, d: pe.Committed) -> None:
+        self.game, self.k = d.game, 1
+        self.commitments = (d.commitment0, d.commitment1)
+
+    def _on_GameStarted(self, d: pe.GameStarted) -> None:
+        self.game, self.k, self.turn, self.crawford, self.score = d.game, 1, 0, d.crawford, d.score
+        self.boards = [START, START]
+        self.cube, self.cube_owner, self.on_roll, self.dice = 1, None, None, None
+
+    def _on_Dice(self, d: pe.Dice) -> None:
+        self.k = d.k + 1
+        if d.kind == "rolloff":
+            if d.d1 != d.d2:
+                self.on_roll = 0 if d.d1 > d.d2 else 1
+                self.turn = 1
+                self.dice = (max(d.d1, d.d2), min(d.d1, d.d2))
+        else:
+            self.on_roll = d.roller
+            self.dice = (d.d1, d.d2)
+
+    def _on_Moved(self, d: pe.Moved) -> None:
+        after = decode_position(d.position_id)
+        self.boards[d.seat] = after.mover
+        self.boards[1 - d.seat] = after.opponent
+        self._next_turn(d.seat, d.turn)
+
+    def _on_Passed(self, d: pe.Passed) -> None:
+        self._next_turn(d.seat, d.turn)
+
+    def _next_turn(self, seat: int, turn: int) -> None:
+        self.turn, self.on_roll, self.dice = turn + 1, 1 - seat, None
+
+    def _on_Taken(self, d: pe.Taken) -> None:
+        # Taking a beaver's redouble leaves the cube with the beaver.
+        self.cube = d.value
+        if not self._beavered:
+            self.cube_owner = d.seat
+        self._beavered = False
+
+    def _on_Beavered(self, d: pe.Beavered) -> None:
+        self.cube, self.cube_owner, self._beavered = d.value, d.seat, True
+
+    def _on_Dropped(self, d: pe.Dropped) -> None:
+        self._beavered = False
+
+    def _on_Recommitted(self, d: pe.Recommitted) -> None:
+        pass
+
+    def _on_GameOver(self, d: pe.GameOver) -> None:
+        self.last_game, self.score = d, d.score
+        self.dice = None
+
+    def _on_MatchOver(self, d: pe.MatchOver) -> None:
+        self.over, self.score = d, d.score

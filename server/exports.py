@@ -1,0 +1,319 @@
+"""Finished games out of the event log: fair-dice transcripts (JSON) and the ``.mat`` export.
+
+    GET /api/matches/{id}/games/{n}/transcript.json   one game, for ``fairgammon verify``
+    GET /api/matches/{id}/transcript.json             every finished game of the match
+    GET /api/matches/{id}/match.mat                   Jellyfish/gnubg text (finished matches)
+
+The event log is the single source: each stored event is its wire frame, and the first event of
+every transition carries the record of the command that caused it, with its server time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from engine import events as ev
+from engine.match import MatchOptions, Mode
+from engine.matfile import export as export_mat
+from engine.record import MatchRecord
+from engine.results import EndReason, ForfeitReason, Result, ResultKind
+from protocol import events as pe
+from protocol.codec import decode_from_server
+from protocol.fairdice import (
+    Action,
+    Commitment,
+    Evidence,
+    GameId,
+    Recommitment,
+    RollKind,
+    RollRecord,
+    SeatInfo,
+    Transcript,
+)
+from protocol.fairdice import Result as DiceResult
+from protocol.fairdice import ResultReason as DiceReason
+from protocol.messages import Event
+from server.lobby import MATCH_ID
+from server.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """One stored event with its server time."""
+
+    v: int
+    t: int
+    data: pe.EventData
+
+
+async def read_log(store: Store, match_id: str) -> list[Logged]:
+    out: list[Logged] = []
+    t = 0
+    for v, fields in await store.log_entries(match_id):
+        if b"c" in fields:
+            t = msgpack.unpackb(fields[b"c"], raw=False)[2]
+        event = decode_from_server(fields[b"e"])
+        assert isinstance(event, Event)
+        out.append(Logged(v, t, event.data))
+    return out
+
+
+# ---------------------------------------------------------------- transcripts
+
+_FORFEIT_REASON = {
+    "timeout": DiceReason.TIMEOUT,
+    "no_reveal": DiceReason.NO_REVEAL,
+    "invalid_reveal": DiceReason.INVALID_REVEAL,
+    "abandoned": DiceReason.ABANDON,
+}
+_MULTIPLIER = {"single": 1, "gammon": 2, "backgammon": 3}
+
+
+def finished_games(log: list[Logged]) -> list[int]:
+    return [e.data.game for e in log if isinstance(e.data, pe.GameOver)]
+
+
+def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
+    """The fair-dice transcript of finished game ``game_no`` (KeyError if there is none)."""
+    names: list[str | None] = [None, None]
+    commitments: list[Commitment | None] = [None, None]
+    committed_at: dict[int, tuple[int, int]] = {}
+    recommitments: list[Recommitment] = []
+    rolls: list[RollRecord] = []
+    actions: list[Action] = []
+    result: DiceResult | None = None
+    forfeit: pe.Forfeit | None = None
+    cube = 1
+    last_roll_k = 0
+    for e in log:
+        d = e.data
+        if isinstance(d, pe.Seated):
+            names[d.seat] = d.name
+        if getattr(d, "game", None) != game_no:
+            continue
+        if isinstance(d, pe.CommitReceived):
+            committed_at[d.seat] = (e.v, e.t)
+        elif isinstance(d, pe.Committed):
+            for seat, value in enumerate((d.commitment0, d.commitment1)):
+                v, t = committed_at.get(seat, (e.v, e.t))
+                commitments[seat] = Commitment(seat, value, v, t)
+        elif isinstance(d, pe.Recommitted):
+            recommitments.append(Recommitment(d.seat, d.k, d.commitment, e.v, e.t))
+        elif isinstance(d, pe.Rolling):
+            actions.append(Action(e.v, e.t, d.seat, "roll", {"k": d.k}))
+        elif isinstance(d, pe.Dice):
+            kind = RollKind.ROLLOFF if d.kind == "rolloff" else RollKind.TURN
+            rolls.append(
+                RollRecord(d.k, kind, d.roller, (d.reveal0, d.reveal1), d.d1, d.d2, e.v, e.t)
+            )
+            last_roll_k = d.k
+        elif isinstance(d, pe.Moved):
+            moves = [list(m) for m in d.moves]
+            actions.append(Action(e.v, e.t, d.seat, "move", {"k": last_roll_k, "moves": moves}))
+        elif isinstance(d, pe.Passed):
+            actions.append(Action(e.v, e.t, d.seat, "move", {"k": last_roll_k, "moves": []}))
+        elif isinstance(d, pe.Doubled):
+            actions.append(Action(e.v, e.t, d.seat, "double", {"cube": d.value}))
+        elif isinstance(d, pe.Taken | pe.Beavered):
+            cube = d.value
+            kind_name = "take" if isinstance(d, pe.Taken) else "beaver"
+            actions.append(Action(e.v, e.t, d.seat, kind_name, {"cube": d.value}))
+        elif isinstance(d, pe.Dropped):
+            actions.append(Action(e.v, e.t, d.seat, "drop", {}))
+        elif isinstance(d, pe.ResignOffered):
+            actions.append(Action(e.v, e.t, d.seat, "resign", {"value": d.level}))
+        elif isinstance(d, pe.ResignAccepted):
+            actions.append(Action(e.v, e.t, d.seat, "accept", {}))
+        elif isinstance(d, pe.ResignRejected):
+            actions.append(Action(e.v, e.t, d.seat, "reject", {}))
+        elif isinstance(d, pe.Forfeit):
+            forfeit = d
+        elif isinstance(d, pe.GameOver):
+            reason = DiceReason(d.reason) if d.reason != "forfeit" else None
+            evidence = None
+            if reason is None:
+                assert forfeit is not None
+                reason = _FORFEIT_REASON[forfeit.reason]
+                if forfeit.evidence is not None:
+                    evidence = Evidence(last_roll_k + 1, forfeit.seat, forfeit.evidence)
+            multiplier = _MULTIPLIER[d.result]
+            result = DiceResult(
+                d.winner, reason, multiplier, cube, multiplier * cube, e.v, e.t, evidence
+            )
+    c0, c1 = commitments
+    if result is None or c0 is None or c1 is None:
+        raise KeyError(f"game {game_no} is not finished")
+    return Transcript(
+        game=GameId(bytes.fromhex(match_id), game_no),
+        seats=(SeatInfo(0, names[0]), SeatInfo(1, names[1])),
+        commitments=(c0, c1),
+        recommitments=tuple(recommitments),
+        rolls=tuple(rolls),
+        actions=tuple(actions),
+        result=result,
+    )
+
+
+# ---------------------------------------------------------------- .mat
+
+
+def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, ...]:
+    """The engine's view of the match (what :class:`MatchRecord` reads), from the wire events."""
+    out: list[ev.Event] = []
+    dice: tuple[int, int] = (0, 0)
+    cube = 1
+    pending_level = ResultKind.SINGLE
+    forfeit: pe.Forfeit | None = None
+    for e in log:
+        d = e.data
+        if isinstance(d, pe.GameStarted):
+            cube = 1
+            with_cube = options.mode is not Mode.SINGLE_GAME and not d.crawford
+            out.append(ev.GameStarted(d.game, d.score, d.crawford, with_cube))
+        elif isinstance(d, pe.Dice):
+            dice = (d.d1, d.d2)
+            if d.kind == "rolloff":
+                first = None if d.d1 == d.d2 else (0 if d.d1 > d.d2 else 1)
+                out.append(ev.RolledOff(dice, first))
+            else:
+                assert d.roller is not None
+                out.append(ev.Rolled(d.roller, dice))
+        elif isinstance(d, pe.Moved):
+            out.append(ev.Moved(d.seat, dice, d.moves))
+        elif isinstance(d, pe.Passed):
+            out.append(ev.Passed(d.seat, dice))
+        elif isinstance(d, pe.Doubled):
+            out.append(ev.Doubled(d.seat, d.value))
+        elif isinstance(d, pe.Taken):
+            cube = d.value
+            out.append(ev.Taken(d.seat, d.value))
+        elif isinstance(d, pe.Beavered):
+            cube = d.value
+            out.append(ev.Beavered(d.seat, d.value))
+        elif isinstance(d, pe.Dropped):
+            out.append(ev.Dropped(d.seat, cube))
+        elif isinstance(d, pe.ResignOffered):
+            pending_level = ResultKind(d.level)
+            out.append(ev.ResignOffered(d.seat, pending_level))
+        elif isinstance(d, pe.ResignAccepted):
+            out.append(ev.ResignAccepted(d.seat, pending_level))
+        elif isinstance(d, pe.ResignRejected):
+            out.append(ev.ResignRejected(d.seat, pending_level))
+        elif isinstance(d, pe.Forfeit):
+            forfeit = d
+            out.append(ev.Forfeited(d.seat, ForfeitReason(d.reason)))
+        elif isinstance(d, pe.GameOver):
+            kind = ResultKind(_MULTIPLIER[d.result])
+            reason = EndReason(d.reason)
+            why = ForfeitReason(forfeit.reason) if reason is EndReason.FORFEIT and forfeit else None
+            out.append(ev.GameOver(Result(d.winner, kind, cube, reason, why)))
+            previous = out_score(out)
+            points = d.score[d.winner] - previous[d.winner]
+            out.append(ev.GameScored(d.game, d.winner, points, d.score))
+        elif isinstance(d, pe.MatchOver) and d.reason in ("completed", "forfeit", "stopped"):
+            out.append(ev.MatchOver(d.winner, d.score, ev.EndOfMatch(d.reason)))
+    return tuple(out)
+
+
+def out_score(events: list[ev.Event]) -> tuple[int, int]:
+    for event in reversed(events):
+        if isinstance(event, ev.GameScored):
+            return event.score
+    return (0, 0)
+
+
+def options_of(log: list[Logged]) -> MatchOptions:
+    created = log[0].data
+    assert isinstance(created, pe.MatchCreated)
+    if created.mode == "match":
+        return MatchOptions.match(created.length or 1)
+    if created.mode == "money":
+        return MatchOptions.money(jacoby=created.jacoby, beavers=created.beavers)
+    return MatchOptions.single_game()
+
+
+def mat_text(log: list[Logged]) -> str:
+    names = ["", ""]
+    for e in log:
+        if isinstance(e.data, pe.Seated):
+            names[e.data.seat] = e.data.name or f"Player {e.data.seat + 1}"
+    options = options_of(log)
+    record = MatchRecord.from_events(options, (names[0], names[1]), engine_events(log, options))
+    return export_mat(record)
+
+
+# ---------------------------------------------------------------- routes
+
+
+async def _log_or_error(request: Request) -> tuple[str, list[Logged]] | Response:
+    match_id = request.path_params["match_id"]
+    if not MATCH_ID.match(match_id):
+        return JSONResponse({"error": "not_found", "message": "no such match"}, 404)
+    store: Store = request.app.state.services.store
+    try:
+        log = await read_log(store, match_id)
+    except Exception:
+        return JSONResponse({"error": "retry_later", "message": "storage unavailable"}, 503)
+    if not log:
+        return JSONResponse({"error": "not_found", "message": "no such match"}, 404)
+    return match_id, log
+
+
+def _json(obj: Any, filename: str) -> Response:
+    return Response(
+        json.dumps(obj, indent=1) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'inline; filename="{filename}"'},
+    )
+
+
+async def game_transcript(request: Request) -> Response:
+    got = await _log_or_error(request)
+    if isinstance(got, Response):
+        return got
+    match_id, log = got
+    try:
+        game_no = int(request.path_params["game"])
+        text = transcript(match_id, log, game_no).to_json()
+    except (KeyError, ValueError):
+        return JSONResponse({"error": "not_found", "message": "no such finished game"}, 404)
+    name = f"fairgammon-{match_id[:8]}-game{game_no}.json"
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'inline; filename="{name}"'},
+    )
+
+
+async def match_transcript(request: Request) -> Response:
+    got = await _log_or_error(request)
+    if isinstance(got, Response):
+        return got
+    match_id, log = got
+    games = [json.loads(transcript(match_id, log, n).to_json()) for n in finished_games(log)]
+    return _json({"match_id": match_id, "games": games}, f"fairgammon-{match_id[:8]}.json")
+
+
+async def match_mat(request: Request) -> Response:
+    got = await _log_or_error(request)
+    if isinstance(got, Response):
+        return got
+    match_id, log = got
+    return PlainTextResponse(
+        mat_text(log),
+        headers={"Content-Disposition": f'attachment; filename="fairgammon-{match_id[:8]}.mat"'},
+    )
+
+
+routes = [
+    Route("/api/matches/{match_id}/games/{game}/transcript.json", game_transcript),
+    Route("/api/matches/{match_id}/transcript.json", match_transcript),
+    Route("/api/matches/{match_id}/match.mat", match_mat),
+]

@@ -1,0 +1,425 @@
+"""The WebSocket gateway: one connection = one seat or one spectator of one match.
+
+    upgrade  -> Origin checked against the allowlist (HTTP 403 before accept)
+    hello    -> the first frame, within the handshake timeout: seat token or spectator
+    welcome  -> then the missed events (resume from last_v) or a snapshot
+    actions  -> decoded strictly, rate limited, turned into commands with the seat taken from
+                the connection, applied by the match service; ack or reject with a stable code
+
+Everything sent goes through the connection's bounded outbox, so a slow reader is dropped
+instead of slowing the match. A new connection for a seat replaces the old one (on any server
+process: the takeover is announced on the match channel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from protocol import codec
+from protocol import messages as m
+from protocol.close_codes import CloseCode
+from protocol.errors import DecodeError, ErrorCode
+from server import logs
+from server.hub import Follower
+from server.machine import commands as c
+from server.machine import core
+from server.machine.state import MatchState, owing
+from server.machine.view import public_view
+from server.matches import MatchService, NotFound, Unavailable
+from server.outbox import Outbox
+from server.settings import Settings
+from server.store import Store
+
+log = logs.get("gateway")
+
+GONE_AFTER_SECONDS = 20.0
+
+
+class TokenBucket:
+    """Burst ``capacity`` frames, refilled at ``rate`` per second.
+
+    >>> b = TokenBucket(2, 1.0, now=0.0)
+    >>> b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)
+    (True, True, False, True)
+    """
+
+    def __init__(self, capacity: int, rate: float, now: float | None = None) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = float(capacity)
+        self.stamp = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: WebSocket
+    outbox: Outbox
+    id: str = field(default_factory=lambda: secrets.token_hex(8))
+    match_id: str = ""
+    seat: int | None = None
+    follower: Follower | None = None
+    closing: bool = False
+
+    def send(self, frame: bytes) -> bool:
+        return self.outbox.send(frame)
+
+    def send_message(self, message: m.ServerMessage) -> bool:
+        return self.outbox.send(codec.encode(message))
+
+    @property
+    def role(self) -> str:
+        return "spectator" if self.seat is None else f"seat{self.seat}"
+
+
+class Gateway:
+    """This process's WebSocket connections (one instance per process)."""
+
+    def __init__(self, settings: Settings, matches: MatchService) -> None:
+        self.settings = settings
+        self.matches = matches
+        self.store: Store = matches.store
+        self.origins = settings.origins()
+        self.seats: dict[tuple[str, int], Connection] = {}
+        self.connections: set[Connection] = set()
+        self._gone_timers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        matches.hub.on_control = self._on_control
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` in the background, keeping a reference until it is done."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def handle(self, ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and origin not in self.origins:
+            # Closing before accept makes the server answer the upgrade with HTTP 403.
+            await ws.close(code=CloseCode.POLICY_VIOLATION)
+            return
+        await ws.accept()
+        conn = Connection(ws, Outbox(ws.send_bytes, self.settings.send_queue_frames))
+        conn.outbox.start()
+        self.connections.add(conn)
+        try:
+            if await self._handshake(conn):
+                await self._serve(conn)
+        except (WebSocketDisconnect, ConnectionError):
+            pass
+        except Exception:
+            log.exception("connection failed", extra=logs.fields(match=conn.match_id))
+            await self._close(conn, CloseCode.INTERNAL_ERROR, ErrorCode.INTERNAL, "server fault")
+        finally:
+            await self._disconnected(conn)
+
+    async def shutdown(self) -> None:
+        """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
+        for conn in list(self.connections):
+            conn.closing = True
+            with contextlib.suppress(Exception):
+                await conn.outbox.drain(1.0)
+                await conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting")
+
+    # ---------------------------------------------------------------- handshake
+
+    async def _handshake(self, conn: Connection) -> bool:
+        timeout = self.settings.auth_timeout_seconds
+        try:
+            frame = await asyncio.wait_for(self._receive(conn), timeout)
+        except TimeoutError:
+            await self._close(conn, CloseCode.AUTH_TIMEOUT, ErrorCode.AUTH_TIMEOUT, "no hello")
+            return False
+        if frame is None:
+            return False
+        try:
+            hello = codec.decode_from_client(frame, max_frame_size=self.settings.max_frame_bytes)
+        except DecodeError as exc:
+            close = (
+                CloseCode.UNSUPPORTED_VERSION
+                if exc.code is ErrorCode.UNSUPPORTED_VERSION
+                else CloseCode.PROTOCOL_VIOLATION
+            )
+            await self._close(conn, close, exc.code, exc.message)
+            return False
+        if not isinstance(hello, m.Hello):
+            await self._close(
+                conn,
+                CloseCode.PROTOCOL_VIOLATION,
+                ErrorCode.NOT_AUTHENTICATED,
+                "the first frame must be hello",
+            )
+            return False
+        match_id = hello.match
+        try:
+            state = await self.matches.load(match_id, fresh=True)
+        except NotFound:
+            await self._close(
+                conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match"
+            )
+            return False
+        except Unavailable:
+            await self._close(
+                conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
+            )
+            return False
+        seat = None
+        if hello.token is not None:
+            seat = await self.matches.seat_for(match_id, hello.token)
+            if seat is None:
+                await self._close(
+                    conn, CloseCode.AUTH_FAILED, ErrorCode.AUTH_FAILED, "unknown seat token"
+                )
+                return False
+        conn.match_id, conn.seat = match_id, seat
+        if seat is not None:
+            self._take_seat(conn)
+        conn.follower = Follower(self.store, match_id, conn.outbox)
+        await self.matches.hub.follow(match_id, conn.follower)
+        # Reload after subscribing: every event after this state reaches the follower.
+        state = await self.matches.load(match_id, fresh=True)
+        last_seq = state.last_seq[seat] if seat is not None else 0
+        conn.send_message(
+            m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
+        )
+        await self._resume(conn, state, hello.last_v)
+        if seat is not None:
+            await self._presence(conn.match_id, seat, "online", conn.id, state)
+        log.info(
+            "connected", extra=logs.fields(match=match_id, role=conn.role, conn=conn.id)
+        )
+        return True
+
+    async def _resume(self, conn: Connection, state: MatchState, last_v: int | None) -> None:
+        assert conn.follower is not None
+        gap = state.version - last_v if last_v is not None else None
+        if gap is not None and 0 <= gap <= self.settings.resume_max_events:
+            conn.follower.start(last_v + 1, state.version)  # type: ignore[operator]
+            return
+        presence = await self._presence_of(conn.match_id)
+        conn.send_message(m.Snapshot(state.version, public_view(state, presence)))
+        conn.follower.start(state.version + 1, state.version)
+
+    def _take_seat(self, conn: Connection) -> None:
+        assert conn.seat is not None
+        key = (conn.match_id, conn.seat)
+        old = self.seats.get(key)
+        self.seats[key] = conn
+        if old is not None and old is not conn:
+            self._spawn(self._replace(old))
+        # Other processes close their connection for this seat too.
+        note = msgpack.packb({"op": "seat", "seat": conn.seat, "conn": conn.id})
+        self._spawn(self.store.publish(conn.match_id, note, control=True))
+
+    def _on_control(self, match_id: str, payload: bytes) -> None:
+        try:
+            note = msgpack.unpackb(payload)
+        except Exception:
+            return
+        if note.get("op") != "seat":
+            return
+        old = self.seats.get((match_id, note.get("seat")))
+        if old is not None and old.id != note.get("conn"):
+            self._spawn(self._replace(old))
+
+    async def _replace(self, old: Connection) -> None:
+        if old.seat is not None and self.seats.get((old.match_id, old.seat)) is old:
+            del self.seats[(old.match_id, old.seat)]
+        await self._close(old, CloseCode.REPLACED, ErrorCode.REPLACED, "a new connection took over")
+
+    # ---------------------------------------------------------------- the session
+
+    async def _serve(self, conn: Connection) -> None:
+        bucket = TokenBucket(self.settings.rate_burst, self.settings.rate_per_second)
+        strikes = 0
+        while not conn.closing:
+            frame = await self._receive(conn)
+            if frame is None:
+                return
+            try:
+                message = codec.decode_from_client(
+                    frame, max_frame_size=self.settings.max_frame_bytes
+                )
+            except DecodeError as exc:
+                message = None
+                error = exc
+            # Bad frames count against the rate too; a refused action names its seq so the
+            # client can send it again (same seq) a little later.
+            if not bucket.take():
+                strikes += 1
+                if strikes > self.settings.rate_burst:
+                    await self._close(
+                        conn, CloseCode.RATE_LIMITED, ErrorCode.RATE_LIMITED, "too many frames"
+                    )
+                    return
+                seq = getattr(message, "seq", None) if message else error.seq
+                conn.send_message(m.Reject(seq, ErrorCode.RATE_LIMITED, "slow down"))
+                continue
+            strikes = 0
+            if message is None:
+                conn.send_message(m.Reject(error.seq, error.code, error.message))
+                continue
+            await self._handle(conn, message)
+
+    async def _handle(self, conn: Connection, message: m.ClientMessage) -> None:
+        if isinstance(message, m.Ping):
+            conn.send_message(m.Pong(message.t, self.matches.now()))
+            return
+        if isinstance(message, m.Resync):
+            state = await self.matches.load(conn.match_id, fresh=True)
+            await self._resume(conn, state, message.last_v)
+            return
+        if isinstance(message, m.Hello):
+            conn.send_message(m.Reject(None, ErrorCode.BAD_FRAME, "already authenticated"))
+            return
+        seq = message.seq
+        if conn.seat is None:
+            conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
+            return
+        command = to_command(conn.seat, message)
+        try:
+            outcome = await self.matches.submit(conn.match_id, command)
+        except core.Rejected as exc:
+            conn.send_message(m.Reject(seq, ErrorCode(exc.code), exc.message[:200]))
+            return
+        except Unavailable:
+            conn.send_message(m.Reject(seq, ErrorCode.RETRY_LATER, "storage unavailable"))
+            return
+        except NotFound:
+            conn.send_message(m.Reject(seq, ErrorCode.NOT_FOUND, "no such match"))
+            return
+        version = outcome.version if isinstance(outcome, core.Duplicate) else outcome.state.version
+        conn.send_message(m.Ack(seq, version))
+
+    async def _receive(self, conn: Connection) -> bytes | None:
+        """The next binary frame, or None once the connection is closed."""
+        message = await conn.ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        data = message.get("bytes")
+        if data is None:
+            await self._close(
+                conn, CloseCode.UNSUPPORTED_DATA, ErrorCode.UNSUPPORTED, "frames are binary"
+            )
+            return None
+        return data
+
+    async def _close(
+        self, conn: Connection, close: CloseCode, code: ErrorCode, message: str
+    ) -> None:
+        if conn.closing:
+            return
+        conn.closing = True
+        with contextlib.suppress(Exception):
+            conn.send_message(m.Error(code, message))
+            await conn.outbox.drain(1.0)
+        with contextlib.suppress(Exception):
+            await conn.ws.close(code=int(close), reason=message[:120])
+
+    async def _disconnected(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+        await conn.outbox.stop()
+        if conn.follower is not None:
+            await self.matches.hub.unfollow(conn.match_id, conn.follower)
+        if conn.seat is None:
+            return
+        key = (conn.match_id, conn.seat)
+        if self.seats.get(key) is not conn:
+            return  # replaced: the new connection speaks for the seat
+        del self.seats[key]
+        with contextlib.suppress(Exception):
+            await self._presence(conn.match_id, conn.seat, "reconnecting", conn.id)
+            self._gone_timers[key] = self._spawn(self._gone_later(key, conn.id))
+
+    # ---------------------------------------------------------------- presence
+
+    async def _presence(
+        self,
+        match_id: str,
+        seat: int,
+        status: str,
+        conn_id: str,
+        state: MatchState | None = None,
+    ) -> None:
+        """Record a seat's connection status and tell everyone watching the match."""
+        if status == "online" and (timer := self._gone_timers.pop((match_id, seat), None)):
+            timer.cancel()
+        deadline = None
+        if status != "online":
+            if state is None:
+                with contextlib.suppress(Exception):
+                    state = await self.matches.load(match_id, fresh=True)
+            if state is not None:
+                seats, _ = owing(state)
+                deadline = state.deadline if seat in seats else None
+        await self.store.redis.hset(presence_key(match_id), str(seat), f"{status}:{conn_id}")
+        frame = codec.encode(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
+        await self.store.publish(match_id, frame)
+
+    async def _gone_later(self, key: tuple[str, int], conn_id: str) -> None:
+        await asyncio.sleep(GONE_AFTER_SECONDS)
+        self._gone_timers.pop(key, None)
+        current = await self.store.redis.hget(presence_key(key[0]), str(key[1]))
+        if current == f"reconnecting:{conn_id}".encode():
+            await self._presence(key[0], key[1], "gone", conn_id)
+
+    async def _presence_of(self, match_id: str) -> tuple[str, str]:
+        raw = await self.store.redis.hmget(presence_key(match_id), "0", "1")
+        return tuple(  # type: ignore[return-value]
+            (r.decode().split(":", 1)[0] if r else "gone") for r in raw
+        )
+
+
+def presence_key(match_id: str) -> str:
+    return f"fg:{{m:{match_id}}}:presence"
+
+
+def to_command(seat: int, msg: m.ClientMessage) -> c.Command:
+    """The machine command for a decoded action, with the seat from the connection."""
+    if isinstance(msg, m.Commit):
+        return c.Commit(seat, msg.seq, game=msg.game, commitment=msg.commitment)
+    if isinstance(msg, m.Recommit):
+        return c.Recommit(seat, msg.seq, game=msg.game, commitment=msg.commitment)
+    if isinstance(msg, m.Roll):
+        return c.Roll(seat, msg.seq, game=msg.game, k=msg.k, reveal=msg.reveal)
+    if isinstance(msg, m.Reveal):
+        return c.Reveal(seat, msg.seq, game=msg.game, k=msg.k, reveal=msg.reveal)
+    if isinstance(msg, m.Double):
+        return c.Double(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Take):
+        return c.Take(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Drop):
+        return c.Drop(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Beaver):
+        return c.Beaver(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Move):
+        return c.MovePlay(seat, msg.seq, game=msg.game, turn=msg.turn, moves=tuple(msg.moves))
+    if isinstance(msg, m.Resign):
+        return c.Resign(seat, msg.seq, game=msg.game, level=msg.level)
+    if isinstance(msg, m.ResignReply):
+        return c.ResignReply(seat, msg.seq, game=msg.game, accept=msg.accept)
+    if isinstance(msg, m.Leave):
+        return c.Leave(seat, msg.seq)
+    if isinstance(msg, m.Stop):
+        return c.Stop(seat, msg.seq)
+    raise TypeError(f"not an action: {type(msg).__name__}")

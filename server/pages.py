@@ -1,0 +1,39 @@
+"""The browser client's pages and assets, built into ``web-client/dist`` (no network at run
+time: everything the page needs is in that folder)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+_MISSING = """<!doctype html><meta charset="utf-8"><title>fairgammon</title>
+<body style="font-family:system-ui;margin:3rem;max-width:40rem">
+<h1>fairgammon</h1><p>The server runs, but the browser client is not built.
+Run <code>make serve</code> (it builds <code>web-client/</code>), or
+<code>scripts/build-web.sh</code>.</p><p><a href="/healthz">/healthz</a></p>"""
+
+
+def routes(dist: Path) -> list[BaseRoute]:
+    dist = dist.resolve()
+
+    def page(name: str):  # type: ignore[no-untyped-def]
+        async def serve(request: Request) -> Response:
+            path = dist / name
+            if not path.is_file():
+                return HTMLResponse(_MISSING, status_code=503)
+            # The app is tiny and changes with each build: always revalidate the page itself.
+            return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+        return serve
+
+    out: list[BaseRoute] = [
+        Route("/", page("index.html")),
+        Route("/m/{match_id}", page("index.html")),
+    ]
+    if (dist / "assets").is_dir():
+        out.append(Mount("/assets", StaticFiles(directory=dist / "assets"), name="assets"))
+    return out

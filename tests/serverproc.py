@@ -1,0 +1,83 @@
+"""Real server processes for integration tests: ``python -m server.cli serve`` under uvicorn,
+on a free port, talking to a test Redis. They can be stopped, killed and restarted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from server.redis_process import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ServerProcess:
+    def __init__(self, redis_url: str, port: int | None = None, **env: str) -> None:
+        self.redis_url = redis_url
+        self.port = port or free_port()
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path: Path | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 20.0) -> None:
+        env = {
+            **os.environ,
+            "REDIS_URL": self.redis_url,
+            "FAIRGAMMON_LOG_LEVEL": "warning",
+            # Bots play at machine speed: far faster than the per-connection limit for people.
+            "FAIRGAMMON_RATE_BURST": "500",
+            "FAIRGAMMON_RATE_PER_SECOND": "500",
+        }
+        env.update(self.env)
+        log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))
+        self.log_path = log_dir / f"fairgammon-test-server-{self.port}.log"
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise TimeoutError("server did not become healthy")
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """SIGTERM: a graceful shutdown."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def kill(self) -> None:
+        """SIGKILL: a crash."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
