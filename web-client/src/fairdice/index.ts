@@ -1,0 +1,3 @@
+export * from './bytes';
+export * from './scheme';
+export * from './chain';
