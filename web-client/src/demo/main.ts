@@ -1,0 +1,40 @@
+/**
+ * Hot-seat demo: two players on one device, fair dice from both seats' chains held locally
+ * (crypto.getRandomValues secrets, verified like a network game). URL parameters:
+ *   mode=match|money|single  length=N  clock=SECONDS (0 = none)  names=Ivory,Copper
+ *   dice=31,64,...   practice dice (roll-off first), then random
+ *   position=ID      start from a gnubg Position ID with the first player on roll (no roll-off)
+ *   tamper=K         announce roll K wrongly, to show the mismatch alarm
+ */
+
+import '../ui/style.css';
+import { decodePositionId } from '../engine/positionId';
+import { BoardApp } from '../ui/app';
+import { type DiceSource, LocalFairDice, ScriptedDice } from '../view/dice';
+import type { MatchKind } from '../view/gameView';
+import { LocalGame } from '../view/localGame';
+
+const params = new URLSearchParams(location.search);
+const kind = (['match', 'money', 'single'].includes(params.get('mode') ?? '') ? params.get('mode') : 'match') as MatchKind;
+const length = Math.max(1, Math.min(25, Number(params.get('length') ?? 5) || 5));
+const clock = Math.max(0, Number(params.get('clock') ?? 60) || 0);
+const names = (params.get('names') ?? 'Ivory,Copper').split(',').slice(0, 2) as [string, string];
+const tamper = params.get('tamper');
+const dice: DiceSource = params.get('dice')
+  ? new ScriptedDice(ScriptedDice.parse(params.get('dice')!))
+  : new LocalFairDice(256, tamper ? Number(tamper) : null);
+const positionId = params.get('position');
+
+const game = new LocalGame({
+  kind,
+  length,
+  clockSeconds: params.has('clock') ? clock : 60,
+  names: [names[0] ?? 'Ivory', names[1] ?? 'Copper'],
+  dice,
+  position: positionId ? decodePositionId(positionId) : undefined,
+});
+const root = document.getElementById('app')!;
+const app = new BoardApp(root, game, { title: 'fairgammon' });
+void game.start();
+// For tests and curious players: the live objects.
+Object.assign(window, { fairgammon: { game, app } });

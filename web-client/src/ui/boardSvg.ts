@@ -1,0 +1,405 @@
+/**
+ * The SVG board. A static layer (frame, felt, points, numbers, focusable hit areas) is built
+ * once; the dynamic layer (checkers, highlights, dice, cube) is redrawn from a Scene. Input is
+ * reported as places (bottom seat's numbering: 1..24, 25 bar, 0 tray): taps and drags.
+ */
+
+import {
+  BAND,
+  BAR_W,
+  BAR_X,
+  FIELD_BOTTOM,
+  FIELD_TOP,
+  FRAME,
+  H,
+  LEFT_X,
+  MID_Y,
+  POINT_H,
+  POINT_W,
+  R,
+  RAIL,
+  RIGHT_X,
+  STACK_MAX,
+  TRAY_W,
+  TRAY_X,
+  W,
+  barCenter,
+  checkerCenter,
+  placeAt,
+  pointGeom,
+  slabRect,
+} from './geometry';
+import type { Scene, SceneDie } from './scene';
+
+const NS = 'http://www.w3.org/2000/svg';
+
+export interface BoardInput {
+  /** A tap, click, or Enter/Space on a place. */
+  place(place: number): void;
+  /** A checker dragged from one place and dropped on another. */
+  drop(from: number, to: number): void;
+  /** A drag began from `from` (select it so destinations light up). */
+  dragStart(from: number): void;
+}
+
+const f = (n: number) => (Math.round(n * 10) / 10).toString();
+
+function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+const PIPS: Record<number, [number, number][]> = {
+  1: [[0, 0]],
+  2: [[-1, -1], [1, 1]],
+  3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+export const DIE = 46;
+
+function dieMarkup(d: SceneDie, x: number, y: number, label: string): string {
+  const pips = PIPS[d.value]!.map(([px, py]) => `<circle cx="${f(px * 12)}" cy="${f(py * 12)}" r="4.6"/>`).join('');
+  return (
+    `<g class="die s${d.seat}${d.used ? ' used' : ''}" transform="translate(${f(x)},${f(y)})" role="img" aria-label="${label}">` +
+    `<rect x="${-DIE / 2}" y="${-DIE / 2}" width="${DIE}" height="${DIE}" rx="9"/>` +
+    `<g class="dots">${pips}</g></g>`
+  );
+}
+
+function checkerMarkup(seat: number, x: number, y: number, cls: string, label: string, count = 0): string {
+  const text = count > 0 ? `<text class="count" y="1">${count}</text>` : '';
+  return (
+    `<g class="checker s${seat}${cls}" transform="translate(${f(x)},${f(y)})" role="img" aria-label="${label}">` +
+    `<circle class="body" r="${R - 1}"/><circle class="ring" r="${R - 9}"/>${text}</g>`
+  );
+}
+
+export class BoardSvg {
+  readonly el: SVGSVGElement;
+  private readonly dyn: SVGGElement;
+  private readonly ghost: SVGGElement;
+  private readonly hits = new Map<number, SVGRectElement>();
+  private scene: Scene | null = null;
+  private drag: { from: number; x: number; y: number; moved: boolean; id: number } | null = null;
+  private names: readonly [string, string] = ['Ivory', 'Copper'];
+  focused = 1;
+
+  constructor(private readonly input: BoardInput) {
+    this.el = el('svg', {
+      viewBox: `0 0 ${W} ${H}`,
+      class: 'board',
+      role: 'group',
+      'aria-label': 'Backgammon board',
+      'aria-roledescription': 'board',
+    });
+    this.el.innerHTML = this.staticMarkup();
+    this.dyn = el('g', { class: 'dyn' });
+    this.ghost = el('g', { class: 'ghost', 'aria-hidden': 'true' });
+    this.el.append(this.dyn);
+    const hitLayer = el('g', { class: 'hits' });
+    for (let p = 1; p <= 24; p++) {
+      const g = pointGeom(p);
+      const y = g.bottom ? MID_Y : FIELD_TOP;
+      this.addHit(hitLayer, p, g.x, y, POINT_W, POINT_H + BAND / 2);
+    }
+    this.addHit(hitLayer, 25, BAR_X, FIELD_TOP, BAR_W, FIELD_BOTTOM - FIELD_TOP);
+    this.addHit(hitLayer, 0, TRAY_X, MID_Y, TRAY_W, FIELD_BOTTOM - MID_Y);
+    this.el.append(hitLayer, this.ghost);
+    this.hits.get(1)!.setAttribute('tabindex', '0');
+    this.el.addEventListener('pointerdown', (e) => this.onPointerDown(e));
+    this.el.addEventListener('pointermove', (e) => this.onPointerMove(e));
+    this.el.addEventListener('pointerup', (e) => this.onPointerUp(e));
+    this.el.addEventListener('pointercancel', () => this.endDrag());
+  }
+
+  private addHit(layer: SVGGElement, place: number, x: number, y: number, w: number, h: number): void {
+    const rect = el('rect', {
+      x,
+      y,
+      width: w,
+      height: h,
+      class: 'hit',
+      role: 'button',
+      tabindex: '-1',
+      'data-place': place,
+    });
+    rect.addEventListener('focus', () => {
+      this.focused = place;
+      this.syncFocus();
+    });
+    layer.append(rect);
+    this.hits.set(place, rect);
+  }
+
+  private staticMarkup(): string {
+    const parts: string[] = [];
+    parts.push(`<defs>
+      <linearGradient id="fg-wood" x1="0" y1="0" x2="1" y2="1">
+        <stop offset="0" class="wood-a"/><stop offset="0.5" class="wood-b"/><stop offset="1" class="wood-c"/>
+      </linearGradient>
+      <radialGradient id="fg-felt" cx="0.5" cy="0.5" r="0.75">
+        <stop offset="0" class="felt-a"/><stop offset="1" class="felt-b"/>
+      </radialGradient>
+      <radialGradient id="fg-c0" cx="0.38" cy="0.32" r="0.75">
+        <stop offset="0" class="c0-a"/><stop offset="0.7" class="c0-b"/><stop offset="1" class="c0-c"/>
+      </radialGradient>
+      <radialGradient id="fg-c1" cx="0.38" cy="0.32" r="0.75">
+        <stop offset="0" class="c1-a"/><stop offset="0.7" class="c1-b"/><stop offset="1" class="c1-c"/>
+      </radialGradient>
+      <filter id="fg-shadow" x="-30%" y="-30%" width="160%" height="160%">
+        <feDropShadow dx="0" dy="2" stdDeviation="2" flood-opacity="0.45"/>
+      </filter>
+    </defs>`);
+    parts.push(`<rect class="frame" x="0" y="0" width="${W}" height="${H}" rx="22" fill="url(#fg-wood)"/>`);
+    parts.push(`<rect class="rail" x="${FRAME}" y="${FIELD_TOP}" width="${RAIL}" height="${FIELD_BOTTOM - FIELD_TOP}" rx="6"/>`);
+    for (const x0 of [LEFT_X, RIGHT_X]) {
+      parts.push(
+        `<rect class="felt" x="${x0}" y="${FIELD_TOP}" width="${6 * POINT_W}" height="${FIELD_BOTTOM - FIELD_TOP}" fill="url(#fg-felt)"/>`,
+      );
+    }
+    parts.push(`<rect class="barwood" x="${BAR_X}" y="${FIELD_TOP - 4}" width="${BAR_W}" height="${FIELD_BOTTOM - FIELD_TOP + 8}" rx="5"/>`);
+    parts.push(`<rect class="tray" x="${TRAY_X + 6}" y="${FIELD_TOP}" width="${TRAY_W - 12}" height="${MID_Y - FIELD_TOP - 6}" rx="8"/>`);
+    parts.push(`<rect class="tray" x="${TRAY_X + 6}" y="${MID_Y + 6}" width="${TRAY_W - 12}" height="${FIELD_BOTTOM - MID_Y - 6}" rx="8"/>`);
+    for (let p = 1; p <= 24; p++) {
+      const g = pointGeom(p);
+      const inset = 3;
+      const pts = `${g.x + inset},${g.baseY} ${g.x + POINT_W - inset},${g.baseY} ${g.cx},${g.tipY}`;
+      parts.push(`<polygon class="tri ${p % 2 ? 'odd' : 'even'}" data-point="${p}" points="${pts}"/>`);
+      const ny = g.bottom ? H - FRAME / 2 + 7 : FRAME / 2 + 7;
+      parts.push(`<text class="num" data-num="${p}" x="${g.cx}" y="${ny}">${p}</text>`);
+    }
+    return parts.join('');
+  }
+
+  setNames(names: readonly [string, string]): void {
+    this.names = names;
+  }
+
+  /** Redraw the dynamic layer and the labels from `scene`. */
+  render(scene: Scene): void {
+    this.scene = scene;
+    const out: string[] = [];
+    const name = (seat: number) => this.names[seat as 0 | 1];
+    const tgt = new Set(scene.targets);
+    const pick = scene.listPick !== null ? scene.options[scene.listPick] : undefined;
+
+    // Destination and source tints under the checkers.
+    for (const t of tgt) {
+      if (t >= 1 && t <= 24) {
+        const g = pointGeom(t);
+        const pts = `${g.x + 3},${g.baseY} ${g.x + POINT_W - 3},${g.baseY} ${g.cx},${g.tipY}`;
+        out.push(`<polygon class="tgt-tri${pick?.step.to === t ? ' pick' : ''}" points="${pts}"/>`);
+      }
+    }
+    if (tgt.has(0)) {
+      out.push(`<rect class="tgt-tray${pick?.step.to === 0 ? ' pick' : ''}" x="${TRAY_X + 6}" y="${MID_Y + 6}" width="${TRAY_W - 12}" height="${FIELD_BOTTOM - MID_Y - 6}" rx="8"/>`);
+    }
+
+    // Checkers on points.
+    for (let p = 1; p <= 24; p++) {
+      const stack = scene.points[p];
+      if (!stack) continue;
+      const shown = Math.min(stack.count, STACK_MAX);
+      for (let i = 0; i < shown; i++) {
+        const { x, y } = checkerCenter(p, i);
+        const top = i === shown - 1;
+        let cls = '';
+        if (top && stack.seat === scene.bottom && scene.movable.includes(p)) cls += ' movable';
+        if (top && scene.selected === p) cls += ' sel';
+        const count = top && stack.count > STACK_MAX ? stack.count : 0;
+        out.push(checkerMarkup(stack.seat, x, y, cls, `${name(stack.seat)} checker on point ${p}`, count));
+      }
+    }
+    // Bar and trays.
+    for (const seat of [scene.bottom, scene.top]) {
+      const n = scene.bar[seat]!;
+      const isBottom = seat === scene.bottom;
+      const shown = Math.min(n, 4);
+      for (let i = 0; i < shown; i++) {
+        const { x, y } = barCenter(isBottom, i);
+        const top = i === shown - 1;
+        let cls = '';
+        if (top && isBottom && scene.movable.includes(25)) cls += ' movable';
+        if (top && isBottom && scene.selected === 25) cls += ' sel';
+        out.push(checkerMarkup(seat, x, y, cls, `${name(seat)} checker on the bar`, top && n > 4 ? n : 0));
+      }
+      const off = scene.off[seat]!;
+      for (let i = 0; i < off; i++) {
+        const r = slabRect(isBottom, i);
+        out.push(`<rect class="slab s${seat}" x="${r.x}" y="${f(r.y)}" width="${r.w}" height="${r.h}" rx="4"/>`);
+      }
+      if (off > 0) {
+        const r = slabRect(isBottom, off - 1);
+        const ty = isBottom ? r.y - 8 : r.y + r.h + 20;
+        out.push(`<text class="offcount" x="${TRAY_X + TRAY_W / 2}" y="${f(ty)}">${off}</text>`);
+      }
+    }
+    // Landing markers at each destination.
+    for (const t of tgt) {
+      if (t >= 1 && t <= 24) {
+        const stack = scene.points[t];
+        const own = stack && stack.seat === scene.bottom ? stack.count : 0;
+        const { x, y } = checkerCenter(t, own);
+        out.push(`<circle class="land${pick?.step.to === t ? ' pick' : ''}" cx="${x}" cy="${f(y)}" r="${R - 4}"/>`);
+      }
+    }
+    out.push(this.diceMarkup(scene));
+    out.push(this.cubeMarkup(scene));
+    this.dyn.innerHTML = out.join('');
+    this.updateLabels(scene);
+    this.syncFocus();
+  }
+
+  private diceMarkup(scene: Scene): string {
+    const d = scene.dice;
+    if (!d) return '';
+    const out: string[] = [];
+    const y = MID_Y;
+    const gap = DIE + 10;
+    const check = { pending: 'checking', verified: 'verified', alarm: 'MISMATCH', unverified: 'unverified' }[d.check];
+    let badgeX: number;
+    if (d.rollOff) {
+      const bottomDie = d.dice[scene.bottom]!;
+      const topDie = d.dice[scene.top]!;
+      const rx = RIGHT_X + 3 * POINT_W;
+      const lx = LEFT_X + 3 * POINT_W;
+      out.push(dieMarkup(bottomDie, rx, y, `${this.names[scene.bottom]} rolled ${bottomDie.value}`));
+      out.push(dieMarkup(topDie, lx, y, `${this.names[scene.top]} rolled ${topDie.value}`));
+      badgeX = rx + DIE / 2 + 24;
+    } else {
+      const seat = d.dice[0]!.seat;
+      const cx = (seat === scene.bottom ? RIGHT_X : LEFT_X) + 3 * POINT_W;
+      const n = d.dice.length;
+      const x0 = cx - ((n - 1) * gap) / 2;
+      d.dice.forEach((die, i) => {
+        out.push(dieMarkup(die, x0 + i * gap, y, `die ${die.value}${die.used ? ', used' : ''}`));
+      });
+      badgeX = x0 + (n - 1) * gap + DIE / 2 + 24;
+    }
+    const sym = { pending: '…', verified: '✓', alarm: '!', unverified: '?' }[d.check];
+    out.push(
+      `<g class="dicecheck ${d.check}" transform="translate(${f(badgeX)},${f(y)})" role="img" aria-label="dice ${check}">` +
+        `<circle r="14"/><text y="5">${sym}</text></g>`,
+    );
+    return out.join('');
+  }
+
+  private cubeMarkup(scene: Scene): string {
+    const c = scene.cube;
+    if (!c.enabled && c.value === 1) return '';
+    const size = 44;
+    const x = FRAME + RAIL / 2;
+    const y = c.at === 'middle' ? MID_Y : c.at === 'top' ? FIELD_TOP + 12 + size / 2 : FIELD_BOTTOM - 12 - size / 2;
+    const shown = c.value === 1 ? 64 : c.value;
+    const owner = c.at === 'middle' ? 'centred' : c.at === 'bottom' ? `owned by ${this.names[scene.bottom]}` : `owned by ${this.names[scene.top]}`;
+    return (
+      `<g class="cube${c.enabled ? '' : ' off'}" transform="translate(${x},${f(y)})" role="img" aria-label="cube ${c.value}, ${owner}">` +
+      `<rect x="${-size / 2}" y="${-size / 2}" width="${size}" height="${size}" rx="8"/>` +
+      `<text y="${shown >= 10 ? 7 : 8}" class="${shown >= 10 ? 'two' : ''}">${shown}</text></g>`
+    );
+  }
+
+  private updateLabels(scene: Scene): void {
+    const targets = new Set(scene.targets);
+    for (const [place, rect] of this.hits) {
+      let text: string;
+      if (place === 25) {
+        const n = scene.bar[scene.bottom]!;
+        text = `Bar: ${n} ${this.names[scene.bottom]} checker${n === 1 ? '' : 's'}, ${scene.bar[scene.top]} ${this.names[scene.top]}`;
+      } else if (place === 0) {
+        text = `Off: ${scene.off[scene.bottom]} ${this.names[scene.bottom]} checkers borne off`;
+      } else {
+        const s = scene.points[place];
+        text = s ? `Point ${place}: ${s.count} ${this.names[s.seat]} checker${s.count === 1 ? '' : 's'}` : `Point ${place}: empty`;
+      }
+      if (scene.selected === place) text += ', selected';
+      else if (scene.movable.includes(place)) text += ', can move';
+      if (targets.has(place)) text += ', destination';
+      rect.setAttribute('aria-label', text);
+      rect.classList.toggle('is-target', targets.has(place));
+    }
+  }
+
+  /** Move the keyboard focus to a place (roving tabindex). */
+  focus(place: number): void {
+    const rect = this.hits.get(place);
+    if (!rect) return;
+    this.focused = place;
+    for (const r of this.hits.values()) r.setAttribute('tabindex', '-1');
+    rect.setAttribute('tabindex', '0');
+    rect.focus({ preventScroll: true });
+    this.syncFocus();
+  }
+
+  hasFocus(): boolean {
+    return this.el.contains(document.activeElement);
+  }
+
+  private syncFocus(): void {
+    // Only a keyboard focus shows the ring (a tap focuses the place too, without it).
+    for (const [place, r] of this.hits) {
+      r.classList.toggle('kbd', place === this.focused && r === document.activeElement && r.matches(':focus-visible'));
+    }
+  }
+
+  // ---- pointer input ----------------------------------------------------------------------
+
+  private svgPoint(e: PointerEvent): { x: number; y: number } {
+    const m = this.el.getScreenCTM();
+    if (!m) return { x: 0, y: 0 };
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
+  }
+
+  private onPointerDown(e: PointerEvent): void {
+    if (e.button !== 0) return;
+    const { x, y } = this.svgPoint(e);
+    const place = placeAt(x, y);
+    if (place === null) return;
+    const scene = this.scene;
+    if (scene && scene.interactive && scene.movable.includes(place) && !scene.targets.includes(place)) {
+      this.drag = { from: place, x, y, moved: false, id: e.pointerId };
+    } else {
+      this.input.place(place);
+    }
+  }
+
+  private onPointerMove(e: PointerEvent): void {
+    const drag = this.drag;
+    if (!drag || e.pointerId !== drag.id) return;
+    const { x, y } = this.svgPoint(e);
+    if (!drag.moved && Math.hypot(x - drag.x, y - drag.y) > 10) {
+      drag.moved = true;
+      this.el.setPointerCapture(e.pointerId);
+      this.el.classList.add('dragging');
+      this.input.dragStart(drag.from);
+    }
+    if (drag.moved) {
+      const seat = this.scene?.bottom ?? 0;
+      this.ghost.innerHTML = checkerMarkup(seat, x, y, ' lifted', 'dragged checker');
+    }
+  }
+
+  private onPointerUp(e: PointerEvent): void {
+    const drag = this.drag;
+    if (!drag || e.pointerId !== drag.id) return;
+    this.endDrag();
+    if (!drag.moved) {
+      this.input.place(drag.from);
+      return;
+    }
+    const { x, y } = this.svgPoint(e);
+    const to = placeAt(x, y);
+    if (to !== null && to !== drag.from) this.input.drop(drag.from, to);
+  }
+
+  private endDrag(): void {
+    this.drag = null;
+    this.ghost.innerHTML = '';
+    this.el.classList.remove('dragging');
+  }
+}
