@@ -156,6 +156,50 @@ async def test_undo_and_redo_within_the_turn(open_demo: OpenDemo) -> None:
     assert (await state(page))["turn"] == 0
 
 
+async def test_drag_a_checker_on_desktop(open_demo: OpenDemo) -> None:
+    page = await open_demo("dice=31&clock=0")
+
+    async def centre(place: int) -> tuple[float, float]:
+        box = await page.locator(f'rect.hit[data-place="{place}"]').bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75
+
+    x, y = await centre(13)
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    tx, ty = await centre(10)
+    await page.mouse.move((x + tx) / 2, (y + ty) / 2, steps=4)
+    assert await page.locator("svg.board.dragging").count() == 1
+    assert await targets(page) == [9, 10]
+    await page.mouse.move(tx, ty, steps=4)
+    await page.mouse.up()
+    assert await page.locator("svg.board.dragging").count() == 0
+    assert await page.locator(".player.bottom .pips").inner_text() == "164 pips"
+    # A drop on a point that is not a destination changes nothing.
+    x, y = await centre(6)
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    tx, ty = await centre(1)
+    await page.mouse.move(tx, ty, steps=6)
+    await page.mouse.up()
+    assert await page.locator(".player.bottom .pips").inner_text() == "164 pips"
+
+
+async def test_auto_confirm_setting_ends_the_turn(open_demo: OpenDemo) -> None:
+    page = await open_demo("dice=31&clock=0&mode=single")
+    await page.click("details.settings summary")
+    await page.check('input[name="autoConfirm"]')
+    assert await page.locator("button.end").is_hidden()
+    await tap(page, 8)
+    await tap(page, 5)
+    assert (await state(page))["turn"] == 0
+    await tap(page, 6)
+    await tap(page, 5)
+    await page.wait_for_function("window.fairgammon.game.current().turn === 1")
+    stored = await page.evaluate("localStorage.getItem('fairgammon.settings.v1')")
+    assert '"autoConfirm":true' in stored
+
+
 async def test_route_choice_between_hitting_and_not(open_demo: OpenDemo) -> None:
     position = Position.from_points({24: 1, 6: 14}, {7: 1, 2: 14})
     page = await open_demo(f"position={encode(position)}&dice=65&clock=0&mode=single")

@@ -185,6 +185,7 @@ describe('scene', () => {
       { deadline: 1, budgetMs: 30000 },
     ],
     offer: null,
+    lastPlay: null,
     result: null,
     notice: null,
     fairness: null,

@@ -150,6 +150,9 @@ export class BoardSvg {
       <radialGradient id="fg-c1" cx="0.38" cy="0.32" r="0.75">
         <stop offset="0" class="c1-a"/><stop offset="0.7" class="c1-b"/><stop offset="1" class="c1-c"/>
       </radialGradient>
+      <marker id="fg-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse">
+        <path d="M0,0 L10,5 L0,10 z" class="arrowhead"/>
+      </marker>
       <filter id="fg-shadow" x="-30%" y="-30%" width="160%" height="160%">
         <feDropShadow dx="0" dy="2" stdDeviation="2" flood-opacity="0.45"/>
       </filter>
@@ -247,11 +250,42 @@ export class BoardSvg {
         out.push(`<circle class="land${pick?.step.to === t ? ' pick' : ''}" cx="${x}" cy="${f(y)}" r="${R - 4}"/>`);
       }
     }
+    out.push(this.arrowsMarkup(scene));
     out.push(this.diceMarkup(scene));
     out.push(this.cubeMarkup(scene));
     this.dyn.innerHTML = out.join('');
     this.updateLabels(scene);
     this.syncFocus();
+  }
+
+  /** Where an arrow of the last play starts or ends. */
+  private arrowEnd(scene: Scene, seat: number, place: number, arriving: boolean): { x: number; y: number } {
+    const isBottom = seat === scene.bottom;
+    if (place === 25) return barCenter(isBottom, 0);
+    if (place === 0) return { x: TRAY_X + TRAY_W / 2, y: isBottom ? (MID_Y + FIELD_BOTTOM) / 2 : (FIELD_TOP + MID_Y) / 2 };
+    const stack = scene.points[place];
+    const own = stack && stack.seat === seat ? stack.count : 0;
+    return checkerCenter(place, arriving ? Math.max(0, own - 1) : own);
+  }
+
+  private arrowsMarkup(scene: Scene): string {
+    const out: string[] = [];
+    for (const a of scene.arrows) {
+      const p = this.arrowEnd(scene, a.seat, a.from, false);
+      const q = this.arrowEnd(scene, a.seat, a.to, true);
+      const dx = q.x - p.x;
+      const dy = q.y - p.y;
+      const len = Math.hypot(dx, dy) || 1;
+      // Stop short of the checker's centre; bow the line a little so arrows along a row show.
+      const ex = q.x - (dx / len) * (R * 0.55);
+      const ey = q.y - (dy / len) * (R * 0.55);
+      const bow = Math.min(60, len * 0.18);
+      const cx = (p.x + ex) / 2 - (dy / len) * bow;
+      const cy = (p.y + ey) / 2 + (dx / len) * bow;
+      const d = `M${f(p.x)},${f(p.y)} Q${f(cx)},${f(cy)} ${f(ex)},${f(ey)}`;
+      out.push(`<path class="arrow-under" d="${d}"/><path class="arrow" d="${d}" marker-end="url(#fg-arrow)"/>`);
+    }
+    return out.length ? `<g class="lastplay" aria-hidden="true">${out.join('')}</g>` : '';
   }
 
   private diceMarkup(scene: Scene): string {

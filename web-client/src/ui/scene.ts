@@ -48,6 +48,8 @@ export interface Scene {
   /** Dice drawn in the bottom seat's half (true) or the top seat's (false); roll-off: both. */
   readonly dice: { readonly dice: readonly SceneDie[]; readonly check: DiceCheck; readonly rollOff: boolean } | null;
   readonly cube: { readonly value: number; readonly at: 'top' | 'middle' | 'bottom'; readonly enabled: boolean };
+  /** Arrows of the last play, in places (0 = that seat's tray, 25 = its bar). */
+  readonly arrows: readonly { readonly seat: Seat; readonly from: number; readonly to: number }[];
   readonly turnComplete: boolean;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
@@ -134,6 +136,14 @@ export function buildScene(view: GameView, ui: MoveUi | null): Scene {
       at: owner === null ? 'middle' : owner === bottom ? 'bottom' : 'top',
       enabled: view.cube.enabled,
     },
+    arrows:
+      view.lastPlay && !(interactive && ui.turn.steps.length > 0)
+        ? view.lastPlay.moves.map(([from, to]) => ({
+            seat: view.lastPlay!.seat,
+            from: from === BAR ? BAR : screenPlace(view.lastPlay!.seat, bottom, from),
+            to: to === OFF ? OFF : screenPlace(view.lastPlay!.seat, bottom, to),
+          }))
+        : [],
     turnComplete: interactive && complete(ui),
     canUndo: interactive && ui.turn.steps.length > 0,
     canRedo: interactive && ui.turn.undone.length > 0,

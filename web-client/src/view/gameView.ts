@@ -127,6 +127,8 @@ export interface GameView {
   readonly match: MatchView;
   readonly clocks: readonly [ClockView, ClockView];
   readonly offer: Offer | null;
+  /** The last play made in this game (shown as arrows), with its seat; null when none. */
+  readonly lastPlay: { readonly seat: Seat; readonly moves: readonly Move[] } | null;
   readonly result: ResultView | null;
   /** A short message to show once (e.g. "Copper cannot move"), with an id to show it once. */
   readonly notice: { readonly id: number; readonly text: string } | null;

@@ -78,6 +78,7 @@ export class LocalGame implements GameSource {
   private crawford = false;
   private crawfordPlayed = false;
   private offer: Offer | null = null;
+  private lastPlay: GameView['lastPlay'] = null;
   private phaseBeforeOffer: Phase = 'decide';
   private result: ResultView | null = null;
   private noticeId = 0;
@@ -124,6 +125,7 @@ export class LocalGame implements GameSource {
       },
       clocks: this.clocks,
       offer: this.offer,
+      lastPlay: this.lastPlay,
       result: this.result,
       notice: this.notice,
       fairness: this.fairness,
@@ -184,6 +186,7 @@ export class LocalGame implements GameSource {
     this.cube = { value: 1, owner: null, enabled: this.options.kind !== 'single' && !this.crawford };
     this.result = null;
     this.offer = null;
+    this.lastPlay = null;
     this.dice = null;
     this.k = 0;
     this.turn = null;
@@ -385,6 +388,7 @@ export class LocalGame implements GameSource {
     }
     const seat = this.turn;
     this.boards = seat === 0 ? [position.mover, position.opponent] : [position.opponent, position.mover];
+    this.lastPlay = { seat, moves: moves.map((m) => [m[0], m[1]] as const) };
     if (position.mover[OFF] === CHECKERS) {
       const level = resultLevel(position.opponent);
       const reason: ResultReason = level === 1 ? 'single' : level === 2 ? 'gammon' : 'backgammon';
