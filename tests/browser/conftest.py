@@ -75,10 +75,13 @@ async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
     errors: list[str] = []
 
     async def opener(
-        query: str = "", viewport: dict[str, int] | None = None, scheme: str = "light"
+        query: str = "",
+        viewport: dict[str, int] | None = None,
+        scheme: str = "light",
+        motion: str = "reduce",
     ) -> Page:
         context = await browser.new_context(
-            viewport=viewport or DESKTOP, color_scheme=scheme, reduced_motion="reduce"
+            viewport=viewport or DESKTOP, color_scheme=scheme, reduced_motion=motion
         )
         page = await context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))

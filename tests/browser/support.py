@@ -26,4 +26,5 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 
 OpenDemo = Callable[..., Awaitable[Page]]
-"""open_demo(query="", viewport=None, scheme="light") -> a Page showing demo.html?query."""
+"""open_demo(query, viewport, scheme, motion) -> a Page showing demo.html?query (motion: "reduce"
+or "no-preference")."""

@@ -185,6 +185,21 @@ async def test_drag_a_checker_on_desktop(open_demo: OpenDemo) -> None:
     assert await page.locator(".player.bottom .pips").inner_text() == "164 pips"
 
 
+async def test_checkers_slide_unless_motion_is_reduced(open_demo: OpenDemo) -> None:
+    running = (
+        "document.getAnimations().filter(a => a.playState === 'running'"
+        " && a.effect.target.classList.contains('checker')).length"
+    )
+    page = await open_demo("dice=31&clock=0", motion="no-preference")
+    await tap(page, 8)
+    await tap(page, 5)
+    assert await page.evaluate(running) >= 1
+    calm = await open_demo("dice=31&clock=0")
+    await tap(calm, 8)
+    await tap(calm, 5)
+    assert await calm.evaluate(running) == 0
+
+
 async def test_auto_confirm_setting_ends_the_turn(open_demo: OpenDemo) -> None:
     page = await open_demo("dice=31&clock=0&mode=single")
     await page.click("details.settings summary")

@@ -437,6 +437,7 @@ export class BoardApp {
       else if (scene.interactive && this.ui!.turn.maxUsed < (a === b ? 4 : 2)) status += ` (only ${this.ui!.turn.maxUsed} can be played)`;
     } else if (view.phase === 'offer') status = `${name(acting)} to answer`;
     else if (view.phase === 'gameover' && view.result) status = resultHeadline(view, view.result);
+    if (view.pending) status = 'Sending your move…';
     e.status!.textContent = status;
 
     const d = view.dice;

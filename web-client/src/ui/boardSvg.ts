@@ -70,10 +70,19 @@ function dieMarkup(d: SceneDie, x: number, y: number, label: string): string {
   );
 }
 
-function checkerMarkup(seat: number, x: number, y: number, cls: string, label: string, count = 0): string {
+function checkerMarkup(
+  seat: number,
+  x: number,
+  y: number,
+  cls: string,
+  label: string,
+  count = 0,
+  key = '',
+): string {
   const text = count > 0 ? `<text class="count" y="1">${count}</text>` : '';
+  const data = key ? ` data-key="${key}"` : '';
   return (
-    `<g class="checker s${seat}${cls}" transform="translate(${f(x)},${f(y)})" role="img" aria-label="${label}">` +
+    `<g class="checker s${seat}${cls}"${data} transform="translate(${f(x)},${f(y)})" role="img" aria-label="${label}">` +
     `<circle class="body" r="${R - 1}"/><circle class="ring" r="${R - 9}"/>${text}</g>`
   );
 }
@@ -84,6 +93,10 @@ export class BoardSvg {
   private readonly ghost: SVGGElement;
   private readonly hits = new Map<number, SVGRectElement>();
   private scene: Scene | null = null;
+  /** The scene last drawn, to animate what changed since. */
+  private shown: Scene | null = null;
+  /** The last change came from a drag: the checker is already where it was dropped. */
+  private dropped = false;
   private drag: { from: number; x: number; y: number; moved: boolean; id: number } | null = null;
   private names: readonly [string, string] = ['Ivory', 'Copper'];
   focused = 1;
@@ -214,7 +227,8 @@ export class BoardSvg {
         if (top && stack.seat === scene.bottom && scene.movable.includes(p)) cls += ' movable';
         if (top && scene.selected === p) cls += ' sel';
         const count = top && stack.count > STACK_MAX ? stack.count : 0;
-        out.push(checkerMarkup(stack.seat, x, y, cls, `${name(stack.seat)} checker on point ${p}`, count));
+        const key = top ? `s${stack.seat}-p${p}` : '';
+        out.push(checkerMarkup(stack.seat, x, y, cls, `${name(stack.seat)} checker on point ${p}`, count, key));
       }
     }
     // Bar and trays.
@@ -228,7 +242,8 @@ export class BoardSvg {
         let cls = '';
         if (top && isBottom && scene.movable.includes(25)) cls += ' movable';
         if (top && isBottom && scene.selected === 25) cls += ' sel';
-        out.push(checkerMarkup(seat, x, y, cls, `${name(seat)} checker on the bar`, top && n > 4 ? n : 0));
+        const key = top ? `s${seat}-p25` : '';
+        out.push(checkerMarkup(seat, x, y, cls, `${name(seat)} checker on the bar`, top && n > 4 ? n : 0, key));
       }
       const off = scene.off[seat]!;
       for (let i = 0; i < off; i++) {
@@ -253,7 +268,10 @@ export class BoardSvg {
     out.push(this.arrowsMarkup(scene));
     out.push(this.diceMarkup(scene));
     out.push(this.cubeMarkup(scene));
+    const previous = this.shown;
     this.dyn.innerHTML = out.join('');
+    this.shown = scene;
+    this.animate(previous, scene);
     this.updateLabels(scene);
     this.syncFocus();
   }
@@ -358,6 +376,70 @@ export class BoardSvg {
     }
   }
 
+  /** Where the top checker of `seat` on `place` is drawn when `count` checkers are there. */
+  private topAt(scene: Scene, seat: number, place: number, count: number): { x: number; y: number } {
+    const isBottom = seat === scene.bottom;
+    if (place === 25) return barCenter(isBottom, Math.max(0, count - 1));
+    if (place === 0) return { x: TRAY_X + TRAY_W / 2, y: isBottom ? FIELD_BOTTOM - 40 : FIELD_TOP + 40 };
+    return checkerCenter(place, Math.max(0, count - 1));
+  }
+
+  /** Slide the checkers that moved since the last scene (a step, an undo, a hit). */
+  private animate(before: Scene | null, after: Scene): void {
+    if (!before || this.dropped || typeof matchMedia === 'undefined') return;
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    if (before.bottom !== after.bottom) return;
+    const counts = (s: Scene, seat: number) => {
+      const c = new Map<number, number>();
+      for (let p = 1; p <= 24; p++) {
+        const st = s.points[p];
+        c.set(p, st && st.seat === seat ? st.count : 0);
+      }
+      c.set(25, s.bar[seat]!);
+      c.set(0, s.off[seat]!);
+      return c;
+    };
+    for (const seat of [0, 1]) {
+      const a = counts(before, seat);
+      const b = counts(after, seat);
+      const losses: number[] = [];
+      const gains: number[] = [];
+      for (const [place, n] of a) {
+        const d = b.get(place)! - n;
+        for (let i = 0; i < -d; i++) losses.push(place);
+        for (let i = 0; i < d; i++) gains.push(place);
+      }
+      if (losses.length === 0 || losses.length !== gains.length || losses.length > 4) continue;
+      gains.forEach((to, i) => {
+        const from = losses[i]!;
+        if (to === 0) return; // borne off: the slab simply appears
+        const node = this.dyn.querySelector<SVGGElement>(`[data-key="s${seat}-p${to}"]`);
+        if (!node) return;
+        const p = this.topAt(before, seat, from, a.get(from)!);
+        const q = this.topAt(after, seat, to, b.get(to)!);
+        node.animate(
+          [{ transform: `translate(${f(p.x)}px, ${f(p.y)}px)` }, { transform: `translate(${f(q.x)}px, ${f(q.y)}px)` }],
+          { duration: 220, easing: 'cubic-bezier(0.2, 0.8, 0.2, 1)' },
+        );
+      });
+    }
+    const d = after.dice;
+    if (d && (!before.dice || before.dice.k !== d.k)) {
+      this.dyn.querySelectorAll<SVGGElement>('.die').forEach((die, i) => {
+        const t = die.getAttribute('transform')!.match(/translate\(([-\d.]+),([-\d.]+)\)/);
+        if (!t) return;
+        const at = `translate(${t[1]}px, ${t[2]}px)`;
+        die.animate(
+          [
+            { transform: `${at} rotate(${i % 2 ? -160 : 160}deg) scale(0.6)`, opacity: 0 },
+            { transform: `${at} rotate(0deg) scale(1)`, opacity: 1 },
+          ],
+          { duration: 320, easing: 'cubic-bezier(0.2, 0.8, 0.2, 1)', delay: i * 40, fill: 'backwards' },
+        );
+      });
+    }
+  }
+
   /** Move the keyboard focus to a place (roving tabindex). */
   focus(place: number): void {
     const rect = this.hits.get(place);
@@ -428,7 +510,9 @@ export class BoardSvg {
     }
     const { x, y } = this.svgPoint(e);
     const to = placeAt(x, y);
+    this.dropped = true;
     if (to !== null && to !== drag.from) this.input.drop(drag.from, to);
+    this.dropped = false;
   }
 
   private endDrag(): void {

@@ -46,7 +46,12 @@ export interface Scene {
   readonly options: readonly MoveOption[];
   readonly listPick: number | null;
   /** Dice drawn in the bottom seat's half (true) or the top seat's (false); roll-off: both. */
-  readonly dice: { readonly dice: readonly SceneDie[]; readonly check: DiceCheck; readonly rollOff: boolean } | null;
+  readonly dice: {
+    readonly k: number;
+    readonly dice: readonly SceneDie[];
+    readonly check: DiceCheck;
+    readonly rollOff: boolean;
+  } | null;
   readonly cube: { readonly value: number; readonly at: 'top' | 'middle' | 'bottom'; readonly enabled: boolean };
   /** Arrows of the last play, in places (0 = that seat's tray, 25 = its bar). */
   readonly arrows: readonly { readonly seat: Seat; readonly from: number; readonly to: number }[];
@@ -89,6 +94,7 @@ export function buildScene(view: GameView, ui: MoveUi | null): Scene {
     const [a, b] = view.dice.values;
     if (view.dice.seat === null || view.phase === 'rolloff') {
       dice = {
+        k: view.dice.k,
         dice: [
           { value: a, used: false, seat: 0 },
           { value: b, used: false, seat: 1 },
@@ -110,6 +116,7 @@ export function buildScene(view: GameView, ui: MoveUi | null): Scene {
         return n > 0;
       });
       dice = {
+        k: view.dice.k,
         dice: values.map((value, i) => ({ value, used: used[i]!, seat })),
         check: view.dice.check,
         rollOff: false,
