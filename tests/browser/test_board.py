@@ -87,7 +87,7 @@ async def test_move_list_names_dice_bar_and_off(open_demo: OpenDemo) -> None:
         "6/5 die 1",
     ]
     await page.click(".movelist button.opt >> text=13/10")
-    assert await page.locator(".movelist li.picked").count() == 1
+    assert await page.locator('.movelist button[aria-pressed="true"]').count() == 1
     assert await targets(page) == [9, 10]  # 12 is blocked; 9 goes over the open 10
     await page.click("button.play")
     assert (await state(page))["phase"] == "moving"
@@ -130,6 +130,35 @@ async def test_keyboard_only_turn(open_demo: OpenDemo) -> None:
     await page.keyboard.press("Tab")
     await page.keyboard.press("Escape")
     assert await page.locator(".checker.sel").count() == 0
+
+
+async def test_keys_b_for_the_bar_and_o_to_bear_off(open_demo: OpenDemo) -> None:
+    entering = Position.from_points({25: 1, 6: 14}, {1: 2, 2: 2, 12: 11})
+    page = await open_demo(f"position={encode(entering)}&dice=65&clock=0&mode=single")
+    await page.keyboard.press("b")
+    assert await page.locator(".checker.sel").count() == 1
+    assert await targets(page) == [14, 19, 20]
+    for _ in range(4):  # from point 1 along the bottom row, then up: 20 is above 5
+        await page.keyboard.press("ArrowLeft")
+    await page.keyboard.press("ArrowUp")
+    assert await page.evaluate("document.activeElement.dataset.place") == "20"
+    await page.keyboard.press("Enter")
+    assert await page.locator(".sr-only").inner_text() == "Moved Bar/20 with the 5"
+    assert (await state(page))["phase"] == "moving"
+
+    bearing = Position.from_points({6: 1, 4: 2, 1: 1}, {23: 5})
+    page = await open_demo(f"position={encode(bearing)}&dice=64&clock=0&mode=single")
+    await page.keyboard.press("Tab")
+    for _ in range(5):
+        await page.keyboard.press("ArrowLeft")
+    await page.keyboard.press("Enter")  # select the 6-point
+    await page.keyboard.press("o")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("Enter")  # select the 4-point
+    await page.keyboard.press("o")
+    assert await page.locator(".player.bottom .pips").inner_text() == "5 pips"
+    assert await page.locator("svg.board .slab.s0").count() == 13
 
 
 async def test_undo_and_redo_within_the_turn(open_demo: OpenDemo) -> None:

@@ -6,7 +6,7 @@
  */
 
 import { BAR, OFF } from '../engine/position';
-import { routeLabel, turnMoves } from '../engine/turn';
+import { routeLabel, stepLabel, turnMoves } from '../engine/turn';
 import type { GameSource, GameView, Seat } from '../view/gameView';
 import { actingSeat, canDouble } from '../view/gameView';
 import { BoardSvg } from './boardSvg';
@@ -125,6 +125,7 @@ export class BoardApp {
     const boardArea = h('section', { class: 'board-area', 'aria-label': 'Game' }, this.bars.top.root, boardWrap, this.bars.bottom.root);
 
     e.status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+    e.announce = h('div', { class: 'sr-only', 'aria-live': 'assertive' });
     e.check = h('div', { class: 'check' });
     const b = {
       roll: button('Roll', 'btn primary roll', 'D'),
@@ -142,7 +143,7 @@ export class BoardApp {
     const actions = h('div', { class: 'actions' }, b.roll, b.double, b.undo, b.redo, b.end);
 
     e.choice = h('div', { class: 'choice', role: 'group', hidden: '' });
-    e.list = h('ul', { class: 'movelist', role: 'listbox', 'aria-label': 'Legal moves' });
+    e.list = h('ul', { class: 'movelist', 'aria-label': 'Legal moves: pick one, then Play' });
     e.play = button('Play', 'btn primary play');
     e.play.addEventListener('click', () => this.playPicked());
     const moves = h(
@@ -167,7 +168,7 @@ export class BoardApp {
 
     e.fairness = h('details', { class: 'fairness' });
     e.settings = this.buildSettings();
-    const side = h('aside', { class: 'side', 'aria-label': 'Controls' }, e.status, e.check, actions, moves, e.resign, e.fairness, e.settings);
+    const side = h('aside', { class: 'side', 'aria-label': 'Controls' }, e.status, e.announce, e.check, actions, moves, e.resign, e.fairness, e.settings);
     const table = h('main', { class: 'table' }, boardArea, side);
     this.root.classList.add('fg-app');
     this.root.replaceChildren(header, table);
@@ -218,9 +219,19 @@ export class BoardApp {
   }
 
   private update(ui: mc.MoveUi): void {
-    const moved = this.ui !== null && ui.turn.steps.length !== this.ui.turn.steps.length;
+    const before = this.ui?.turn.steps.length ?? 0;
+    const moved = this.ui !== null && ui.turn.steps.length !== before;
     this.ui = ui;
-    if (moved) click(this.settings.sound);
+    if (moved) {
+      click(this.settings.sound);
+      const steps = ui.turn.steps;
+      const last = steps[steps.length - 1];
+      // Screen readers hear each step (the board itself changes silently).
+      this.els.announce!.textContent =
+        steps.length > before && last
+          ? `Moved ${stepLabel(last)} with the ${last.die}`
+          : `Undone. Moves made: ${steps.length ? steps.map(stepLabel).join(', ') : 'none'}`;
+    }
     this.render();
     if (moved && this.settings.autoConfirm && mc.complete(ui) && ui.turn.maxUsed > 0) this.endTurn();
     if (ui.choice) (this.els.choice!.querySelector('button') as HTMLButtonElement | null)?.focus();
@@ -479,8 +490,8 @@ export class BoardApp {
         die,
       );
       const picked = scene.listPick === opt.index;
-      const li = h('li', { role: 'option', 'aria-selected': String(picked) }, btn);
-      if (picked) li.classList.add('picked');
+      btn.setAttribute('aria-pressed', String(picked));
+      const li = h('li', {}, btn);
       if (ui?.selected === opt.step.from) li.classList.add('from-selected');
       btn.addEventListener('click', () => {
         const cur = this.interactive();
