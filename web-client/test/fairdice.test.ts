@@ -7,6 +7,9 @@ import {
   chainLink,
   constantTimeEqual,
   deriveDice,
+  forgetSecret,
+  loadSecret,
+  obtainSecret,
   diceFromSeed,
   fromHex,
   newSecret,
@@ -161,5 +164,52 @@ describe('distribution', () => {
     expect(keys.length).toBe(21);
     const expectedPairs = keys.map((k) => (k[0] === k[1] ? n / 36 : (2 * n) / 36));
     expect(chi(keys.map((k) => pairs.get(k)!), expectedPairs)).toBeLessThan(45.31);
+  });
+});
+
+describe('secret storage', () => {
+  class MemoryStorage {
+    readonly items = new Map<string, string>();
+    getItem(key: string) {
+      return this.items.get(key) ?? null;
+    }
+    setItem(key: string, value: string) {
+      this.items.set(key, value);
+    }
+    removeItem(key: string) {
+      this.items.delete(key);
+    }
+  }
+
+  it('keeps one secret per match, game and seat so a reload rebuilds the same chain', async () => {
+    const storage = new MemoryStorage();
+    const first = obtainSecret(storage, ctx(0));
+    expect(first.fresh).toBe(true);
+    expect(first.stored).toBe(true);
+    const again = obtainSecret(storage, ctx(0));
+    expect(again.fresh).toBe(false);
+    expect(toHex(again.secret)).toBe(toHex(first.secret));
+    const a = await OwnChain.create(ctx(0), first.secret, 16);
+    const b = await OwnChain.create(ctx(0), again.secret, 16);
+    expect(toHex(b.commitment)).toBe(toHex(a.commitment));
+    expect(toHex(obtainSecret(storage, ctx(1)).secret)).not.toBe(toHex(first.secret));
+    expect(toHex(obtainSecret(storage, { ...ctx(0), gameNo: gameNo + 1 }).secret)).not.toBe(toHex(first.secret));
+    forgetSecret(storage, ctx(0));
+    expect(loadSecret(storage, ctx(0))).toBeNull();
+  });
+
+  it('reports a storage that refuses to keep the secret', () => {
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('quota');
+      },
+      removeItem: () => undefined,
+    };
+    const got = obtainSecret(refusing, ctx(0));
+    expect(got.stored).toBe(false);
+    expect(got.secret.length).toBe(32);
+    const corrupt = { getItem: () => 'zz', setItem: () => undefined, removeItem: () => undefined };
+    expect(loadSecret(corrupt, ctx(0))).toBeNull();
   });
 });
