@@ -217,6 +217,12 @@ describe('scene', () => {
     expect(scene.options.every((o) => o.die === 5)).toBe(true);
   });
 
+  it('shows an offered cube on the doubler\'s side with the new value', () => {
+    const view = base({ phase: 'offer', offer: { kind: 'double', by: 0, value: 4 }, viewer: 1 });
+    expect(buildScene(view, null).cube).toEqual({ value: 4, at: 'offered-top', enabled: true });
+    expect(buildScene(base({ cube: { value: 1, owner: null, enabled: false } }), null).cube.at).toBe('middle');
+  });
+
   it('is read-only for a spectator and while a play is pending', () => {
     const ui = mc.newMoveUi(startPosition(), 5, 5);
     expect(buildScene(base({ viewer: null }), ui).interactive).toBe(false);

@@ -344,12 +344,24 @@ export class BoardSvg {
     const c = scene.cube;
     if (!c.enabled && c.value === 1) return '';
     const size = 44;
-    const x = FRAME + RAIL / 2;
-    const y = c.at === 'middle' ? MID_Y : c.at === 'top' ? FIELD_TOP + 12 + size / 2 : FIELD_BOTTOM - 12 - size / 2;
+    let x = FRAME + RAIL / 2;
+    let y = c.at === 'middle' ? MID_Y : c.at === 'top' ? FIELD_TOP + 12 + size / 2 : FIELD_BOTTOM - 12 - size / 2;
+    if (c.at === 'offered-top' || c.at === 'offered-bottom') {
+      // An offered cube sits in the middle of the doubler's half of the field, where dice go.
+      x = (c.at === 'offered-bottom' ? RIGHT_X : LEFT_X) + 3 * POINT_W;
+      y = MID_Y;
+    }
     const shown = c.value === 1 ? 64 : c.value;
-    const owner = c.at === 'middle' ? 'centred' : c.at === 'bottom' ? `owned by ${this.names[scene.bottom]}` : `owned by ${this.names[scene.top]}`;
+    const owner =
+      c.at === 'middle'
+        ? 'centred'
+        : c.at === 'bottom'
+          ? `owned by ${this.names[scene.bottom]}`
+          : c.at === 'top'
+            ? `owned by ${this.names[scene.top]}`
+            : `offered by ${this.names[c.at === 'offered-bottom' ? scene.bottom : scene.top]}`;
     return (
-      `<g class="cube${c.enabled ? '' : ' off'}" transform="translate(${x},${f(y)})" role="img" aria-label="cube ${c.value}, ${owner}">` +
+      `<g class="cube${c.enabled ? '' : ' off'}${c.at.startsWith('offered') ? ' offered' : ''}" transform="translate(${x},${f(y)})" role="img" aria-label="cube ${c.value}, ${owner}">` +
       `<rect x="${-size / 2}" y="${-size / 2}" width="${size}" height="${size}" rx="8"/>` +
       `<text y="${shown >= 10 ? 7 : 8}" class="${shown >= 10 ? 'two' : ''}">${shown}</text></g>`
     );

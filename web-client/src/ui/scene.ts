@@ -52,7 +52,12 @@ export interface Scene {
     readonly check: DiceCheck;
     readonly rollOff: boolean;
   } | null;
-  readonly cube: { readonly value: number; readonly at: 'top' | 'middle' | 'bottom'; readonly enabled: boolean };
+  /** 'offered-top' / 'offered-bottom': a double offered by that side, drawn on its half. */
+  readonly cube: {
+    readonly value: number;
+    readonly at: 'top' | 'middle' | 'bottom' | 'offered-top' | 'offered-bottom';
+    readonly enabled: boolean;
+  };
   /** Arrows of the last play, in places (0 = that seat's tray, 25 = its bar). */
   readonly arrows: readonly { readonly seat: Seat; readonly from: number; readonly to: number }[];
   readonly turnComplete: boolean;
@@ -138,11 +143,18 @@ export function buildScene(view: GameView, ui: MoveUi | null): Scene {
     options,
     listPick: interactive ? ui.listPick : null,
     dice,
-    cube: {
-      value: view.cube.value,
-      at: owner === null ? 'middle' : owner === bottom ? 'bottom' : 'top',
-      enabled: view.cube.enabled,
-    },
+    cube:
+      view.offer?.kind === 'double'
+        ? {
+            value: view.offer.value,
+            at: view.offer.by === bottom ? 'offered-bottom' : 'offered-top',
+            enabled: true,
+          }
+        : {
+            value: view.cube.value,
+            at: owner === null ? 'middle' : owner === bottom ? 'bottom' : 'top',
+            enabled: view.cube.enabled,
+          },
     arrows:
       view.lastPlay && !(interactive && ui.turn.steps.length > 0)
         ? view.lastPlay.moves.map(([from, to]) => ({
