@@ -244,6 +244,27 @@ async def test_auto_confirm_setting_ends_the_turn(open_demo: OpenDemo) -> None:
     assert '"autoConfirm":true' in stored
 
 
+async def test_a_sent_play_waits_for_the_answer_and_a_refusal_restores(
+    open_demo: OpenDemo,
+) -> None:
+    page = await open_demo("dice=31&clock=0&mode=single&latency=400&refuse=1")
+    pips = page.locator(".player.bottom .pips")
+    for place in (8, 5, 6, 5):
+        await tap(page, place)
+    await page.click("button.end")
+    assert await page.locator(".status").inner_text() == "Sending your move…"
+    assert await page.locator("button.undo").is_hidden()  # input frozen while pending
+    assert (await state(page))["turn"] == 0
+    await page.wait_for_function("!window.fairgammon.game.current().pending")
+    assert "refused" in await page.locator(".toast").inner_text()
+    assert await pips.inner_text() == "167 pips"  # the board is back where the server has it
+    for place in (8, 5, 6, 5):
+        await tap(page, place)
+    await page.keyboard.press("e")
+    await page.wait_for_function("window.fairgammon.game.current().turn === 1")
+    assert (await state(page))["boards"][0][5] == 2
+
+
 async def test_route_choice_between_hitting_and_not(open_demo: OpenDemo) -> None:
     position = Position.from_points({24: 1, 6: 14}, {7: 1, 2: 14})
     page = await open_demo(f"position={encode(position)}&dice=65&clock=0&mode=single")

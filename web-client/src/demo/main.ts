@@ -5,6 +5,7 @@
  *   dice=31,64,...   practice dice (roll-off first), then random
  *   position=ID      start from a gnubg Position ID with the first player on roll (no roll-off)
  *   tamper=K         announce roll K wrongly, to show the mismatch alarm
+ *   latency=MS       answer plays after MS like a server; refuse=N refuses the first N plays
  */
 
 import '../ui/style.css';
@@ -32,6 +33,8 @@ const game = new LocalGame({
   names: [names[0] ?? 'Ivory', names[1] ?? 'Copper'],
   dice,
   position: positionId ? decodePositionId(positionId) : undefined,
+  latencyMs: Number(params.get('latency') ?? 0) || 0,
+  refusePlays: Number(params.get('refuse') ?? 0) || 0,
 });
 const root = document.getElementById('app')!;
 const app = new BoardApp(root, game, { title: 'fairgammon' });

@@ -82,6 +82,7 @@ export class BoardApp {
   private readonly bars: { top: PlayerBar; bottom: PlayerBar };
   private readonly els: Record<string, HTMLElement> = {};
   private lastNotice = 0;
+  private wasPending = false;
   private noticeTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -205,7 +206,11 @@ export class BoardApp {
     const key = view.phase === 'moving' && view.dice && view.turn !== null && view.turn === view.viewer
       ? `${view.match.gameNo}:${view.dice.k}:${view.turn}`
       : '';
-    if (key !== this.uiKey) {
+    // A play the server refused (pending, then not, same turn): start the turn afresh, so the
+    // board shows the acknowledged position again; the driver's notice says why.
+    const refused = this.wasPending && !view.pending && key === this.uiKey;
+    this.wasPending = view.pending;
+    if (key !== this.uiKey || refused) {
       this.uiKey = key;
       if (key && view.dice && view.turn !== null) {
         const seat = view.turn;

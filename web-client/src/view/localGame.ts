@@ -45,6 +45,10 @@ export interface LocalGameOptions {
   /** Pause before a turn without a legal play passes, so the notice can be read. */
   readonly passDelayMs?: number;
   readonly now?: () => number;
+  /** Answer plays only after this many ms, like a server round trip (the UI shows "sending"). */
+  readonly latencyMs?: number;
+  /** Refuse this many of the first plays (after the latency), as a server might. */
+  readonly refusePlays?: number;
 }
 
 const other = (seat: Seat): Seat => (seat === 0 ? 1 : 0);
@@ -87,6 +91,8 @@ export class LocalGame implements GameSource {
   private clocks: [ClockView, ClockView];
   private k = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private pending = false;
+  private refusals = 0;
   private epoch = 0; // bumps on every new game so stale async work is dropped
 
   constructor(private readonly options: LocalGameOptions) {
@@ -130,7 +136,7 @@ export class LocalGame implements GameSource {
       notice: this.notice,
       fairness: this.fairness,
       spectators: 0,
-      pending: false,
+      pending: this.pending,
       version: 0,
     };
   }
@@ -369,6 +375,24 @@ export class LocalGame implements GameSource {
   }
 
   play(moves: readonly Move[]): void {
+    if (this.phase !== 'moving' || this.turn === null || !this.dice || this.pending) return;
+    const latency = this.options.latencyMs ?? 0;
+    if (latency <= 0) return this.applyPlay(moves);
+    this.pending = true;
+    this.emit();
+    const epoch = this.epoch;
+    setTimeout(() => {
+      if (epoch !== this.epoch) return;
+      this.pending = false;
+      if (this.refusals < (this.options.refusePlays ?? 0)) {
+        this.refusals++;
+        return this.reject('the server refused it (simulated)');
+      }
+      this.applyPlay(moves);
+    }, latency);
+  }
+
+  private applyPlay(moves: readonly Move[]): void {
     if (this.phase !== 'moving' || this.turn === null || !this.dice) return;
     const [d1, d2] = this.dice.values;
     const start = this.position();
