@@ -90,17 +90,35 @@ export async function rollSeed(
   return sha256(concat(ROLL_TAG, matchId, u32be(gameNo), u32be(k), seat0, seat1));
 }
 
-/** Two unbiased dice from a roll seed, by rejection sampling over the dice blocks. */
-export async function diceFromSeed(seed: Uint8Array): Promise<[number, number]> {
+/** Dice block `ctr` of a roll seed: H("fairgammon/v1/dice" ‖ seed ‖ u32be(ctr)). */
+export async function diceBlock(seed: Uint8Array, ctr: number): Promise<Uint8Array> {
+  return sha256(concat(DICE_TAG, seed, u32be(ctr)));
+}
+
+/**
+ * The rejection sampler alone: read the blocks' bytes in order, skip bytes >= 252, die =
+ * byte % 6 + 1, stop after two dice. Returns null when the blocks run out first.
+ */
+export function sampleDice(blocks: Iterable<Uint8Array>): [number, number] | null {
   const dice: number[] = [];
-  for (let ctr = 0; ; ctr++) {
-    const block = await sha256(concat(DICE_TAG, seed, u32be(ctr)));
+  for (const block of blocks) {
     for (const byte of block) {
       if (byte < LIMIT) {
         dice.push((byte % 6) + 1);
         if (dice.length === 2) return [dice[0]!, dice[1]!];
       }
     }
+  }
+  return null;
+}
+
+/** Two unbiased dice from a roll seed, by rejection sampling over the dice blocks. */
+export async function diceFromSeed(seed: Uint8Array): Promise<[number, number]> {
+  const blocks: Uint8Array[] = [];
+  for (let ctr = 0; ; ctr++) {
+    blocks.push(await diceBlock(seed, ctr));
+    const dice = sampleDice(blocks);
+    if (dice) return dice;
   }
 }
 
