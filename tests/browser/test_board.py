@@ -328,3 +328,14 @@ async def test_screenshots_phone_and_desktop(open_demo: OpenDemo) -> None:
         assert "2 points" in await result.inner_text()
         assert await page.locator(".matchbox .score").inner_text() == "Ivory 2 – 0 Copper"
         await page.screenshot(path=SCREENSHOTS / f"result-{name}.png")
+
+
+async def test_no_sideways_scrolling_at_common_sizes(open_demo: OpenDemo) -> None:
+    for width, height in ((360, 740), (844, 390), (1024, 768), (1920, 1080)):
+        page = await open_demo("dice=31&clock=30", viewport={"width": width, "height": height})
+        assert await page.evaluate("document.documentElement.scrollWidth") <= width
+        board = await page.locator("svg.board").bounding_box()
+        assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= width
+        if width > height:  # landscape: the whole board fits on the screen without scrolling
+            assert board["y"] + board["height"] <= height
+        await page.context.close()
