@@ -339,3 +339,39 @@ async def test_no_sideways_scrolling_at_common_sizes(open_demo: OpenDemo) -> Non
         if width > height:  # landscape: the whole board fits on the screen without scrolling
             assert board["y"] + board["height"] <= height
         await page.context.close()
+
+
+async def test_a_whole_game_through_the_move_list(open_demo: OpenDemo) -> None:
+    """Both players always play the first listed step until someone has borne off all 15."""
+    page = await open_demo("mode=single&clock=0")
+    turns = 0
+    while turns < 400:
+        await page.wait_for_function(
+            "['moving', 'gameover'].includes(window.fairgammon.game.current().phase)"
+            " && !window.fairgammon.game.current().pending"
+        )
+        view = await state(page)
+        if view["phase"] == "gameover":
+            break
+        if await page.locator(".movelist button.opt").count() == 0:
+            # No legal move: the turn passes by itself after a short notice.
+            await page.wait_for_function(
+                f"window.fairgammon.game.current().dice?.k !== {view['dice']['k']}"
+                " || window.fairgammon.game.current().phase === 'gameover'"
+            )
+            continue
+        while await page.locator(".movelist button.opt").count():
+            first = page.locator(".movelist button.opt").first
+            await first.click()  # pick
+            await first.click()  # play
+        assert await page.locator("button.end").is_enabled()
+        await page.keyboard.press("e")
+        turns += 1
+    view = await state(page)
+    assert view["phase"] == "gameover", f"no result after {turns} turns"
+    result = view["result"]
+    assert view["boards"][result["winner"]][0] == 15
+    assert result["reason"] in ("single", "gammon", "backgammon")
+    assert result["matchOver"] is True
+    await page.locator(".result h2").wait_for()
+    assert "wins" in await page.locator(".result h2").inner_text()
