@@ -3,6 +3,7 @@ undo/redo, route choices, the dice alarm, and screenshots on a phone and a deskt
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.async_api import Page
@@ -42,6 +43,7 @@ async def test_demo_loads_with_verified_fair_dice(open_demo: OpenDemo) -> None:
     assert view["dice"]["check"] == "verified"
     assert len(view["fairness"]["commitments"][0]) == 64
     assert await page.locator("svg.board .checker").count() == 30
+    assert await page.locator(".badge.spectating").is_hidden()
     assert await page.locator(".pips").all_inner_texts() == ["167 pips", "167 pips"]
     # The player on roll has a move list, each option naming its die.
     assert all(" die " in f" {o} " for o in await options(page))
@@ -270,6 +272,26 @@ async def test_a_sent_play_waits_for_the_answer_and_a_refusal_restores(
     await page.keyboard.press("e")
     await page.wait_for_function("window.fairgammon.game.current().turn === 1")
     assert (await state(page))["boards"][0][5] == 2
+
+
+async def test_spectator_view_is_read_only_with_presence_and_watchers(
+    open_demo: OpenDemo,
+) -> None:
+    page = await open_demo("spectate=1&watchers=3&presence=online,reconnecting&dice=31&clock=30")
+    await page.wait_for_function("window.fairgammon.game.current().phase === 'moving'")
+    assert await page.locator(".badge.watchers").inner_text() == "3 watching"
+    assert await page.locator(".badge.spectating").is_visible()
+    away = await page.locator(".player.top .presence").inner_text()
+    assert re.fullmatch(r"reconnecting · forfeits in (1:00|0:5\d)", away), away
+    assert await page.locator(".player.bottom .pname").inner_text() == "Ivory"
+    assert await page.locator(".movelist button.opt").count() == 0
+    assert await page.locator("section.moves").is_hidden()
+    assert await page.locator("button.end").is_hidden()
+    await tap(page, 8)
+    assert await page.locator(".checker.sel").count() == 0
+    assert await page.locator(".player.bottom .clock.running").count() == 1
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=SCREENSHOTS / "spectator-1440x900.png")
 
 
 async def test_route_choice_between_hitting_and_not(open_demo: OpenDemo) -> None:

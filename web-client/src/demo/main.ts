@@ -6,13 +6,14 @@
  *   position=ID      start from a gnubg Position ID with the first player on roll (no roll-off)
  *   tamper=K         announce roll K wrongly, to show the mismatch alarm
  *   latency=MS       answer plays after MS like a server; refuse=N refuses the first N plays
+ *   spectate=1       read-only, as a spectator;  watchers=N  presence=online,reconnecting|gone
  */
 
 import '../ui/style.css';
 import { decodePositionId } from '../engine/positionId';
 import { BoardApp } from '../ui/app';
 import { type DiceSource, LocalFairDice, ScriptedDice } from '../view/dice';
-import type { MatchKind } from '../view/gameView';
+import type { MatchKind, Presence } from '../view/gameView';
 import { LocalGame } from '../view/localGame';
 
 const params = new URLSearchParams(location.search);
@@ -35,7 +36,17 @@ const game = new LocalGame({
   position: positionId ? decodePositionId(positionId) : undefined,
   latencyMs: Number(params.get('latency') ?? 0) || 0,
   refusePlays: Number(params.get('refuse') ?? 0) || 0,
+  spectator: params.get('spectate') === '1',
+  spectators: Number(params.get('watchers') ?? 0) || 0,
+  presence: presence(params.get('presence')),
 });
+
+function presence(text: string | null): [Presence, Presence] | undefined {
+  const known = ['online', 'reconnecting', 'gone'];
+  const parts = (text ?? '').split(',');
+  if (parts.length !== 2 || !parts.every((p) => known.includes(p))) return undefined;
+  return parts as [Presence, Presence];
+}
 const root = document.getElementById('app')!;
 const app = new BoardApp(root, game, { title: 'fairgammon' });
 void game.start();

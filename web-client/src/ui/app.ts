@@ -41,6 +41,7 @@ export class BoardApp {
     score: h('span', { class: 'score' }),
     crawford: h('span', { class: 'badge crawford', text: 'Crawford', title: 'Crawford game: no doubling' }),
     watchers: h('span', { class: 'badge watchers' }),
+    spectating: h('span', { class: 'badge spectating', text: 'Spectating' }),
   };
   private readonly notice = h('div', { class: 'toast', role: 'status', 'aria-live': 'polite' });
   private readonly result = h('div', { class: 'result', role: 'dialog', 'aria-labelledby': 'result-title', hidden: '' });
@@ -95,7 +96,7 @@ export class BoardApp {
       'header',
       { class: 'topbar' },
       h('span', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), title),
-      h('span', { class: 'matchbox' }, hd.match, hd.score, hd.crawford, hd.watchers),
+      h('span', { class: 'matchbox' }, hd.match, hd.score, hd.crawford, hd.watchers, hd.spectating),
     );
     const boardWrap = h('div', { class: 'board-wrap' }, this.board.el, this.notice, this.offer, this.result);
     const boardArea = h(
@@ -316,6 +317,8 @@ export class BoardApp {
     this.header.crawford.hidden = !match.crawford;
     this.header.watchers.hidden = spectators === 0;
     this.header.watchers.textContent = `${spectators} watching`;
+    this.header.spectating.hidden = this.view.viewer !== null;
+    this.moves.root.hidden = this.view.viewer === null;
   }
 
   private tick(): void {

@@ -26,6 +26,7 @@ import type {
   MatchKind,
   Offer,
   Phase,
+  Presence,
   ResultReason,
   ResultView,
   Seat,
@@ -49,6 +50,12 @@ export interface LocalGameOptions {
   readonly latencyMs?: number;
   /** Refuse this many of the first plays (after the latency), as a server might. */
   readonly refusePlays?: number;
+  /** Show the board read-only from seat 0's side, as a spectator sees it. */
+  readonly spectator?: boolean;
+  /** How the players' connections are shown (a network game reports them; here for show). */
+  readonly presence?: readonly [Presence, Presence];
+  /** Spectator count to show. */
+  readonly spectators?: number;
 }
 
 const other = (seat: Seat): Seat => (seat === 0 ? 1 : 0);
@@ -92,11 +99,13 @@ export class LocalGame implements GameSource {
   private k = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pending = false;
+  private readonly shownSince: number;
   private refusals = 0;
   private epoch = 0; // bumps on every new game so stale async work is dropped
 
   constructor(private readonly options: LocalGameOptions) {
     this.now = options.now ?? Date.now;
+    this.shownSince = this.now();
     this.cube = { value: 1, owner: null, enabled: options.kind !== 'single' };
     const budgetMs = options.clockSeconds * 1000;
     this.clocks = [
@@ -111,11 +120,13 @@ export class LocalGame implements GameSource {
   }
 
   current(): GameView {
+    const presence = this.options.presence ?? ['online', 'online'];
+    const forfeitAt = (seat: Seat) => (presence[seat] === 'online' ? null : this.shownSince + 60_000);
     return {
-      viewer: this.viewer,
+      viewer: this.options.spectator ? null : this.viewer,
       players: [
-        { name: this.options.names[0], presence: 'online', forfeitAt: null },
-        { name: this.options.names[1], presence: 'online', forfeitAt: null },
+        { name: this.options.names[0], presence: presence[0], forfeitAt: forfeitAt(0) },
+        { name: this.options.names[1], presence: presence[1], forfeitAt: forfeitAt(1) },
       ],
       boards: this.boards,
       turn: this.turn,
@@ -135,7 +146,7 @@ export class LocalGame implements GameSource {
       result: this.result,
       notice: this.notice,
       fairness: this.fairness,
-      spectators: 0,
+      spectators: this.options.spectators ?? 0,
       pending: this.pending,
       version: 0,
     };
