@@ -15,7 +15,6 @@ import {
   MID_Y,
   POINT_W,
   R,
-  RAIL,
   RIGHT_X,
   STACK_MAX,
   TRAY_W,
@@ -93,7 +92,6 @@ export function staticMarkup(): string {
     </filter>
   </defs>`);
   parts.push(`<rect class="frame" x="0" y="0" width="${W}" height="${H}" rx="22" fill="url(#fg-wood)"/>`);
-  parts.push(`<rect class="rail" x="${FRAME}" y="${FIELD_TOP}" width="${RAIL}" height="${FIELD_BOTTOM - FIELD_TOP}" rx="6"/>`);
   for (const x0 of [LEFT_X, RIGHT_X]) {
     parts.push(
       `<rect class="felt" x="${x0}" y="${FIELD_TOP}" width="${6 * POINT_W}" height="${FIELD_BOTTOM - FIELD_TOP}" fill="url(#fg-felt)"/>`,
@@ -256,8 +254,10 @@ function cubeMarkup(scene: Scene, names: readonly [string, string]): string {
   const c = scene.cube;
   if (!c.enabled && c.value === 1) return '';
   const size = 44;
-  let x = FRAME + RAIL / 2;
-  let y = c.at === 'middle' ? MID_Y : c.at === 'top' ? FIELD_TOP + 12 + size / 2 : FIELD_BOTTOM - 12 - size / 2;
+  // The cube lives on the bar: in the middle while centred, at its owner's end once taken
+  // (clear of the bar checkers, which stack outwards from the middle, four at most).
+  let x = BAR_X + BAR_W / 2;
+  let y = c.at === 'middle' ? MID_Y : c.at === 'top' ? FIELD_TOP + 6 + size / 2 : FIELD_BOTTOM - 6 - size / 2;
   if (c.at === 'offered-top' || c.at === 'offered-bottom') {
     // An offered cube sits in the middle of the doubler's half of the field, where dice go.
     x = (c.at === 'offered-bottom' ? RIGHT_X : LEFT_X) + 3 * POINT_W;

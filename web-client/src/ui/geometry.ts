@@ -4,19 +4,18 @@
  * "Places" are the bottom seat's numbering: 1..24 points, 25 its bar, 0 its tray (off).
  */
 
-export const FRAME = 30; // the wooden frame; holds the point numbers
-export const RAIL = 58; // left rail: the cube
+export const FRAME = 28; // the wooden frame; holds the point numbers
 export const POINT_W = 64;
 export const BAR_W = 68;
-export const TRAY_W = 78;
+export const TRAY_W = 72;
 export const R = 29; // checker radius
 export const POINT_H = 5 * 2 * R; // five checkers fit on a point
 export const BAND = 70; // the middle band between the two rows of points
-export const W = FRAME + RAIL + 6 * POINT_W + BAR_W + 6 * POINT_W + TRAY_W + FRAME;
+export const W = FRAME + 6 * POINT_W + BAR_W + 6 * POINT_W + TRAY_W + FRAME;
 export const H = FRAME + POINT_H + BAND + POINT_H + FRAME;
 export const MID_Y = H / 2;
 
-export const LEFT_X = FRAME + RAIL; // left half of the field
+export const LEFT_X = FRAME; // left half of the field
 export const BAR_X = LEFT_X + 6 * POINT_W;
 export const RIGHT_X = BAR_X + BAR_W;
 export const TRAY_X = RIGHT_X + 6 * POINT_W;
