@@ -11,6 +11,7 @@
 
 import '../ui/style.css';
 import { decodePositionId } from '../engine/positionId';
+import { CHAIN_LENGTH } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { type DiceSource, LocalFairDice, ScriptedDice } from '../view/dice';
 import type { MatchKind, Presence } from '../view/gameView';
@@ -24,7 +25,7 @@ const names = (params.get('names') ?? 'Ivory,Copper').split(',').slice(0, 2) as 
 const tamper = params.get('tamper');
 const dice: DiceSource = params.get('dice')
   ? new ScriptedDice(ScriptedDice.parse(params.get('dice')!))
-  : new LocalFairDice(256, tamper ? Number(tamper) : null);
+  : new LocalFairDice(CHAIN_LENGTH, tamper ? Number(tamper) : null);
 const positionId = params.get('position');
 
 const game = new LocalGame({
