@@ -1,0 +1,96 @@
+"""Fixtures for the browser tests: a fresh web-client build, a static file server and Chromium.
+
+The tests drive Debian's Chromium through Playwright's async API (no browser download); the
+built client (web-client/dist) is rebuilt with scripts/build-web.sh whenever a source file is
+newer than the build.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import subprocess
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, Page, async_playwright
+
+from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, DIST, ROOT, WEB, OpenDemo
+
+
+def _newest_source() -> float:
+    sources = [*WEB.glob("src/**/*"), *WEB.glob("*.html"), WEB / "package-lock.json"]
+    sources.append(WEB / "vite.config.ts")
+    return max(p.stat().st_mtime for p in sources if p.is_file())
+
+
+@pytest.fixture(scope="session")
+def dist() -> Path:
+    """web-client/dist, built now if missing or older than its sources."""
+    built = DIST / "demo.html"
+    if not built.exists() or built.stat().st_mtime < _newest_source():
+        subprocess.run([str(ROOT / "scripts" / "build-web.sh")], check=True, cwd=ROOT)
+    assert built.exists(), "scripts/build-web.sh did not produce web-client/dist/demo.html"
+    return DIST
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def base_url(dist: Path) -> Iterator[str]:
+    """A static file server for dist on a free loopback port, in a thread."""
+    handler = functools.partial(_QuietHandler, directory=str(dist))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest_asyncio.fixture
+async def browser() -> AsyncIterator[Browser]:
+    assert CHROMIUM.exists(), "Chromium is missing: apt-get install -y chromium"
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+
+@pytest_asyncio.fixture
+async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
+    """Open demo.html?QUERY in a fresh context; page errors fail the test."""
+    errors: list[str] = []
+
+    async def opener(
+        query: str = "",
+        viewport: dict[str, int] | None = None,
+        scheme: str = "light",
+        motion: str = "reduce",
+    ) -> Page:
+        context = await browser.new_context(
+            viewport=viewport or DESKTOP, color_scheme=scheme, reduced_motion=motion
+        )
+        page = await context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on(
+            "console", lambda msg: errors.append(msg.text) if msg.type == "error" else None
+        )
+        await page.goto(f"{base_url}/demo.html?{query}")
+        await page.wait_for_selector("svg.board .checker")
+        return page
+
+    yield opener
+    assert errors == [], f"errors in the page: {errors}"

@@ -1,0 +1,4 @@
+export * from './position';
+export * from './positionId';
+export * from './movegen';
+export * from './turn';

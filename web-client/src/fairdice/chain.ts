@@ -1,0 +1,87 @@
+/**
+ * One seat's own chain (kept by its client) and a verifier that follows both seats' reveals.
+ */
+
+import { type ChainContext, CHAIN_LENGTH, type Seat, buildChain, deriveDice, verifyLink } from './scheme';
+
+/** A client's own hash chain: the commitment to send, then one reveal per roll. */
+export class OwnChain {
+  private constructor(
+    readonly ctx: ChainContext,
+    private readonly links: Uint8Array[],
+  ) {}
+
+  /** Build the chain from its secret top s[N] (kept in storage so a reload can rebuild it). */
+  static async create(ctx: ChainContext, top: Uint8Array, n: number = CHAIN_LENGTH): Promise<OwnChain> {
+    return new OwnChain(ctx, await buildChain(ctx, top, n));
+  }
+
+  get length(): number {
+    return this.links.length - 1;
+  }
+
+  get commitment(): Uint8Array {
+    return this.links[0]!;
+  }
+
+  /** s[k], the reveal for roll k. */
+  reveal(k: number): Uint8Array {
+    if (!Number.isInteger(k) || k < 1 || k > this.length) throw new RangeError(`no reveal ${k}`);
+    return this.links[k]!;
+  }
+}
+
+export type RollCheck =
+  | { ok: true; dice: [number, number] }
+  | { ok: false; reason: 'bad_link_seat0' | 'bad_link_seat1' | 'dice_mismatch' | 'out_of_order' };
+
+/**
+ * Checks every published roll of one game against both commitments, as players and
+ * spectators do: each reveal must hash to the previous link of its seat and the announced dice
+ * must be the ones derived from the two reveals.
+ */
+export class RollVerifier {
+  private last: [Uint8Array, Uint8Array];
+  private nextK = 1;
+
+  constructor(
+    readonly matchId: Uint8Array,
+    readonly gameNo: number,
+    commitments: readonly [Uint8Array, Uint8Array],
+  ) {
+    this.last = [commitments[0], commitments[1]];
+  }
+
+  /** The roll index the verifier expects next. */
+  get expected(): number {
+    return this.nextK;
+  }
+
+  /** A seat re-committed a fresh chain (lost secret): its next reveal links to `commitment`. */
+  recommit(seat: Seat, commitment: Uint8Array): void {
+    this.last[seat] = commitment;
+  }
+
+  /**
+   * Verify roll k with both reveals and the announced dice. On success the reveals become the
+   * links the next roll must hash to; on failure nothing changes.
+   */
+  async check(
+    k: number,
+    reveals: readonly [Uint8Array, Uint8Array],
+    announced: readonly [number, number],
+  ): Promise<RollCheck> {
+    if (k !== this.nextK) return { ok: false, reason: 'out_of_order' };
+    for (const seat of [0, 1] as const) {
+      const ctx = { matchId: this.matchId, gameNo: this.gameNo, seat };
+      if (!(await verifyLink(ctx, k, reveals[seat], this.last[seat]))) {
+        return { ok: false, reason: seat === 0 ? 'bad_link_seat0' : 'bad_link_seat1' };
+      }
+    }
+    const dice = await deriveDice(this.matchId, this.gameNo, k, reveals[0], reveals[1]);
+    if (dice[0] !== announced[0] || dice[1] !== announced[1]) return { ok: false, reason: 'dice_mismatch' };
+    this.last = [reveals[0], reveals[1]];
+    this.nextK = k + 1;
+    return { ok: true, dice };
+  }
+}

@@ -1,0 +1,4 @@
+export * from './bytes';
+export * from './scheme';
+export * from './chain';
+export * from './secretStore';

@@ -1,0 +1,363 @@
+/**
+ * The board screen: SVG board, player bars, status and dice check, the action buttons, the
+ * move list, offers, the result, the fairness panel, settings and the keyboard. It renders
+ * GameViews from a GameSource and sends only GameActions back, so a local driver and the
+ * network driver are interchangeable.
+ */
+
+import { stepLabel, turnMoves } from '../engine/turn';
+import type { GameSource, GameView } from '../view/gameView';
+import { actingSeat, canDouble } from '../view/gameView';
+import { BoardSvg } from './boardSvg';
+import { renderOffer, renderResult } from './dialogs';
+import { button, h } from './dom';
+import { renderFairness } from './fairnessPanel';
+import { RESIGN_NAMES, diceCheckLine, matchLabel, statusLine } from './format';
+import { commandFor, moveFocus } from './keyboard';
+import * as mc from './moveController';
+import { MoveListPanel } from './moveList';
+import { PlayerBar } from './playerBar';
+import { type Scene, buildScene } from './scene';
+import { type Settings, loadSettings, saveSettings } from './settings';
+import { click } from './sound';
+
+export interface BoardAppOptions {
+  /** Title shown in the header. */
+  readonly title?: string;
+}
+
+export class BoardApp {
+  private view: GameView;
+  private ui: mc.MoveUi | null = null;
+  private uiKey = '';
+  private wasPending = false;
+  private scene: Scene | null = null;
+  private settings: Settings = loadSettings();
+  private readonly board: BoardSvg;
+  private readonly bars = { top: new PlayerBar('top'), bottom: new PlayerBar('bottom') };
+  private readonly moves: MoveListPanel;
+  private readonly header = {
+    match: h('span', { class: 'matchinfo' }),
+    score: h('span', { class: 'score' }),
+    crawford: h('span', { class: 'badge crawford', text: 'Crawford', title: 'Crawford game: no doubling' }),
+    watchers: h('span', { class: 'badge watchers' }),
+    spectating: h('span', { class: 'badge spectating', text: 'Spectating' }),
+  };
+  private readonly notice = h('div', { class: 'toast', role: 'status', 'aria-live': 'polite' });
+  private readonly result = h('div', { class: 'result', role: 'dialog', 'aria-labelledby': 'result-title', hidden: '' });
+  private readonly offer = h('div', { class: 'offer', role: 'alertdialog', hidden: '' });
+  private readonly status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  private readonly announce = h('div', { class: 'sr-only', 'aria-live': 'assertive' });
+  private readonly check = h('div', { class: 'check' });
+  private readonly buttons = {
+    roll: button('Roll', 'btn primary roll', 'D'),
+    double: button('Double', 'btn double', '⇧D'),
+    undo: button('Undo', 'btn undo', 'U'),
+    redo: button('Redo', 'btn redo', 'R'),
+    end: button('End turn', 'btn primary end', 'E'),
+  };
+  private readonly resign = h('details', { class: 'more' });
+  private readonly fairness = h('details', { class: 'fairness' });
+  private lastNotice = 0;
+  private noticeTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly source: GameSource,
+    options: BoardAppOptions = {},
+  ) {
+    this.view = source.current();
+    this.board = new BoardSvg({
+      place: (p) => this.onPlace(p),
+      drop: (from, to) => this.onDrop(from, to),
+      dragStart: (from) => this.withUi((ui) => mc.select(ui, from)),
+    });
+    this.moves = new MoveListPanel({
+      option: (i) => {
+        this.withUi((ui) => (ui.listPick === i ? mc.playListStep(ui, i) : mc.pickListStep(ui, i)));
+        this.moves.focusOption(i);
+      },
+      play: () => this.withUi((ui) => mc.playListStep(ui)),
+      choose: (i) => this.withUi((ui) => mc.pickChoice(ui, i)),
+      cancel: () => this.withUi(mc.clear),
+    });
+    this.build(options.title ?? 'fairgammon');
+    source.subscribe((v) => this.setView(v));
+    document.addEventListener('keydown', (e) => this.onKey(e));
+    setInterval(() => this.tick(), 200);
+    this.setView(this.view);
+  }
+
+  // ---- layout -------------------------------------------------------------------------------
+
+  private build(title: string): void {
+    const hd = this.header;
+    const header = h(
+      'header',
+      { class: 'topbar' },
+      h('span', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), title),
+      h('span', { class: 'matchbox' }, hd.match, hd.score, hd.crawford, hd.watchers, hd.spectating),
+    );
+    const boardWrap = h('div', { class: 'board-wrap' }, this.board.el, this.notice, this.offer, this.result);
+    const boardArea = h(
+      'section',
+      { class: 'board-area', 'aria-label': 'Game' },
+      this.bars.top.root,
+      boardWrap,
+      this.bars.bottom.root,
+    );
+    const b = this.buttons;
+    b.roll.addEventListener('click', () => this.source.roll());
+    b.double.addEventListener('click', () => this.source.double());
+    b.undo.addEventListener('click', () => this.withUi(mc.undo));
+    b.redo.addEventListener('click', () => this.withUi(mc.redo));
+    b.end.addEventListener('click', () => this.endTurn());
+    const actions = h('div', { class: 'actions' }, b.roll, b.double, b.undo, b.redo, b.end);
+
+    this.resign.append(h('summary', { text: 'Resign…' }));
+    for (const level of [1, 2, 3] as const) {
+      const rb = button(`Resign ${RESIGN_NAMES[level]}`, 'btn ghost');
+      rb.addEventListener('click', () => {
+        this.resign.open = false;
+        this.source.resign(level);
+      });
+      this.resign.append(rb);
+    }
+    const side = h(
+      'aside',
+      { class: 'side', 'aria-label': 'Controls' },
+      this.status,
+      this.announce,
+      this.check,
+      actions,
+      this.moves.root,
+      this.resign,
+      this.fairness,
+      this.buildSettings(),
+    );
+    this.root.classList.add('fg-app');
+    this.root.replaceChildren(header, h('main', { class: 'table' }, boardArea, side));
+  }
+
+  private buildSettings(): HTMLElement {
+    const d = h('details', { class: 'settings' }, h('summary', { text: 'Settings & keys' }));
+    const toggle = (key: keyof Settings, label: string) => {
+      const input = h('input', { type: 'checkbox', name: key });
+      input.checked = this.settings[key];
+      input.addEventListener('change', () => {
+        this.settings = { ...this.settings, [key]: input.checked };
+        saveSettings(this.settings);
+        this.render();
+      });
+      return h('label', { class: 'toggle' }, input, h('span', { text: label }));
+    };
+    d.append(
+      toggle('autoConfirm', 'End the turn automatically when all dice are used'),
+      toggle('sound', 'Sound effects'),
+      h(
+        'p',
+        { class: 'keys' },
+        'Keys: arrows move over the points, Enter or Space selects and moves, B bar, O bear off, ' +
+          'U undo, R redo, D roll, Shift+D double, E end turn, Escape clears.',
+      ),
+    );
+    return d;
+  }
+
+  // ---- state --------------------------------------------------------------------------------
+
+  private setView(view: GameView): void {
+    this.view = view;
+    const key =
+      view.phase === 'moving' && view.dice && view.turn !== null && view.turn === view.viewer
+        ? `${view.match.gameNo}:${view.dice.k}:${view.turn}`
+        : '';
+    // A play the server refused (pending, then not, same turn): start the turn afresh, so the
+    // board shows the acknowledged position again; the driver's notice says why.
+    const refused = this.wasPending && !view.pending && key === this.uiKey;
+    this.wasPending = view.pending;
+    if (key !== this.uiKey || refused) {
+      this.uiKey = key;
+      if (key && view.dice && view.turn !== null) {
+        const seat = view.turn;
+        const position = { mover: view.boards[seat], opponent: view.boards[seat === 0 ? 1 : 0] };
+        this.ui = mc.newMoveUi(position, view.dice.values[0], view.dice.values[1]);
+      } else {
+        this.ui = null;
+      }
+    }
+    this.render();
+  }
+
+  /** Apply a change to the turn in progress, when this screen may move now. */
+  private withUi(change: (ui: mc.MoveUi) => mc.MoveUi): void {
+    const ui = this.scene?.interactive ? this.ui : null;
+    if (ui) this.update(change(ui));
+  }
+
+  private update(ui: mc.MoveUi): void {
+    const before = this.ui?.turn.steps.length ?? 0;
+    const moved = this.ui !== null && ui.turn.steps.length !== before;
+    this.ui = ui;
+    if (moved) {
+      click(this.settings.sound);
+      const steps = ui.turn.steps;
+      const last = steps[steps.length - 1];
+      // Screen readers hear each step (the board itself changes silently).
+      this.announce.textContent =
+        steps.length > before && last
+          ? `Moved ${stepLabel(last)} with the ${last.die}`
+          : `Undone. Moves made: ${steps.length ? steps.map(stepLabel).join(', ') : 'none'}`;
+    }
+    this.render();
+    if (moved && this.settings.autoConfirm && mc.complete(ui) && ui.turn.maxUsed > 0) this.endTurn();
+    if (ui.choice) this.moves.focusChoice();
+  }
+
+  // ---- input --------------------------------------------------------------------------------
+
+  private onPlace(place: number): void {
+    if (place >= 1 && place <= 24) this.board.focused = place;
+    this.withUi((ui) => mc.tap(ui, place));
+  }
+
+  private onDrop(from: number, to: number): void {
+    this.withUi((ui) => {
+      const selected = ui.selected === from ? ui : mc.select(ui, from);
+      return selected.targets.has(to) ? mc.moveTo(selected, to) : mc.clear(selected);
+    });
+  }
+
+  private endTurn(): void {
+    const ui = this.scene?.interactive ? this.ui : null;
+    if (ui && mc.complete(ui)) this.source.play(turnMoves(ui.turn));
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target as HTMLElement | null;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    const onBoard = this.board.hasFocus() || t === document.body || t === null;
+    if (e.key.startsWith('Arrow') && t?.closest('.movelist')) {
+      this.moves.step(t, e.key === 'ArrowDown' || e.key === 'ArrowRight');
+      e.preventDefault();
+      return;
+    }
+    const focus = onBoard ? moveFocus(this.board.focused, e.key) : null;
+    if (focus !== null) {
+      this.board.focus(focus);
+      e.preventDefault();
+      return;
+    }
+    if ((e.key === 'Enter' || e.key === ' ') && this.board.hasFocus()) {
+      this.onPlace(this.board.focused);
+      e.preventDefault();
+      return;
+    }
+    const command = commandFor(e.key, e.shiftKey);
+    if (!command) return;
+    e.preventDefault();
+    switch (command) {
+      case 'bar':
+        this.withUi(mc.selectBar);
+        if (!this.board.hasFocus()) this.board.focus(this.board.focused);
+        break;
+      case 'off':
+        this.withUi(mc.bearOff);
+        break;
+      case 'undo':
+        this.withUi(mc.undo);
+        break;
+      case 'redo':
+        this.withUi(mc.redo);
+        break;
+      case 'roll':
+        if (this.view.phase === 'decide' && actingSeat(this.view) === this.view.viewer) this.source.roll();
+        break;
+      case 'double':
+        this.source.double();
+        break;
+      case 'end':
+        this.endTurn();
+        break;
+      case 'clear':
+        this.withUi(mc.clear);
+        break;
+    }
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+
+  private render(): void {
+    const view = this.view;
+    const scene = buildScene(view, this.ui);
+    this.scene = scene;
+    this.board.setNames([view.players[0].name, view.players[1].name]);
+    this.board.render(scene);
+    this.root.dataset.phase = view.phase;
+    this.renderHeader();
+    for (const [where, seat] of [['top', scene.top], ['bottom', scene.bottom]] as const) {
+      const acting = scene.acting === seat || (view.phase === 'rolling' && view.turn === seat);
+      this.bars[where].render(view, seat, scene.pips[seat]!, acting);
+    }
+    this.renderControls(scene);
+    this.moves.render(scene, scene.interactive ? this.ui : null);
+    renderOffer(this.offer, view, this.source);
+    renderResult(this.result, view, this.source);
+    renderFairness(this.fairness, view);
+    this.renderNotice();
+    this.tick();
+  }
+
+  private renderHeader(): void {
+    const { match, spectators, players } = this.view;
+    this.header.match.textContent = matchLabel(match);
+    const [a, b] = match.score;
+    this.header.score.textContent = match.kind === 'single' ? '' : `${players[0].name} ${a} – ${b} ${players[1].name}`;
+    this.header.crawford.hidden = !match.crawford;
+    this.header.watchers.hidden = spectators === 0;
+    this.header.watchers.textContent = `${spectators} watching`;
+    this.header.spectating.hidden = this.view.viewer !== null;
+    this.moves.root.hidden = this.view.viewer === null;
+  }
+
+  private tick(): void {
+    const scene = this.scene;
+    if (!scene) return;
+    const now = Date.now();
+    this.bars.top.tick(this.view, scene.top, now);
+    this.bars.bottom.tick(this.view, scene.bottom, now);
+  }
+
+  private renderControls(scene: Scene): void {
+    const view = this.view;
+    const b = this.buttons;
+    const acting = actingSeat(view);
+    const mine = acting !== null && acting === view.viewer;
+    b.roll.hidden = !(view.phase === 'decide' && mine);
+    b.double.hidden = !(view.phase === 'decide' && mine && canDouble(view));
+    b.undo.hidden = !scene.interactive;
+    b.redo.hidden = !scene.interactive;
+    b.end.hidden = !scene.interactive || this.settings.autoConfirm;
+    b.undo.disabled = !scene.canUndo;
+    b.redo.disabled = !scene.canRedo;
+    b.end.disabled = !scene.turnComplete;
+    this.resign.hidden = !(mine && (view.phase === 'decide' || view.phase === 'moving'));
+    const ui = scene.interactive ? this.ui : null;
+    this.status.textContent = statusLine(view, scene.interactive, ui?.turn.maxUsed ?? 0, ui?.turn.steps.length ?? 0);
+    const d = view.dice;
+    this.check.className = `check ${d ? d.check : 'none'}`;
+    this.check.textContent = diceCheckLine(d);
+    this.check.setAttribute('role', d?.check === 'alarm' ? 'alert' : 'status');
+  }
+
+  private renderNotice(): void {
+    const n = this.view.notice;
+    if (!n || n.id === this.lastNotice) return;
+    this.lastNotice = n.id;
+    this.notice.textContent = n.text;
+    this.notice.classList.add('show');
+    if (this.noticeTimer) clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => this.notice.classList.remove('show'), 3200);
+  }
+}

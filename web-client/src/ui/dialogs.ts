@@ -1,0 +1,67 @@
+/** The panels over the board: a pending double or resignation, and the game's result. */
+
+import type { GameActions, GameView } from '../view/gameView';
+import { actingSeat } from '../view/gameView';
+import { button, h } from './dom';
+import { RESIGN_NAMES, pointsLabel, resultHeadline } from './format';
+
+/** Show the open offer (with Take/Drop or Accept/Reject for the seat that answers). */
+export function renderOffer(box: HTMLElement, view: GameView, actions: GameActions): void {
+  const offer = view.offer;
+  const acting = actingSeat(view);
+  if (view.phase !== 'offer' || !offer) {
+    box.hidden = true;
+    return;
+  }
+  const by = view.players[offer.by].name;
+  const mine = acting !== null && acting === view.viewer;
+  const text =
+    offer.kind === 'double'
+      ? `${by} doubles to ${offer.value}.`
+      : `${by} offers to resign ${RESIGN_NAMES[offer.level]} (${pointsLabel(offer.level * view.cube.value)}).`;
+  const kids: Node[] = [h('p', { class: 'offer-text', text })];
+  if (mine) {
+    const [yes, no] =
+      offer.kind === 'double'
+        ? [button('Take', 'btn primary take'), button('Drop', 'btn drop')]
+        : [button('Accept', 'btn primary accept'), button('Reject', 'btn reject')];
+    yes.addEventListener('click', () => (offer.kind === 'double' ? actions.take() : actions.acceptResign()));
+    no.addEventListener('click', () => (offer.kind === 'double' ? actions.drop() : actions.rejectResign()));
+    kids.push(h('div', { class: 'row' }, yes, no));
+  } else {
+    kids.push(h('p', { class: 'sub', text: `Waiting for ${view.players[acting ?? 0].name}…` }));
+  }
+  box.replaceChildren(...kids);
+  box.hidden = false;
+}
+
+/** Show how the game ended, the points and score, links, and Next game / Rematch. */
+export function renderResult(box: HTMLElement, view: GameView, actions: GameActions): void {
+  const r = view.result;
+  if (view.phase !== 'gameover' || !r) {
+    box.hidden = true;
+    return;
+  }
+  if (!box.hidden && box.dataset.shown === `${view.match.gameNo}`) return;
+  box.dataset.shown = `${view.match.gameNo}`;
+  const [a, b] = r.score;
+  const kids: Node[] = [
+    h('div', { class: `trophy s${r.winner}`, 'aria-hidden': 'true' }),
+    h('h2', { id: 'result-title', text: resultHeadline(view, r) }),
+    h('p', {
+      class: 'points',
+      text: `${pointsLabel(r.points)}${r.matchOver && view.match.kind === 'match' ? ' · match over' : ''}`,
+    }),
+  ];
+  if (view.match.kind !== 'single') {
+    kids.push(h('p', { class: 'final', text: `${view.players[0].name} ${a} – ${b} ${view.players[1].name}` }));
+  }
+  if (r.links?.length) {
+    kids.push(h('p', { class: 'links' }, ...r.links.map((l) => h('a', { href: l.href, text: l.label }))));
+  }
+  const next = button(r.matchOver ? 'Rematch' : 'Next game', 'btn primary next');
+  next.addEventListener('click', () => actions.next());
+  kids.push(next);
+  box.replaceChildren(...kids);
+  box.hidden = false;
+}

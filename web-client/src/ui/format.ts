@@ -1,0 +1,80 @@
+/** Words and numbers the panels show. */
+
+import type { GameView, MatchView, ResultView } from '../view/gameView';
+
+/** "0:27" for a number of milliseconds left (rounded up to whole seconds). */
+export function formatClock(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+export function matchLabel(match: MatchView): string {
+  if (match.kind === 'single') return 'Single game';
+  if (match.kind === 'money') return `Money session · game ${match.gameNo}`;
+  return `Match to ${match.length} · game ${match.gameNo}`;
+}
+
+const REASONS: Record<ResultView['reason'], string> = {
+  single: 'wins',
+  gammon: 'wins a gammon',
+  backgammon: 'wins a backgammon',
+  resign: 'wins by resignation',
+  drop: 'wins: the double was dropped',
+  timeout: 'wins on time',
+  forfeit: 'wins by forfeit',
+  invalid_reveal: 'wins: invalid dice reveal',
+  no_reveal: 'wins: dice reveal missing',
+};
+
+export function resultHeadline(view: GameView, result: ResultView): string {
+  return `${view.players[result.winner].name} ${REASONS[result.reason]}`;
+}
+
+export function pointsLabel(points: number): string {
+  return `${points} point${points === 1 ? '' : 's'}`;
+}
+
+export const RESIGN_NAMES = { 1: 'a single game', 2: 'a gammon', 3: 'a backgammon' } as const;
+
+/** The status line above the controls. */
+export function statusLine(view: GameView, interactive: boolean, maxUsed: number, stepsMade: number): string {
+  const name = (s: 0 | 1 | null) => (s === null ? '' : view.players[s].name);
+  if (view.pending) return 'Sending your move…';
+  switch (view.phase) {
+    case 'waiting':
+      return 'Waiting for the opponent…';
+    case 'rolloff':
+      return 'Opening roll…';
+    case 'rolling':
+      return `${name(view.turn)} is rolling…`;
+    case 'decide':
+      return `${name(view.turn)}: double or roll`;
+    case 'offer':
+      return view.offer ? `${name(view.offer.by === 0 ? 1 : 0)} to answer` : '';
+    case 'gameover':
+      return view.result ? resultHeadline(view, view.result) : 'Game over';
+    case 'moving': {
+      if (!view.dice) return '';
+      const [a, b] = view.dice.values;
+      let status = `${name(view.turn)} to play ${a}–${b}`;
+      if (!interactive) return status;
+      if (maxUsed === 0) status += ': no legal move';
+      else if (stepsMade === maxUsed) status += ': end the turn';
+      else if (maxUsed < (a === b ? 4 : 2)) status += ` (only ${maxUsed} can be played)`;
+      return status;
+    }
+    default:
+      return '';
+  }
+}
+
+/** The line that says whether the current dice were checked against the commitments. */
+export function diceCheckLine(dice: GameView['dice']): string {
+  if (!dice) return '';
+  return {
+    pending: `Roll ${dice.k}: checking the dice against both commitments…`,
+    verified: `Roll ${dice.k}: dice verified against both commitments ✓`,
+    alarm: `Roll ${dice.k}: ALARM — these dice do not match the commitments!`,
+    unverified: `Roll ${dice.k}: practice dice (no fairness proof)`,
+  }[dice.check];
+}

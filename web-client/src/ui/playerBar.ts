@@ -1,0 +1,54 @@
+/** A player's bar above or below the board: colour, name, presence, pips, turn and clock. */
+
+import type { GameView, Seat } from '../view/gameView';
+import { h } from './dom';
+import { formatClock } from './format';
+
+export class PlayerBar {
+  readonly root: HTMLElement;
+  private readonly chip = h('span', { class: 'chip', 'aria-hidden': 'true' });
+  private readonly name = h('span', { class: 'pname' });
+  private readonly presence = h('span', { class: 'presence' });
+  private readonly pips = h('span', { class: 'pips' });
+  private readonly turn = h('span', { class: 'turnmark' });
+  private readonly clockText = h('span', { class: 'time' });
+  private readonly clockFill = h('i');
+  private readonly clock: HTMLElement;
+
+  constructor(position: 'top' | 'bottom') {
+    this.clock = h('span', { class: 'clock', role: 'timer' }, this.clockText, h('span', { class: 'meter' }, this.clockFill));
+    const who = h('span', { class: 'who' }, this.chip, h('span', { class: 'namebox' }, this.name, this.presence));
+    this.root = h('div', { class: `player ${position}` }, who, this.turn, this.pips, this.clock);
+  }
+
+  /** Show `seat` of `view`; `acting` = that seat owes a decision now. */
+  render(view: GameView, seat: Seat, pips: number, acting: boolean): void {
+    const player = view.players[seat];
+    this.root.dataset.seat = String(seat);
+    this.chip.className = `chip s${seat}`;
+    this.name.textContent = player.name;
+    this.presence.className = `presence ${player.presence}`;
+    this.presence.textContent = player.presence;
+    this.pips.textContent = `${pips} pips`;
+    this.pips.setAttribute('aria-label', `${player.name} pip count ${pips}`);
+    this.root.classList.toggle('acting', acting);
+    this.turn.textContent = acting ? (view.phase === 'offer' ? 'to answer' : 'to play') : '';
+  }
+
+  /** Update the countdowns (clock and forfeit) to `now` (client ms). */
+  tick(view: GameView, seat: Seat, now: number): void {
+    const clock = view.clocks[seat];
+    const running = clock.deadline !== null;
+    const left = running ? clock.deadline! - now : clock.budgetMs;
+    this.clock.hidden = clock.budgetMs === 0;
+    this.clock.classList.toggle('running', running);
+    this.clock.classList.toggle('low', running && left < 10_000);
+    this.clockText.textContent = formatClock(left);
+    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${running ? ', running' : ''}`);
+    this.clockFill.style.width = `${clock.budgetMs ? Math.max(0, Math.min(1, left / clock.budgetMs)) * 100 : 0}%`;
+    const p = view.players[seat];
+    if (p.forfeitAt !== null && p.presence !== 'online') {
+      this.presence.textContent = `${p.presence} · forfeits in ${formatClock(p.forfeitAt - now)}`;
+    }
+  }
+}

@@ -1,0 +1,459 @@
+/**
+ * A local hot-seat game: two players on one device. It plays the server's part (legal plays
+ * only, cube, clocks, results, match score and the Crawford rule) and feeds a GameView, so the
+ * board UI runs end to end before the network exists. Dice come from a DiceSource.
+ */
+
+import { applyMove, legalPlays, singleMoves, type Move } from '../engine/movegen';
+import {
+  BAR,
+  CHECKERS,
+  OFF,
+  type Board,
+  type Position,
+  isContact,
+  positionKey,
+  startPosition,
+} from '../engine/position';
+import type { DiceSource } from './dice';
+import type {
+  ClockView,
+  CubeView,
+  DiceView,
+  FairnessView,
+  GameSource,
+  GameView,
+  MatchKind,
+  Offer,
+  Phase,
+  Presence,
+  ResultReason,
+  ResultView,
+  Seat,
+} from './gameView';
+import { canDouble } from './gameView';
+
+export interface LocalGameOptions {
+  readonly kind: MatchKind;
+  /** Match length (kind 'match'). */
+  readonly length: number;
+  /** Seconds per decision; 0 = no clock. */
+  readonly clockSeconds: number;
+  readonly names: readonly [string, string];
+  readonly dice: DiceSource;
+  /** Start from this position with seat 0 on roll (no roll-off). */
+  readonly position?: Position;
+  /** Pause before a turn without a legal play passes, so the notice can be read. */
+  readonly passDelayMs?: number;
+  readonly now?: () => number;
+  /** Answer plays only after this many ms, like a server round trip (the UI shows "sending"). */
+  readonly latencyMs?: number;
+  /** Refuse this many of the first plays (after the latency), as a server might. */
+  readonly refusePlays?: number;
+  /** Show the board read-only from seat 0's side, as a spectator sees it. */
+  readonly spectator?: boolean;
+  /** How the players' connections are shown (a network game reports them; here for show). */
+  readonly presence?: readonly [Presence, Presence];
+  /** Spectator count to show. */
+  readonly spectators?: number;
+}
+
+const other = (seat: Seat): Seat => (seat === 0 ? 1 : 0);
+
+/** How many times the cube value a win is worth: 1 single, 2 gammon, 3 backgammon. */
+export function resultLevel(loser: Board): 1 | 2 | 3 {
+  if (loser[OFF]! > 0) return 1;
+  // The winner's home board is the loser's points 19..24; 25 is the bar.
+  for (let p = 19; p <= BAR; p++) if (loser[p]! > 0) return 3;
+  return 2;
+}
+
+/** The worst result still possible for a forfeiting seat (rules: forfeit). */
+export function forfeitLevel(loser: Board, winner: Board): 1 | 2 | 3 {
+  if (loser[OFF]! > 0) return 1;
+  for (let p = 19; p <= BAR; p++) if (loser[p]! > 0) return 3;
+  return isContact({ mover: loser, opponent: winner }) ? 3 : 2;
+}
+
+export class LocalGame implements GameSource {
+  private readonly listeners = new Set<(view: GameView) => void>();
+  private readonly now: () => number;
+  private boards: [Board, Board] = [startPosition().mover, startPosition().opponent];
+  private turn: Seat | null = null;
+  private phase: Phase = 'waiting';
+  private viewer: Seat = 0;
+  private dice: DiceView | null = null;
+  private cube: CubeView;
+  private score: [number, number] = [0, 0];
+  private gameNo = 1;
+  private crawford = false;
+  private crawfordPlayed = false;
+  private offer: Offer | null = null;
+  private lastPlay: GameView['lastPlay'] = null;
+  private phaseBeforeOffer: Phase = 'decide';
+  private result: ResultView | null = null;
+  private noticeId = 0;
+  private notice: GameView['notice'] = null;
+  private fairness: FairnessView | null = null;
+  private clocks: [ClockView, ClockView];
+  private k = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pending = false;
+  private readonly shownSince: number;
+  private refusals = 0;
+  private epoch = 0; // bumps on every new game so stale async work is dropped
+
+  constructor(private readonly options: LocalGameOptions) {
+    this.now = options.now ?? Date.now;
+    this.shownSince = this.now();
+    this.cube = { value: 1, owner: null, enabled: options.kind !== 'single' };
+    const budgetMs = options.clockSeconds * 1000;
+    this.clocks = [
+      { deadline: null, budgetMs },
+      { deadline: null, budgetMs },
+    ];
+  }
+
+  /** Begin the first game. */
+  async start(): Promise<void> {
+    await this.startGame();
+  }
+
+  current(): GameView {
+    const presence = this.options.presence ?? ['online', 'online'];
+    const forfeitAt = (seat: Seat) => (presence[seat] === 'online' ? null : this.shownSince + 60_000);
+    return {
+      viewer: this.options.spectator ? null : this.viewer,
+      players: [
+        { name: this.options.names[0], presence: presence[0], forfeitAt: forfeitAt(0) },
+        { name: this.options.names[1], presence: presence[1], forfeitAt: forfeitAt(1) },
+      ],
+      boards: this.boards,
+      turn: this.turn,
+      phase: this.phase,
+      dice: this.dice,
+      cube: this.cube,
+      match: {
+        kind: this.options.kind,
+        length: this.options.kind === 'match' ? this.options.length : 0,
+        score: this.score,
+        crawford: this.crawford,
+        gameNo: this.gameNo,
+      },
+      clocks: this.clocks,
+      offer: this.offer,
+      lastPlay: this.lastPlay,
+      result: this.result,
+      notice: this.notice,
+      fairness: this.fairness,
+      spectators: this.options.spectators ?? 0,
+      pending: this.pending,
+      version: 0,
+    };
+  }
+
+  subscribe(listener: (view: GameView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    const view = this.current();
+    for (const listener of this.listeners) listener(view);
+  }
+
+  private say(text: string): void {
+    this.notice = { id: ++this.noticeId, text };
+  }
+
+  private name(seat: Seat): string {
+    return this.options.names[seat];
+  }
+
+  private position(): Position {
+    const turn = this.turn ?? 0;
+    return { mover: this.boards[turn], opponent: this.boards[other(turn)] };
+  }
+
+  // ---- clocks -------------------------------------------------------------------------------
+
+  private runClock(seat: Seat | null): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const budgetMs = this.options.clockSeconds * 1000;
+    const deadline = seat !== null && budgetMs > 0 ? this.now() + budgetMs : null;
+    this.clocks = [
+      { deadline: seat === 0 ? deadline : null, budgetMs },
+      { deadline: seat === 1 ? deadline : null, budgetMs },
+    ];
+    if (seat !== null && deadline !== null) {
+      const epoch = this.epoch;
+      this.timer = setTimeout(() => {
+        if (epoch === this.epoch) this.forfeit(seat, 'timeout');
+      }, budgetMs);
+    }
+  }
+
+  // ---- game flow ----------------------------------------------------------------------------
+
+  private async startGame(): Promise<void> {
+    const epoch = ++this.epoch;
+    const start = this.options.position && this.gameNo === 1 ? this.options.position : startPosition();
+    this.boards = [start.mover, start.opponent];
+    this.cube = { value: 1, owner: null, enabled: this.options.kind !== 'single' && !this.crawford };
+    this.result = null;
+    this.offer = null;
+    this.lastPlay = null;
+    this.dice = null;
+    this.k = 0;
+    this.turn = null;
+    this.phase = 'rolloff';
+    this.runClock(null);
+    this.emit();
+    const commitments = await this.options.dice.startGame(this.gameNo);
+    if (epoch !== this.epoch) return;
+    this.fairness = commitments ? { commitments, rolls: [] } : null;
+    if (this.options.position && this.gameNo === 1) {
+      this.turn = 0;
+      this.viewer = 0;
+      await this.rollDice();
+    } else {
+      await this.rollOff(epoch);
+    }
+  }
+
+  private async rollOff(epoch: number): Promise<void> {
+    for (;;) {
+      const roll = await this.options.dice.roll(++this.k);
+      if (epoch !== this.epoch) return;
+      this.record(roll.record);
+      const [d0, d1] = roll.values;
+      this.dice = { k: this.k, values: roll.values, seat: null, check: roll.check };
+      if (d0 !== d1) {
+        const winner: Seat = d0 > d1 ? 0 : 1;
+        this.turn = winner;
+        this.viewer = winner;
+        this.dice = { ...this.dice, seat: winner };
+        this.say(`${this.name(winner)} wins the opening roll ${Math.max(d0, d1)}–${Math.min(d0, d1)}`);
+        this.enterMoving();
+        return;
+      }
+      this.say(`Opening roll tie ${d0}–${d1}: rolling again`);
+      this.emit();
+    }
+  }
+
+  private record(record: FairnessView['rolls'][number] | null): void {
+    if (this.fairness && record) {
+      this.fairness = { ...this.fairness, rolls: [...this.fairness.rolls, record] };
+    }
+  }
+
+  private async rollDice(): Promise<void> {
+    const epoch = this.epoch;
+    const seat = this.turn!;
+    this.phase = 'rolling';
+    this.runClock(null);
+    this.emit();
+    const roll = await this.options.dice.roll(++this.k);
+    if (epoch !== this.epoch) return;
+    this.record(roll.record);
+    this.dice = { k: this.k, values: roll.values, seat, check: roll.check };
+    if (roll.check === 'alarm') this.say('Dice mismatch: these dice do not match the commitments!');
+    this.enterMoving();
+  }
+
+  private enterMoving(): void {
+    this.phase = 'moving';
+    const seat = this.turn!;
+    this.viewer = seat;
+    const [d1, d2] = this.dice!.values;
+    if (legalPlays(this.position(), d1, d2).length === 0) {
+      this.say(`${this.name(seat)} rolled ${d1}–${d2} and cannot move: the turn passes`);
+      this.runClock(null);
+      this.emit();
+      const epoch = this.epoch;
+      const k = this.k;
+      setTimeout(() => {
+        if (epoch === this.epoch && this.k === k && this.phase === 'moving') this.endTurn();
+      }, this.options.passDelayMs ?? 1500);
+      return;
+    }
+    this.runClock(seat);
+    this.emit();
+  }
+
+  private endTurn(): void {
+    const next = other(this.turn!);
+    this.turn = next;
+    this.viewer = next;
+    this.offer = null;
+    this.phase = 'decide';
+    if (canDouble(this.current())) {
+      this.dice = null;
+      this.runClock(next);
+      this.emit();
+    } else {
+      void this.rollDice();
+    }
+  }
+
+  private finish(winner: Seat, reason: ResultReason, points: number, matchOver = false): void {
+    this.runClock(null);
+    this.epoch++;
+    this.score = [...this.score] as [number, number];
+    this.score[winner] += points;
+    const kind = this.options.kind;
+    const length = this.options.length;
+    const over = matchOver || kind === 'single' || (kind === 'match' && this.score[winner] >= length);
+    if (kind === 'match' && matchOver) this.score[winner] = Math.max(this.score[winner], length);
+    const wasCrawford = this.crawford;
+    this.crawford = false;
+    if (kind === 'match' && !over && !wasCrawford && !this.crawfordPlayed && this.score[winner] === length - 1) {
+      this.crawford = true;
+      this.crawfordPlayed = true;
+    }
+    this.result = { winner, reason, points, score: this.score, matchOver: over };
+    this.phase = 'gameover';
+    this.offer = null;
+    this.turn = null;
+    this.emit();
+  }
+
+  private forfeit(loser: Seat, reason: ResultReason): void {
+    const winner = other(loser);
+    if (this.options.kind === 'match') {
+      this.finish(winner, reason, Math.max(1, this.options.length - this.score[winner]), true);
+    } else {
+      const level = forfeitLevel(this.boards[loser], this.boards[winner]);
+      this.finish(winner, reason, level * this.cube.value);
+    }
+  }
+
+  // ---- actions ------------------------------------------------------------------------------
+
+  roll(): void {
+    if (this.phase === 'decide') void this.rollDice();
+  }
+
+  double(): void {
+    const view = this.current();
+    if (!canDouble(view)) return;
+    const by = this.turn!;
+    this.offer = { kind: 'double', by, value: this.cube.value * 2 };
+    this.phase = 'offer';
+    this.viewer = other(by);
+    this.runClock(other(by));
+    this.emit();
+  }
+
+  take(): void {
+    if (this.offer?.kind !== 'double') return;
+    const taker = other(this.offer.by);
+    this.cube = { ...this.cube, value: this.offer.value, owner: taker };
+    this.offer = null;
+    this.viewer = this.turn!;
+    void this.rollDice();
+  }
+
+  drop(): void {
+    if (this.offer?.kind !== 'double') return;
+    this.finish(this.offer.by, 'drop', this.cube.value);
+  }
+
+  resign(level: 1 | 2 | 3): void {
+    if ((this.phase !== 'decide' && this.phase !== 'moving') || this.turn === null) return;
+    this.phaseBeforeOffer = this.phase;
+    this.offer = { kind: 'resign', by: this.turn, level };
+    this.phase = 'offer';
+    this.viewer = other(this.turn);
+    this.runClock(other(this.turn));
+    this.emit();
+  }
+
+  acceptResign(): void {
+    if (this.offer?.kind !== 'resign') return;
+    this.finish(other(this.offer.by), 'resign', this.offer.level * this.cube.value);
+  }
+
+  rejectResign(): void {
+    if (this.offer?.kind !== 'resign') return;
+    this.offer = null;
+    this.phase = this.phaseBeforeOffer;
+    this.viewer = this.turn!;
+    this.runClock(this.turn);
+    this.emit();
+  }
+
+  play(moves: readonly Move[]): void {
+    if (this.phase !== 'moving' || this.turn === null || !this.dice || this.pending) return;
+    const latency = this.options.latencyMs ?? 0;
+    if (latency <= 0) return this.applyPlay(moves);
+    this.pending = true;
+    this.emit();
+    const epoch = this.epoch;
+    setTimeout(() => {
+      if (epoch !== this.epoch) return;
+      this.pending = false;
+      if (this.refusals < (this.options.refusePlays ?? 0)) {
+        this.refusals++;
+        return this.reject('the server refused it (simulated)');
+      }
+      this.applyPlay(moves);
+    }, latency);
+  }
+
+  private applyPlay(moves: readonly Move[]): void {
+    if (this.phase !== 'moving' || this.turn === null || !this.dice) return;
+    const [d1, d2] = this.dice.values;
+    const start = this.position();
+    const plays = legalPlays(start, d1, d2);
+    let position = start;
+    for (const move of moves) {
+      const legalSomewhere = [1, 2, 3, 4, 5, 6].some((die) =>
+        singleMoves(position, die).some((m) => m[0] === move[0] && m[1] === move[1]),
+      );
+      if (!legalSomewhere) return this.reject(`${move[0]}/${move[1]} is not a legal move`);
+      position = applyMove(position, move);
+    }
+    const key = positionKey(position);
+    const legal = plays.length === 0 ? moves.length === 0 : plays.some((p) => positionKey(p.position) === key);
+    if (!legal || (plays.length > 0 && moves.length !== plays[0]!.moves.length)) {
+      return this.reject('that is not a complete legal play');
+    }
+    const seat = this.turn;
+    this.boards = seat === 0 ? [position.mover, position.opponent] : [position.opponent, position.mover];
+    this.lastPlay = { seat, moves: moves.map((m) => [m[0], m[1]] as const) };
+    if (position.mover[OFF] === CHECKERS) {
+      const level = resultLevel(position.opponent);
+      const reason: ResultReason = level === 1 ? 'single' : level === 2 ? 'gammon' : 'backgammon';
+      this.finish(seat, reason, level * (this.options.kind === 'single' ? 1 : this.cube.value));
+      return;
+    }
+    this.endTurn();
+  }
+
+  private reject(why: string): void {
+    this.say(`Move refused: ${why}`);
+    this.emit();
+  }
+
+  next(): void {
+    if (this.phase !== 'gameover' || !this.result) return;
+    if (this.result.matchOver) {
+      this.score = [0, 0];
+      this.gameNo = 1;
+      this.crawford = false;
+      this.crawfordPlayed = false;
+    } else {
+      this.gameNo++;
+    }
+    void this.startGame();
+  }
+
+  /** Stop timers (page teardown, tests). */
+  dispose(): void {
+    this.epoch++;
+    this.runClock(null);
+  }
+}

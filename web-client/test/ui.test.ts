@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { positionFromPoints, startPosition } from '../src/engine';
+import { sceneMarkup, staticMarkup } from '../src/ui/boardMarkup';
+import { diceCheckLine, formatClock, statusLine } from '../src/ui/format';
+import { gridOf, placeAt, pointAtGrid, pointGeom } from '../src/ui/geometry';
+import { commandFor, moveFocus } from '../src/ui/keyboard';
+import * as mc from '../src/ui/moveController';
+import { buildScene } from '../src/ui/scene';
+import type { GameView } from '../src/view/gameView';
+
+const view = (over: Partial<GameView> = {}): GameView => ({
+  viewer: 0,
+  players: [
+    { name: 'Ivory', presence: 'online', forfeitAt: null },
+    { name: 'Copper', presence: 'online', forfeitAt: null },
+  ],
+  boards: [startPosition().mover, startPosition().opponent],
+  turn: 0,
+  phase: 'moving',
+  dice: { k: 2, values: [3, 1], seat: 0, check: 'verified' },
+  cube: { value: 1, owner: null, enabled: true },
+  match: { kind: 'match', length: 5, score: [0, 0], crawford: false, gameNo: 1 },
+  clocks: [
+    { deadline: null, budgetMs: 30000 },
+    { deadline: null, budgetMs: 30000 },
+  ],
+  offer: null,
+  lastPlay: null,
+  result: null,
+  notice: null,
+  fairness: null,
+  spectators: 0,
+  pending: false,
+  version: 0,
+  ...over,
+});
+
+describe('keyboard map', () => {
+  it('maps the letters of the spec', () => {
+    expect(['b', 'O', 'u', 'r', 'd', 'e', 'Escape'].map((k) => commandFor(k, false))).toEqual([
+      'bar', 'off', 'undo', 'redo', 'roll', 'end', 'clear',
+    ]);
+    expect(commandFor('D', true)).toBe('double');
+    expect(commandFor('x', false)).toBeNull();
+  });
+
+  it('moves the focus over the points as they are drawn', () => {
+    expect(moveFocus(1, 'ArrowLeft')).toBe(2);
+    expect(moveFocus(1, 'ArrowRight')).toBe(1); // the right edge
+    expect(moveFocus(6, 'ArrowLeft')).toBe(7); // across the bar
+    expect(moveFocus(5, 'ArrowUp')).toBe(20);
+    expect(moveFocus(20, 'ArrowDown')).toBe(5);
+    expect(moveFocus(17, 'Home')).toBe(13);
+    expect(moveFocus(17, 'End')).toBe(24);
+    expect(moveFocus(25, 'ArrowLeft')).toBe(2); // from the bar: start at point 1
+    expect(moveFocus(3, 'Enter')).toBeNull();
+  });
+});
+
+describe('geometry', () => {
+  it('finds every point where it is drawn', () => {
+    for (let p = 1; p <= 24; p++) {
+      const g = pointGeom(p);
+      const y = g.bottom ? g.baseY - 10 : g.baseY + 10;
+      expect(placeAt(g.cx, y)).toBe(p);
+      expect(pointAtGrid(gridOf(p).row, gridOf(p).col)).toBe(p);
+    }
+  });
+});
+
+describe('words on screen', () => {
+  it('formats clocks rounding up', () => {
+    expect(formatClock(29_001)).toBe('0:30');
+    expect(formatClock(61_000)).toBe('1:01');
+    expect(formatClock(-5)).toBe('0:00');
+  });
+
+  it('says what happens now', () => {
+    expect(statusLine(view(), true, 2, 0)).toBe('Ivory to play 3–1');
+    expect(statusLine(view(), true, 2, 2)).toBe('Ivory to play 3–1: end the turn');
+    expect(statusLine(view(), true, 1, 0)).toBe('Ivory to play 3–1 (only 1 can be played)');
+    expect(statusLine(view(), true, 0, 0)).toBe('Ivory to play 3–1: no legal move');
+    expect(statusLine(view({ pending: true }), false, 2, 2)).toBe('Sending your move…');
+    expect(statusLine(view({ phase: 'offer', offer: { kind: 'double', by: 0, value: 2 } }), false, 0, 0)).toBe(
+      'Copper to answer',
+    );
+    expect(diceCheckLine({ k: 4, values: [1, 2], seat: 1, check: 'alarm' })).toMatch(/ALARM/);
+  });
+});
+
+describe('board markup', () => {
+  it('numbers all 24 points', () => {
+    const text = staticMarkup();
+    for (let p = 1; p <= 24; p++) expect(text).toMatch(new RegExp(`data-num="${p}"[^>]*>${p}</text>`));
+  });
+
+  it('draws stacks over five with their count, the bar, trays, dice and the check mark', () => {
+    const position = positionFromPoints({ 6: 7, 25: 1, 1: 2 }, { 23: 3, 12: 2 });
+    const v = view({
+      boards: [position.mover, position.opponent],
+      dice: { k: 9, values: [4, 4], seat: 0, check: 'alarm' },
+    });
+    const markup = sceneMarkup(buildScene(v, null), ['Ivory', 'Copper']);
+    expect(markup.match(/class="checker s0/g)?.length).toBe(5 + 1 + 2); // 6-point shows 5
+    expect(markup).toContain('<text class="count" y="1">7</text>');
+    expect(markup).toContain('Ivory checker on the bar');
+    expect(markup.match(/class="slab s0"/g)?.length).toBe(5);
+    expect(markup.match(/class="slab s1"/g)?.length).toBe(10);
+    expect(markup.match(/class="die s0/g)?.length).toBe(4); // a double shows four dice
+    expect(markup).toContain('class="dicecheck alarm"');
+    expect(markup).toContain('aria-label="cube 1, centred"');
+  });
+
+  it('lights the destinations of the selected checker', () => {
+    const ui = mc.tap(mc.newMoveUi(startPosition(), 3, 1), 8);
+    const markup = sceneMarkup(buildScene(view(), ui), ['Ivory', 'Copper']);
+    expect(markup.match(/class="land/g)?.length).toBe(3);
+    expect(markup).toMatch(/class="checker s0[^"]* sel"/);
+  });
+});
