@@ -4,18 +4,24 @@
 SHELL := /bin/bash
 PY := .venv/bin/python
 # System commands the project needs; scripts/bootstrap.sh installs the missing ones with apt-get.
-SYSTEM_COMMANDS := redis-server
+# (Node.js for the browser client is handled by scripts/build-web.sh: the system's when recent
+# enough, otherwise a private copy from PyPI inside .venv.)
+SYSTEM_COMMANDS := redis-server chromium
 
-.PHONY: setup serve test lint bench clean
+.PHONY: setup web serve test lint bench clean
 
 setup:
 	@scripts/bootstrap.sh --extras test $(SYSTEM_COMMANDS)
 
-serve: setup
+web: setup
+	@scripts/build-web.sh
+
+serve: web
 	@$(PY) -m server.cli serve $(ARGS)
 
 test: setup
 	@$(PY) -m ruff check .
+	@scripts/build-web.sh test
 	@$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: setup
@@ -24,6 +30,9 @@ lint: setup
 
 bench: setup
 	@$(PY) bench/engine.py
+	@$(PY) bench/fairdice.py
+	@$(PY) bench/codec.py
+	@$(PY) bench/store.py
 
 clean:
-	rm -rf .venv .pytest_cache .ruff_cache .hypothesis var artifacts
+	rm -rf .venv .pytest_cache .ruff_cache .hypothesis var artifacts web-client/node_modules web-client/dist
