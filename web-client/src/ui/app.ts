@@ -24,6 +24,8 @@ import { click } from './sound';
 export interface BoardAppOptions {
   /** Title shown in the header. */
   readonly title?: string;
+  /** Where the brand in the header leads (the lobby), if anywhere. */
+  readonly home?: string;
 }
 
 export class BoardApp {
@@ -57,6 +59,12 @@ export class BoardApp {
     end: button('End turn', 'btn primary end', 'E'),
   };
   private readonly resign = h('details', { class: 'more' });
+  /** Page-specific panels over the board (invite, join), above the board's own dialogs. */
+  readonly overlay = h('div', { class: 'page-overlay' });
+  /** Page-specific panels at the end of the side column. */
+  readonly sideExtra = h('div', { class: 'side-extra' });
+  /** Page-specific items in the header, before the match details. */
+  readonly headerExtra = h('span', { class: 'header-extra' });
   private readonly fairness = h('details', { class: 'fairness' });
   private lastNotice = 0;
   private noticeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -81,7 +89,7 @@ export class BoardApp {
       choose: (i) => this.withUi((ui) => mc.pickChoice(ui, i)),
       cancel: () => this.withUi(mc.clear),
     });
-    this.build(options.title ?? 'fairgammon');
+    this.build(options.title ?? 'fairgammon', options.home);
     source.subscribe((v) => this.setView(v));
     document.addEventListener('keydown', (e) => this.onKey(e));
     setInterval(() => this.tick(), 200);
@@ -90,15 +98,17 @@ export class BoardApp {
 
   // ---- layout -------------------------------------------------------------------------------
 
-  private build(title: string): void {
+  private build(title: string, home?: string): void {
     const hd = this.header;
+    const logo = h('span', { class: 'logo', 'aria-hidden': 'true' });
+    const brand = home ? h('a', { class: 'brand', href: home, title: 'Lobby' }, logo, title) : h('span', { class: 'brand' }, logo, title);
     const header = h(
       'header',
       { class: 'topbar' },
-      h('span', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), title),
-      h('span', { class: 'matchbox' }, hd.match, hd.score, hd.crawford, hd.watchers, hd.spectating),
+      brand,
+      h('span', { class: 'matchbox' }, this.headerExtra, hd.match, hd.score, hd.crawford, hd.watchers, hd.spectating),
     );
-    const boardWrap = h('div', { class: 'board-wrap' }, this.board.el, this.notice, this.offer, this.result);
+    const boardWrap = h('div', { class: 'board-wrap' }, this.board.el, this.notice, this.offer, this.result, this.overlay);
     const boardArea = h(
       'section',
       { class: 'board-area', 'aria-label': 'Game' },
@@ -116,7 +126,7 @@ export class BoardApp {
 
     this.resign.append(h('summary', { text: 'Resign…' }));
     for (const level of [1, 2, 3] as const) {
-      const rb = button(`Resign ${RESIGN_NAMES[level]}`, 'btn ghost');
+      const rb = button(`Resign ${RESIGN_NAMES[level]}`, `btn ghost resign-${level}`);
       rb.addEventListener('click', () => {
         this.resign.open = false;
         this.source.resign(level);
@@ -134,6 +144,7 @@ export class BoardApp {
       this.resign,
       this.fairness,
       this.buildSettings(),
+      this.sideExtra,
     );
     this.root.classList.add('fg-app');
     this.root.replaceChildren(header, h('main', { class: 'table' }, boardArea, side));
@@ -317,6 +328,7 @@ export class BoardApp {
     this.header.crawford.hidden = !match.crawford;
     this.header.watchers.hidden = spectators === 0;
     this.header.watchers.textContent = `${spectators} watching`;
+    this.header.watchers.setAttribute('aria-label', `${spectators} spectator${spectators === 1 ? '' : 's'} watching`);
     this.header.spectating.hidden = this.view.viewer !== null;
     this.moves.root.hidden = this.view.viewer === null;
   }
@@ -343,8 +355,13 @@ export class BoardApp {
     b.redo.disabled = !scene.canRedo;
     b.end.disabled = !scene.turnComplete;
     this.resign.hidden = !(mine && (view.phase === 'decide' || view.phase === 'moving'));
+    for (const level of [1, 2, 3] as const) {
+      const rb = this.resign.querySelector<HTMLElement>(`.resign-${level}`);
+      if (rb) rb.hidden = view.resignLevels !== undefined && !view.resignLevels.includes(level);
+    }
     const ui = scene.interactive ? this.ui : null;
-    this.status.textContent = statusLine(view, scene.interactive, ui?.turn.maxUsed ?? 0, ui?.turn.steps.length ?? 0);
+    this.status.textContent =
+      (!view.pending && view.status) || statusLine(view, scene.interactive, ui?.turn.maxUsed ?? 0, ui?.turn.steps.length ?? 0);
     const d = view.dice;
     this.check.className = `check ${d ? d.check : 'none'}`;
     this.check.textContent = diceCheckLine(d);

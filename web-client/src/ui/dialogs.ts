@@ -27,7 +27,14 @@ export function renderOffer(box: HTMLElement, view: GameView, actions: GameActio
         : [button('Accept', 'btn primary accept'), button('Reject', 'btn reject')];
     yes.addEventListener('click', () => (offer.kind === 'double' ? actions.take() : actions.acceptResign()));
     no.addEventListener('click', () => (offer.kind === 'double' ? actions.drop() : actions.rejectResign()));
-    kids.push(h('div', { class: 'row' }, yes, no));
+    const row = h('div', { class: 'row' }, yes, no);
+    if (offer.kind === 'double' && offer.beaver && actions.beaver) {
+      const beaver = button('Beaver', 'btn beaver');
+      beaver.title = `Take and redouble to ${offer.value * 2} at once, keeping the cube`;
+      beaver.addEventListener('click', () => actions.beaver?.());
+      row.append(beaver);
+    }
+    kids.push(row);
   } else {
     kids.push(h('p', { class: 'sub', text: `Waiting for ${view.players[acting ?? 0].name}…` }));
   }
@@ -42,8 +49,9 @@ export function renderResult(box: HTMLElement, view: GameView, actions: GameActi
     box.hidden = true;
     return;
   }
-  if (!box.hidden && box.dataset.shown === `${view.match.gameNo}`) return;
-  box.dataset.shown = `${view.match.gameNo}`;
+  const key = `${view.match.gameNo}:${r.matchOver}:${r.reason}:${view.canStop ?? ''}`;
+  if (!box.hidden && box.dataset.shown === key) return;
+  box.dataset.shown = key;
   const [a, b] = r.score;
   const kids: Node[] = [
     h('div', { class: `trophy s${r.winner}`, 'aria-hidden': 'true' }),
@@ -59,9 +67,18 @@ export function renderResult(box: HTMLElement, view: GameView, actions: GameActi
   if (r.links?.length) {
     kids.push(h('p', { class: 'links' }, ...r.links.map((l) => h('a', { href: l.href, text: l.label }))));
   }
-  const next = button(r.matchOver ? 'Rematch' : 'Next game', 'btn primary next');
-  next.addEventListener('click', () => actions.next());
-  kids.push(next);
+  if (view.viewer !== null) {
+    const next = button(r.matchOver ? 'Rematch' : 'Next game', 'btn primary next');
+    next.addEventListener('click', () => actions.next());
+    const row = h('div', { class: 'row' }, next);
+    if (view.canStop && actions.stop) {
+      const stop = button('Stop the session', 'btn stop');
+      stop.addEventListener('click', () => actions.stop?.());
+      row.append(stop);
+    }
+    kids.push(row);
+    if (!r.matchOver && view.nextGameAt) kids.push(h('p', { class: 'sub', text: 'The next game also starts by itself in a moment.' }));
+  }
   box.replaceChildren(...kids);
   box.hidden = false;
 }

@@ -28,7 +28,7 @@ export class PlayerBar {
     this.chip.className = `chip s${seat}`;
     this.name.textContent = player.name;
     this.presence.className = `presence ${player.presence}`;
-    this.presence.textContent = player.presence;
+    this.presence.textContent = player.presence === 'empty' ? 'not joined yet' : player.presence;
     this.pips.textContent = `${pips} pips`;
     this.pips.setAttribute('aria-label', `${player.name} pip count ${pips}`);
     this.root.classList.toggle('acting', acting);

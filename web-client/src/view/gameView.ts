@@ -13,7 +13,8 @@ import type { Move } from '../engine/movegen';
 
 export type Seat = 0 | 1;
 
-export type Presence = 'online' | 'reconnecting' | 'gone';
+/** 'empty': nobody has taken the seat yet (a network match waiting for its opponent). */
+export type Presence = 'online' | 'reconnecting' | 'gone' | 'empty';
 
 export interface PlayerView {
   readonly name: string;
@@ -73,7 +74,8 @@ export interface MatchView {
 export type Phase = 'waiting' | 'rolloff' | 'decide' | 'rolling' | 'moving' | 'offer' | 'gameover';
 
 export type Offer =
-  | { readonly kind: 'double'; readonly by: Seat; readonly value: number }
+  /** `beaver`: the answering seat may beaver (money sessions with beavers). */
+  | { readonly kind: 'double'; readonly by: Seat; readonly value: number; readonly beaver?: boolean }
   | { readonly kind: 'resign'; readonly by: Seat; readonly level: 1 | 2 | 3 };
 
 export type ResultReason =
@@ -139,6 +141,14 @@ export interface GameView {
   readonly pending: boolean;
   /** Last event version seen (network phase), else 0. */
   readonly version: number;
+  /** The resignation levels the seat on turn may offer now (default: all three). */
+  readonly resignLevels?: readonly (1 | 2 | 3)[];
+  /** A status line that replaces the one derived from the phase (e.g. while dice are committed). */
+  readonly status?: string;
+  /** Between games of a money session: the session may be stopped (GameActions.stop). */
+  readonly canStop?: boolean;
+  /** The next game starts by itself at this time (client ms), unless started sooner. */
+  readonly nextGameAt?: number | null;
 }
 
 /** What the UI asks for; a driver (local or network) decides what happens. */
@@ -154,6 +164,10 @@ export interface GameActions {
   rejectResign(): void;
   /** Start the next game (or a rematch after the match is over). */
   next(): void;
+  /** Beaver the pending double (money sessions with beavers). */
+  beaver?(): void;
+  /** Stop a money session between games. */
+  stop?(): void;
 }
 
 /** A driver: the current view, change notifications, and the actions. */

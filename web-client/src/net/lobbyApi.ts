@@ -1,0 +1,100 @@
+/**
+ * The lobby's HTTP API (JSON): create, join, list and look up matches; plus the paths of a
+ * match's exports. Same origin as the page, so no configuration.
+ */
+
+import type { CreateOptions } from './storage';
+
+export interface Created {
+  readonly match: string;
+  readonly seat: 0;
+  readonly token: string;
+  readonly page: string;
+  readonly watch: string;
+  readonly invite: string;
+}
+
+export interface Joined {
+  readonly match: string;
+  readonly seat: 1;
+  readonly token: string;
+}
+
+export interface MatchSummary {
+  readonly id: string;
+  readonly mode: 'single_game' | 'match' | 'money';
+  readonly length: number;
+  readonly clock: number;
+  readonly names: readonly (string | null)[];
+  readonly score: readonly number[];
+  readonly phase: string;
+  readonly private: boolean;
+  readonly created: number;
+  readonly winner: number | null;
+}
+
+export class LobbyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new LobbyError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');
+  }
+  let data: unknown = null;
+  try {
+    data = await response.json();
+  } catch {
+    // not JSON: reported below
+  }
+  if (!response.ok) {
+    const err = (data ?? {}) as { error?: string; message?: string };
+    throw new LobbyError(response.status, err.error ?? 'http', err.message ?? `HTTP ${response.status}`);
+  }
+  return data as T;
+}
+
+export function createMatch(options: CreateOptions, name: string): Promise<Created> {
+  const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, private: options.private, name };
+  if (options.mode === 'match') body.length = options.length;
+  if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });
+  return call<Created>('POST', '/api/matches', body);
+}
+
+export function joinMatch(match: string, name: string, invite: string | null): Promise<Joined> {
+  return call<Joined>('POST', `/api/matches/${match}/join`, invite ? { name, invite } : { name });
+}
+
+export async function listMatches(status: 'open' | 'live'): Promise<MatchSummary[]> {
+  return (await call<{ matches: MatchSummary[] }>('GET', `/api/matches?status=${status}`)).matches;
+}
+
+export function getMatch(match: string): Promise<MatchSummary> {
+  return call<MatchSummary>('GET', `/api/matches/${match}`);
+}
+
+export const exportPaths = {
+  gameTranscript: (match: string, game: number) => `/api/matches/${match}/games/${game}/transcript.json`,
+  matchTranscript: (match: string) => `/api/matches/${match}/transcript.json`,
+  mat: (match: string) => `/api/matches/${match}/match.mat`,
+  verify: (match: string, game?: number) => `/verify?match=${match}${game ? `&game=${game}` : ''}`,
+};
+
+/** The match options a summary describes (for a rematch with the same settings). */
+export function optionsOf(s: MatchSummary, base: CreateOptions): CreateOptions {
+  return { ...base, mode: s.mode, length: s.length || base.length, clock: s.clock, private: s.private };
+}

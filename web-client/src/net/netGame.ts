@@ -1,0 +1,255 @@
+/**
+ * The network driver of the board: a GameSource whose view is built from a MatchSession (the
+ * tracker, the dice checks, presence, the clock offset) and whose actions become protocol
+ * actions. The board UI cannot tell it from the local hot-seat driver.
+ */
+
+import { toHex } from '../fairdice';
+import type {
+  ClockView,
+  DiceView,
+  FairnessView,
+  GameSource,
+  GameView,
+  MatchKind,
+  Offer,
+  Phase,
+  PlayerView,
+  ResultReason,
+  ResultView,
+  Seat,
+} from '../view/gameView';
+import { forfeitLevel } from '../view/localGame';
+import { exportPaths } from './lobbyApi';
+import type { Move } from './protocol';
+import type { MatchSession } from './session';
+
+const other = (s: Seat): Seat => (s === 0 ? 1 : 0);
+
+const KIND: Record<string, MatchKind> = { single_game: 'single', match: 'match', money: 'money' };
+
+/** The board's phase for the session's state. */
+export function phaseOf(session: MatchSession): Phase {
+  const t = session.tracker;
+  if (t.over !== null) return 'gameover';
+  if (t.betweenGames) return 'gameover';
+  switch (t.clock.phase) {
+    case 'waiting':
+      return 'waiting';
+    case 'commit':
+    case 'rolloff':
+      return 'rolloff';
+    case 'decide':
+      // Without a cube decision the roll is automatic: show it as rolling.
+      return t.onRoll !== null && !t.mayDouble(t.onRoll) ? 'rolling' : 'decide';
+    case 'reveal':
+      return 'rolling';
+    case 'move':
+      return t.dice ? 'moving' : 'rolling';
+    case 'take':
+    case 'resign':
+      return 'offer';
+    case 'over':
+      return 'gameover';
+  }
+}
+
+function resultReason(session: MatchSession): ResultReason {
+  const t = session.tracker;
+  const g = t.lastGame!;
+  if (g.reason === 'bear_off') return g.result;
+  if (g.reason === 'drop' || g.reason === 'resign') return g.reason;
+  const f = t.forfeit;
+  if (f && f.game === g.game) {
+    if (f.reason === 'timeout' || f.reason === 'no_reveal' || f.reason === 'invalid_reveal') return f.reason;
+  }
+  return 'forfeit';
+}
+
+function resultView(session: MatchSession): ResultView | null {
+  const t = session.tracker;
+  const g = t.lastGame;
+  const match = session.matchId;
+  if (g === null || g.game !== t.game) {
+    const o = t.over;
+    if (o === null || o.winner === null) return null;
+    return { winner: o.winner, reason: 'forfeit', points: 0, score: o.score, matchOver: true, links: [] };
+  }
+  const matchOver = t.over !== null;
+  const links = [
+    { label: 'Verify the dice', href: exportPaths.verify(match, g.game) },
+    { label: `Transcript (game ${g.game})`, href: exportPaths.gameTranscript(match, g.game) },
+  ];
+  if (matchOver) links.push({ label: 'Match file (.mat)', href: exportPaths.mat(match) });
+  return { winner: g.winner, reason: resultReason(session), points: g.points, score: t.score, matchOver, links };
+}
+
+function diceView(session: MatchSession, phase: Phase): DiceView | null {
+  const t = session.tracker;
+  const check = (k: number) => session.checks.get(`${t.game}:${k}`)?.check ?? 'pending';
+  const last = t.rolls[t.rolls.length - 1];
+  if (phase === 'rolloff' && last && last.game === t.game && last.kind === 'rolloff') {
+    return { k: last.k, values: [last.dice[0], last.dice[1]], seat: null, check: check(last.k) };
+  }
+  if (phase === 'moving' && t.dice && t.onRoll !== null) {
+    if (last && last.game === t.game && last.k === t.k - 1) {
+      return { k: last.k, values: [last.dice[0], last.dice[1]], seat: t.onRoll, check: check(last.k) };
+    }
+    // Joined by snapshot during this roll: its reveals were published before we came.
+    return { k: t.k - 1, values: [t.dice[0], t.dice[1]], seat: t.onRoll, check: 'unverified' };
+  }
+  return null;
+}
+
+function statusOf(session: MatchSession, phase: Phase): string | undefined {
+  const t = session.tracker;
+  const o = t.over;
+  if (o && o.winner === null) {
+    return o.reason === 'cancelled' ? 'This match was cancelled before anyone joined' : 'This match was abandoned: nobody started it';
+  }
+  if (phase === 'waiting') {
+    return session.seat === 0 ? 'Waiting for your opponent to join…' : 'Waiting for a second player…';
+  }
+  if (t.clock.phase === 'commit' && !t.betweenGames) return 'Starting: both browsers commit to their dice…';
+  if (phase === 'gameover' && t.betweenGames) {
+    return session.seat === null ? 'Between games: the next one starts soon' : 'Game over: the next game starts by itself shortly';
+  }
+  return undefined;
+}
+
+export function netView(session: MatchSession): GameView {
+  const t = session.tracker;
+  const phase = phaseOf(session);
+  const viewer = session.seat;
+  const budgetMs = t.settings?.move_time ?? 0;
+  const clock = t.clock;
+  const running = (s: Seat) =>
+    t.over === null && clock.deadline !== null && clock.seats.includes(s) ? session.toClient(clock.deadline) : null;
+  const clocks: [ClockView, ClockView] = [
+    { deadline: running(0), budgetMs },
+    { deadline: running(1), budgetMs },
+  ];
+  const player = (s: Seat): PlayerView => {
+    const status = t.status[s];
+    const deadline = t.presenceDeadline[s];
+    return {
+      name: t.names[s] ?? (status === 'empty' ? 'Waiting for a player' : `Seat ${s}`),
+      presence: status,
+      forfeitAt: deadline !== null && status !== 'online' ? session.toClient(deadline) : null,
+    };
+  };
+  let offer: Offer | null = null;
+  if (t.double && phase === 'offer') {
+    offer = { kind: 'double', by: t.double.seat, value: t.double.value, beaver: viewer !== null && t.mayBeaver(viewer) };
+  } else if (t.resignation && phase === 'offer') {
+    offer = { kind: 'resign', by: t.resignation.seat, level: t.resignation.level };
+  }
+  const fairness: FairnessView = {
+    commitments: [t.commitments[0] ? toHex(t.commitments[0]) : null, t.commitments[1] ? toHex(t.commitments[1]) : null],
+    rolls: t.rolls
+      .filter((r) => r.game === t.game)
+      .map((r) => ({
+        k: r.k,
+        reveals: [toHex(r.reveals[0]), toHex(r.reveals[1])] as const,
+        dice: r.dice,
+        check: session.checks.get(`${r.game}:${r.k}`)?.check ?? 'pending',
+      })),
+  };
+  const onRoll = t.onRoll;
+  const resignLevels =
+    viewer !== null && onRoll === viewer
+      ? ([1, 2, 3] as const).filter((l) => l <= forfeitLevel(t.boards[viewer], t.boards[other(viewer)]))
+      : undefined;
+  const mode = t.settings?.mode ?? 'single_game';
+  const auto = session.autoCommitAt();
+  return {
+    viewer,
+    players: [player(0), player(1)],
+    boards: t.boards,
+    turn: phase === 'waiting' || phase === 'rolloff' || (phase === 'gameover' && t.lastGame?.game === t.game) ? null : onRoll,
+    phase,
+    dice: diceView(session, phase),
+    cube: { value: t.cube, owner: t.cubeOwner, enabled: mode !== 'single_game' && !t.crawford },
+    match: {
+      kind: KIND[mode]!,
+      length: mode === 'match' ? (t.settings?.length ?? 0) : 0,
+      score: t.score,
+      crawford: t.crawford,
+      gameNo: t.game || 1,
+    },
+    clocks,
+    offer,
+    lastPlay: t.lastPlay ? { seat: t.lastPlay.seat, moves: t.lastPlay.moves } : null,
+    result: phase === 'gameover' ? resultView(session) : null,
+    notice: session.notice,
+    fairness,
+    spectators: session.watchers,
+    pending: session.pendingMove !== null,
+    version: t.version,
+    resignLevels,
+    status: statusOf(session, phase),
+    canStop: mode === 'money' && t.betweenGames && viewer !== null,
+    nextGameAt: auto === null ? null : session.toClient(auto),
+  };
+}
+
+/** The board's driver over a session. `rematch` is called for Rematch after the match. */
+export class NetGame implements GameSource {
+  constructor(
+    readonly session: MatchSession,
+    private readonly onRematch: () => void,
+  ) {}
+
+  current(): GameView {
+    return netView(this.session);
+  }
+
+  subscribe(listener: (view: GameView) => void): () => void {
+    return this.session.subscribe(() => listener(this.current()));
+  }
+
+  roll(): void {
+    void this.session.roll();
+  }
+
+  double(): void {
+    void this.session.double();
+  }
+
+  take(): void {
+    void this.session.answerDouble('take');
+  }
+
+  drop(): void {
+    void this.session.answerDouble('drop');
+  }
+
+  beaver(): void {
+    void this.session.answerDouble('beaver');
+  }
+
+  play(moves: readonly Move[]): void {
+    void this.session.move(moves);
+  }
+
+  resign(level: 1 | 2 | 3): void {
+    void this.session.resign(level);
+  }
+
+  acceptResign(): void {
+    void this.session.answerResignation(true);
+  }
+
+  rejectResign(): void {
+    void this.session.answerResignation(false);
+  }
+
+  next(): void {
+    if (this.session.tracker.over !== null) this.onRematch();
+    else this.session.nextGame();
+  }
+
+  stop(): void {
+    void this.session.stopSession();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * What this browser keeps per match (localStorage), so that a reload returns to the same seat:
+ *
+ *   fairgammon.seat.<match>            {seat, token, invite?}  the seat token (never in a URL)
+ *   fairgammon.seq.<match>.<seat>      the last sequence number used by this seat
+ *   fairgammon.chain.<match>.<game>.<seat>  the dice chain's secret (fairdice/secretStore.ts)
+ *   fairgammon.name                    the display name
+ *   fairgammon.options                 the options of the last match created (lobby, rematch)
+ *
+ * Every access tolerates blocked or corrupt storage (private windows): values then last for
+ * the page only.
+ */
+
+import type { SecretStorage } from '../fairdice';
+import type { Seat } from './protocol';
+
+export interface SeatRecord {
+  readonly seat: Seat;
+  readonly token: string;
+  /** The invite link (creator only), shown until the opponent joins. */
+  readonly invite?: string;
+}
+
+export interface CreateOptions {
+  mode: 'single_game' | 'match' | 'money';
+  length: number;
+  clock: number;
+  private: boolean;
+  jacoby: boolean;
+  beavers: boolean;
+}
+
+/** localStorage, or a page-lifetime stand-in when it is unavailable. */
+export function browserStorage(): SecretStorage {
+  try {
+    const probe = 'fairgammon.probe';
+    localStorage.setItem(probe, '1');
+    localStorage.removeItem(probe);
+    return localStorage;
+  } catch {
+    return memoryStorage();
+  }
+}
+
+export function memoryStorage(): SecretStorage & { readonly data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return {
+    data,
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+  };
+}
+
+function read<T>(storage: SecretStorage, key: string): T | null {
+  try {
+    const raw = storage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(storage: SecretStorage, key: string, value: unknown): void {
+  try {
+    storage.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage full or blocked: the value lasts for this page only
+  }
+}
+
+export function loadSeat(storage: SecretStorage, match: string): SeatRecord | null {
+  const r = read<SeatRecord>(storage, `fairgammon.seat.${match}`);
+  return r && (r.seat === 0 || r.seat === 1) && typeof r.token === 'string' ? r : null;
+}
+
+export function saveSeat(storage: SecretStorage, match: string, record: SeatRecord): void {
+  write(storage, `fairgammon.seat.${match}`, record);
+}
+
+export function loadSeq(storage: SecretStorage, match: string, seat: Seat): number {
+  const n = read<number>(storage, `fairgammon.seq.${match}.${seat}`);
+  return Number.isSafeInteger(n) && n! > 0 ? n! : 0;
+}
+
+export function saveSeq(storage: SecretStorage, match: string, seat: Seat, seq: number): void {
+  write(storage, `fairgammon.seq.${match}.${seat}`, seq);
+}
+
+export function loadName(storage: SecretStorage): string {
+  const n = read<string>(storage, 'fairgammon.name');
+  return typeof n === 'string' ? n : '';
+}
+
+export function saveName(storage: SecretStorage, name: string): void {
+  write(storage, 'fairgammon.name', name);
+}
+
+export const DEFAULT_OPTIONS: CreateOptions = {
+  mode: 'match',
+  length: 5,
+  clock: 30,
+  private: false,
+  jacoby: true,
+  beavers: false,
+};
+
+export function loadOptions(storage: SecretStorage): CreateOptions {
+  return { ...DEFAULT_OPTIONS, ...(read<Partial<CreateOptions>>(storage, 'fairgammon.options') ?? {}) };
+}
+
+export function saveOptions(storage: SecretStorage, options: CreateOptions): void {
+  write(storage, 'fairgammon.options', options);
+}

@@ -1,0 +1,284 @@
+/**
+ * A client's picture of a match, kept up to date from the snapshot and the events: the
+ * TypeScript twin of the Python client's Tracker (protocol/client/tracker.py), checked against
+ * it on real frames (test/tracker.test.ts), plus what a screen needs besides (offers, the last
+ * play, the rolls with their reveals, presence, the end of the game). Pure: no I/O, no clock.
+ */
+
+import { decodePositionId } from '../engine/positionId';
+import { type Board, startPosition } from '../engine/position';
+import type {
+  Clock,
+  EventFrame,
+  ForfeitReason,
+  GameOver,
+  MatchCreated,
+  MatchOver,
+  MatchStateWire,
+  Move,
+  Seat,
+  SeatStatus,
+} from './protocol';
+
+const START: Board = startPosition().mover;
+
+/** One roll of the current game, as published (both reveals, the dice). */
+export interface RollRecord {
+  readonly game: number;
+  readonly k: number;
+  readonly kind: 'rolloff' | 'turn';
+  readonly roller: Seat | null;
+  readonly reveals: readonly [Uint8Array, Uint8Array];
+  readonly dice: readonly [number, number];
+}
+
+export class Tracker {
+  version = 0;
+  settings: MatchCreated | null = null;
+  names: [string | null, string | null] = [null, null];
+  /** Each seat's connection: from the snapshot, `seated` and `presence`. */
+  status: [SeatStatus, SeatStatus] = ['empty', 'empty'];
+  /** When a reconnecting seat that owes a decision loses on time (server ms). */
+  presenceDeadline: [number | null, number | null] = [null, null];
+  score: readonly [number, number] = [0, 0];
+  game = 0;
+  /** The index of the next roll. */
+  k = 1;
+  /** The turn being played (what `move.turn` must say), 0 before the roll-off is decided. */
+  turn = 0;
+  crawford = false;
+  onRoll: Seat | null = null;
+  /** The dice to play (phase move), else null. */
+  dice: readonly [number, number] | null = null;
+  boards: [Board, Board] = [START, START];
+  cube = 1;
+  cubeOwner: Seat | null = null;
+  double: { seat: Seat; value: number } | null = null;
+  resignation: { seat: Seat; level: 1 | 2 | 3 } | null = null;
+  commitments: [Uint8Array | null, Uint8Array | null] = [null, null];
+  recommits: [number, number] = [0, 0];
+  clock: Clock = { phase: 'waiting', seats: [], deadline: null };
+  over: MatchOver | null = null;
+  lastGame: GameOver | null = null;
+  /** The forfeit that ended the last game, if one did. */
+  forfeit: { game: number; seat: Seat; reason: ForfeitReason } | null = null;
+  /** The last play of the current game (arrows). */
+  lastPlay: { seat: Seat; moves: readonly Move[] } | null = null;
+  /** Rolls of the current game seen so far (after a snapshot: only the later ones). */
+  rolls: RollRecord[] = [];
+  /** Events that did not follow the previous version (should stay 0). */
+  gaps = 0;
+  private beavered = false;
+
+  // ---- queries --------------------------------------------------------------------------------
+
+  /** The decision `seat` owes now (a clock phase), or null. */
+  owes(seat: Seat): Clock['phase'] | null {
+    return this.clock.seats.includes(seat) ? this.clock.phase : null;
+  }
+
+  /** The game the commitments now due are for: after a game ends, the next one. */
+  get commitGame(): number {
+    if (this.lastGame !== null && this.lastGame.game === this.game) return this.game + 1;
+    return this.game || 1;
+  }
+
+  /** Between two games of a match: the last one is over, the next not started. */
+  get betweenGames(): boolean {
+    return this.over === null && this.lastGame !== null && this.lastGame.game === this.game;
+  }
+
+  /** Whether `seat` may double at its next roll decision (cube rules only). */
+  mayDouble(seat: Seat): boolean {
+    if (this.settings === null || this.settings.mode === 'single_game' || this.crawford) return false;
+    return this.cube < 64 && (this.cubeOwner === null || this.cubeOwner === seat);
+  }
+
+  /** Whether `seat` may beaver the pending double. */
+  mayBeaver(seat: Seat): boolean {
+    return (
+      this.settings?.beavers === true &&
+      this.double !== null &&
+      this.double.seat !== seat &&
+      !this.beavered &&
+      this.double.value * 2 <= 64
+    );
+  }
+
+  // ---- updates --------------------------------------------------------------------------------
+
+  /** Apply the next event (in version order) and return it. */
+  applyEvent(frame: EventFrame): void {
+    if (this.version && frame.v !== this.version + 1) this.gaps++;
+    this.version = frame.v;
+    this.on(frame);
+    // More events of the same transition follow when `n` is nil: nobody owes anything until
+    // its clock arrives.
+    this.clock = frame.n ?? { phase: this.clock.phase, seats: [], deadline: this.clock.deadline };
+  }
+
+  applySnapshot(v: number, s: MatchStateWire): void {
+    this.version = v;
+    this.settings = s.settings;
+    this.names = [s.seats[0].name, s.seats[1].name];
+    this.status = [s.seats[0].status, s.seats[1].status];
+    this.score = s.score;
+    this.over = s.result;
+    this.rolls = [];
+    const g = s.game;
+    if (g === null) {
+      this.clock = { phase: 'waiting', seats: [], deadline: null };
+      return;
+    }
+    this.game = g.game;
+    this.k = g.k + 1;
+    this.turn = g.turn;
+    this.crawford = g.crawford;
+    this.onRoll = g.on_roll;
+    this.dice = g.dice;
+    this.boards = [g.boards[0], g.boards[1]];
+    this.cube = g.cube.value;
+    this.cubeOwner = g.cube.owner;
+    this.double = g.double;
+    this.resignation = g.resignation;
+    this.commitments = [g.commitments[0], g.commitments[1]];
+    this.recommits = [g.recommits[0], g.recommits[1]];
+    this.lastGame = g.result;
+    this.lastPlay = null;
+    this.clock = g.clock ?? { phase: s.result ? 'over' : g.phase, seats: [], deadline: null };
+  }
+
+  /** A `presence` frame (not versioned). */
+  applyPresence(seat: Seat, status: 'online' | 'reconnecting' | 'gone', deadline: number | null): void {
+    this.status[seat] = status;
+    this.presenceDeadline[seat] = status === 'online' ? null : deadline;
+  }
+
+  private on(e: EventFrame): void {
+    switch (e.k) {
+      case 'match_created':
+        this.settings = e.p;
+        break;
+      case 'seated':
+        this.names[e.p.seat] = e.p.name;
+        if (this.status[e.p.seat] === 'empty') this.status[e.p.seat] = 'online';
+        break;
+      case 'commit_received':
+        this.game = e.p.game;
+        break;
+      case 'committed':
+        this.game = e.p.game;
+        this.k = 1;
+        this.commitments = [e.p.commitment0, e.p.commitment1];
+        this.recommits = [0, 0];
+        break;
+      case 'recommitted':
+        this.recommits[e.p.seat]++;
+        break;
+      case 'game_started':
+        this.game = e.p.game;
+        this.k = 1;
+        this.turn = 0;
+        this.crawford = e.p.crawford;
+        this.score = e.p.score;
+        this.boards = [START, START];
+        this.cube = 1;
+        this.cubeOwner = null;
+        this.onRoll = null;
+        this.dice = null;
+        this.double = null;
+        this.resignation = null;
+        this.lastPlay = null;
+        this.forfeit = null;
+        this.rolls = [];
+        break;
+      case 'dice': {
+        const d = e.p;
+        this.k = d.k + 1;
+        this.rolls.push({
+          game: d.game,
+          k: d.k,
+          kind: d.kind,
+          roller: d.roller,
+          reveals: [d.reveal0, d.reveal1],
+          dice: [d.d1, d.d2],
+        });
+        if (d.kind === 'rolloff') {
+          if (d.d1 !== d.d2) {
+            this.onRoll = d.d1 > d.d2 ? 0 : 1;
+            this.turn = 1;
+            this.dice = [Math.max(d.d1, d.d2), Math.min(d.d1, d.d2)];
+          }
+        } else {
+          this.onRoll = d.roller;
+          this.dice = [d.d1, d.d2];
+        }
+        break;
+      }
+      case 'moved': {
+        const after = decodePositionId(e.p.position_id);
+        const seat = e.p.seat;
+        this.boards[seat] = after.mover;
+        this.boards[seat === 0 ? 1 : 0] = after.opponent;
+        this.lastPlay = { seat, moves: e.p.moves };
+        this.nextTurn(seat, e.p.turn);
+        break;
+      }
+      case 'passed':
+        this.lastPlay = null;
+        this.nextTurn(e.p.seat, e.p.turn);
+        break;
+      case 'doubled':
+        this.double = { seat: e.p.seat, value: e.p.value };
+        break;
+      case 'taken':
+        // Taking a beaver's redouble leaves the cube with the beaver.
+        this.cube = e.p.value;
+        if (!this.beavered) this.cubeOwner = e.p.seat;
+        this.beavered = false;
+        this.double = null;
+        break;
+      case 'beavered':
+        this.cube = e.p.value;
+        this.cubeOwner = e.p.seat;
+        this.beavered = true;
+        // The doubler now answers the redouble.
+        this.double = { seat: e.p.seat, value: e.p.value };
+        break;
+      case 'dropped':
+        this.beavered = false;
+        this.double = null;
+        break;
+      case 'resign_offered':
+        this.resignation = { seat: e.p.seat, level: e.p.level };
+        break;
+      case 'resign_accepted':
+      case 'resign_rejected':
+        this.resignation = null;
+        break;
+      case 'forfeit':
+        this.forfeit = { game: e.p.game, seat: e.p.seat, reason: e.p.reason };
+        break;
+      case 'game_over':
+        this.lastGame = e.p;
+        this.score = e.p.score;
+        this.dice = null;
+        this.double = null;
+        this.resignation = null;
+        break;
+      case 'match_over':
+        this.over = e.p;
+        this.score = e.p.score;
+        break;
+      case 'rolling':
+      case 'revealed':
+        break;
+    }
+  }
+
+  private nextTurn(seat: Seat, turn: number): void {
+    this.turn = turn + 1;
+    this.onRoll = seat === 0 ? 1 : 0;
+    this.dice = null;
+  }
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { TranscriptError, verifyTranscript } from '../src/fairdice/transcript';
+
+// The shared vectors (protocol/fairdice/vectors/fairdice-v1.json), wherever they are.
+const shared = import.meta.glob<{ transcripts?: Transcripts }>('../../protocol/fairdice/vectors/*.json', {
+  eager: true,
+  import: 'default',
+});
+
+interface Transcripts {
+  valid: { note: string; transcript: unknown; rolls: number; rolloff_rolls: number; first_mover: number; plays: number }[];
+  invalid: {
+    note: string;
+    base: number;
+    patch: { op: 'replace'; path: string; value: unknown }[];
+    problem: string;
+    k: number | null;
+    seat: number | null;
+  }[];
+}
+
+/** RFC 6902 `replace` operations on a copy. */
+function patched(doc: unknown, ops: Transcripts['invalid'][number]['patch']): unknown {
+  const copy = structuredClone(doc) as Record<string, unknown>;
+  for (const op of ops) {
+    const parts = op.path.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let at: Record<string, unknown> = copy;
+    for (const p of parts.slice(0, -1)) at = at[p] as Record<string, unknown>;
+    at[parts[parts.length - 1]!] = op.value;
+  }
+  return copy;
+}
+
+const vectors = Object.values(shared)
+  .map((v) => v.transcripts)
+  .filter((t): t is Transcripts => !!t);
+
+describe('transcript verifier against the shared vectors', () => {
+  it('finds the vector file', () => {
+    expect(vectors.length).toBeGreaterThanOrEqual(1);
+  });
+
+  for (const t of vectors) {
+    for (const v of t.valid) {
+      it(`verifies: ${v.note}`, async () => {
+        const verdict = await verifyTranscript(JSON.stringify(v.transcript));
+        expect(verdict.rolls).toBe(v.rolls);
+        expect(verdict.rolloffRolls).toBe(v.rolloff_rolls);
+        expect(verdict.firstMover).toBe(v.first_mover);
+        expect(verdict.playsReplayed).toBe(v.plays);
+      });
+    }
+    for (const c of t.invalid) {
+      it(`refuses (${c.problem}): ${c.note}`, async () => {
+        const doc = patched(t.valid[c.base]!.transcript, c.patch);
+        const error = await verifyTranscript(JSON.stringify(doc)).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(TranscriptError);
+        const e = error as TranscriptError;
+        expect({ problem: e.problem, k: e.k, seat: e.seat }).toEqual({ problem: c.problem, k: c.k, seat: c.seat });
+      });
+    }
+  }
+
+  it('refuses text that is not JSON, and any changed byte of a valid transcript', async () => {
+    await expect(verifyTranscript('{nope')).rejects.toMatchObject({ problem: 'json' });
+    const base = vectors[0]!.valid[0]!.transcript as { rolls: { reveals: string[] }[] };
+    for (let roll = 0; roll < base.rolls.length; roll++) {
+      const doc = structuredClone(base);
+      const hex = doc.rolls[roll]!.reveals[1]!;
+      doc.rolls[roll]!.reveals[1] = (hex[0] === 'a' ? 'b' : 'a') + hex.slice(1);
+      await expect(verifyTranscript(doc), `roll ${roll + 1}`).rejects.toMatchObject({ problem: 'link', k: roll + 1, seat: 1 });
+    }
+  });
+});
