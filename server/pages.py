@@ -33,6 +33,8 @@ def routes(dist: Path) -> list[BaseRoute]:
     out: list[BaseRoute] = [
         Route("/", page("index.html")),
         Route("/m/{match_id}", page("index.html")),
+        Route("/verify", page("index.html")),
+        Route("/demo.html", page("demo.html")),
     ]
     if (dist / "assets").is_dir():
         out.append(Mount("/assets", StaticFiles(directory=dist / "assets"), name="assets"))

@@ -1,0 +1,17 @@
+/**
+ * The page served at `/` (lobby), `/m/<match>` (a match, to play or watch) and `/verify`
+ * (transcript checks): one bundle, routed by the path.
+ */
+
+import './ui/style.css';
+import './ui/pages.css';
+import { startLobby } from './pages/lobby';
+import { startMatchPage } from './pages/matchPage';
+import { startVerifyPage } from './pages/verifyPage';
+
+const root = document.getElementById('app')!;
+const path = location.pathname.replace(/\/+$/, '');
+const match = /^\/m\/([^/]+)$/.exec(path);
+if (match) void startMatchPage(root, match[1]!);
+else if (path === '/verify') startVerifyPage(root);
+else startLobby(root);

@@ -1,0 +1,60 @@
+/** Bits the lobby, match and verify pages share: the header, links, copying, the WS URL. */
+
+import { button, h } from '../ui/dom';
+
+/** The server's WebSocket endpoint (same host as the page). */
+export function wsUrl(loc: Location = location): string {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
+}
+
+/** The page header: the brand (to the lobby) and optional items on the right. */
+export function pageHeader(...right: Node[]): HTMLElement {
+  return h(
+    'header',
+    { class: 'topbar' },
+    h('a', { class: 'brand', href: '/' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'fairgammon'),
+    h('span', { class: 'matchbox' }, ...right),
+  );
+}
+
+/** Copy `text`; falls back to selecting an input when the clipboard API is unavailable. */
+export async function copyText(text: string, input?: HTMLInputElement): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (!input) return false;
+    input.focus();
+    input.select();
+    try {
+      return document.execCommand('copy');
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** A read-only link field with a Copy button (and its label). */
+export function linkField(label: string, url: string, cls: string): HTMLElement {
+  const input = h('input', { type: 'text', readonly: '', value: url, class: 'linkbox', 'aria-label': label, spellcheck: 'false' });
+  input.addEventListener('focus', () => input.select());
+  const copy = button('Copy', `btn copy ${cls}-copy`);
+  copy.addEventListener('click', async () => {
+    const ok = await copyText(url, input);
+    const lbl = copy.querySelector('.lbl')!;
+    lbl.textContent = ok ? 'Copied ✓' : 'Select and copy';
+    setTimeout(() => (lbl.textContent = 'Copy'), 1800);
+  });
+  return h('div', { class: `field link ${cls}` }, h('span', { class: 'flabel', text: label }), h('div', { class: 'linkrow' }, input, copy));
+}
+
+/** Words for the match options, e.g. "Match to 5 · 30 s" or "Money · 60 s". */
+export function describeOptions(mode: string, length: number | null, clock: number): string {
+  const what = mode === 'match' ? `Match to ${length}` : mode === 'money' ? 'Money session' : 'Single game';
+  return `${what} · ${clock} s per move`;
+}
+
+/** A small empty-state or error message. */
+export function note(text: string, cls = 'note'): HTMLElement {
+  return h('p', { class: cls, text });
+}

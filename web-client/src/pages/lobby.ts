@@ -1,0 +1,187 @@
+/**
+ * The lobby at `/`: create a match (single game, match to N, money session; clock; open or
+ * private), join an open one, watch a live one, or follow a link. The display name and the
+ * last options are remembered in this browser.
+ */
+
+import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
+import { type CreateOptions, browserStorage, loadName, loadOptions, saveName, saveOptions, saveSeat } from '../net/storage';
+import { button, h } from '../ui/dom';
+import { describeOptions, pageHeader } from './common';
+
+const REFRESH_MS = 4000;
+
+export function startLobby(root: HTMLElement): void {
+  const storage = browserStorage();
+  const options = loadOptions(storage);
+  const error = h('p', { class: 'form-error', role: 'alert' });
+
+  // ---- create ----
+  const name = h('input', { type: 'text', name: 'name', maxlength: '24', autocomplete: 'nickname', placeholder: 'Guest' });
+  name.value = loadName(storage);
+  const modes = [
+    ['single_game', 'Single game', 'One game, no cube'],
+    ['match', 'Match', 'First to N points'],
+    ['money', 'Money', 'Play on, cube and all'],
+  ] as const;
+  const modeGroup = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Kind of match' });
+  for (const [value, label, hint] of modes) {
+    const input = h('input', { type: 'radio', name: 'mode', value, id: `mode-${value}` });
+    input.checked = options.mode === value;
+    modeGroup.append(
+      h('label', { for: `mode-${value}`, class: 'seg' }, input, h('span', { class: 'seg-title', text: label }), h('span', { class: 'seg-hint', text: hint })),
+    );
+  }
+  const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', step: '1', inputmode: 'numeric' });
+  length.value = String(options.length);
+  const clock = h('input', { type: 'number', name: 'clock', min: '5', max: '600', step: '1', inputmode: 'numeric' });
+  clock.value = String(options.clock);
+  const check = (key: string, label: string, on: boolean) => {
+    const input = h('input', { type: 'checkbox', name: key });
+    input.checked = on;
+    return { input, label: h('label', { class: 'toggle' }, input, h('span', { text: label })) };
+  };
+  const priv = check('private', 'Private: only people with the invite link can join', options.private);
+  const jacoby = check('jacoby', 'Jacoby rule', options.jacoby);
+  const beavers = check('beavers', 'Beavers', options.beavers);
+  const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
+  const moneyField = h('div', { class: 'field inline' }, jacoby.label, beavers.label);
+  const create = button('Create match', 'btn primary create');
+  create.setAttribute('type', 'submit');
+  const form = h(
+    'form',
+    { class: 'card create-card', 'aria-labelledby': 'create-title' },
+    h('h2', { id: 'create-title', text: 'New match' }),
+    h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Your name' }), name),
+    modeGroup,
+    h('div', { class: 'field-row' }, lengthField, h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock)),
+    moneyField,
+    priv.label,
+    error,
+    create,
+  );
+  const selectedMode = () => (form.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value ?? 'single_game') as CreateOptions['mode'];
+  const sync = () => {
+    lengthField.hidden = selectedMode() !== 'match';
+    moneyField.hidden = selectedMode() !== 'money';
+  };
+  modeGroup.addEventListener('change', sync);
+  sync();
+  const readOptions = (): CreateOptions => ({
+    mode: selectedMode(),
+    length: Math.max(1, Math.min(25, Math.round(Number(length.value) || 5))),
+    clock: Math.max(5, Math.min(600, Math.round(Number(clock.value) || 30))),
+    private: priv.input.checked,
+    jacoby: jacoby.input.checked,
+    beavers: beavers.input.checked,
+  });
+  const rememberName = () => {
+    const n = name.value.trim().replace(/\s+/g, ' ');
+    saveName(storage, n);
+    return n || 'Guest';
+  };
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    error.textContent = '';
+    create.disabled = true;
+    const chosen = readOptions();
+    saveOptions(storage, chosen);
+    try {
+      const created = await createMatch(chosen, rememberName());
+      saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite });
+      location.assign(`/m/${created.match}`);
+    } catch (err) {
+      error.textContent = err instanceof LobbyError ? err.message : String(err);
+      create.disabled = false;
+    }
+  });
+
+  // ---- lists ----
+  const openList = h('ul', { class: 'matchlist open-list', 'aria-live': 'polite' });
+  const liveList = h('ul', { class: 'matchlist live-list', 'aria-live': 'polite' });
+  const joinAs = async (m: MatchSummary, b: HTMLButtonElement) => {
+    b.disabled = true;
+    try {
+      const joined = await joinMatch(m.id, rememberName(), null);
+      saveSeat(storage, m.id, { seat: 1, token: joined.token });
+      location.assign(`/m/${m.id}`);
+    } catch (err) {
+      b.disabled = false;
+      error.textContent = err instanceof LobbyError ? err.message : String(err);
+      void refresh();
+    }
+  };
+  const row = (m: MatchSummary, live: boolean) => {
+    const who = live ? `${m.names[0] ?? '?'} vs ${m.names[1] ?? '?'}` : (m.names[0] ?? 'Guest');
+    const score = live && m.mode !== 'single_game' ? ` · ${m.score[0]}–${m.score[1]}` : '';
+    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock) + score }));
+    let action: HTMLElement;
+    if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: 'Watch' });
+    else {
+      const b = button('Join', 'btn primary join');
+      b.addEventListener('click', () => void joinAs(m, b));
+      action = b;
+    }
+    return h('li', { 'data-match': m.id }, info, action);
+  };
+  const fill = (list: HTMLElement, items: MatchSummary[], live: boolean, empty: string) => {
+    list.replaceChildren(...(items.length ? items.map((m) => row(m, live)) : [h('li', { class: 'empty', text: empty })]));
+  };
+  const refresh = async () => {
+    try {
+      const [open, live] = await Promise.all([listMatches('open'), listMatches('live')]);
+      fill(openList, open.filter((m) => !m.private), false, 'No open matches right now: create one and share the link.');
+      fill(liveList, live, true, 'Nobody is playing right now.');
+    } catch (err) {
+      const text = err instanceof LobbyError ? err.message : 'The lobby cannot be reached.';
+      openList.replaceChildren(h('li', { class: 'empty', text }));
+    }
+  };
+
+  // ---- join by link ----
+  const linkInput = h('input', { type: 'url', placeholder: 'Paste an invite or spectator link', 'aria-label': 'Invite or spectator link' });
+  const linkForm = h('form', { class: 'linkform' }, linkInput, button('Go', 'btn go'));
+  linkForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    try {
+      const url = new URL(linkInput.value.trim(), location.href);
+      if (url.origin === location.origin && url.pathname.startsWith('/m/')) location.assign(url.pathname + url.hash);
+      else error.textContent = 'That is not a fairgammon match link of this server.';
+    } catch {
+      error.textContent = 'That is not a link.';
+    }
+  });
+
+  const hero = h(
+    'section',
+    { class: 'hero' },
+    h('h1', { text: 'Backgammon with dice nobody can fix' }),
+    h('p', {
+      text:
+        'Both browsers commit to secret hash chains and every roll comes from both — not even the server can choose or predict the dice. ' +
+        'Every roll is checked on your screen as it happens.',
+    }),
+  );
+  const side = h(
+    'div',
+    { class: 'lobby-side' },
+    h('section', { class: 'card' }, h('h2', { text: 'Open matches' }), openList),
+    h('section', { class: 'card' }, h('h2', { text: 'Live now' }), liveList),
+    h('section', { class: 'card' }, h('h2', { text: 'Have a link?' }), linkForm),
+    h(
+      'p',
+      { class: 'lobby-links' },
+      h('a', { href: '/demo.html', text: 'Play on this device (two players)' }),
+      ' · ',
+      h('a', { href: '/verify', text: 'Verify a transcript' }),
+    ),
+  );
+  root.classList.add('fg-app', 'lobby-page');
+  root.replaceChildren(pageHeader(), h('main', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, form, side)));
+  fill(openList, [], false, 'Loading…');
+  fill(liveList, [], true, 'Loading…');
+  void refresh();
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void refresh();
+  }, REFRESH_MS);
+}

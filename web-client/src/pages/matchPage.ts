@@ -1,0 +1,195 @@
+/**
+ * The match page at `/m/<match>`: the board as a player (seat token in this browser's storage)
+ * or as a spectator (`#watch`, or no seat here). An invite link (`#join=<code>`: the code never
+ * reaches the server in a URL) first asks for a name and claims the open seat. The creator sees
+ * the invite and spectator links until the opponent joins; the game then starts by itself.
+ */
+
+import { exportPaths, getMatch, joinMatch, LobbyError, createMatch, optionsOf } from '../net/lobbyApi';
+import { browserEnv } from '../net/connection';
+import { NetGame } from '../net/netGame';
+import { MatchSession } from '../net/session';
+import { type SeatRecord, browserStorage, loadName, loadOptions, loadSeat, saveName, saveSeat } from '../net/storage';
+import type { SecretStorage } from '../fairdice';
+import { BoardApp } from '../ui/app';
+import { button, h } from '../ui/dom';
+import { ConnectionBanner } from './banner';
+import { describeOptions, linkField, pageHeader, wsUrl } from './common';
+
+const MATCH_ID = /^[0-9a-f]{32}$/;
+
+export async function startMatchPage(root: HTMLElement, matchId: string): Promise<void> {
+  root.classList.add('fg-app');
+  if (!MATCH_ID.test(matchId)) return notFound(root);
+  const storage = browserStorage();
+  let record = loadSeat(storage, matchId);
+  const hash = location.hash;
+  const invite = hash.startsWith('#join=') ? decodeURIComponent(hash.slice('#join='.length)) : null;
+  if (!record && hash !== '#watch') {
+    let summary;
+    try {
+      summary = await getMatch(matchId);
+    } catch (err) {
+      if (err instanceof LobbyError && err.status === 404) return notFound(root);
+      summary = null;
+    }
+    const open = summary !== null && summary.phase === 'waiting';
+    if (open && (invite || !summary!.private)) record = await joinScreen(root, matchId, invite, storage, summary!);
+  }
+  // The invite code has done its job: keep it out of the address bar (and of bookmarks).
+  if (invite) history.replaceState(null, '', location.pathname + (record ? '' : '#watch'));
+  boot(root, matchId, record, storage);
+}
+
+function notFound(root: HTMLElement): void {
+  root.replaceChildren(
+    pageHeader(),
+    h(
+      'main',
+      { class: 'center-card' },
+      h('section', { class: 'card' }, h('h1', { text: 'No such match' }), h('p', { text: 'The link may be mistyped, or the match is gone.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' })),
+    ),
+  );
+}
+
+/** Ask for a name and take the open seat; resolves with the seat, or null to watch instead. */
+function joinScreen(
+  root: HTMLElement,
+  matchId: string,
+  invite: string | null,
+  storage: SecretStorage,
+  summary: Awaited<ReturnType<typeof getMatch>>,
+): Promise<SeatRecord | null> {
+  return new Promise((resolve) => {
+    const name = h('input', { type: 'text', name: 'name', maxlength: '24', autocomplete: 'nickname', placeholder: 'Guest', 'aria-label': 'Your name' });
+    name.value = loadName(storage);
+    const error = h('p', { class: 'form-error', role: 'alert' });
+    const join = button('Join and play', 'btn primary join');
+    join.setAttribute('type', 'submit');
+    const watch = button('Just watch', 'btn ghost watch');
+    watch.addEventListener('click', () => resolve(null));
+    const form = h(
+      'form',
+      { class: 'card join-card' },
+      h('h1', { text: `${summary.names[0] ?? 'Someone'} invites you to play` }),
+      h('p', { class: 'sub', text: describeOptions(summary.mode, summary.length, summary.clock) }),
+      h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Your name' }), name),
+      error,
+      h('div', { class: 'row' }, join, watch),
+    );
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      join.disabled = true;
+      error.textContent = '';
+      const n = name.value.trim().replace(/\s+/g, ' ');
+      saveName(storage, n);
+      try {
+        const joined = await joinMatch(matchId, n || 'Guest', invite);
+        const record: SeatRecord = { seat: 1, token: joined.token };
+        saveSeat(storage, matchId, record);
+        resolve(record);
+      } catch (err) {
+        join.disabled = false;
+        const code = err instanceof LobbyError ? err.code : '';
+        error.textContent =
+          code === 'seat_taken'
+            ? 'This match already has two players. You can still watch it.'
+            : code === 'forbidden'
+              ? 'This invite link is not valid for this match.'
+              : err instanceof Error
+                ? err.message
+                : String(err);
+      }
+    });
+    root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, form));
+    name.focus();
+  });
+}
+
+function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, storage: SecretStorage): void {
+  const session = new MatchSession({
+    matchId,
+    seat: record,
+    name: record ? loadName(storage) || null : null,
+    url: wsUrl(),
+    env: browserEnv,
+    storage,
+  });
+  const game = new NetGame(session, () => void rematch(session, storage));
+  const app = new BoardApp(root, game, { title: 'fairgammon', home: '/' });
+  const banner = new ConnectionBanner(session);
+  root.prepend(banner.el);
+  const invite = invitePanel(matchId, record);
+  app.overlay.append(invite.el);
+  app.sideExtra.append(matchPanel(session, matchId));
+  const update = () => {
+    const t = session.tracker;
+    invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
+    const names = t.names.filter(Boolean).join(' vs ');
+    document.title = names ? `${names} · fairgammon` : 'fairgammon';
+    banner.render();
+  };
+  session.subscribe(update);
+  setInterval(() => banner.render(), 500);
+  addEventListener('online', () => session.connection.retryNow());
+  session.start();
+  update();
+  // For tests and the curious: the live objects.
+  Object.assign(window, { fairgammon: { session, game, app } });
+}
+
+/** What the creator sees until the opponent joins: the links to share. */
+function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElement } {
+  const watch = `${location.origin}/m/${matchId}#watch`;
+  const kids: Node[] = [h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('h2', { text: 'Waiting for your opponent' })];
+  if (record?.seat === 0 && record.invite) {
+    kids.push(
+      h('p', { class: 'sub', text: 'Send this link to the person you want to play. The game starts by itself when they join.' }),
+      linkField('Invite link', record.invite, 'invitelink'),
+    );
+  } else if (record?.seat === 0) {
+    kids.push(h('p', { class: 'sub', text: 'The match is listed in the lobby; the game starts by itself when someone joins.' }));
+  } else {
+    kids.push(h('p', { class: 'sub', text: 'The game starts as soon as a second player joins.' }));
+  }
+  kids.push(linkField('Spectator link', watch, 'watchlink'));
+  return { el: h('section', { class: 'invite', role: 'dialog', 'aria-label': 'Invite', hidden: '' }, ...kids) };
+}
+
+/** The side panel of a network match: links to share and export, and leaving. */
+function matchPanel(session: MatchSession, matchId: string): HTMLElement {
+  const box = h('details', { class: 'matchinfo-panel' }, h('summary', { text: 'Match, links and exports' }));
+  box.append(
+    linkField('Spectator link', `${location.origin}/m/${matchId}#watch`, 'watchlink'),
+    h(
+      'p',
+      { class: 'links' },
+      h('a', { href: exportPaths.verify(matchId), text: 'Verify the dice of finished games' }),
+      h('a', { href: exportPaths.matchTranscript(matchId), text: 'Transcripts (JSON)' }),
+      h('a', { href: exportPaths.mat(matchId), text: 'Match file (.mat)' }),
+    ),
+  );
+  if (session.seat !== null) {
+    const leave = button('Leave the match (forfeit)', 'btn ghost leave');
+    leave.addEventListener('click', () => {
+      if (confirm('Leave the match? You lose it by forfeit.')) void session.leave();
+    });
+    box.append(leave);
+  }
+  return box;
+}
+
+/** A new match with the same settings; its invite link shows on the new page. */
+async function rematch(session: MatchSession, storage: SecretStorage): Promise<void> {
+  try {
+    const summary = await getMatch(session.matchId);
+    const options = optionsOf(summary, loadOptions(storage));
+    const s = session.tracker.settings;
+    if (s) Object.assign(options, { jacoby: s.jacoby, beavers: s.beavers });
+    const created = await createMatch(options, loadName(storage) || 'Guest');
+    saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite });
+    location.assign(`/m/${created.match}`);
+  } catch (err) {
+    session.say(`Rematch failed: ${err instanceof Error ? err.message : String(err)}`, true);
+  }
+}

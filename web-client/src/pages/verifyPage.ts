@@ -1,0 +1,141 @@
+/**
+ * The verify view at `/verify`: checks fair-dice transcripts in this browser (docs/fairness.md
+ * section 11) — every commitment, link, die, the roll-off and turn order, the order of events,
+ * the result, and a replay of every play through the rules engine.
+ *
+ *   /verify?match=<id>            every finished game of a match (fetched from the server)
+ *   /verify?match=<id>&game=<n>   one game
+ *   /verify                       paste or open a transcript file
+ */
+
+import { TranscriptError, type Verdict, verifyTranscript } from '../fairdice/transcript';
+import { exportPaths } from '../net/lobbyApi';
+import { button, h } from '../ui/dom';
+import { pageHeader } from './common';
+
+const REASONS: Record<string, string> = {
+  bear_off: 'bore off',
+  drop: 'double dropped',
+  resign: 'resignation',
+  timeout: 'timeout',
+  no_reveal: 'missing reveal',
+  invalid_reveal: 'invalid reveal',
+  abandon: 'abandoned',
+};
+
+interface GameDoc {
+  game_no?: number;
+  rolls?: { k: number; d1: number; d2: number; kind: string; roller: number | null; reveals: string[] }[];
+  seats?: { name: string | null }[];
+}
+
+export function startVerifyPage(root: HTMLElement): void {
+  const params = new URLSearchParams(location.search);
+  const match = params.get('match');
+  const game = Number(params.get('game') ?? 0) || null;
+  const results = h('div', { class: 'verify-results', 'aria-live': 'polite' });
+  const text = h('textarea', { rows: '6', placeholder: 'Paste a transcript (one game, or a whole match file)', 'aria-label': 'Transcript JSON', spellcheck: 'false' });
+  const file = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'Open a transcript file' });
+  const check = button('Verify', 'btn primary verify');
+  check.addEventListener('click', () => void run(text.value, results));
+  file.addEventListener('change', async () => {
+    const f = file.files?.[0];
+    if (f) {
+      text.value = await f.text();
+      void run(text.value, results);
+    }
+  });
+  const intro = h(
+    'section',
+    { class: 'hero small' },
+    h('h1', { text: 'Verify the dice' }),
+    h('p', {
+      text:
+        'Each roll of a game comes from both players’ hash chains. This page re-checks, in your browser, that every revealed link hashes to the commitment published before the game, that the dice are the ones derived from both reveals, that the roll-off and turn order are right, and that every play was legal.',
+    }),
+  );
+  const manual = h('section', { class: 'card' }, h('h2', { text: 'Check a transcript file' }), text, h('div', { class: 'row' }, file, check));
+  root.classList.add('fg-app', 'verify-page');
+  root.replaceChildren(pageHeader(), h('main', { class: 'lobby verify' }, intro, results, manual));
+  if (match) void fetchAndVerify(match, game, results);
+}
+
+async function fetchAndVerify(match: string, game: number | null, out: HTMLElement): Promise<void> {
+  out.replaceChildren(h('p', { class: 'note', text: 'Fetching the transcript…' }));
+  try {
+    const path = game ? exportPaths.gameTranscript(match, game) : exportPaths.matchTranscript(match);
+    const response = await fetch(path, { cache: 'no-store' });
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { message?: string };
+      out.replaceChildren(h('p', { class: 'form-error', text: body.message ?? `HTTP ${response.status}` }));
+      return;
+    }
+    await run(await response.text(), out, match);
+  } catch (err) {
+    out.replaceChildren(h('p', { class: 'form-error', text: String(err) }));
+  }
+}
+
+/** Verify a transcript or a match file ({match_id, games: [...]}) and show one card per game. */
+async function run(text: string, out: HTMLElement, match?: string): Promise<void> {
+  let docs: unknown[];
+  try {
+    const parsed = JSON.parse(text) as { games?: unknown[] };
+    docs = Array.isArray(parsed.games) ? parsed.games : [parsed];
+  } catch {
+    docs = [text]; // the verifier reports the JSON error
+  }
+  out.replaceChildren();
+  if (docs.length === 0) {
+    out.append(h('p', { class: 'note', text: 'No finished game yet: transcripts appear when a game ends.' }));
+    return;
+  }
+  if (match) out.append(h('p', { class: 'sub', text: `Match ${match}` }));
+  for (const doc of docs) out.append(await gameCard(doc));
+}
+
+async function gameCard(doc: unknown): Promise<HTMLElement> {
+  const g = (typeof doc === 'object' && doc !== null ? doc : {}) as GameDoc;
+  const title = `Game ${g.game_no ?? '?'}`;
+  let verdict: Verdict | null = null;
+  let error: TranscriptError | Error | null = null;
+  try {
+    verdict = await verifyTranscript(doc);
+  } catch (err) {
+    error = err instanceof Error ? err : new Error(String(err));
+  }
+  const card = h('section', { class: `card verdict ${verdict ? 'ok' : 'bad'}` });
+  if (verdict) {
+    const names = g.seats?.map((s, i) => s.name ?? `seat ${i}`) ?? ['seat 0', 'seat 1'];
+    const r = verdict.result;
+    card.append(
+      h('h2', { text: `✓ ${title}: verified` }),
+      h('p', {
+        text:
+          `${verdict.rolls} rolls (${verdict.rolloffRolls} in the roll-off), every link and die checked; ` +
+          `${verdict.playsReplayed} plays replayed, all legal. ${names[r.winner]} won ${r.points} point${r.points === 1 ? '' : 's'} (${REASONS[r.reason] ?? r.reason}).`,
+      }),
+    );
+  } else {
+    const problem = error instanceof TranscriptError ? ` (${error.problem})` : '';
+    card.append(h('h2', { text: `✗ ${title}: NOT VERIFIED${problem}` }), h('p', { class: 'why', text: error?.message ?? '' }));
+  }
+  if (Array.isArray(g.rolls) && g.rolls.length) {
+    const list = h('ol', { class: 'rolls' });
+    for (const r of g.rolls) {
+      const who = r.kind === 'rolloff' ? 'roll-off' : `seat ${r.roller}`;
+      list.append(
+        h(
+          'li',
+          {},
+          h('span', { class: 'k', text: `#${r.k}` }),
+          h('span', { class: 'dv', text: `${r.d1}–${r.d2}` }),
+          h('span', { class: 'who', text: who }),
+          h('code', { text: `${String(r.reveals?.[0]).slice(0, 10)}… ${String(r.reveals?.[1]).slice(0, 10)}…` }),
+        ),
+      );
+    }
+    card.append(h('details', { class: 'fairness' }, h('summary', { text: 'Rolls and reveals' }), list));
+  }
+  return card;
+}
