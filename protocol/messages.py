@@ -333,6 +333,15 @@ class Presence:
     ]
 
 
+@message("watchers", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Watchers:
+    """How many spectators watch the match (not versioned): sent on connecting, then when the
+    number changes (at most about once a second)."""
+
+    count: Annotated[int, Int(0, L.MAX_COUNTER), "spectator connections to the match now"]
+
+
 @message("pong", _SERVER)
 @dataclass(frozen=True, slots=True)
 class Pong:
@@ -351,7 +360,7 @@ class Error:
     message: Message
 
 
-ServerMessage = Welcome | Ack | Reject | Event | Snapshot | Presence | Pong | Error
+ServerMessage = Welcome | Ack | Reject | Event | Snapshot | Presence | Watchers | Pong | Error
 """Any message the server sends."""
 
 AnyMessage = ClientMessage | ServerMessage

@@ -42,6 +42,11 @@ from server.store import Store
 log = logs.get("gateway")
 
 GONE_AFTER_SECONDS = 20.0
+# Spectator counts are announced at most this often per match and process (a swarm of
+# spectators joining at once costs one frame per connection, not one per pair).
+WATCHERS_EVERY_SECONDS = 0.5
+# Counts of a crashed process age out with the key (every change refreshes it).
+WATCHERS_TTL_SECONDS = 6 * 3600
 
 
 class TokenBucket:
@@ -100,6 +105,7 @@ class Gateway:
         self.seats: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
         self._gone_timers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._watcher_news: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         matches.hub.on_control = self._on_control
 
@@ -205,6 +211,9 @@ class Gateway:
         await self._resume(conn, state, hello.last_v)
         if seat is not None:
             await self._presence(conn.match_id, seat, "online", conn.id, state)
+        else:
+            await self._watching(conn, True)
+        await self._greet(conn, state)
         log.info(
             "connected", extra=logs.fields(match=match_id, role=conn.role, conn=conn.id)
         )
@@ -342,6 +351,9 @@ class Gateway:
         if conn.follower is not None:
             await self.matches.hub.unfollow(conn.match_id, conn.follower)
         if conn.seat is None:
+            if conn.follower is not None:
+                with contextlib.suppress(Exception):
+                    await self._watching(conn, False)
             return
         key = (conn.match_id, conn.seat)
         if self.seats.get(key) is not conn:
@@ -383,6 +395,40 @@ class Gateway:
         if current == f"reconnecting:{conn_id}".encode():
             await self._presence(key[0], key[1], "gone", conn_id)
 
+    async def _greet(self, conn: Connection, state: MatchState) -> None:
+        """Tell a new connection how the other seats are connected and how many watch."""
+        raw = await self.store.redis.hmget(presence_key(conn.match_id), "0", "1")
+        seats, _ = owing(state)
+        for seat, entry in enumerate(raw):
+            if seat == conn.seat or entry is None:
+                continue  # itself, or a seat that never connected
+            status = entry.decode().split(":", 1)[0]
+            deadline = state.deadline if status != "online" and seat in seats else None
+            conn.send_message(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
+        count = await self.store.redis.hlen(watchers_key(conn.match_id))
+        conn.send_message(m.Watchers(count))
+
+    async def _watching(self, conn: Connection, joined: bool) -> None:
+        """Count a spectator connection in (or out) and announce the new number soon."""
+        key = watchers_key(conn.match_id)
+        if joined:
+            await self.store.redis.hset(key, conn.id, "1")
+        else:
+            await self.store.redis.hdel(key, conn.id)
+        await self.store.redis.expire(key, WATCHERS_TTL_SECONDS)
+        match_id = conn.match_id
+        if match_id not in self._watcher_news:
+            self._watcher_news.add(match_id)
+            self._spawn(self._announce_watchers(match_id))
+
+    async def _announce_watchers(self, match_id: str) -> None:
+        await asyncio.sleep(WATCHERS_EVERY_SECONDS)
+        # Changes from here on schedule a new announcement.
+        self._watcher_news.discard(match_id)
+        with contextlib.suppress(Exception):
+            count = await self.store.redis.hlen(watchers_key(match_id))
+            await self.store.publish(match_id, codec.encode(m.Watchers(count)))
+
     async def _presence_of(self, match_id: str) -> tuple[str, str]:
         raw = await self.store.redis.hmget(presence_key(match_id), "0", "1")
         return tuple(  # type: ignore[return-value]
@@ -392,6 +438,11 @@ class Gateway:
 
 def presence_key(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:presence"
+
+
+def watchers_key(match_id: str) -> str:
+    """Spectator connections of a match (one field per connection, on any process)."""
+    return f"fg:{{m:{match_id}}}:watchers"
 
 
 def to_command(seat: int, msg: m.ClientMessage) -> c.Command:

@@ -65,7 +65,7 @@ def test_the_catalogue_has_the_agreed_messages():
         "move", "resign", "resign_reply", "leave", "stop", "ping", "resync",
     }  # fmt: skip
     assert set(MESSAGES[Direction.SERVER]) == {
-        "welcome", "ack", "reject", "event", "snapshot", "presence", "pong", "error",
+        "welcome", "ack", "reject", "event", "snapshot", "presence", "watchers", "pong", "error",
     }  # fmt: skip
     # Who must act next rides in every event's envelope, not in an event kind of its own.
     assert "clock" not in EVENT_KINDS

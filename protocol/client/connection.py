@@ -97,6 +97,7 @@ class MatchClient:
         self.seq = 0
         self.welcomes = 0
         self.presence: dict[int, str] = {}
+        self.watchers = 0
         self.rejects: list[m.Reject] = []
         self.errors: list[m.Error] = []
         self._pending: dict[int, _Pending] = {}
@@ -226,6 +227,8 @@ class MatchClient:
                 pending.reply.set_result(msg)
         elif isinstance(msg, m.Presence):
             self.presence[msg.seat] = msg.status
+        elif isinstance(msg, m.Watchers):
+            self.watchers = msg.count
         elif isinstance(msg, m.Error):
             self.errors.append(msg)
         if self.on_event is not None:
