@@ -321,3 +321,29 @@ describe('match session: a seat plays', () => {
     expect(env.last.of('take')[0]).toMatchObject({ s: 42 });
   });
 });
+
+describe('match session: the cube', () => {
+  it('after its double is taken, the doubler rolls by itself (no cube decision left)', async () => {
+    const storage = memoryStorage();
+    const { mine, theirs } = await rigged(storage);
+    const { s, env } = session(0, new FakeEnv(), storage);
+    const sock = env.last;
+    sock.open();
+    welcome(sock, 'seat0', 5);
+    sock.deliver(ev(1, 'match_created', { mode: 'match', length: 3, jacoby: false, beavers: false, move_time: 30_000 }));
+    sock.deliver(ev(2, 'seated', { seat: 0, name: 'Ann' }));
+    sock.deliver(ev(3, 'seated', { seat: 1, name: 'Bob' }));
+    sock.deliver(ev(4, 'committed', { game: 1, commitment0: mine.commitment, commitment1: theirs.commitment }));
+    sock.deliver(ev(5, 'game_started', { game: 1, crawford: false, score: [0, 0] }, clock('decide', [0])));
+    s.tracker.onRoll = 0;
+    s.tracker.k = 2;
+    void s.double();
+    expect(sock.of('double')).toHaveLength(1);
+    sock.deliver(ev(6, 'doubled', { game: 1, seat: 0, value: 2 }, clock('take', [1])));
+    sock.deliver(ev(7, 'taken', { game: 1, seat: 1, value: 2 }, clock('decide', [0])));
+    await settle();
+    expect(netView(s).phase).toBe('rolling');
+    expect(sock.of('roll')).toHaveLength(1);
+    expect(sock.of('roll')[0]).toMatchObject({ p: { game: 1, k: 2 } });
+  });
+});

@@ -92,3 +92,22 @@ describe('tracker against the Python client tracker, on frames of real matches',
     expect(t.over?.reason).toBe('forfeit');
   });
 });
+
+describe('between games', () => {
+  it('stays between games until the next game starts, even after one seat committed', () => {
+    const match = NET.matches.find((m) => m.name === 'match3')!;
+    const t = new Tracker();
+    const seen: string[] = [];
+    for (const hex of match.frames) {
+      const frame = parseServerFrame(bytes(hex))!;
+      if (frame.t !== 'event') continue;
+      t.applyEvent(frame);
+      if (t.lastGame && !t.over && ['game_over', 'commit_received', 'committed', 'game_started'].includes(frame.k)) {
+        seen.push(`${frame.k}:${t.betweenGames}:${t.commitGame}`);
+      }
+    }
+    // After game 1: over, one commitment in (still between games, commitments for game 2),
+    // both in, then game 2 starts.
+    expect(seen.slice(0, 4)).toEqual(['game_over:true:2', 'commit_received:true:2', 'committed:true:2', 'game_started:false:2']);
+  });
+});

@@ -70,7 +70,7 @@ function resultView(session: MatchSession): ResultView | null {
   const t = session.tracker;
   const g = t.lastGame;
   const match = session.matchId;
-  if (g === null || g.game !== t.game) {
+  if (g === null || (g.game !== t.game && !t.betweenGames)) {
     const o = t.over;
     if (o === null || o.winner === null) return null;
     return { winner: o.winner, reason: 'forfeit', points: 0, score: o.score, matchOver: true, links: [] };
@@ -166,7 +166,7 @@ export function netView(session: MatchSession): GameView {
     viewer,
     players: [player(0), player(1)],
     boards: t.boards,
-    turn: phase === 'waiting' || phase === 'rolloff' || (phase === 'gameover' && t.lastGame?.game === t.game) ? null : onRoll,
+    turn: phase === 'waiting' || phase === 'rolloff' || (phase === 'gameover' && (t.betweenGames || t.over !== null)) ? null : onRoll,
     phase,
     dice: diceView(session, phase),
     cube: { value: t.cube, owner: t.cubeOwner, enabled: mode !== 'single_game' && !t.crawford },
@@ -175,7 +175,8 @@ export function netView(session: MatchSession): GameView {
       length: mode === 'match' ? (t.settings?.length ?? 0) : 0,
       score: t.score,
       crawford: t.crawford,
-      gameNo: t.game || 1,
+      // Between games the finished one is still on show.
+      gameNo: t.betweenGames && t.lastGame ? t.lastGame.game : t.game || 1,
     },
     clocks,
     offer,

@@ -300,6 +300,9 @@ export class MatchSession {
       case 'resign_rejected':
         if (live) this.say(`${name(e.p.seat)} rejects the resignation: play on`);
         break;
+      case 'commit_received':
+        if (live && t.betweenGames && e.p.seat !== this.seat) this.say(`${name(e.p.seat)} is ready for the next game`);
+        break;
       case 'seated':
         if (live && e.p.seat === 1) this.say(`${e.p.name ?? 'Your opponent'} joined`);
         break;
@@ -436,7 +439,8 @@ export class MatchSession {
   double(): Promise<Reply> | null {
     const t = this.tracker;
     if (this.seat === null || t.owes(this.seat) !== 'decide' || !t.mayDouble(this.seat)) return null;
-    this.autoSent.add(`decide:${t.game}:${t.k}`);
+    // No automation to hold back: with a cube decision possible nothing rolls by itself, and
+    // after the answer the roll (now without a cube decision) must still happen.
     return this.act(actions.double(t.game));
   }
 

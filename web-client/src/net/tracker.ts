@@ -83,9 +83,14 @@ export class Tracker {
     return this.game || 1;
   }
 
-  /** Between two games of a match: the last one is over, the next not started. */
+  /**
+   * Between two games of a match: the last one is over and the next has not started (its
+   * commitments are still being collected; one may have arrived already).
+   */
   get betweenGames(): boolean {
-    return this.over === null && this.lastGame !== null && this.lastGame.game === this.game;
+    const last = this.lastGame;
+    if (this.over !== null || last === null) return false;
+    return last.game === this.game || (last.game === this.game - 1 && this.clock.phase === 'commit');
   }
 
   /** Whether `seat` may double at its next roll decision (cube rules only). */

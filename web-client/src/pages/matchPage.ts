@@ -141,7 +141,8 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
 /** What the creator sees until the opponent joins: the links to share. */
 function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElement } {
   const watch = `${location.origin}/m/${matchId}#watch`;
-  const kids: Node[] = [h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('h2', { text: 'Waiting for your opponent' })];
+  const title = record ? 'Waiting for your opponent' : 'Waiting for a second player';
+  const kids: Node[] = [h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('h2', { text: title })];
   if (record?.seat === 0 && record.invite) {
     kids.push(
       h('p', { class: 'sub', text: 'Send this link to the person you want to play. The game starts by itself when they join.' }),
