@@ -68,7 +68,6 @@ async def browser() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-
 @pytest_asyncio.fixture
 async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
     """Open demo.html?QUERY in a fresh context; page errors fail the test."""
@@ -85,12 +84,45 @@ async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
         )
         page = await context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on(
-            "console", lambda msg: errors.append(msg.text) if msg.type == "error" else None
-        )
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
         await page.goto(f"{base_url}/demo.html?{query}")
         await page.wait_for_selector("svg.board .checker")
         return page
 
     yield opener
     assert errors == [], f"errors in the page: {errors}"
+
+
+class NetPages:
+    """Browser contexts on a real server's pages; page errors (and console errors, unless
+    they are network noise a test allows) fail the test."""
+
+    def __init__(self, browser: Browser, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.errors: list[str] = []
+        self.tolerate_network_errors = False
+
+    async def new(
+        self, viewport: dict[str, int] | None = None, motion: str = "reduce", who: str = ""
+    ) -> Page:
+        context = await self.browser.new_context(
+            viewport=viewport or DESKTOP, reduced_motion=motion, color_scheme="light"
+        )
+        page = await context.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(f"{who}: {exc}"))
+        page.on("console", lambda msg: self._console(who, msg.type, msg.text))
+        return page
+
+    def _console(self, who: str, kind: str, text: str) -> None:
+        network = "WebSocket" in text or "Failed to load resource" in text
+        if kind == "error" and not (network and self.tolerate_network_errors):
+            self.errors.append(f"{who}: {text}")
+
+
+@pytest_asyncio.fixture
+async def net(dist: Path, browser: Browser, server) -> AsyncIterator[NetPages]:
+    """Pages of a real server (with its own Redis) serving this worktree's web-client/dist."""
+    pages = NetPages(browser, server.base)
+    yield pages
+    assert pages.errors == [], f"errors in the pages: {pages.errors}"

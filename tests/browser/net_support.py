@@ -1,0 +1,221 @@
+"""Driving the networked pages in Chromium: the lobby, a player's page and a spectator's page.
+
+A `Seat` plays whatever the page offers: on its turn it takes the first step of the move list
+(or a hitting one when asked), by clicks or by keys only; it rolls, takes and accepts when
+the page asks it to. Nothing is scripted about the dice: games go wherever they go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Page
+
+VIEW = """(() => {
+  const f = window.fairgammon;
+  if (!f || !f.game) return null;
+  const v = f.game.current();
+  return {phase: v.phase, turn: v.turn, viewer: v.viewer, pending: v.pending, offer: v.offer,
+          result: v.result, boards: v.boards, cube: v.cube, dice: v.dice, match: v.match,
+          version: v.version, spectators: v.spectators, players: v.players,
+          rolls: v.fairness ? v.fairness.rolls.map(r => r.check) : [],
+          link: f.session.link, caughtUp: f.session.caughtUp};
+})()"""
+
+
+async def view(page: Page) -> dict[str, Any]:
+    """The GameView the page renders (a subset), or {} before the page has booted."""
+    return await page.evaluate(VIEW) or {}
+
+
+async def create_match(
+    page: Page,
+    base: str,
+    name: str,
+    mode: str = "single_game",
+    length: int | None = None,
+    clock: int | None = None,
+) -> tuple[str, str, str]:
+    """Create a match in the lobby UI; returns (match id, invite link, spectator link)."""
+    await page.goto(f"{base}/")
+    await page.fill("input[name=name]", name)
+    await page.click(f"label[for=mode-{mode}]")
+    if length is not None:
+        await page.fill("input[name=length]", str(length))
+    if clock is not None:
+        await page.fill("input[name=clock]", str(clock))
+    await page.click("button.create")
+    await page.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))
+    await page.wait_for_selector(".invite:not([hidden])")
+    match_id = page.url.rsplit("/", 1)[1]
+    invite = await page.input_value(".invite .invitelink input")
+    watch = await page.input_value(".invite .watchlink input")
+    # The links name the server as configured (localhost); tests use the loopback address.
+    return match_id, same_host(invite, base), same_host(watch, base)
+
+
+def same_host(url: str, base: str) -> str:
+    return re.sub(r"^https?://[^/]+", base, url)
+
+
+async def join_match(page: Page, invite: str, name: str) -> None:
+    await page.goto(invite)
+    await page.fill(".join-card input[name=name]", name)
+    await page.click(".join-card button.join")
+    await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+
+
+def first_step(labels: list[str], prefer_hits: bool) -> int:
+    """Index of the step to play among the move list's labels ("13/10", "Bar/22*", "6/Off")."""
+    if prefer_hits:
+        for i, label in enumerate(labels):
+            if label.endswith("*"):
+                return i
+    return 0
+
+
+def parse_step(label: str) -> tuple[int, int]:
+    a, b = label.rstrip("*").split("/")
+    return (25 if a == "Bar" else int(a)), (0 if b == "Off" else int(b))
+
+
+def grid(place: int) -> tuple[int, int]:
+    """Row and column of a point on screen (the board's keyboard grid)."""
+    return (0, place - 13) if place >= 13 else (1, 12 - place)
+
+
+@dataclass
+class Seat:
+    page: Page
+    keyboard: bool = False
+    prefer_hits: bool = False
+    double_next: bool = False
+    drop_next: bool = False
+    turns: int = 0
+    log: list[str] = field(default_factory=list)
+
+    async def labels(self) -> list[str]:
+        return await self.page.eval_on_selector_all(
+            ".movelist button.opt .mv", "els => els.map(e => e.textContent.trim())"
+        )
+
+    async def step(self) -> str | None:
+        """Do what the page asks of this seat now, if anything; returns what it did."""
+        v = await view(self.page)
+        if not v or v.get("pending"):
+            return None
+        me = v["viewer"]
+        phase = v["phase"]
+        if phase == "moving" and v["turn"] == me:
+            await self.play_turn()
+            return "moved"
+        if phase == "decide" and v["turn"] == me:
+            if self.double_next:
+                self.double_next = False
+                if self.keyboard:
+                    await self.page.keyboard.press("Shift+D")
+                else:
+                    await self.page.click("button.double")
+                return "doubled"
+            if self.keyboard:
+                await self.page.keyboard.press("d")
+            else:
+                await self.page.click("button.roll")
+            return "rolled"
+        if phase == "offer" and v["offer"] and v["offer"]["by"] != me:
+            if self.drop_next and v["offer"]["kind"] == "double":
+                self.drop_next = False
+                await self.page.click(".offer button.drop")
+                return "dropped"
+            await self.page.click(".offer button.take, .offer button.accept")
+            return "answered"
+        return None
+
+    async def play_turn(self) -> None:
+        for _ in range(4):
+            labels = await self.labels()
+            if not labels:
+                break
+            i = first_step(labels, self.prefer_hits)
+            if self.keyboard:
+                await self.key_step(*parse_step(labels[i]))
+            else:
+                option = self.page.locator(f'.movelist button.opt[data-index="{i}"]')
+                await option.click()  # pick
+                await option.click()  # play
+            self.log.append(labels[i])
+        end = self.page.locator("button.end")
+        if await end.is_visible() and await end.is_enabled():
+            if self.keyboard:
+                await self.page.keyboard.press("e")
+            else:
+                await end.click()
+        self.turns += 1
+
+    # ---- keyboard only -------------------------------------------------------------------
+
+    async def focused_place(self) -> int | None:
+        place = await self.page.evaluate(
+            "document.activeElement && document.activeElement.dataset"
+            " ? document.activeElement.dataset.place ?? null : null"
+        )
+        return int(place) if place is not None else None
+
+    async def focus_board(self) -> int:
+        for _ in range(40):
+            place = await self.focused_place()
+            if place is not None:
+                return place
+            await self.page.keyboard.press("Tab")
+        raise AssertionError("Tab never reached the board")
+
+    async def go_to(self, place: int) -> None:
+        at = await self.focus_board()
+        (r0, c0), (r1, c1) = grid(at if 1 <= at <= 24 else 1), grid(place)
+        if r1 != r0:
+            await self.page.keyboard.press("ArrowUp" if r1 == 0 else "ArrowDown")
+        for _ in range(abs(c1 - c0)):
+            await self.page.keyboard.press("ArrowRight" if c1 > c0 else "ArrowLeft")
+        assert await self.focused_place() == place
+
+    async def key_step(self, source: int, target: int) -> None:
+        """One checker step by keys: select the source (B for the bar), then the target (O to
+        bear off); answer a die choice with Enter."""
+        if source == 25:
+            await self.focus_board()
+            await self.page.keyboard.press("b")
+        else:
+            await self.go_to(source)
+            await self.page.keyboard.press("Enter")
+        if target == 0:
+            await self.page.keyboard.press("o")
+        else:
+            await self.go_to(target)
+            await self.page.keyboard.press("Enter")
+        if await self.page.locator(".choice:not([hidden])").count():
+            await self.page.keyboard.press("Enter")  # the first route offered (focused)
+
+
+async def play(
+    seats: list[Seat], until, timeout: float = 120.0, poll: float = 0.03
+) -> dict[str, Any]:
+    """Let the seats act until ``until(views)`` holds; returns the first seat's last view."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        views = [await view(s.page) for s in seats]
+        if until(views):
+            return views[0]
+        acted = False
+        for s in seats:
+            acted = bool(await s.step()) or acted
+        if not acted:
+            await asyncio.sleep(poll)
+    raise AssertionError(f"timed out; last views: {[await view(s.page) for s in seats]}")
+
+
+def on_bar(v: dict[str, Any]) -> bool:
+    return v["boards"][0][25] + v["boards"][1][25] > 0

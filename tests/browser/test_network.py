@@ -1,0 +1,217 @@
+"""The networked client in Chromium against a real server and Redis: whole games by clicks,
+spectators from the start and joining late, a reload mid-turn, a loss on time, the cube
+(double, take, later a drop) by keys, a server restart, and screenshots."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from tests.browser.conftest import NetPages
+from tests.browser.net_support import Seat, create_match, join_match, on_bar, play, view
+from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
+
+
+async def test_a_whole_game_by_clicks_with_spectators_and_a_reload(net: NetPages) -> None:
+    ann_page = await net.new(DESKTOP, who="Ann")
+    bob_page = await net.new(PHONE, who="Bob")
+    early = await net.new(DESKTOP, who="early spectator")
+    match_id, invite, watch = await create_match(ann_page, net.base, "Ann", "single_game")
+
+    # A spectator from the start sees the waiting table; the invite is not theirs to see.
+    await early.goto(watch)
+    await early.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    assert (await view(early))["phase"] == "waiting"
+    await early.locator(".invite h2", has_text="Waiting for a second player").wait_for()
+    assert await early.locator(".invite .invitelink").count() == 0
+    assert await early.locator(".badge.spectating").is_visible()
+
+    await join_match(bob_page, invite, "Bob")
+    assert "#join" not in bob_page.url  # the invite code left the address bar
+    ann, bob = Seat(ann_page), Seat(bob_page)
+    # The game starts by itself: commitments, roll-off, the first move.
+    first = await play([ann, bob], lambda vs: vs[0].get("phase") in ("moving", "decide", "rolling"))
+    assert first["players"][1]["name"] == "Bob"
+    await ann_page.wait_for_function("window.fairgammon.game.current().spectators === 1")
+    assert await ann_page.locator(".badge.watchers").inner_text() == "1 watching"
+
+    # A few turns, then a second spectator joins mid-game and sees the same position at once.
+    await play([ann, bob], lambda vs: ann.turns + bob.turns >= 6)
+    late = await net.new(PHONE, who="late spectator")
+    await late.goto(watch)
+    await late.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    mid = await view(late)
+    assert mid["viewer"] is None and mid["version"] > 20
+    players = await view(ann_page)
+    if players["version"] == mid["version"]:
+        assert mid["boards"] == players["boards"]
+    await ann_page.wait_for_function("window.fairgammon.game.current().spectators === 2")
+    assert await late.locator(".movelist button.opt").count() == 0
+    assert await late.locator("button.roll").is_hidden()
+
+    # Bob reloads in the middle of his turn (one checker moved, not sent) and carries on.
+    await play([ann, bob], lambda vs: vs[1]["phase"] == "moving" and vs[1]["turn"] == 1
+               and not vs[1]["pending"] and vs[1]["dice"] is not None)  # fmt: skip
+    before = await view(bob_page)
+    labels = await bob.labels()
+    if labels:
+        option = bob_page.locator('.movelist button.opt[data-index="0"]')
+        await option.click()
+        await option.click()
+    await bob_page.reload()
+    await bob_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    after = await view(bob_page)
+    assert after["viewer"] == 1, "the reload returned to the same seat"
+    assert after["dice"]["values"] == before["dice"]["values"]
+    assert after["boards"] == before["boards"], "the unsent step is not on the board"
+    assert after["phase"] == "moving"
+
+    # Play to the end.
+    end = await play([ann, bob], lambda vs: all(v["phase"] == "gameover" for v in vs), 240)
+    result = end["result"]
+    assert result["reason"] in ("single", "gammon", "backgammon")
+    assert result["matchOver"] is True
+    winner = end["players"][result["winner"]]["name"]
+    for page in (ann_page, bob_page, early, late):
+        await page.locator(".result h2").wait_for()
+        assert (await page.locator(".result h2").inner_text()).startswith(f"{winner} wins")
+    # Every roll was verified live, by the players and by both spectators (the late one from
+    # the whole log), and nobody was refused anything.
+    for page in (ann_page, bob_page, early, late):
+        checks = (await view(page))["rolls"]
+        assert checks and set(checks) == {"verified"}, checks
+    assert await ann_page.locator(".result a", has_text="Verify the dice").count() == 1
+    assert await early.locator(".result button.next").count() == 0  # no rematch for spectators
+
+    # The game's transcript verifies in the browser's verify view.
+    await late.goto(f"{net.base}/verify?match={match_id}")
+    await late.locator(".verdict h2").wait_for()
+    assert await late.locator(".verdict h2").inner_text() == "✓ Game 1: verified"
+    with urllib.request.urlopen(f"{net.base}/api/matches/{match_id}") as r:
+        assert json.loads(r.read())["winner"] == result["winner"]
+
+
+async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
+    ann_page = await net.new(who="Ann")
+    bob_page = await net.new(PHONE, who="Bob")
+    _, invite, _ = await create_match(ann_page, net.base, "Ann", "match", length=3, clock=5)
+    await join_match(bob_page, invite, "Bob")
+    # Nobody moves: the roll-off winner's 5-second clock runs out.
+    for page in (ann_page, bob_page):
+        await page.wait_for_function(
+            "window.fairgammon.game.current().phase === 'gameover'", timeout=20_000
+        )
+    for page in (ann_page, bob_page):
+        v = await view(page)
+        assert v["result"]["reason"] == "timeout"
+        assert v["result"]["matchOver"] is True
+        winner = v["players"][v["result"]["winner"]]["name"]
+        assert await page.locator(".result h2").inner_text() == f"{winner} wins on time"
+    # The loser was the one on move.
+    assert (await view(ann_page))["result"] == (await view(bob_page))["result"]
+
+
+async def test_cube_double_take_then_drop_by_keys_in_a_match_to_3(net: NetPages) -> None:
+    """Ann plays by keys only (arrows, Enter, B, O, D, Shift+D, E), Bob by clicks. The first
+    one to decide doubles and the other takes; play goes on, hits sought, until a checker is
+    on the bar (screenshots then); the cube owner redoubles and the other drops."""
+    ann_page = await net.new(DESKTOP, who="Ann")
+    bob_page = await net.new(DESKTOP, who="Bob")
+    _, invite, _ = await create_match(ann_page, net.base, "Ann", "match", length=3, clock=60)
+    await join_match(bob_page, invite, "Bob")
+    ann = Seat(ann_page, keyboard=True, prefer_hits=True, double_next=True)
+    bob = Seat(bob_page, prefer_hits=True, double_next=True)
+    seats = [ann, bob]
+
+    v = await play(seats, lambda vs: vs[0].get("cube", {}).get("owner") is not None)
+    ann.double_next = bob.double_next = False
+    owner = v["cube"]["owner"]
+    assert v["cube"]["value"] == 2
+    assert ann.turns > 0 or bob.turns > 0
+
+    # Mid-game: a hit checker on the bar, the cube turned, Ann to play; shoot her board.
+    def ann_to_play_with_a_checker_on_the_bar(vs: list[dict]) -> bool:
+        v = vs[0]
+        return on_bar(v) and v["phase"] == "moving" and v["turn"] == 0 and not v["pending"]
+
+    await play(seats, ann_to_play_with_a_checker_on_the_bar, timeout=180)
+    await ann_page.evaluate("document.activeElement && document.activeElement.blur()")
+    await ann_page.wait_for_function("!document.querySelector('.toast.show')", timeout=5000)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, size in (("390x844", PHONE), ("1440x900", DESKTOP)):
+        await ann_page.set_viewport_size(size)
+        await ann_page.wait_for_timeout(150)
+        await ann_page.screenshot(path=SCREENSHOTS / f"net-board-{name}.png")
+        assert await ann_page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    await ann_page.emulate_media(color_scheme="dark")
+    await ann_page.screenshot(path=SCREENSHOTS / "net-board-dark-1440x900.png")
+    await ann_page.emulate_media(color_scheme="light")
+    assert await ann_page.locator("svg.board .cube").get_attribute("aria-label") in (
+        "cube 2, owned by Ann",
+        "cube 2, owned by Bob",
+    )
+
+    # The owner redoubles at its next decision; the other drops: the owner wins 2 points.
+    seats[owner].double_next = True
+    seats[1 - owner].drop_next = True
+    end = await play(seats, lambda vs: all(x["phase"] == "gameover" for x in vs), timeout=180)
+    result = end["result"]
+    assert (result["winner"], result["reason"], result["points"]) == (owner, "drop", 2)
+    assert result["matchOver"] is False
+    score = [0, 0]
+    score[owner] = 2
+    assert result["score"] == score
+    name = ["Ann", "Bob"][owner]
+    for page in (ann_page, bob_page):
+        assert (
+            await page.locator(".result h2").inner_text() == f"{name} wins: the double was dropped"
+        )
+        assert (
+            await page.locator(".matchbox .score").inner_text()
+            == f"Ann {score[0]} – {score[1]} Bob"
+        )
+
+    # Next game: the Crawford game, without a cube.
+    for page in (ann_page, bob_page):
+        await page.click(".result button.next")
+    for page in (ann_page, bob_page):
+        await page.wait_for_function(
+            "window.fairgammon.game.current().match.gameNo === 2"
+            " && window.fairgammon.game.current().match.crawford",
+            timeout=15_000,
+        )
+        await page.locator(".badge.crawford").wait_for()
+    v = await view(ann_page)
+    assert v["cube"]["enabled"] is False and v["cube"]["value"] == 1
+    assert ann.turns >= 2, "Ann played her turns by keys"
+
+
+async def test_a_server_restart_shows_the_offline_banner_and_play_resumes(
+    net: NetPages, server
+) -> None:
+    net.tolerate_network_errors = True  # the browser logs the refused reconnection attempts
+    ann_page = await net.new(who="Ann")
+    bob_page = await net.new(PHONE, who="Bob")
+    _, invite, _ = await create_match(ann_page, net.base, "Ann", "single_game", clock=60)
+    await join_match(bob_page, invite, "Bob")
+    ann, bob = Seat(ann_page), Seat(bob_page)
+    await play([ann, bob], lambda vs: ann.turns + bob.turns >= 2)
+    before = await view(ann_page)
+    server.stop()
+    for page in (ann_page, bob_page):
+        banner = page.locator(".banner")
+        await banner.wait_for(state="visible", timeout=10_000)
+        assert "Offline" in await banner.inner_text()
+    server.start()
+    for page in (ann_page, bob_page):
+        await page.locator(".banner").wait_for(state="hidden", timeout=20_000)
+        await page.wait_for_function(
+            "window.fairgammon.session.link === 'online' && window.fairgammon.session.caughtUp"
+        )
+    turns = ann.turns + bob.turns
+    after = await play([ann, bob], lambda vs: ann.turns + bob.turns >= turns + 2)
+    assert after["version"] > before["version"]
+    for page in (ann_page, bob_page):
+        # Resumed from the last version: no gap, nothing applied twice, every roll verified.
+        assert await page.evaluate("window.fairgammon.session.tracker.gaps") == 0
+        assert set((await view(page))["rolls"]) == {"verified"}
