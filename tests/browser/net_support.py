@@ -219,3 +219,8 @@ async def play(
 
 def on_bar(v: dict[str, Any]) -> bool:
     return v["boards"][0][25] + v["boards"][1][25] > 0
+
+
+def to_play(v: dict[str, Any], seat: int) -> bool:
+    """``seat`` must decide or move now, with nothing of its own in flight."""
+    return v["phase"] in ("moving", "decide") and v["turn"] == seat and not v["pending"]

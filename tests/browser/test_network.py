@@ -5,10 +5,19 @@ spectators from the start and joining late, a reload mid-turn, a loss on time, t
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 from tests.browser.conftest import NetPages
-from tests.browser.net_support import Seat, create_match, join_match, on_bar, play, view
+from tests.browser.net_support import (
+    Seat,
+    create_match,
+    join_match,
+    on_bar,
+    play,
+    to_play,
+    view,
+)
 from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 
 
@@ -35,16 +44,16 @@ async def test_a_whole_game_by_clicks_with_spectators_and_a_reload(net: NetPages
     await ann_page.wait_for_function("window.fairgammon.game.current().spectators === 1")
     assert await ann_page.locator(".badge.watchers").inner_text() == "1 watching"
 
-    # A few turns, then a second spectator joins mid-game and sees the same position at once.
-    await play([ann, bob], lambda vs: ann.turns + bob.turns >= 6)
+    # A few turns; then, while Ann thinks, a second spectator joins and sees the same position
+    # at once (and the dice Ann has to play).
+    await play([ann, bob], lambda vs: ann.turns + bob.turns >= 6 and to_play(vs[0], 0))
+    players = await view(ann_page)
     late = await net.new(PHONE, who="late spectator")
     await late.goto(watch)
     await late.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
     mid = await view(late)
-    assert mid["viewer"] is None and mid["version"] > 20
-    players = await view(ann_page)
-    if players["version"] == mid["version"]:
-        assert mid["boards"] == players["boards"]
+    assert mid["viewer"] is None and mid["version"] == players["version"] > 20
+    assert (mid["boards"], mid["dice"]["values"]) == (players["boards"], players["dice"]["values"])
     await ann_page.wait_for_function("window.fairgammon.game.current().spectators === 2")
     assert await late.locator(".movelist button.opt").count() == 0
     assert await late.locator("button.roll").is_hidden()
@@ -94,7 +103,7 @@ async def test_a_whole_game_by_clicks_with_spectators_and_a_reload(net: NetPages
 async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
     ann_page = await net.new(who="Ann")
     bob_page = await net.new(PHONE, who="Bob")
-    _, invite, _ = await create_match(ann_page, net.base, "Ann", "match", length=3, clock=5)
+    match_id, invite, _ = await create_match(ann_page, net.base, "Ann", "match", length=3, clock=5)
     await join_match(bob_page, invite, "Bob")
     # Nobody moves: the roll-off winner's 5-second clock runs out.
     for page in (ann_page, bob_page):
@@ -107,8 +116,17 @@ async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
         assert v["result"]["matchOver"] is True
         winner = v["players"][v["result"]["winner"]]["name"]
         assert await page.locator(".result h2").inner_text() == f"{winner} wins on time"
-    # The loser was the one on move.
     assert (await view(ann_page))["result"] == (await view(bob_page))["result"]
+
+    # Rematch: a new match with the same settings, its invite link on show.
+    await ann_page.click(".result button.next")
+    await ann_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    await ann_page.locator(".invite .invitelink input").wait_for()
+    rematch = ann_page.url.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{net.base}/api/matches/{rematch}") as r:
+        summary = json.loads(r.read())
+    assert (summary["mode"], summary["length"], summary["clock"]) == ("match", 3, 5)
+    assert summary["names"] == ["Ann", None]
 
 
 async def test_cube_double_take_then_drop_by_keys_in_a_match_to_3(net: NetPages) -> None:
@@ -215,3 +233,34 @@ async def test_a_server_restart_shows_the_offline_banner_and_play_resumes(
         # Resumed from the last version: no gap, nothing applied twice, every roll verified.
         assert await page.evaluate("window.fairgammon.session.tracker.gaps") == 0
         assert set((await view(page))["rolls"]) == {"verified"}
+
+    # Bob's page goes away while he owes a move: Ann sees him reconnecting, with the time left
+    # before he forfeits; he comes back to the same seat.
+    await play([ann, bob], lambda vs: to_play(vs[1], 1))
+    url = bob_page.url
+    await bob_page.goto("about:blank")
+    presence = ann_page.locator(".player.top .presence")
+    await presence.filter(has_text="forfeits in").wait_for(timeout=10_000)
+    assert re.fullmatch(r"reconnecting · forfeits in [01]:\d\d", await presence.inner_text())
+    await bob_page.goto(url)
+    await bob_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    assert (await view(bob_page))["viewer"] == 1
+    await presence.filter(has_text="online").wait_for(timeout=10_000)
+
+    # Ann offers to resign a single game; Bob rejects, then accepts a second offer.
+    await play([ann, bob], lambda vs: to_play(vs[0], 0))
+    await ann_page.click("details.more summary")
+    await ann_page.click("details.more button.resign-1")
+    await bob_page.locator(".offer button.reject").click()
+    await ann_page.wait_for_function("window.fairgammon.game.current().offer === null")
+    await play([ann, bob], lambda vs: to_play(vs[0], 0))
+    await ann_page.click("details.more summary")
+    await ann_page.click("details.more button.resign-2")
+    offer = bob_page.locator(".offer")
+    await offer.locator("button.accept").wait_for()
+    assert "offers to resign a gammon" in await offer.inner_text()
+    await offer.locator("button.accept").click()
+    for page in (ann_page, bob_page):
+        await page.locator(".result h2").wait_for()
+        assert await page.locator(".result h2").inner_text() == "Bob wins by resignation"
+    assert (await view(ann_page))["result"]["points"] == 2
