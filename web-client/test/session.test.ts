@@ -110,12 +110,28 @@ describe('match session: handshake, versions and resume', () => {
     expect(s.lastError?.code).toBe('replaced');
   });
 
-  it('drops a silent socket and opens a new one', () => {
+  it('probes a silent socket, then drops it and opens a new one', () => {
     const { env } = session(null);
     env.last.open();
     welcome(env.last, 'spectator', 0);
-    env.advance(26_000);
+    const pings = env.last.of('ping').length;
+    env.advance(25_500);
+    expect(env.sockets.length).toBe(1);
+    expect(env.last.of('ping').length).toBeGreaterThan(pings); // the probe (and the beats)
+    env.advance(5_000);
     expect(env.sockets.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps a quiet socket that answers the probe', () => {
+    const { env } = session(null);
+    const sock = env.last;
+    sock.open();
+    welcome(sock, 'spectator', 0);
+    env.advance(25_500);
+    const probe = sock.of('ping').at(-1)!.p as { t: number };
+    sock.deliver({ t: 'pong', p: { t: probe.t, server_time: probe.t } });
+    env.advance(5_000);
+    expect(env.sockets.length).toBe(1);
   });
 
   it('learns the server clock offset from welcome and pong', () => {

@@ -44,12 +44,16 @@ export interface ConnectionHandlers {
   message(frame: Uint8Array): void;
   /** The state changed (or a retry was scheduled). */
   changed(): void;
+  /** Send something the server answers (a ping): the line has been quiet for long. */
+  probe?(): void;
 }
 
 export const BACKOFF_BASE_MS = 400;
 export const BACKOFF_MAX_MS = 10_000;
-/** A socket with no frame for this long is presumed dead (the session pings every 10 s). */
+/** A socket with no frame for this long is probed (the session pings every 10 s) ... */
 export const SILENCE_MS = 25_000;
+/** ... and presumed dead when the probe gets no answer either. */
+export const PROBE_MS = 5_000;
 
 /** The delay before reconnect attempt `n` (0-based): doubling, capped, times 0.5..1.5. */
 export function backoffDelay(attempt: number, random: number): number {
@@ -67,6 +71,7 @@ export class Connection {
   private socket: SocketLike | null = null;
   private retryTimer: unknown = null;
   private silenceTimer: unknown = null;
+  private lastHeard = 0;
   private stopped = false;
 
   constructor(
@@ -183,8 +188,29 @@ export class Connection {
   }
 
   private watch(): void {
+    this.lastHeard = this.env.now();
     if (this.silenceTimer !== null) this.env.clearTimeout(this.silenceTimer);
-    this.silenceTimer = this.env.setTimeout(() => this.drop(), SILENCE_MS);
+    this.silenceTimer = this.env.setTimeout(() => this.silent(), SILENCE_MS);
+  }
+
+  /**
+   * Nothing heard for a while. Timers of a background tab may fire late, so ask first: a
+   * probe (the session's ping) gets an answer within a few seconds from a live server.
+   */
+  private silent(): void {
+    this.silenceTimer = null;
+    if (this.env.now() - this.lastHeard < SILENCE_MS) return this.rearm();
+    this.handlers.probe?.();
+    this.silenceTimer = this.env.setTimeout(() => {
+      this.silenceTimer = null;
+      if (this.env.now() - this.lastHeard >= SILENCE_MS) this.drop();
+      else this.rearm();
+    }, PROBE_MS);
+  }
+
+  private rearm(): void {
+    const wait = Math.max(1000, SILENCE_MS - (this.env.now() - this.lastHeard));
+    this.silenceTimer = this.env.setTimeout(() => this.silent(), wait);
   }
 
   private clearTimers(): void {

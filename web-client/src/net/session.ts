@@ -110,6 +110,7 @@ export class MatchSession {
       open: () => this.onOpen(),
       message: (frame) => this.onFrame(frame),
       changed: () => this.onLinkChange(),
+      probe: () => this.connection.send(ping(this.options.env.now())),
     });
   }
 

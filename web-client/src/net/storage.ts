@@ -19,6 +19,8 @@ export interface SeatRecord {
   readonly token: string;
   /** The invite link (creator only), shown until the opponent joins. */
   readonly invite?: string;
+  /** The spectator link as the server names it (creator only). */
+  readonly watch?: string;
 }
 
 export interface CreateOptions {

@@ -88,7 +88,7 @@ export function startLobby(root: HTMLElement): void {
     saveOptions(storage, chosen);
     try {
       const created = await createMatch(chosen, rememberName());
-      saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite });
+      saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
       location.assign(`/m/${created.match}`);
     } catch (err) {
       error.textContent = err instanceof LobbyError ? err.message : String(err);

@@ -121,7 +121,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   root.prepend(banner.el);
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
-  app.sideExtra.append(matchPanel(session, matchId));
+  app.sideExtra.append(matchPanel(session, matchId, record));
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
@@ -140,7 +140,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
 
 /** What the creator sees until the opponent joins: the links to share. */
 function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElement } {
-  const watch = `${location.origin}/m/${matchId}#watch`;
+  const watch = record?.watch ?? `${location.origin}/m/${matchId}#watch`;
   const title = record ? 'Waiting for your opponent' : 'Waiting for a second player';
   const kids: Node[] = [h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('h2', { text: title })];
   if (record?.seat === 0 && record.invite) {
@@ -158,10 +158,10 @@ function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElem
 }
 
 /** The side panel of a network match: links to share and export, and leaving. */
-function matchPanel(session: MatchSession, matchId: string): HTMLElement {
+function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): HTMLElement {
   const box = h('details', { class: 'matchinfo-panel' }, h('summary', { text: 'Match, links and exports' }));
   box.append(
-    linkField('Spectator link', `${location.origin}/m/${matchId}#watch`, 'watchlink'),
+    linkField('Spectator link', record?.watch ?? `${location.origin}/m/${matchId}#watch`, 'watchlink'),
     h(
       'p',
       { class: 'links' },
@@ -188,7 +188,7 @@ async function rematch(session: MatchSession, storage: SecretStorage): Promise<v
     const s = session.tracker.settings;
     if (s) Object.assign(options, { jacoby: s.jacoby, beavers: s.beavers });
     const created = await createMatch(options, loadName(storage) || 'Guest');
-    saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite });
+    saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
     location.assign(`/m/${created.match}`);
   } catch (err) {
     session.say(`Rematch failed: ${err instanceof Error ? err.message : String(err)}`, true);

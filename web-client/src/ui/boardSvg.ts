@@ -98,6 +98,8 @@ export class BoardSvg {
       this.focused = place;
       this.syncFocus();
     });
+    // The ring goes when the focus leaves the board.
+    rect.addEventListener('blur', () => queueMicrotask(() => this.syncFocus()));
     layer.append(rect);
     this.hits.set(place, rect);
   }

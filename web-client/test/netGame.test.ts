@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { NetGame, netView } from '../src/net/netGame';
+import { MatchSession } from '../src/net/session';
+import { memoryStorage } from '../src/net/storage';
+import { FakeEnv, settle } from './fakeServer';
+import { NET, bytes } from './netFixture';
+
+const T = 1_767_225_600_000;
+type Clock = { phase: string; seats: number[]; deadline: number | null } | null;
+const ev = (v: number, k: string, p: Record<string, unknown>, n: Clock = null) => ({ t: 'event', v, k, p, n });
+const c32 = (x: number) => new Uint8Array(32).fill(x);
+
+function seated(seat: 0 | 1 | null, mode = 'money', rematch = () => {}) {
+  const env = new FakeEnv();
+  const s = new MatchSession({
+    matchId: '00112233445566778899aabbccddeeff',
+    seat: seat === null ? null : { seat, token: 't' },
+    name: null,
+    url: 'ws://x',
+    env,
+    storage: memoryStorage(),
+    chainLength: 16,
+  });
+  s.start();
+  const sock = env.last;
+  sock.open();
+  sock.deliver({ t: 'welcome', p: { role: seat === null ? 'spectator' : `seat${seat}`, match: s.matchId, v: 6, server_time: T, seq: null } });
+  sock.deliver(ev(1, 'match_created', { mode, length: mode === 'match' ? 5 : null, jacoby: false, beavers: true, move_time: 20_000 }));
+  sock.deliver(ev(2, 'seated', { seat: 0, name: 'Ann' }));
+  sock.deliver(ev(3, 'seated', { seat: 1, name: 'Bob' }));
+  sock.deliver(ev(4, 'committed', { game: 1, commitment0: c32(1), commitment1: c32(2) }));
+  sock.deliver(ev(5, 'game_started', { game: 1, crawford: false, score: [0, 0] }, { phase: 'rolloff', seats: [0, 1], deadline: T + 20_000 }));
+  return { s, env, sock, game: new NetGame(s, rematch) };
+}
+
+describe('the board view of a network match', () => {
+  it('offers the beaver to the seat that answers a double in a money session', () => {
+    for (const seat of [0, 1, null] as const) {
+      const { s, sock } = seated(seat);
+      sock.deliver(ev(6, 'doubled', { game: 1, seat: 0, value: 2 }, { phase: 'take', seats: [1], deadline: T + 40_000 }));
+      const v = netView(s);
+      expect(v.phase).toBe('offer');
+      expect(v.offer).toEqual({ kind: 'double', by: 0, value: 2, beaver: seat === 1 });
+      // Bob's clock runs, shown in this browser's time.
+      expect(v.clocks[1].deadline).toBe(T + 40_000 - s.offset);
+      expect(v.clocks[0].deadline).toBeNull();
+      expect(v.clocks[1].budgetMs).toBe(20_000);
+    }
+  });
+
+  it('names phases, the opening roll, the waiting and the automatic roll', () => {
+    const { s, sock } = seated(1, 'match');
+    expect(netView(s).phase).toBe('rolloff');
+    expect(netView(s).status).toBeUndefined();
+    // Seat 1 decides with the cube centred: double or roll (no automatic roll).
+    sock.deliver(ev(6, 'passed', { game: 1, seat: 0, turn: 1 }, { phase: 'decide', seats: [1], deadline: T + 60_000 }));
+    s.tracker.onRoll = 1;
+    expect(netView(s).phase).toBe('decide');
+    expect(netView(s).resignLevels).toEqual([1, 2, 3]);
+    s.tracker.cubeOwner = 0;
+    expect(netView(s).phase).toBe('rolling');
+  });
+
+  it('shows how a game ended and links its transcript, verify view and .mat', () => {
+    const match = NET.matches.find((m) => m.name === 'timeout')!;
+    const env = new FakeEnv();
+    const s = new MatchSession({ matchId: match.match_id, seat: null, name: null, url: 'ws://x', env, storage: memoryStorage() });
+    s.start();
+    env.last.open();
+    env.last.deliver({ t: 'welcome', p: { role: 'spectator', match: match.match_id, v: match.frames.length, server_time: T, seq: null } });
+    for (const hex of match.frames) env.last.deliver(bytes(hex));
+    const v = netView(s);
+    expect(v.phase).toBe('gameover');
+    expect(v.result).toMatchObject({ winner: 0, reason: 'timeout', points: 3, matchOver: true });
+    expect(v.result!.links!.map((l) => l.href)).toEqual([
+      `/verify?match=${match.match_id}&game=1`,
+      `/api/matches/${match.match_id}/games/1/transcript.json`,
+      `/api/matches/${match.match_id}/match.mat`,
+    ]);
+  });
+
+  it('Next game commits now; after the match it asks for a rematch', async () => {
+    let rematches = 0;
+    const { s, sock, game } = seated(0, 'match', () => rematches++);
+    sock.deliver(ev(6, 'game_over', { game: 1, winner: 1, points: 1, result: 'single', reason: 'resign', score: [0, 1] }, { phase: 'commit', seats: [0, 1], deadline: T + 20_000 }));
+    await settle();
+    expect(netView(s).phase).toBe('gameover');
+    expect(netView(s).nextGameAt).toBe(T + 10_000 - s.offset);
+    expect(sock.of('commit')).toHaveLength(0); // the player reads the result first
+    game.next();
+    await settle(20);
+    expect(sock.of('commit')[0]).toMatchObject({ p: { game: 2 } });
+    sock.deliver(ev(7, 'match_over', { winner: 1, score: [0, 5], reason: 'forfeit' }));
+    game.next();
+    expect(rematches).toBe(1);
+  });
+});
