@@ -33,6 +33,17 @@ function seated(seat: 0 | 1 | null, mode = 'money', rematch = () => {}) {
   return { s, env, sock, game: new NetGame(s, rematch) };
 }
 
+/** Pong every ping (so the silence probe stays quiet while the clock is advanced). */
+function answerPings(sock: ReturnType<typeof seated>['sock']): void {
+  const send = sock.send.bind(sock);
+  sock.send = (data: Uint8Array) => {
+    send(data);
+    const last = sock.sent[sock.sent.length - 1]!;
+    const t = (last.p as { t: number }).t;
+    if (last.t === 'ping') sock.deliver({ t: 'pong', p: { t, server_time: t } });
+  };
+}
+
 describe('the board view of a network match', () => {
   it('offers the beaver to the seat that answers a double in a money session', () => {
     for (const seat of [0, 1, null] as const) {
@@ -93,5 +104,27 @@ describe('the board view of a network match', () => {
     sock.deliver(ev(7, 'match_over', { winner: 1, score: [0, 5], reason: 'forfeit' }));
     game.next();
     expect(rematches).toBe(1);
+  });
+});
+
+describe('money sessions between games', () => {
+  it('either seat may stop the session instead of starting the next game', async () => {
+    const { s, sock, game, env } = seated(1, 'money');
+    sock.deliver(ev(6, 'game_over', { game: 1, winner: 0, points: 2, result: 'gammon', reason: 'bear_off', score: [2, 0] }, { phase: 'commit', seats: [0, 1], deadline: T + 20_000 }));
+    const v = netView(s);
+    expect(v.canStop).toBe(true);
+    expect(v.result).toMatchObject({ reason: 'gammon', points: 2, matchOver: false });
+    answerPings(sock);
+    game.stop();
+    await settle(2);
+    expect(sock.of('stop')).toEqual([{ t: 'stop', s: 1, p: {} }]);
+    // Having asked to stop, this seat does not commit to a next game by itself, even once the
+    // automatic commit is due.
+    env.advance(15_000);
+    await settle(20);
+    expect(sock.of('commit')).toHaveLength(0);
+    const spectator = seated(null, 'money');
+    spectator.sock.deliver(ev(6, 'game_over', { game: 1, winner: 0, points: 2, result: 'gammon', reason: 'bear_off', score: [2, 0] }, { phase: 'commit', seats: [0, 1], deadline: T + 20_000 }));
+    expect(netView(spectator.s).canStop).toBe(false);
   });
 });
