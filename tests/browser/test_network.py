@@ -4,10 +4,15 @@ spectators from the start and joining late, a reload mid-turn, a loss on time, t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import urllib.request
 
+from playwright.async_api import WebSocketRoute
+
+from protocol import events as pe
+from protocol.codec import decode_from_server, encode
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import (
     Seat,
@@ -264,3 +269,43 @@ async def test_a_server_restart_shows_the_offline_banner_and_play_resumes(
         await page.locator(".result h2").wait_for()
         assert await page.locator(".result h2").inner_text() == "Bob wins by resignation"
     assert (await view(ann_page))["result"]["points"] == 2
+
+
+async def test_a_tampered_roll_raises_the_alarm(net: NetPages) -> None:
+    """A spectator whose connection changes one die of a turn roll (as a lying server would)
+    sees the alarm; the players, who got the true dice, see every roll verified."""
+    ann_page = await net.new(who="Ann")
+    bob_page = await net.new(who="Bob")
+    watcher = await net.new(PHONE, who="spectator")
+    _, invite, watch = await create_match(ann_page, net.base, "Ann", "single_game", clock=60)
+    tampered: list[int] = []
+
+    async def lie(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, bytes) and not tampered:
+                msg = decode_from_server(message)
+                data = getattr(msg, "data", None)
+                if isinstance(data, pe.Dice) and data.kind == "turn":
+                    tampered.append(data.k)
+                    forged = dataclasses.replace(data, d1=data.d1 % 6 + 1)
+                    message = encode(dataclasses.replace(msg, data=forged))
+            route.send(message)
+
+        server.on_message(from_server)
+
+    await watcher.route_web_socket(re.compile(r".*/ws$"), lie)
+    await watcher.goto(watch)
+    await join_match(bob_page, invite, "Bob")
+    ann, bob = Seat(ann_page), Seat(bob_page)
+    await play([ann, bob], lambda vs: ann.turns + bob.turns >= 3 and bool(tampered))
+    alarm = watcher.locator(".banner.alarm")
+    await alarm.wait_for(timeout=10_000)
+    k = tampered[0]
+    assert f"roll {k}: announced" in await alarm.inner_text()
+    assert (await view(watcher))["rolls"][k - 1] == "alarm"
+    assert await watcher.locator(".fairness .rolls li.alarm").count() == 1
+    for page in (ann_page, bob_page):
+        assert set((await view(page))["rolls"]) == {"verified"}
+        assert await page.locator(".banner.alarm").is_hidden()

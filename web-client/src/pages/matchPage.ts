@@ -118,13 +118,21 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const game = new NetGame(session, () => void rematch(session, storage));
   const app = new BoardApp(root, game, { title: 'fairgammon', home: '/' });
   const banner = new ConnectionBanner(session);
-  root.prepend(banner.el);
+  // A roll that failed verification stays called out for the rest of the page's life.
+  const alarm = h('div', { class: 'banner alarm', role: 'alert', hidden: '' });
+  root.prepend(banner.el, alarm);
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
   app.sideExtra.append(matchPanel(session, matchId, record));
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
+    const bad = [...session.checks.entries()].filter(([, c]) => c.check === 'alarm');
+    alarm.hidden = bad.length === 0;
+    if (bad.length) {
+      const [key, verdict] = bad[0]!;
+      alarm.textContent = `⚠ Dice alarm in game ${key.split(':')[0]}, ${verdict.why}: these dice do not match the commitments.`;
+    }
     const names = t.names.filter(Boolean).join(' vs ');
     document.title = names ? `${names} · fairgammon` : 'fairgammon';
     banner.render();
