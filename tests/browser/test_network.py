@@ -222,12 +222,12 @@ async def test_a_server_restart_shows_the_offline_banner_and_play_resumes(
     before = await view(ann_page)
     server.stop()
     for page in (ann_page, bob_page):
-        banner = page.locator(".banner")
+        banner = page.locator(".banner.offline")
         await banner.wait_for(state="visible", timeout=10_000)
         assert "Offline" in await banner.inner_text()
     server.start()
     for page in (ann_page, bob_page):
-        await page.locator(".banner").wait_for(state="hidden", timeout=20_000)
+        await page.locator(".banner.offline").wait_for(state="hidden", timeout=20_000)
         await page.wait_for_function(
             "window.fairgammon.session.link === 'online' && window.fairgammon.session.caughtUp"
         )
