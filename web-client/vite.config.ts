@@ -17,6 +17,14 @@ export default defineConfig({
       },
     },
   },
+  // `npm run dev`: the lobby, API and WebSocket of a local `fairgammon serve` on port 8000,
+  // started with FAIRGAMMON_ALLOWED_ORIGINS=http://localhost:5173 (the dev page's origin).
+  server: {
+    proxy: {
+      '/api': 'http://127.0.0.1:8000',
+      '/ws': { target: 'ws://127.0.0.1:8000', ws: true },
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
