@@ -128,3 +128,18 @@ describe('money sessions between games', () => {
     expect(netView(spectator.s).canStop).toBe(false);
   });
 });
+
+describe('whole transitions only', () => {
+  it('shows no half transition: a game over appears with the match over that follows it', async () => {
+    const { sock, game } = seated(0, 'single_game');
+    const shown: string[] = [];
+    game.subscribe((v) => shown.push(`${v.phase}:${v.result?.matchOver ?? '-'}`));
+    sock.deliver(ev(6, 'game_over', { game: 1, winner: 1, points: 1, result: 'single', reason: 'resign', score: [0, 1] }));
+    await settle(2);
+    expect(game.current().phase).toBe('rolloff');
+    sock.deliver(ev(7, 'match_over', { winner: 1, score: [0, 1], reason: 'completed' }, { phase: 'over', seats: [], deadline: null }));
+    await settle(2);
+    expect(game.current().result?.matchOver).toBe(true);
+    expect(shown).toEqual(['gameover:true']);
+  });
+});

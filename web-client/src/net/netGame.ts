@@ -196,13 +196,19 @@ export function netView(session: MatchSession): GameView {
 
 /** The board's driver over a session. `rematch` is called for Rematch after the match. */
 export class NetGame implements GameSource {
+  /** The view as of the session's last notification (whole transitions only). */
+  private shown: GameView;
+
   constructor(
     readonly session: MatchSession,
     private readonly onRematch: () => void,
-  ) {}
+  ) {
+    this.shown = netView(session);
+    session.subscribe(() => (this.shown = netView(session)));
+  }
 
   current(): GameView {
-    return netView(this.session);
+    return this.shown;
   }
 
   subscribe(listener: (view: GameView) => void): () => void {

@@ -98,6 +98,8 @@ export class MatchSession {
   private resyncAsked = 0;
   private noticeId = 0;
   private emitQueued = false;
+  /** The last event applied had no clock: more of the same transition follow. */
+  private midTransition = false;
   private pingTimer: unknown = null;
   private autoTimer: unknown = null;
   private welcomed = false;
@@ -158,7 +160,10 @@ export class MatchSession {
   }
 
   private onLinkChange(): void {
-    if (this.connection.state !== 'online') this.welcomed = false;
+    if (this.connection.state !== 'online') {
+      this.welcomed = false;
+      this.midTransition = false;
+    }
     this.emit();
   }
 
@@ -243,6 +248,7 @@ export class MatchSession {
     }
     const live = this.caughtUp;
     t.applyEvent(frame);
+    this.midTransition = frame.n === null;
     this.afterEvent(frame, live);
   }
 
@@ -580,11 +586,17 @@ export class MatchSession {
     this.emit();
   }
 
+  /**
+   * Tell the listeners, once the current microtask is done. A transition's events arrive as
+   * separate frames and only its last one carries the clock: listeners hear of it then, so a
+   * screen never shows half a transition (a game over without the match over that follows).
+   */
   private emit(): void {
     if (this.emitQueued) return;
     this.emitQueued = true;
     queueMicrotask(() => {
       this.emitQueued = false;
+      if (this.midTransition) return;
       for (const listener of this.listeners) listener();
     });
   }
