@@ -96,6 +96,7 @@ class Seat:
     double_next: bool = False
     drop_next: bool = False
     turns: int = 0
+    acted_at: int = -1
     log: list[str] = field(default_factory=list)
 
     async def labels(self) -> list[str]:
@@ -104,10 +105,17 @@ class Seat:
         )
 
     async def step(self) -> str | None:
-        """Do what the page asks of this seat now, if anything; returns what it did."""
+        """Do what the page asks of this seat now, if anything; returns what it did. A seat
+        acts at most once per version of the match: its answer may still be on its way."""
         v = await view(self.page)
-        if not v or v.get("pending"):
+        if not v or v.get("pending") or v["version"] == self.acted_at:
             return None
+        done = await self.act(v)
+        if done and done != "moved":  # a sent play shows as pending by itself
+            self.acted_at = v["version"]
+        return done
+
+    async def act(self, v: dict[str, Any]) -> str | None:
         me = v["viewer"]
         phase = v["phase"]
         if phase == "moving" and v["turn"] == me:
