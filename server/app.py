@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import exports, lobby, logs, pages
+from server import exports, lobby, logs, metrics, pages
 from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     routes = [
         Route("/healthz", healthz),
+        Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
         *exports.routes,

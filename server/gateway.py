@@ -28,7 +28,7 @@ from protocol import codec
 from protocol import messages as m
 from protocol.close_codes import CloseCode
 from protocol.errors import DecodeError, ErrorCode
-from server import logs
+from server import logs, metrics
 from server.hub import Follower
 from server.machine import commands as c
 from server.machine import core
@@ -77,11 +77,14 @@ class Connection:
     seat: int | None = None
     follower: Follower | None = None
     closing: bool = False
+    counted: bool = False
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
 
     def send_message(self, message: m.ServerMessage) -> bool:
+        if isinstance(message, m.Reject | m.Error):
+            metrics.REJECTIONS.labels(message.code.value).inc()
         return self.outbox.send(codec.encode(message))
 
     @property
@@ -203,6 +206,8 @@ class Gateway:
             m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
         )
         await self._resume(conn, state, hello.last_v)
+        metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
+        conn.counted = True
         if seat is not None:
             await self._presence(conn.match_id, seat, "online", conn.id, state)
         log.info(
@@ -338,6 +343,8 @@ class Gateway:
 
     async def _disconnected(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        if conn.counted:
+            metrics.CONNECTIONS.labels("spectator" if conn.seat is None else "player").dec()
         await conn.outbox.stop()
         if conn.follower is not None:
             await self.matches.hub.unfollow(conn.match_id, conn.follower)

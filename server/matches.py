@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 import msgpack
 
 from engine.match import MatchOptions
-from server import logs
+from server import logs, metrics
 from server.clock import ServerClock
 from server.hub import Hub
 from server.machine import core, serial
@@ -252,6 +253,7 @@ class MatchService:
         seat_fields: dict[str, bytes] | None = None,
     ) -> None:
         frames = [self.encode_event(e) for e in events]
+        started = time.perf_counter()
         try:
             await self.store.commit(
                 after.match_id,
@@ -268,7 +270,10 @@ class MatchService:
         except Exception as exc:
             self.clock.redis_ok = False  # re-validated (and the clock credit) by the heartbeat
             self.forget(after.match_id)
+            metrics.REDIS_ERRORS.inc()
             raise Unavailable(str(exc)) from exc
+        metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
+        metrics.count(command, events)
         self._remember(after)
         for event, frame in zip(events, frames, strict=True):
             self.hub.publish_local(after.match_id, event.v, frame)
