@@ -158,8 +158,13 @@ class Hub:
         await self._redis.aclose()
 
     async def _listen(self) -> None:
+        broken = False
         while True:
             try:
+                if broken:
+                    # Subscribe again and fill what was missed; retried until Redis is back.
+                    await self._resubscribe()
+                    broken = False
                 if not self._pubsub.subscribed:
                     await asyncio.sleep(0.05)
                     continue
@@ -178,26 +183,23 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("pub/sub lost; resubscribing", extra=logs.fields(error=repr(exc)))
-                await asyncio.sleep(0.5)
-                await self._resubscribe()
+                if not broken:
+                    log.warning("pub/sub lost; resubscribing", extra=logs.fields(error=repr(exc)))
+                broken = True
+                await asyncio.sleep(0.25)
 
     async def _resubscribe(self) -> None:
-        """After a lost pub/sub connection: subscribe again and fill what was missed."""
+        """A fresh pub/sub connection for every followed match; then each follower learns how
+        far its match got while we were deaf and fetches what it lacks from the log."""
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         self._pubsub = self._redis.pubsub()
-        try:
-            if self._followers:
-                await self._pubsub.subscribe(*(channel(m) for m in self._followers))
-            for match_id, group in self._followers.items():
-                # Anything stored while we were deaf is in the log: tell each follower how far
-                # the match got, and it fetches what it lacks.
-                stored = await self.store.load(match_id)
-                if stored is None:
-                    continue
-                for follower in list(group):
-                    if follower.next_version is not None:
-                        follower.start(follower.next_version, stored.version)
-        except Exception as exc:
-            log.warning("resubscribe failed", extra=logs.fields(error=repr(exc)))
+        if self._followers:
+            await self._pubsub.subscribe(*(channel(m) for m in self._followers))
+        for match_id, group in list(self._followers.items()):
+            version = await self.store.version(match_id)
+            if version is None:
+                continue
+            for follower in list(group):
+                if follower.next_version is not None:
+                    follower.start(follower.next_version, version)

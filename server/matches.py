@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import msgpack
 
 from engine.match import MatchOptions
-from server import logs, metrics
+from server import faults, logs, metrics
 from server.clock import ServerClock
 from server.hub import Hub
 from server.machine import core, serial
@@ -253,6 +253,7 @@ class MatchService:
         seat_fields: dict[str, bytes] | None = None,
     ) -> None:
         frames = [self.encode_event(e) for e in events]
+        faults.check("before_store", command)
         started = time.perf_counter()
         try:
             await self.store.commit(
@@ -272,6 +273,7 @@ class MatchService:
             self.forget(after.match_id)
             metrics.REDIS_ERRORS.inc()
             raise Unavailable(str(exc)) from exc
+        faults.check("after_store", command)
         metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
         metrics.count(command, events)
         self._remember(after)
