@@ -12,7 +12,8 @@ import pytest
 
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import play_random
+from protocol.client import create_match, join_match, play_random
+from protocol.client.lobby import get
 from protocol.fairdice import GameId, derive_dice
 from server.machine import serial
 from server.machine.state import MatchState
@@ -160,3 +161,26 @@ async def test_killed_between_storing_a_roll_and_telling_anyone_the_dice_stay_th
     assert len(reveals) == 1
     assert table.seen_by(opponent).welcomes[2].seq >= reveals[0][1]
     await assert_log_replays(stack.redis.url, table.match_id)
+
+
+async def test_killed_after_storing_a_join_the_new_match_is_still_clocked(stack):
+    # The join gives the match its first deadline; nobody ever connects. The clock must still
+    # settle it (both seats silent before the game: abandoned), though the process that
+    # stored the join died before it could index the deadline.
+    first = stack.server(FAIRGAMMON_CRASH_AT="after_store:Join")
+    created = await create_match(first.base, name="Ann", mode="single_game", clock=5)
+    with pytest.raises(OSError):  # the joiner never gets an answer
+        await join_match(first.base, created["match"], name="Bob")
+    assert await stack.exited(first) == CRASHED
+    second = await stack.restart(first)
+    path = f"/api/matches/{created['match']}"
+    assert (await get(second.base, path))["phase"] == "commit"
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 15
+    while (await get(second.base, path))["phase"] != "over":
+        assert loop.time() < end, "the match was never settled"
+        await asyncio.sleep(0.2)
+    log = await stack.log(created["match"])
+    assert [(e.data.winner, e.data.reason) for e in log if isinstance(e.data, pe.MatchOver)] == [
+        (None, "abandoned")
+    ]
