@@ -184,3 +184,42 @@ async def test_killed_after_storing_a_join_the_new_match_is_still_clocked(stack)
     assert [(e.data.winner, e.data.reason) for e in log if isinstance(e.data, pe.MatchOver)] == [
         (None, "abandoned")
     ]
+
+
+async def settle_through_a_crash(stack: Stack, point: str) -> None:
+    first = await asyncio.to_thread(stack.server, FAIRGAMMON_CRASH_AT=f"{point}:Expire")
+    table = await Table.open(first, mode="match", length=3, clock=5)
+    async with table:
+        await play_until(table.seats, lambda: table.owing("move") is not None)
+        mover = table.owing("move")  # ... and never moves
+        game, turn = mover.tracker.game, mover.tracker.turn
+        assert await stack.exited(first, timeout=20) == CRASHED  # while settling the timeout
+        stored = count_kind(await stack.log(table.match_id), pe.Forfeit)
+        assert stored == (1 if point == "after_store" else 0)
+        await stack.restart(first)
+        # Before the crash the claim on the deadline was taken for a lease: the new process
+        # settles it once the lease runs out (before_store) or just tells what is stored.
+        for client in table.clients.values():
+            await client.wait_for(lambda t: t.over is not None, timeout=20)
+        late = await mover.act(lambda s: m.Move(s, game, turn, ()))
+        assert isinstance(late, m.Reject) and late.code == "match_over"
+    log = await stack.log(table.match_id)
+    assert count_kind(log, pe.Forfeit) == count_kind(log, pe.MatchOver) == 1
+    for seen in table.seen.values():
+        assert_saw_the_log(seen, log)
+        assert [(f.seat, f.reason) for f in seen.data(pe.Forfeit)] == [(mover.seat, "timeout")]
+        assert [o.winner for o in seen.data(pe.MatchOver)] == [1 - mover.seat]
+
+
+async def test_killed_while_settling_a_timeout_the_forfeit_still_happens_once(tmp_path):
+    stacks = [Stack(tmp_path / "before"), Stack(tmp_path / "after")]
+    try:
+        for s in stacks:
+            s.start()
+        await asyncio.gather(
+            settle_through_a_crash(stacks[0], "before_store"),
+            settle_through_a_crash(stacks[1], "after_store"),
+        )
+    finally:
+        for s in stacks:
+            s.close()
