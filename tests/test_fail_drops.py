@@ -25,12 +25,12 @@ from tests.failure_kit import (
 LAG_ALLOWANCE_MS = 1000  # the server's default grace on every deadline
 
 
-def cut(client: MatchClient) -> str:
+async def cut(client: MatchClient) -> str:
     """Drop ``client``'s connection and keep it from reconnecting (its reconnects fail) until
     :func:`restore`; returns its real URL."""
     url = client.url
     client.url = dead_url()
-    asyncio.get_running_loop().create_task(client.drop())
+    await client.drop()
     return url
 
 
@@ -60,7 +60,7 @@ async def short_drop(server, on_move: bool, seed: int) -> None:
             away = table.other(table.owing("decide"))
         other = table.other(away)
         owed = away.tracker.clock.deadline if on_move else None
-        url = cut(away)
+        url = await cut(away)
         for watcher in (other, table.w):
             await until(lambda w=watcher: ("reconnecting", owed) in statuses(
                 table.seen_by(w).presence, away.seat),
@@ -107,7 +107,7 @@ async def long_drop(server) -> None:
         other = table.other(away)
         deadline = away.tracker.clock.deadline
         dropped = time.monotonic()
-        url = cut(away)
+        url = await cut(away)
         # The opponent and the spectator see the result as soon as the clock runs out.
         for watcher in (other, table.w):
             await watcher.wait_for(lambda t: t.over is not None, timeout=45)

@@ -163,11 +163,11 @@ async def test_killed_between_storing_a_roll_and_telling_anyone_the_dice_stay_th
     await assert_log_replays(stack.redis.url, table.match_id)
 
 
-async def test_killed_after_storing_a_join_the_new_match_is_still_clocked(stack):
-    # The join gives the match its first deadline; nobody ever connects. The clock must still
-    # settle it (both seats silent before the game: abandoned), though the process that
-    # stored the join died before it could index the deadline.
-    first = stack.server(FAIRGAMMON_CRASH_AT="after_store:Join")
+async def join_through_a_crash(stack: Stack) -> None:
+    """The join gives the match its first deadline; nobody ever connects. The clock must still
+    settle it (both seats silent before the game: abandoned), though the process that stored
+    the join died before it could index the deadline."""
+    first = await asyncio.to_thread(stack.server, FAIRGAMMON_CRASH_AT="after_store:Join")
     created = await create_match(first.base, name="Ann", mode="single_game", clock=5)
     with pytest.raises(OSError):  # the joiner never gets an answer
         await join_match(first.base, created["match"], name="Bob")
@@ -211,14 +211,17 @@ async def settle_through_a_crash(stack: Stack, point: str) -> None:
         assert [o.winner for o in seen.data(pe.MatchOver)] == [1 - mover.seat]
 
 
-async def test_killed_while_settling_a_timeout_the_forfeit_still_happens_once(tmp_path):
-    stacks = [Stack(tmp_path / "before"), Stack(tmp_path / "after")]
+async def test_clocks_run_out_through_crashes_and_a_forfeit_happens_once(tmp_path):
+    # Three scenarios at once (each waits for a 5-second clock): killed after storing a join,
+    # before storing a timeout's forfeit, after storing it.
+    stacks = [Stack(tmp_path / name) for name in ("join", "before", "after")]
     try:
         for s in stacks:
             s.start()
         await asyncio.gather(
-            settle_through_a_crash(stacks[0], "before_store"),
-            settle_through_a_crash(stacks[1], "after_store"),
+            join_through_a_crash(stacks[0]),
+            settle_through_a_crash(stacks[1], "before_store"),
+            settle_through_a_crash(stacks[2], "after_store"),
         )
     finally:
         for s in stacks:
