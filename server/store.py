@@ -22,6 +22,9 @@ from dataclasses import dataclass
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 OPEN_MATCHES = "fg:idx:open"
 LIVE_MATCHES = "fg:idx:live"
@@ -149,6 +152,11 @@ class Store:
                 socket_timeout=5,
                 health_check_interval=10,
                 max_connections=256,
+                # After a Redis restart every pooled connection is dead and would fail its next
+                # command once: retry that once on a fresh connection. Safe for every command
+                # here: a commit that did run before its connection broke fails the retry's
+                # compare-and-set, and the service reloads and finds it applied.
+                retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
             )
         )
 

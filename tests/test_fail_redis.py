@@ -10,9 +10,11 @@ import time
 
 import pytest
 
+from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client import play_random
+from server.store import Store
 from tests.failure_kit import (
     Stack,
     Table,
@@ -74,6 +76,19 @@ async def test_redis_killed_and_restarted_from_its_aof_keeps_every_acknowledged_
     print(f"\nplay resumed {resumed:.2f} s after Redis came back")
 
 
+async def test_after_a_redis_restart_pooled_connections_do_not_fail_commands(stack):
+    store = Store.from_url(stack.redis.url)
+    try:
+        # Several connections in the pool, all of them dead once Redis restarts.
+        assert all(await asyncio.gather(*(store.redis.ping() for _ in range(6))))
+        stack.redis.kill()
+        await asyncio.to_thread(stack.redis.start)
+        assert all(await asyncio.gather(*(store.ping() for _ in range(6))))
+        assert await store.commit("a" * 32, -1, b"s", b"m", [b"e"]) == 1
+    finally:
+        await store.close()
+
+
 async def test_redis_away_longer_than_the_clock_refuses_with_retry_later_and_forfeits_nobody(
     stack,
 ):
@@ -97,9 +112,13 @@ async def test_redis_away_longer_than_the_clock_refuses_with_retry_later_and_for
             await asyncio.sleep(0.05)
         game, turn = mover.tracker.game, mover.tracker.turn
         moves = a_play(mover, random.Random(2))
-        # A raw action while Redis is away: refused with retry_later, nothing stored.
-        raw = await mover.act(lambda s: m.Move(s, game, turn, moves), timeout=0.5)
-        assert isinstance(raw, m.Reject) and raw.code == "retry_later"
+        # A raw action while Redis is away (a sequence number the library will not reach):
+        # refused with retry_later, nothing stored.
+        raw_seq = mover.seq + 1000
+        await mover.send_raw(codec.encode(m.Move(raw_seq, game, turn, moves)))
+        seen = table.seen_by(mover)
+        await until(lambda: any(r.seq == raw_seq for r in seen.rejects), what="the refusal")
+        assert [r.code for r in seen.rejects if r.seq == raw_seq] == ["retry_later"]
         # The library retries by itself until Redis is back.
         moving = asyncio.create_task(mover.move(moves))
         await asyncio.sleep(stopped + 4.5 - time.monotonic())
@@ -118,7 +137,8 @@ async def test_redis_away_longer_than_the_clock_refuses_with_retry_later_and_for
         assert status == 200 and body["time"] < deadline + 1000
         refused = await metric(proc.base, "fairgammon_rejections_total", '{code="retry_later"}')
         assert refused - retry_later_before >= 2
-        assert any(r.code == "retry_later" for r in table.seen_by(mover).rejects)
+        # ... and the library's own action was refused too, and sent again until stored.
+        assert any(r.code == "retry_later" and r.seq != raw_seq for r in seen.rejects)
 
         rng = random.Random(4)
         results = await asyncio.wait_for(
