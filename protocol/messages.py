@@ -324,7 +324,7 @@ class Presence:
     seat: Seat
     status: Annotated[
         Literal["online", "reconnecting", "gone"],
-        "connected; dropped and may come back; left or timed out (server)",
+        "connected; dropped and may come back; away for 20 s or more",
     ]
     deadline: Annotated[
         int | None,
