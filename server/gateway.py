@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import secrets
 import time
 from collections.abc import Coroutine
@@ -78,6 +79,8 @@ class Connection:
     follower: Follower | None = None
     closing: bool = False
     counted: bool = False
+    rtt_ms: int = 0
+    """Measured round trip (probe -> echo), smoothed: the lag allowance of this connection."""
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
@@ -135,6 +138,15 @@ class Gateway:
             await self._close(conn, CloseCode.INTERNAL_ERROR, ErrorCode.INTERNAL, "server fault")
         finally:
             await self._disconnected(conn)
+
+    async def probe_forever(self, every: float = 10.0) -> None:
+        """Measure every connection's round trip now and then (for the lag allowance)."""
+        while True:
+            await asyncio.sleep(every)
+            stamp = _monotonic_ms()
+            for conn in list(self.connections):
+                if conn.seat is not None and not conn.closing:
+                    conn.send_message(m.Probe(stamp))
 
     async def shutdown(self) -> None:
         """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
@@ -206,6 +218,7 @@ class Gateway:
             m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
         )
         await self._resume(conn, state, hello.last_v)
+        conn.send_message(m.Probe(_monotonic_ms()))
         metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
         conn.counted = True
         if seat is not None:
@@ -290,6 +303,11 @@ class Gateway:
         if isinstance(message, m.Ping):
             conn.send_message(m.Pong(message.t, self.matches.now()))
             return
+        if isinstance(message, m.Echo):
+            sample = max(0, _monotonic_ms() - message.t)
+            # Smoothed so one slow answer does not swing it; capped by the match's allowance.
+            conn.rtt_ms = sample if not conn.rtt_ms else (conn.rtt_ms * 3 + sample) // 4
+            return
         if isinstance(message, m.Resync):
             state = await self.matches.load(conn.match_id, fresh=True)
             await self._resume(conn, state, message.last_v)
@@ -301,7 +319,7 @@ class Gateway:
         if conn.seat is None:
             conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
             return
-        command = to_command(conn.seat, message)
+        command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
         try:
             outcome = await self.matches.submit(conn.match_id, command)
         except core.Rejected as exc:
@@ -395,6 +413,10 @@ class Gateway:
         return tuple(  # type: ignore[return-value]
             (r.decode().split(":", 1)[0] if r else "gone") for r in raw
         )
+
+
+def _monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
 
 
 def presence_key(match_id: str) -> str:

@@ -224,6 +224,8 @@ class MatchClient:
             pending = self._pending.pop(msg.seq, None) if msg.seq is not None else None
             if pending is not None and not pending.reply.done():
                 pending.reply.set_result(msg)
+        elif isinstance(msg, m.Probe):
+            await self._send(m.Echo(msg.t))
         elif isinstance(msg, m.Presence):
             self.presence[msg.seat] = msg.status
         elif isinstance(msg, m.Error):
