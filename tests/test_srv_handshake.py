@@ -4,6 +4,7 @@ of URLs and unguessable match ids."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 
 import msgpack
@@ -220,3 +221,18 @@ async def test_replaced_connection_cannot_act_any_more(server):
     await new.sync()
     assert await stored_version(server.redis_url, seated.match_id) == 3
     await new.close()
+
+
+async def test_the_newest_connection_keeps_the_seat_however_fast_it_comes(server):
+    """A client that reconnects at once (a drop, a reload) must not be thrown out by the late
+    notice of its own previous takeover, even on a process that was watching nothing else."""
+    for _ in range(8):
+        seated = await seat_two(server.base)
+        older, newer = await Peer.open(server.ws), await Peer.open(server.ws)
+        await older.hello(seated.match_id, seated.tokens[0])
+        await newer.hello(seated.match_id, seated.tokens[0])  # right after the welcome
+        assert await older.closed() == 4003
+        await asyncio.sleep(0.2)  # let every takeover notice arrive
+        assert not any(isinstance(x, m.Error) for x in newer.messages)
+        await newer.sync()  # still open and served
+        await newer.close()
