@@ -2,7 +2,8 @@
 
 ``FAIRGAMMON_CRASH_AT=<point>:<Command>`` makes the process exit abruptly (``os._exit``, no
 cleanup, as SIGKILL would) the first time a ``<Command>`` (a class name of
-:mod:`server.machine.commands`) reaches ``<point>``:
+:mod:`server.machine.commands`, or ``Expire`` for a timeout the clock settles) reaches
+``<point>``:
 
 * ``before_store`` — the transition is computed but not written: nothing happened;
 * ``after_store`` — Redis has it (and published it to other processes) but this process has
@@ -32,6 +33,7 @@ _ARMED = parse(os.environ.get("FAIRGAMMON_CRASH_AT", ""))
 
 
 def check(point: str, command: object) -> None:
-    if _ARMED is not None and (point, type(command).__name__) == _ARMED:
+    name = "Expire" if command is None else type(command).__name__
+    if _ARMED is not None and (point, name) == _ARMED:
         log.warning("crashing on purpose", extra=logs.fields(point=point))
         os._exit(70)

@@ -112,6 +112,10 @@ class Hub:
         self._pubsub = self._redis.pubsub()
         self._followers: dict[str, set[Follower]] = {}
         self._task: asyncio.Task[None] | None = None
+        # One subscription change at a time: the first one opens the pub/sub connection, and
+        # concurrent ones would each open their own, all but the last never read (a restart's
+        # reconnect rush left most matches deaf to presence and to other processes' events).
+        self._subscribing = asyncio.Lock()
         self.on_control: Callable[[str, bytes], None] | None = None
 
     def followers(self, match_id: str) -> set[Follower]:
@@ -124,7 +128,8 @@ class Hub:
         group = self._followers.setdefault(match_id, set())
         group.add(follower)
         if len(group) == 1:
-            await self._pubsub.subscribe(channel(match_id))
+            async with self._subscribing:
+                await self._pubsub.subscribe(channel(match_id))
 
     async def unfollow(self, match_id: str, follower: Follower) -> None:
         group = self._followers.get(match_id)
@@ -134,7 +139,8 @@ class Hub:
         if not group:
             del self._followers[match_id]
             with contextlib.suppress(Exception):
-                await self._pubsub.unsubscribe(channel(match_id))
+                async with self._subscribing:
+                    await self._pubsub.unsubscribe(channel(match_id))
 
     def publish_local(self, match_id: str, version: int, frame: bytes) -> None:
         """The fast path: events this process has just stored."""
@@ -191,11 +197,12 @@ class Hub:
     async def _resubscribe(self) -> None:
         """A fresh pub/sub connection for every followed match; then each follower learns how
         far its match got while we were deaf and fetches what it lacks from the log."""
-        with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
-        self._pubsub = self._redis.pubsub()
-        if self._followers:
-            await self._pubsub.subscribe(*(channel(m) for m in self._followers))
+        async with self._subscribing:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+            self._pubsub = self._redis.pubsub()
+            if self._followers:
+                await self._pubsub.subscribe(*(channel(m) for m in self._followers))
         for match_id, group in list(self._followers.items()):
             version = await self.store.version(match_id)
             if version is None:

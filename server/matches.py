@@ -256,6 +256,13 @@ class MatchService:
         faults.check("before_store", command)
         started = time.perf_counter()
         try:
+            if after.deadline is not None and (before is None or before.deadline is None):
+                # A first deadline (the join's) is indexed before it is stored: a crash between
+                # the commit and the index update below must not leave a clock that nobody
+                # watches. A hint for a transition that is never stored is harmless (the
+                # sweeper re-checks the stored state and re-indexes it).
+                hint = after.deadline + after.config.grace_ms + 1
+                await self.store.hint_deadline(after.match_id, hint)
             await self.store.commit(
                 after.match_id,
                 before.version if before is not None else -1,

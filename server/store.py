@@ -260,6 +260,11 @@ class Store:
                 pipe.zadd(DEADLINES, {match_id: deadline})
             await pipe.execute()
 
+    async def hint_deadline(self, match_id: str, deadline: int) -> None:
+        """Index ``deadline`` unless an earlier one is indexed (before a commit that may not
+        be followed by :meth:`index`; see :class:`server.matches.MatchService`)."""
+        await self.redis.zadd(DEADLINES, {match_id: deadline}, lt=True)
+
     async def listed(self, index: str, limit: int) -> list[str]:
         ids = await self.redis.zrevrange(index, 0, limit - 1)
         return [i.decode() for i in ids]
