@@ -11,6 +11,8 @@ and lets a program act and wait for the server's answer::
 
 Sequence numbers are per seat and survive reconnects; an action the server has not answered
 when the connection drops is sent again after the welcome unless the welcome says it was applied.
+With ``fallback_urls`` (other processes serving the same Redis) every reconnect tries the next
+URL in turn, so a client of a killed process carries on with another one.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import asyncio
 import contextlib
 import random
 import secrets
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +48,18 @@ FINAL_CLOSES = {
 
 
 _TRY_AGAIN = {ErrorCode.RATE_LIMITED, ErrorCode.RETRY_LATER}
+
+
+def next_url(urls: Sequence[str], current: str) -> str:
+    """The URL to reconnect to after ``current`` failed: the next one, round the list.
+
+    >>> next_url(("ws://a/ws", "ws://b/ws"), "ws://a/ws"), next_url(("ws://a/ws",), "ws://a/ws")
+    ('ws://b/ws', 'ws://a/ws')
+    >>> next_url(("ws://a/ws", "ws://b/ws"), "ws://b/ws")
+    'ws://a/ws'
+    """
+    i = urls.index(current) if current in urls else -1
+    return urls[(i + 1) % len(urls)]
 
 
 class ClientClosed(Exception):
@@ -80,8 +94,10 @@ class MatchClient:
         reconnect: bool = True,
         chain_length: int = 1024,
         on_event: Callable[[m.ServerMessage], None] | None = None,
+        fallback_urls: Sequence[str] = (),
     ) -> None:
         self.url = url
+        self.urls = (url, *fallback_urls)
         self.match_id = match_id
         self.token = token
         self.name = name
@@ -167,6 +183,7 @@ class MatchClient:
                     self._closed = ClientClosed(None, repr(exc))
                     raise self._closed from exc
             self._connected.clear()
+            self.url = next_url(self.urls, self.url)
             # Back off with jitter so that a restarted server is not hit by everyone at once.
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 2.0)
@@ -224,6 +241,8 @@ class MatchClient:
             pending = self._pending.pop(msg.seq, None) if msg.seq is not None else None
             if pending is not None and not pending.reply.done():
                 pending.reply.set_result(msg)
+        elif isinstance(msg, m.Probe):
+            await self._send(m.Echo(msg.t))
         elif isinstance(msg, m.Presence):
             self.presence[msg.seat] = msg.status
         elif isinstance(msg, m.Error):

@@ -102,7 +102,8 @@ def create(
 
 
 def is_due(state: MatchState, now: int) -> bool:
-    """True once the current deadline (plus the lag allowance) has passed."""
+    """True once the current deadline plus the whole lag allowance has passed: the clock may
+    settle it. (A command is in time up to its own measured lag after the deadline.)"""
     return state.deadline is not None and now > state.deadline + state.config.grace_ms
 
 
@@ -119,7 +120,9 @@ def apply(state: MatchState, command: Command, now: int) -> Accepted | Duplicate
             raise Rejected("stale", f"sequence number {command.seq} is older than {last}")
     if state.is_over:
         raise Rejected("match_over", "the match is over")
-    if is_due(state, now):
+    # The lag allowance: the command's measured round trip, at most the match's allowance.
+    allowance = min(max(command.lag_ms, 0), state.config.grace_ms)
+    if state.deadline is not None and now > state.deadline + allowance:
         raise Rejected("too_late", "the deadline has passed")
     handler = _HANDLERS.get(type(command))
     if handler is None:
