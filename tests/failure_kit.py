@@ -31,6 +31,7 @@ from engine.movegen import legal_plays
 from protocol import messages as m
 from protocol.client import MatchClient, create_match, join_match
 from server.exports import Logged, read_log
+from server.machine import commands, serial
 from server.redis_process import RedisProcess, free_port
 from server.store import Store
 from tests.serverproc import ServerProcess
@@ -95,6 +96,19 @@ async def command_records(redis_url: str, match_id: str) -> list[tuple[str, Any,
         await store.close()
 
 
+_COMMANDS = {
+    name: kind
+    for name, kind in vars(commands).items()
+    if isinstance(kind, type) and issubclass(kind, commands.Command)
+}
+
+
+async def stored_commands(redis_url: str, match_id: str) -> list[commands.Command]:
+    """The seats' commands the log records, decoded (creation and timeouts left out)."""
+    records = await command_records(redis_url, match_id)
+    return [serial.load(_COMMANDS[kind], body) for kind, body, _ in records if kind in _COMMANDS]
+
+
 def dead_url() -> str:
     """A WebSocket URL where nobody listens: connecting to it fails at once."""
     return f"ws://127.0.0.1:{free_port()}/ws"
@@ -147,6 +161,7 @@ class Seen:
     rejects: list[m.Reject] = field(default_factory=list)
     presence: list[m.Presence] = field(default_factory=list)
     welcomes: list[m.Welcome] = field(default_factory=list)
+    probes: list[m.Probe] = field(default_factory=list)
 
     def __call__(self, message: m.ServerMessage) -> None:
         if isinstance(message, m.Event):
@@ -159,6 +174,8 @@ class Seen:
             self.presence.append(message)
         elif isinstance(message, m.Welcome):
             self.welcomes.append(message)
+        elif isinstance(message, m.Probe):
+            self.probes.append(message)
 
     def data(self, kind: type) -> list[Any]:
         return [e.data for e in self.events if isinstance(e.data, kind)]

@@ -1,11 +1,14 @@
 """The clock rules of threats.md ("Clock") on the pure match machine, at exact instants:
-in time up to the deadline plus the lag allowance and too late one millisecond after; a move
-and a timeout at the same instant have one outcome whatever reaches the server first; cube,
-resignation and reveal decisions run on the clock of the seat that owes them."""
+a command is in time up to the deadline plus its lag allowance (its connection's measured
+round trip, at most the match's allowance) and too late one millisecond after; the clock
+settles only after the whole allowance; a move and a timeout at the same instant have one
+outcome whatever reaches the server first; cube, resignation and reveal decisions run on the
+clock of the seat that owes them."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -55,44 +58,66 @@ def forfeits(outcome: core.Accepted | None) -> list[tuple[int, str]]:
     return [(e.data.seat, e.data.reason) for e in outcome.events if isinstance(e.data, pe.Forfeit)]
 
 
+@pytest.mark.parametrize("lag", [0, 300, GRACE, 60_000])
 @pytest.mark.parametrize("decision", ["rolloff", "move", "decide", "reveal", "commit"])
-def test_in_time_up_to_deadline_plus_allowance_too_late_one_ms_after(decision):
+def test_in_time_up_to_the_deadline_plus_its_lag_allowance_too_late_one_ms_after(decision, lag):
     state, command, _ = at(decision)
-    deadline = state.deadline
-    assert isinstance(core.apply(state, command, deadline + GRACE), core.Accepted)
+    command = replace(command, lag_ms=lag)
+    deadline, allowed = state.deadline, min(lag, GRACE)  # never more than the match allows
+    assert isinstance(core.apply(state, command, deadline + allowed), core.Accepted)
     with pytest.raises(core.Rejected) as refused:
-        core.apply(state, command, deadline + GRACE + 1)
+        core.apply(state, command, deadline + allowed + 1)
     assert refused.value.code == "too_late"
+    # The clock settles only once nobody's allowance can still make a command in time.
+    assert core.expire(state, deadline + GRACE) is None
+    assert core.expire(state, deadline + GRACE + 1) is not None
 
 
-@pytest.mark.parametrize("delta", [-1, 0, 1, 2])
-@pytest.mark.parametrize("seed", range(3))
-def test_move_and_timeout_at_the_same_instant_have_one_outcome_whatever_comes_first(seed, delta):
-    state, move, _ = at("move", seed)
-    now = state.deadline + GRACE + delta
-
-    def move_first() -> tuple[str, MatchState]:
-        try:
-            moved = core.apply(state, move, now)
-        except core.Rejected as exc:
-            assert exc.code == "too_late"
-            return "forfeit", core.expire(state, now).state
-        assert isinstance(moved, core.Accepted)
-        assert core.expire(moved.state, now) is None  # the next decision has its own clock
-        return "moved", moved.state
-
-    def timeout_first() -> tuple[str, MatchState]:
+def move_first(state: MatchState, move, now: int) -> tuple[str, MatchState]:
+    """The move reaches the server before the sweeper looks at the clock."""
+    try:
+        moved = core.apply(state, move, now)
+    except core.Rejected as exc:
+        assert exc.code == "too_late"
         expired = core.expire(state, now)
-        if expired is None:
-            return "moved", core.apply(state, move, now).state
+        return ("refused", state) if expired is None else ("forfeit", expired.state)
+    assert isinstance(moved, core.Accepted)
+    assert core.expire(moved.state, now) is None  # the next decision has its own clock
+    return "moved", moved.state
+
+
+def timeout_first(state: MatchState, move, now: int) -> tuple[str, MatchState]:
+    """The sweeper looks at the clock before the move arrives."""
+    expired = core.expire(state, now)
+    if expired is not None:
         with pytest.raises(core.Rejected) as refused:
             core.apply(expired.state, move, now)
         assert refused.value.code == "match_over"
         return "forfeit", expired.state
+    try:
+        return "moved", core.apply(state, move, now).state
+    except core.Rejected as exc:
+        assert exc.code == "too_late"
+        return "refused", state
 
-    one, two = move_first(), timeout_first()
-    assert one == two  # same outcome, same state, for everyone
-    assert one[0] == ("moved" if delta <= 0 else "forfeit")
+
+@pytest.mark.parametrize("lag", [0, 400, GRACE])
+@pytest.mark.parametrize("seed", range(2))
+def test_move_and_timeout_at_the_same_instant_have_one_outcome_whatever_comes_first(seed, lag):
+    state, move, _ = at("move", seed)
+    move = replace(move, lag_ms=lag)
+    deadline = state.deadline
+    # Around the end of the move's allowance and the clock's settling time (the same instant
+    # for a connection whose round trip reaches the whole allowance).
+    for now in sorted({deadline + b + d for b in (lag, GRACE) for d in (-1, 0, 1)}):
+        one, two = move_first(state, move, now), timeout_first(state, move, now)
+        assert one == two  # same outcome, same state, for everyone
+        if now <= deadline + lag:
+            assert one[0] == "moved"
+        elif now <= deadline + GRACE:
+            assert one[0] == "refused"  # too late for this move; the clock settles later
+        else:
+            assert one[0] == "forfeit"
 
 
 def test_a_double_is_answered_on_the_takers_clock():

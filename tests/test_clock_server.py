@@ -1,6 +1,7 @@
-"""The clock on a real server: a move racing its deadline has exactly one outcome, the same for
-everyone; reconnecting (or taking the seat over from a new connection) never resets a clock;
-presence changes reach the opponent and the spectators with the forfeit deadline."""
+"""The clock on a real server: a move racing its deadline (on a fast link, and on a link slow
+enough to get the whole lag allowance) has exactly one outcome, the same for everyone;
+reconnecting (or taking the seat over from a new connection) never resets a clock; presence
+changes reach the opponent and the spectators with the forfeit deadline."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import random
 import time
 
+from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client import MatchClient
@@ -22,27 +24,45 @@ from tests.failure_kit import (
     until,
 )
 
-GRACE_MS = 1000  # the server's default lag allowance
+GRACE_MS = 1000  # the match's lag allowance (the server's default)
 
-# Milliseconds after the deadline plus the allowance at which the move is sent. The outer
-# ones are clear cases; the inner ones race the sweeper (which looks every 100 ms).
-OFFSETS = (-500, -30, -10, 0, 10, 30, 500)
+# (link, milliseconds after the end of the move's allowance when it is sent). A fast link's
+# allowance is its measured round trip (~0 on loopback): a move 300 ms late is refused, and
+# the clock settles at the deadline plus the whole allowance. A link whose round trip reaches
+# the whole allowance races the clock itself: the inner offsets race the sweeper (which looks
+# every 100 ms); the outer ones are clear cases.
+SLOW_OFFSETS = (-500, -30, -10, 0, 10, 30, 500)
+CASES = (("fast", -300), ("fast", 300), *(("slow", off) for off in SLOW_OFFSETS))
 
 
 def presence_of(seen, seat: int) -> list[tuple[str, int | None]]:
     return [(p.status, p.deadline) for p in seen.presence if p.seat == seat]
 
 
-async def race(server, offset_ms: int, seed: int) -> str:
+async def claim_slow_link(client: MatchClient, seen) -> None:
+    """Answer the server's round-trip probe as over a link with a 20 s round trip (the server
+    grants at most the match's allowance, whatever a client claims)."""
+    await until(lambda: bool(seen.probes), what="a probe")
+    for _ in range(4):
+        await client.send_raw(codec.encode(m.Echo(seen.probes[0].t - 20_000)))
+
+
+async def race(server, link: str, offset_ms: int, seed: int) -> tuple[str, str | None]:
+    """The outcome of a move sent ``offset_ms`` after the end of its allowance, and the code
+    of its refusal, if any."""
     table = await Table.open(server, mode="single_game", clock=5)
     async with table:
+        if link == "slow":
+            for seat in table.seats:
+                await claim_slow_link(seat, table.seen_by(seat))
         rng = random.Random(seed)
         await play_until(table.seats, lambda: table.owing("move") is not None, rng)
         mover = table.owing("move")
         turn, deadline = mover.tracker.turn, mover.tracker.clock.deadline
         moves = a_play(mover, rng)
         credit = await clock_credit(server.base)  # server time = wall time - credit
-        send_at = (deadline + GRACE_MS + offset_ms + credit) / 1000
+        allowance = GRACE_MS if link == "slow" else 0
+        send_at = (deadline + allowance + offset_ms + credit) / 1000
         await asyncio.sleep(send_at - time.time())
         reply = await mover.move(moves)
 
@@ -61,19 +81,23 @@ async def race(server, offset_ms: int, seed: int) -> str:
     assert moved + forfeited == 1, (moved, forfeited)
     if moved:
         assert isinstance(reply, m.Ack)
-        return "moved"
+        return "moved", None
     assert isinstance(reply, m.Reject) and reply.code in ("too_late", "match_over"), reply
     (forfeit,) = [e.data for e in log if isinstance(e.data, pe.Forfeit)]
     assert (forfeit.seat, forfeit.reason) == (mover.seat, "timeout")
-    return "forfeit"
+    return "forfeit", reply.code
 
 
 async def test_a_move_racing_its_deadline_has_one_outcome_the_same_for_everyone(server):
-    outcomes = await asyncio.gather(*(race(server, off, i) for i, off in enumerate(OFFSETS)))
-    by_offset = dict(zip(OFFSETS, outcomes, strict=True))
-    assert by_offset[-500] == "moved"  # in time: accepted
-    assert by_offset[500] == "forfeit"  # too late: the clock had run out
-    print(f"\nrace outcomes by offset (ms): {by_offset}")
+    outcomes = await asyncio.gather(
+        *(race(server, link, off, i) for i, (link, off) in enumerate(CASES))
+    )
+    by_case = dict(zip(CASES, outcomes, strict=True))
+    assert by_case["fast", -300] == ("moved", None)  # in time: accepted
+    assert by_case["fast", 300] == ("forfeit", "too_late")  # refused; the clock settles later
+    assert by_case["slow", -500] == ("moved", None)  # within the whole allowance
+    assert by_case["slow", 500][0] == "forfeit"  # the clock had run out
+    print(f"\nrace outcomes: {by_case}")
 
 
 async def test_reconnecting_never_resets_the_clock_and_presence_reaches_everyone(server):

@@ -16,6 +16,7 @@ from protocol.client import create_match, join_match, play_random
 from protocol.client.lobby import get
 from protocol.fairdice import GameId, derive_dice
 from server.machine import serial
+from server.machine.commands import MovePlay, Reveal
 from server.machine.state import MatchState
 from server.replay import rebuild_from_store
 from server.store import Store
@@ -24,9 +25,9 @@ from tests.failure_kit import (
     Table,
     a_play,
     assert_saw_the_log,
-    command_records,
     count_kind,
     play_until,
+    stored_commands,
     until,
 )
 
@@ -74,12 +75,9 @@ async def test_killed_before_storing_a_move_the_client_resends_it_and_it_applies
         (mover.seat, turn)
     ]
     # The stored command is the one sent before the crash, re-sent with its sequence number.
-    plays = [body for kind, body, _ in await command_records(stack.redis.url, table.match_id)
-             if kind == "MovePlay"]  # fmt: skip
-    assert len(plays) == 1
-    seat, stored_seq, _game, stored_turn, stored_moves = plays[0]
-    assert (seat, stored_seq, stored_turn) == (mover.seat, seq, turn)
-    assert [tuple(mv) for mv in stored_moves] == [tuple(mv) for mv in moves]
+    stored = await stored_commands(stack.redis.url, table.match_id)
+    (play,) = [c for c in stored if isinstance(c, MovePlay)]
+    assert (play.seat, play.seq, play.turn, play.moves) == (mover.seat, seq, turn, tuple(moves))
     for seen in table.seen.values():
         assert_saw_the_log(seen, log)
     print(f"\nmove re-sent and acknowledged {recovered:.2f} s after the crash")
@@ -111,8 +109,8 @@ async def test_killed_after_storing_a_move_it_survives_and_everyone_sees_it_once
         assert table.clients[name].tracker.gaps == 0
     # Nothing legal was refused, and each of the mover's acknowledged plays was applied once.
     assert table.seen["a"].rejects == table.seen["b"].rejects == []
-    records = await command_records(stack.redis.url, table.match_id)
-    keys = [(body[0], body[1]) for kind, body, _ in records if kind != "Create" and body]
+    stored = await stored_commands(stack.redis.url, table.match_id)
+    keys = [(c.seat, c.seq) for c in stored if c.seq]
     assert len(keys) == len(set(keys))
     await assert_log_replays(stack.redis.url, table.match_id)
 
@@ -156,10 +154,11 @@ async def test_killed_between_storing_a_roll_and_telling_anyone_the_dice_stay_th
         assert_saw_the_log(seen, log)
         assert [d for d in seen.data(pe.Dice) if d.k == k] == [dice]
     # The opponent's reveal was stored once; the new process's welcome acknowledged it.
-    reveals = [body for kind, body, _ in await command_records(stack.redis.url, table.match_id)
-               if kind == "Reveal" and body[0] == opponent.seat and body[3] == k]  # fmt: skip
-    assert len(reveals) == 1
-    assert table.seen_by(opponent).welcomes[2].seq >= reveals[0][1]
+    stored = await stored_commands(stack.redis.url, table.match_id)
+    (reveal,) = [
+        c for c in stored if isinstance(c, Reveal) and c.seat == opponent.seat and c.k == k
+    ]
+    assert table.seen_by(opponent).welcomes[2].seq >= reveal.seq
     await assert_log_replays(stack.redis.url, table.match_id)
 
 
