@@ -20,6 +20,7 @@ from server.hub import Hub
 from server.matches import MatchService
 from server.settings import Settings
 from server.store import Store
+from server.tasks import cancel_all
 
 log = logs.get("app")
 
@@ -80,9 +81,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             yield
         finally:
             await gateway.shutdown()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await cancel_all(tasks)  # one cancel() is not always enough: see server.tasks
             await hub.stop()
             await store.close()
 

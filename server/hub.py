@@ -18,6 +18,7 @@ import redis.asyncio as aioredis
 
 from server import logs
 from server.store import CONTROL, Store, channel, split_published
+from server.tasks import cancel_all
 
 log = logs.get("hub")
 
@@ -156,9 +157,7 @@ class Hub:
 
     async def stop(self) -> None:
         if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_all([self._task])  # one cancel() is not always enough: server.tasks
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         await self._redis.aclose()
