@@ -109,9 +109,54 @@ async def stored_commands(redis_url: str, match_id: str) -> list[commands.Comman
     return [serial.load(_COMMANDS[kind], body) for kind, body, _ in records if kind in _COMMANDS]
 
 
-def dead_url() -> str:
-    """A WebSocket URL where nobody listens: connecting to it fails at once."""
-    return f"ws://127.0.0.1:{free_port()}/ws"
+class Cable:
+    """A TCP relay to a server that a test can cut and mend, like a network outage: cutting
+    drops every connection through it and refuses new ones (connection refused) until
+    mended. Clients reconnect through it as they would over a real network."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = free_port()
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    async def mend(self) -> None:
+        """(Re)open the relay; also how it starts."""
+        if self._server is None:
+            self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
+
+    async def cut(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        for writer in list(self._writers):
+            writer.transport.abort()
+        self._writers.clear()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        except OSError:
+            writer.transport.abort()
+            return
+        self._writers |= {writer, up_writer}
+        await asyncio.gather(self._pump(reader, up_writer), self._pump(up_reader, writer))
+        self._writers -= {writer, up_writer}
+
+    @staticmethod
+    async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except OSError:
+            pass
+        finally:
+            writer.transport.abort()
 
 
 def _get_json(url: str) -> tuple[int, dict[str, Any]]:
@@ -184,24 +229,39 @@ class Seen:
 class Table:
     """Two seated players (``a`` = seat 0, ``b`` = seat 1) and a spectator ``w`` of one match."""
 
-    def __init__(self, ws: str, match_id: str, tokens: tuple[str, str]) -> None:
+    def __init__(
+        self,
+        ws: str,
+        match_id: str,
+        tokens: tuple[str, str],
+        cables: tuple[Cable, Cable] | None = None,
+    ) -> None:
         self.ws = ws
         self.match_id = match_id
         self.tokens = tokens
+        self.cables = cables
         self.secrets: dict[str, bytes] = {}
         self.seen = {"a": Seen(), "b": Seen(), "w": Seen()}
-        self.a = MatchClient(ws, match_id, tokens[0], secrets_store=self.secrets,
+        urls = (cables[0].ws, cables[1].ws) if cables else (ws, ws)
+        self.a = MatchClient(urls[0], match_id, tokens[0], secrets_store=self.secrets,
                              on_event=self.seen["a"])  # fmt: skip
-        self.b = MatchClient(ws, match_id, tokens[1], secrets_store=self.secrets,
+        self.b = MatchClient(urls[1], match_id, tokens[1], secrets_store=self.secrets,
                              on_event=self.seen["b"])  # fmt: skip
         self.w = MatchClient(ws, match_id, on_event=self.seen["w"])
 
     @classmethod
-    async def open(cls, proc: ServerProcess, **options: Any) -> Table:
-        """Create a match through the lobby (``options``: mode, length, clock...) and join it."""
+    async def open(cls, proc: ServerProcess, cables: bool = False, **options: Any) -> Table:
+        """Create a match through the lobby (``options``: mode, length, clock...) and join it.
+        With ``cables`` each seat reaches the server through its own :class:`Cable`."""
         created = await create_match(proc.base, name="Ann", **options)
         joined = await join_match(proc.base, created["match"], name="Bob")
-        return cls(proc.ws, created["match"], (created["token"], joined["token"]))
+        tokens = (created["token"], joined["token"])
+        if not cables:
+            return cls(proc.ws, created["match"], tokens)
+        pair = (Cable(proc.port), Cable(proc.port))
+        for cable in pair:
+            await cable.mend()
+        return cls(proc.ws, created["match"], tokens, pair)
 
     async def __aenter__(self) -> Table:
         await asyncio.gather(self.a.start(), self.b.start(), self.w.start())
@@ -209,6 +269,13 @@ class Table:
 
     async def __aexit__(self, *exc: object) -> None:
         await asyncio.gather(self.a.close(), self.b.close(), self.w.close())
+        for cable in self.cables or ():
+            await cable.cut()
+
+    def cable(self, client: MatchClient) -> Cable:
+        """The cable between a seat and the server (a table opened with ``cables``)."""
+        assert self.cables is not None and client.seat is not None
+        return self.cables[client.seat]
 
     @property
     def seats(self) -> tuple[MatchClient, MatchClient]:

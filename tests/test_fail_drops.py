@@ -16,26 +16,12 @@ from tests.failure_kit import (
     Table,
     assert_saw_the_log,
     count_kind,
-    dead_url,
     play_until,
     stored_log,
     until,
 )
 
 LAG_ALLOWANCE_MS = 1000  # the server's default grace on every deadline
-
-
-async def cut(client: MatchClient) -> str:
-    """Drop ``client``'s connection and keep it from reconnecting (its reconnects fail) until
-    :func:`restore`; returns its real URL."""
-    url = client.url
-    client.url = dead_url()
-    await client.drop()
-    return url
-
-
-def restore(client: MatchClient, url: str) -> None:
-    client.url = url  # the client's next reconnect attempt (backoff <= 3 s) gets through
 
 
 def statuses(presence: list[m.Presence], seat: int) -> list[tuple[str, int | None]]:
@@ -49,7 +35,7 @@ def in_order(items: list[object], wanted: list[object]) -> bool:
 
 
 async def short_drop(server, on_move: bool, seed: int) -> None:
-    table = await Table.open(server, mode="single_game")
+    table = await Table.open(server, cables=True, mode="single_game")
     async with table:
         rng = random.Random(seed)
         if on_move:
@@ -60,7 +46,7 @@ async def short_drop(server, on_move: bool, seed: int) -> None:
             away = table.other(table.owing("decide"))
         other = table.other(away)
         owed = away.tracker.clock.deadline if on_move else None
-        url = await cut(away)
+        await table.cable(away).cut()
         for watcher in (other, table.w):
             await until(lambda w=watcher: ("reconnecting", owed) in statuses(
                 table.seen_by(w).presence, away.seat),
@@ -70,7 +56,7 @@ async def short_drop(server, on_move: bool, seed: int) -> None:
             assert isinstance(await other.roll(), m.Ack)
             await other.wait_for(lambda t: t.owes(away.seat) == "reveal")
         await asyncio.sleep(10)
-        restore(away, url)
+        await table.cable(away).mend()
         await until(lambda: away.welcomes == 2, timeout=10, what="the reconnect")
         if on_move:
             # Back after 10 s, the clock is where it was: not reset, not extended.
@@ -100,25 +86,25 @@ async def short_drop(server, on_move: bool, seed: int) -> None:
 
 
 async def long_drop(server) -> None:
-    table = await Table.open(server, mode="match", length=3)
+    table = await Table.open(server, cables=True, mode="match", length=3)
     async with table:
         await play_until(table.seats, lambda: table.owing("move") is not None, random.Random(8))
         away = table.owing("move")
         other = table.other(away)
         deadline = away.tracker.clock.deadline
         dropped = time.monotonic()
-        url = await cut(away)
+        await table.cable(away).cut()
         # The opponent and the spectator see the result as soon as the clock runs out.
         for watcher in (other, table.w):
             await watcher.wait_for(lambda t: t.over is not None, timeout=45)
         await asyncio.sleep(dropped + 40 - time.monotonic())
-        restore(away, url)
+        await table.cable(away).mend()
         await away.wait_for(lambda t: t.over is not None, timeout=10)
         for watcher in (other, table.w):
             await until(lambda w=watcher: in_order(
                 statuses(table.seen_by(w).presence, away.seat),
                 [("reconnecting", deadline), ("gone", deadline), ("online", None)],
-            ), what="presence")  # fmt: skip
+            ), what=f"presence {statuses(table.seen_by(watcher).presence, away.seat)}")  # fmt: skip
     log = await stored_log(server.redis_url, table.match_id)
     assert count_kind(log, pe.Forfeit) == count_kind(log, pe.MatchOver) == 1
     forfeit = next(e for e in log if isinstance(e.data, pe.Forfeit))
