@@ -16,6 +16,7 @@ from protocol.client import create_match, join_match, play_random
 from protocol.client.lobby import get
 from protocol.fairdice import GameId, derive_dice
 from server.machine import serial
+from server.machine.commands import MovePlay, Reveal
 from server.machine.state import MatchState
 from server.replay import rebuild_from_store
 from server.store import Store
@@ -77,9 +78,9 @@ async def test_killed_before_storing_a_move_the_client_resends_it_and_it_applies
     plays = [body for kind, body, _ in await command_records(stack.redis.url, table.match_id)
              if kind == "MovePlay"]  # fmt: skip
     assert len(plays) == 1
-    seat, stored_seq, _game, stored_turn, stored_moves = plays[0]
-    assert (seat, stored_seq, stored_turn) == (mover.seat, seq, turn)
-    assert [tuple(mv) for mv in stored_moves] == [tuple(mv) for mv in moves]
+    stored = serial.load(MovePlay, plays[0])
+    assert (stored.seat, stored.seq, stored.turn) == (mover.seat, seq, turn)
+    assert stored.moves == tuple(tuple(mv) for mv in moves)
     for seen in table.seen.values():
         assert_saw_the_log(seen, log)
     print(f"\nmove re-sent and acknowledged {recovered:.2f} s after the crash")
@@ -156,10 +157,11 @@ async def test_killed_between_storing_a_roll_and_telling_anyone_the_dice_stay_th
         assert_saw_the_log(seen, log)
         assert [d for d in seen.data(pe.Dice) if d.k == k] == [dice]
     # The opponent's reveal was stored once; the new process's welcome acknowledged it.
-    reveals = [body for kind, body, _ in await command_records(stack.redis.url, table.match_id)
-               if kind == "Reveal" and body[0] == opponent.seat and body[3] == k]  # fmt: skip
+    records = await command_records(stack.redis.url, table.match_id)
+    reveals = [serial.load(Reveal, body) for kind, body, _ in records if kind == "Reveal"]
+    reveals = [r for r in reveals if r.seat == opponent.seat and r.k == k]
     assert len(reveals) == 1
-    assert table.seen_by(opponent).welcomes[2].seq >= reveals[0][1]
+    assert table.seen_by(opponent).welcomes[2].seq >= reveals[0].seq
     await assert_log_replays(stack.redis.url, table.match_id)
 
 

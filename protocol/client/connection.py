@@ -57,9 +57,15 @@ def next_url(urls: Sequence[str], current: str) -> str:
     ('ws://b/ws', 'ws://a/ws')
     >>> next_url(("ws://a/ws", "ws://b/ws"), "ws://b/ws")
     'ws://a/ws'
+
+    A URL set by hand (not in the list) is kept.
+
+    >>> next_url(("ws://a/ws",), "ws://c/ws")
+    'ws://c/ws'
     """
-    i = urls.index(current) if current in urls else -1
-    return urls[(i + 1) % len(urls)]
+    if current not in urls:
+        return current
+    return urls[(urls.index(current) + 1) % len(urls)]
 
 
 class ClientClosed(Exception):
