@@ -173,9 +173,9 @@ class MatchClient:
     async def _run(self) -> None:
         delay = 0.05
         while True:
+            welcomes = self.welcomes
             try:
                 await self._session()
-                delay = 0.05
             except ClientClosed as exc:
                 self._closed = exc
                 await self._notify()
@@ -190,6 +190,8 @@ class MatchClient:
                     raise self._closed from exc
             self._connected.clear()
             self.url = next_url(self.urls, self.url)
+            if self.welcomes > welcomes:
+                delay = 0.05  # that connection worked: back off from the start again
             # Back off with jitter so that a restarted server is not hit by everyone at once.
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 2.0)
