@@ -189,6 +189,17 @@ class Recorder:
         return [x for x in self.messages if isinstance(x, m.Ack | m.Reject) and x.seq == seq]
 
 
+def closing_error(messages: list[m.ServerMessage]) -> str:
+    """The code of the one ``error`` a closed connection was told. Only presence notices,
+    published by other connections just then, may follow it: nothing of the match."""
+    errors = [i for i, x in enumerate(messages) if isinstance(x, m.Error)]
+    assert len(errors) == 1, messages
+    assert all(isinstance(x, m.Presence) for x in messages[errors[0] + 1 :]), messages
+    error = messages[errors[0]]
+    assert isinstance(error, m.Error)
+    return error.code
+
+
 def contains(message: m.ServerMessage, needle: bytes) -> bool:
     """Whether ``needle`` appears anywhere in the frame of ``message``."""
     return needle in codec.encode(message)
