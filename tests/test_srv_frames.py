@@ -10,6 +10,7 @@ import math
 import random
 
 import msgpack
+from websockets.asyncio.client import connect
 
 from protocol import codec
 from protocol import messages as m
@@ -184,6 +185,15 @@ async def test_oversized_frame_closes_with_1009(server):
     await peer.send(at_size(16 * 1024 + 1))
     assert await peer.closed() == 1009
     assert await stored_version(server.redis_url, seated.match_id) == 3
+
+
+async def test_compression_is_never_negotiated(server):
+    ws = await connect(server.ws, compression="deflate")  # the client offers it
+    try:
+        assert ws.response is not None
+        assert "Sec-WebSocket-Extensions" not in ws.response.headers
+    finally:
+        await ws.close()
 
 
 async def test_floods_are_rate_limited_then_closed(limited):

@@ -89,8 +89,8 @@ async def test_silent_socket_is_closed_after_the_auth_timeout(strict):
     assert peer.messages[0].code == "auth_timeout"
 
 
-def hello_frame(match_id: str, token: object, proto: int = 1) -> bytes:
-    payload = {"proto": proto, "match": match_id, "token": token, "last_v": None, "name": None}
+def hello_frame(match_id: str, token: object, proto: int = 1, name: object = None) -> bytes:
+    payload = {"proto": proto, "match": match_id, "token": token, "last_v": None, "name": name}
     return msgpack.packb({"t": "hello", "p": payload}, use_bin_type=True)
 
 
@@ -117,6 +117,11 @@ async def test_bad_first_frames_close_before_any_match_data(server):
         ("empty token", hello_frame(one.match_id, ""), 4000, "bad_field"),
         ("token not a string", hello_frame(one.match_id, 12345), 4000, "bad_field"),
         ("overlong token", hello_frame(one.match_id, "a" * 65), 4000, "bad_field"),
+        # Free text is length-limited and plain: no control or bidi-override characters.
+        ("overlong name", hello_frame(one.match_id, None, name="n" * 25), 4000, "bad_field"),
+        ("control character", hello_frame(one.match_id, None, name="a\x07b"), 4000,
+         "bad_field"),
+        ("bidi override", hello_frame(one.match_id, None, name="a\u202eb"), 4000, "bad_field"),
     ]  # fmt: skip
     for name, frame, close, error in cases:
         peer = await Peer.open(server.ws)
