@@ -84,7 +84,11 @@ class Peer:
     @classmethod
     async def open(cls, url: str, origin: str | None = None) -> Peer:
         ws = await connect(
-            url, origin=origin, compression=None, max_size=1 << 20, open_timeout=5  # type: ignore[arg-type]
+            url,
+            origin=origin,
+            compression=None,
+            max_size=1 << 20,
+            open_timeout=5,  # type: ignore[arg-type]
         )
         return cls(ws)
 
@@ -270,9 +274,7 @@ def check_stream(
 class Seated:
     match_id: str
     tokens: tuple[str, str]
-    secrets: tuple[dict[str, bytes], dict[str, bytes]] = field(
-        default_factory=lambda: ({}, {})
-    )
+    secrets: tuple[dict[str, bytes], dict[str, bytes]] = field(default_factory=lambda: ({}, {}))
 
     def client(self, url: str, seat: int | None, **kw: Any) -> MatchClient:
         """A client for ``seat`` (None: a spectator) keeping its secrets in this match's
@@ -329,6 +331,20 @@ async def to_move(client: MatchClient, timeout: float = WAIT) -> bool:
         reply = await client.roll()
         assert isinstance(reply, m.Ack), reply
         await client.wait_for(lambda t, v=v: t.version > v and t.clock.seats != (), timeout)
+
+
+async def refused(reply: Awaitable[m.Ack | m.Reject], code: str) -> m.Reject:
+    """The answer to an action, which must be a reject with ``code``."""
+    answer = await reply
+    assert isinstance(answer, m.Reject), answer
+    assert answer.code == code, answer
+    return answer
+
+
+async def accepted(reply: Awaitable[m.Ack | m.Reject]) -> m.Ack:
+    answer = await reply
+    assert isinstance(answer, m.Ack), answer
+    return answer
 
 
 async def rejected(client: MatchClient, send: Callable[[], Awaitable[Any]]) -> m.Reject:
@@ -389,9 +405,7 @@ async def seed_match(
             k += 1
         game = state.match.game
         assert game is not None
-        state = replace(
-            state, match=replace(state.match, game=edit(game)), deadline=now + clock_ms
-        )
+        state = replace(state, match=replace(state.match, game=edit(game)), deadline=now + clock_ms)
         await _commit(store, state.version, state, (), None, now)
         await store.index(
             match_id, open_since=None, live_since=state.created,

@@ -28,6 +28,7 @@ from tests.srv_support import (
     check_stream,
     first_mover,
     legal,
+    refused,
     rejected,
     seat_two,
     server_fixture,
@@ -36,12 +37,6 @@ from tests.srv_support import (
 )
 
 server = server_fixture()
-
-
-async def refused(reply, code: str) -> m.Reject:  # type: ignore[no-untyped-def]
-    answer = await reply
-    assert isinstance(answer, m.Reject) and answer.code == code, answer
-    return answer
 
 
 async def test_commitments_are_checked_and_published_only_in_pairs(server):
@@ -115,7 +110,9 @@ async def test_a_reveal_that_does_not_verify_forfeits_with_the_evidence_kept(ser
         await a.wait_for(lambda t: t.over is not None)
         forfeit = next(e for e in a.tracker.history if isinstance(e, pe.Forfeit))
         assert (forfeit.seat, forfeit.reason, forfeit.evidence) == (
-            cheat.seat, "invalid_reveal", bad
+            cheat.seat,
+            "invalid_reveal",
+            bad,
         )
         assert a.tracker.over.winner == 1 - cheat.seat
     transcript = await finished_transcript(server, seated.match_id)
@@ -274,7 +271,9 @@ async def test_a_missing_reveal_forfeits_the_silent_seat_at_its_deadline(server)
     logged = await read_log_of(server, seated.match_id)
     forfeit = next(e for e in logged if isinstance(e.data, pe.Forfeit))
     assert (forfeit.data.seat, forfeit.data.reason, forfeit.data.evidence) == (
-        mover.seat, "no_reveal", None
+        mover.seat,
+        "no_reveal",
+        None,
     )
     assert forfeit.t > clock.deadline  # at the deadline, never before
     assert a.tracker.over is not None and a.tracker.over.winner == roller.seat
