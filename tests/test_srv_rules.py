@@ -182,8 +182,13 @@ async def test_nothing_of_a_finished_game_is_accepted_between_games(server):
         await accepted(other.double())
         await mover.wait_for(lambda t: mover.owes() == "take")
         await accepted(mover.drop_double())
-        # Game 1 is over; game 2 waits for b's commitment.
-        await b.wait_for(lambda t: b.owes() == "commit")
+        # Game 1 is over; game 2 waits for b's commitment (a's is in).
+        await b.wait_for(
+            lambda t: (
+                b.owes() == "commit"
+                and any(isinstance(e, pe.CommitReceived) and e.game == 2 for e in t.history)
+            )
+        )
         turn = b.tracker.turn
         async with Unchanged(server, seated.match_id):
             for client in (a, b):
