@@ -373,6 +373,7 @@ class Gateway:
         conn.closing = True
         with contextlib.suppress(Exception):
             conn.send_message(m.Error(code, message))
+            conn.outbox.seal()  # the error is the last frame this connection gets
             await conn.outbox.drain(1.0)
         with contextlib.suppress(Exception):
             await conn.ws.close(code=int(close), reason=message[:120])

@@ -84,7 +84,11 @@ class Peer:
     @classmethod
     async def open(cls, url: str, origin: str | None = None) -> Peer:
         ws = await connect(
-            url, origin=origin, compression=None, max_size=1 << 20, open_timeout=5  # type: ignore[arg-type]
+            url,
+            origin=origin,
+            compression=None,
+            max_size=1 << 20,
+            open_timeout=5,  # type: ignore[arg-type]
         )
         return cls(ws)
 
@@ -189,6 +193,14 @@ class Recorder:
         return [x for x in self.messages if isinstance(x, m.Ack | m.Reject) and x.seq == seq]
 
 
+def closing_error(messages: list[m.ServerMessage]) -> str:
+    """The code of the ``error`` a closed connection was told: its one error, and the last
+    frame it got (nothing of the match follows it)."""
+    errors = [x for x in messages if isinstance(x, m.Error)]
+    assert len(errors) == 1 and messages[-1] is errors[0], messages
+    return errors[0].code
+
+
 def contains(message: m.ServerMessage, needle: bytes) -> bool:
     """Whether ``needle`` appears anywhere in the frame of ``message``."""
     return needle in codec.encode(message)
@@ -259,9 +271,7 @@ def check_stream(
 class Seated:
     match_id: str
     tokens: tuple[str, str]
-    secrets: tuple[dict[str, bytes], dict[str, bytes]] = field(
-        default_factory=lambda: ({}, {})
-    )
+    secrets: tuple[dict[str, bytes], dict[str, bytes]] = field(default_factory=lambda: ({}, {}))
 
     def client(self, url: str, seat: int | None, **kw: Any) -> MatchClient:
         """A client for ``seat`` (None: a spectator) keeping its secrets in this match's
@@ -318,6 +328,20 @@ async def to_move(client: MatchClient, timeout: float = WAIT) -> bool:
         reply = await client.roll()
         assert isinstance(reply, m.Ack), reply
         await client.wait_for(lambda t, v=v: t.version > v and t.clock.seats != (), timeout)
+
+
+async def refused(reply: Awaitable[m.Ack | m.Reject], code: str) -> m.Reject:
+    """The answer to an action, which must be a reject with ``code``."""
+    answer = await reply
+    assert isinstance(answer, m.Reject), answer
+    assert answer.code == code, answer
+    return answer
+
+
+async def accepted(reply: Awaitable[m.Ack | m.Reject]) -> m.Ack:
+    answer = await reply
+    assert isinstance(answer, m.Ack), answer
+    return answer
 
 
 async def rejected(client: MatchClient, send: Callable[[], Awaitable[Any]]) -> m.Reject:
@@ -378,9 +402,7 @@ async def seed_match(
             k += 1
         game = state.match.game
         assert game is not None
-        state = replace(
-            state, match=replace(state.match, game=edit(game)), deadline=now + clock_ms
-        )
+        state = replace(state, match=replace(state.match, game=edit(game)), deadline=now + clock_ms)
         await _commit(store, state.version, state, (), None, now)
         await store.index(
             match_id, open_since=None, live_since=state.created,

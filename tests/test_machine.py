@@ -259,6 +259,13 @@ def test_resent_command_is_applied_once():
     version = state.version
     again = core.apply(state, cmd, 2000)
     assert again == core.Duplicate(version)
+    # ...even when it comes back over a faster or slower link
+    assert core.apply(state, dataclasses.replace(cmd, lag_ms=7), 2000) == core.Duplicate(version)
+    # but the same sequence number for another action is refused, not acknowledged
+    other = dataclasses.replace(cmd, reveal=bytes(32))
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, other, 2000)
+    assert exc.value.code == "duplicate"
     older = dataclasses.replace(cmd, seq=cmd.seq - 1) if cmd.seq > 1 else None
     if older:
         with pytest.raises(core.Rejected) as exc:

@@ -19,12 +19,16 @@ from protocol import messages as m
 from protocol.client import MatchClient, play_random
 from protocol.client.lobby import get_text
 from protocol.fairdice import GameId, TranscriptError, derive_dice, link_ok, verify_json
+from server.exports import read_log
+from server.store import Store
 from tests.srv_support import (
     Peer,
     Recorder,
     check_barrier,
     check_stream,
+    first_mover,
     legal,
+    refused,
     rejected,
     seat_two,
     server_fixture,
@@ -33,12 +37,6 @@ from tests.srv_support import (
 )
 
 server = server_fixture()
-
-
-async def refused(reply, code: str) -> m.Reject:  # type: ignore[no-untyped-def]
-    answer = await reply
-    assert isinstance(answer, m.Reject) and answer.code == code, answer
-    return answer
 
 
 async def test_commitments_are_checked_and_published_only_in_pairs(server):
@@ -112,7 +110,9 @@ async def test_a_reveal_that_does_not_verify_forfeits_with_the_evidence_kept(ser
         await a.wait_for(lambda t: t.over is not None)
         forfeit = next(e for e in a.tracker.history if isinstance(e, pe.Forfeit))
         assert (forfeit.seat, forfeit.reason, forfeit.evidence) == (
-            cheat.seat, "invalid_reveal", bad
+            cheat.seat,
+            "invalid_reveal",
+            bad,
         )
         assert a.tracker.over.winner == 1 - cheat.seat
     transcript = await finished_transcript(server, seated.match_id)
@@ -252,3 +252,39 @@ async def test_dice_follow_the_roll_in_every_stream(server):
             dice = isinstance(msg, m.Event) and isinstance(msg.data, pe.Dice)
             if dice and msg.data.kind == "turn":
                 assert (msg.data.game, msg.data.k) in rolled
+
+
+async def test_a_missing_reveal_forfeits_the_silent_seat_at_its_deadline(server):
+    seated = await seat_two(server.base, mode="match", length=3, clock=5)
+    a, b = seated.client(server.ws, 0), seated.client(server.ws, 1)
+    async with a, b:
+        mover, roller = await first_mover(a, b)
+        mover.auto_reveal = False  # it will never reveal
+        assert isinstance(await mover.move(legal(mover)), m.Ack)
+        await roller.wait_for(lambda t: roller.owes() == "decide")
+        assert isinstance(await roller.roll(), m.Ack)
+        await roller.wait_for(lambda t: t.clock.phase == "reveal")
+        clock = roller.tracker.clock
+        # The wait is on the silent seat's clock, not on the roller's.
+        assert clock.seats == (mover.seat,) and clock.deadline is not None
+        await a.wait_for(lambda t: t.over is not None, timeout=20)
+    logged = await read_log_of(server, seated.match_id)
+    forfeit = next(e for e in logged if isinstance(e.data, pe.Forfeit))
+    assert (forfeit.data.seat, forfeit.data.reason, forfeit.data.evidence) == (
+        mover.seat,
+        "no_reveal",
+        None,
+    )
+    assert forfeit.t > clock.deadline  # at the deadline, never before
+    assert a.tracker.over is not None and a.tracker.over.winner == roller.seat
+    transcript = await finished_transcript(server, seated.match_id)
+    assert transcript["result"]["reason"] == "no_reveal"
+    verify_json(json.dumps(transcript))
+
+
+async def read_log_of(server, match_id: str) -> list:  # type: ignore[no-untyped-def]
+    store = Store.from_url(server.redis_url)
+    try:
+        return await read_log(store, match_id)
+    finally:
+        await store.close()

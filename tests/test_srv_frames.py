@@ -10,6 +10,7 @@ import math
 import random
 
 import msgpack
+from websockets.asyncio.client import connect
 
 from protocol import codec
 from protocol import messages as m
@@ -18,6 +19,7 @@ from tests.srv_support import (
     Peer,
     Recorder,
     check_stream,
+    closing_error,
     rejected,
     seat_two,
     server_fixture,
@@ -168,7 +170,7 @@ async def test_text_frame_closes_with_1003(server):
     await peer.hello(seated.match_id, seated.tokens[0])
     await peer.send('{"t": "ping", "p": {"t": 1}}')
     assert await peer.closed() == 1003
-    assert isinstance(peer.messages[-1], m.Error) and peer.messages[-1].code == "unsupported"
+    assert closing_error(peer.messages) == "unsupported"
     # The seat can come back on a new connection; the match did not move.
     again = await Peer.open(server.ws)
     welcome = await again.hello(seated.match_id, seated.tokens[0])
@@ -183,6 +185,15 @@ async def test_oversized_frame_closes_with_1009(server):
     await peer.send(at_size(16 * 1024 + 1))
     assert await peer.closed() == 1009
     assert await stored_version(server.redis_url, seated.match_id) == 3
+
+
+async def test_compression_is_never_negotiated(server):
+    ws = await connect(server.ws, compression="deflate")  # the client offers it
+    try:
+        assert ws.response is not None
+        assert "Sec-WebSocket-Extensions" not in ws.response.headers
+    finally:
+        await ws.close()
 
 
 async def test_floods_are_rate_limited_then_closed(limited):
@@ -206,11 +217,7 @@ async def test_floods_are_rate_limited_then_closed(limited):
     # A rate-limited action is named by its seq, so the client can send it again later.
     assert all(x.seq is not None for x in limited_)
     assert [x.seq for x in answers] == sorted(x.seq for x in answers)
-    # The connection is told why it is closed (a presence published just then may follow).
-    errors = [x for x in flooder.messages if isinstance(x, m.Error)]
-    assert [x.code for x in errors] == ["rate_limited"]
-    told = flooder.messages.index(errors[0])
-    assert all(isinstance(x, m.Presence) for x in flooder.messages[told + 1 :])
+    assert closing_error(flooder.messages) == "rate_limited"
     # The limit is per connection: the other seat is served as usual; the match did not move.
     await calm.sync()
     assert await stored_version(limited.redis_url, seated.match_id) == 3

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
@@ -26,8 +26,10 @@ from protocol.client import MatchClient
 from tests.srv_support import (
     Recorder,
     Seated,
+    accepted,
     first_mover,
     legal,
+    refused,
     rejected,
     seat_two,
     seed_match,
@@ -49,19 +51,6 @@ async def playing(
     b = seated.client(server.ws, 1, **kw[1])
     async with a, b:
         yield seated, a, b
-
-
-async def refused(reply: Awaitable[m.Ack | m.Reject], code: str) -> m.Reject:
-    answer = await reply
-    assert isinstance(answer, m.Reject), answer
-    assert answer.code == code, answer
-    return answer
-
-
-async def accepted(reply: Awaitable[m.Ack | m.Reject]) -> m.Ack:
-    answer = await reply
-    assert isinstance(answer, m.Ack), answer
-    return answer
 
 
 class Unchanged:
@@ -193,8 +182,13 @@ async def test_nothing_of_a_finished_game_is_accepted_between_games(server):
         await accepted(other.double())
         await mover.wait_for(lambda t: mover.owes() == "take")
         await accepted(mover.drop_double())
-        # Game 1 is over; game 2 waits for b's commitment.
-        await b.wait_for(lambda t: b.owes() == "commit")
+        # Game 1 is over; game 2 waits for b's commitment (a's is in).
+        await b.wait_for(
+            lambda t: (
+                b.owes() == "commit"
+                and any(isinstance(e, pe.CommitReceived) and e.game == 2 for e in t.history)
+            )
+        )
         turn = b.tracker.turn
         async with Unchanged(server, seated.match_id):
             for client in (a, b):
@@ -337,7 +331,7 @@ async def test_resent_move_is_applied_once_and_stale_ones_never(server):
         await other.wait_for(lambda t: other.owes() == "decide")
         async with Unchanged(server, seated.match_id):
             # The same play again under a new seq: an old turn.
-            await refused(mover.act(lambda s: m.Move(s, game, turn, legal_plays_of(mover))),
+            await refused(mover.act(lambda s: m.Move(s, game, turn, last_play(mover))),
                           "stale")  # fmt: skip
             # An old seq (below the last applied one), whatever it carries.
             n = len(other.rejects)
@@ -350,7 +344,7 @@ async def test_resent_move_is_applied_once_and_stale_ones_never(server):
         assert moved_events(stored, mover.seat, turn) == 1
 
 
-def legal_plays_of(client: MatchClient) -> tuple[tuple[int, int], ...]:
+def last_play(client: MatchClient) -> tuple[tuple[int, int], ...]:
     """The play the client made last turn (from its own event history)."""
     moved = [e for e in client.tracker.history if isinstance(e, pe.Moved) and e.seat == client.seat]
     return moved[-1].moves

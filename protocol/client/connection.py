@@ -57,9 +57,15 @@ def next_url(urls: Sequence[str], current: str) -> str:
     ('ws://b/ws', 'ws://a/ws')
     >>> next_url(("ws://a/ws", "ws://b/ws"), "ws://b/ws")
     'ws://a/ws'
+
+    A URL set by hand (not in the list) is kept.
+
+    >>> next_url(("ws://a/ws",), "ws://c/ws")
+    'ws://c/ws'
     """
-    i = urls.index(current) if current in urls else -1
-    return urls[(i + 1) % len(urls)]
+    if current not in urls:
+        return current
+    return urls[(urls.index(current) + 1) % len(urls)]
 
 
 class ClientClosed(Exception):
@@ -167,9 +173,9 @@ class MatchClient:
     async def _run(self) -> None:
         delay = 0.05
         while True:
+            welcomes = self.welcomes
             try:
                 await self._session()
-                delay = 0.05
             except ClientClosed as exc:
                 self._closed = exc
                 await self._notify()
@@ -184,6 +190,8 @@ class MatchClient:
                     raise self._closed from exc
             self._connected.clear()
             self.url = next_url(self.urls, self.url)
+            if self.welcomes > welcomes:
+                delay = 0.05  # that connection worked: back off from the start again
             # Back off with jitter so that a restarted server is not hit by everyone at once.
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 2.0)
