@@ -82,6 +82,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             await gateway.shutdown()
             await cancel_all(tasks)  # one cancel() is not always enough: see server.tasks
+            with contextlib.suppress(Exception):
+                await store.mark_stopped()  # the restart's downtime will be credited
             await hub.stop()
             await store.close()
 

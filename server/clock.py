@@ -41,7 +41,7 @@ class ServerClock:
 
     async def beat(self) -> None:
         """One heartbeat; raises if Redis is unreachable."""
-        self.credit = await self.store.heartbeat(wall_ms(), self.outage_ms)
+        self.credit = await self.store.heartbeat(wall_ms(), self.outage_ms, self.beat_ms)
         self.redis_ok = True
 
     async def run(self) -> None:

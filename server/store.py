@@ -31,6 +31,7 @@ LIVE_MATCHES = "fg:idx:live"
 DEADLINES = "fg:idx:deadlines"
 HEARTBEAT = "fg:clock:alive"
 CLOCK_CREDIT = "fg:clock:credit"
+STOPPED = "fg:clock:stopped"
 
 
 def state_key(match_id: str) -> str:
@@ -105,10 +106,17 @@ _HEARTBEAT = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local now = tonumber(ARGV[1])
 local credit = tonumber(redis.call('GET', KEYS[2]) or '0')
-if last > 0 and now - last > tonumber(ARGV[2]) then
-  credit = credit + (now - last)
+local gap = now - last
+if last > 0 and gap > tonumber(ARGV[2]) then
+  credit = credit + gap
+  redis.call('SET', KEYS[2], credit)
+elseif last > 0 and redis.call('GET', KEYS[3]) and gap > tonumber(ARGV[3]) then
+  -- A server stopped gracefully since the last heartbeat: even a short restart is credited
+  -- (beyond one normal beat).
+  credit = credit + gap - tonumber(ARGV[3])
   redis.call('SET', KEYS[2], credit)
 end
+redis.call('DEL', KEYS[3])
 if now > last then
   redis.call('SET', KEYS[1], now)
 end
@@ -281,5 +289,10 @@ class Store:
         due = await self._claim(keys=[DEADLINES], args=[now, lease_ms, count])
         return [m.decode() for m in due]
 
-    async def heartbeat(self, wall_ms: int, outage_ms: int) -> int:
-        return int(await self._heartbeat(keys=[HEARTBEAT, CLOCK_CREDIT], args=[wall_ms, outage_ms]))
+    async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int = 250) -> int:
+        keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
+        return int(await self._heartbeat(keys=keys, args=[wall_ms, outage_ms, beat_ms]))
+
+    async def mark_stopped(self) -> None:
+        """Note a graceful stop: the next heartbeat credits the whole gap, however short."""
+        await self.redis.set(STOPPED, 1)

@@ -23,8 +23,14 @@ async def test_metrics_count_moves_connections_and_appends(server):
     a = MatchClient(server.ws, created["match"], created["token"])
     b = MatchClient(server.ws, created["match"], joined["token"])
     async with a, b:
-        text = await get_text(server.base, "/metrics")
-        assert re.search(r'fairgammon_connections\{role="player"\} 2\.0', text)
+        # The gauge moves just after each welcome is sent: look again for a moment.
+        for _ in range(50):
+            text = await get_text(server.base, "/metrics")
+            if re.search(r'fairgammon_connections\{role="player"\} 2\.0', text):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"two players not counted: {text}")
         await asyncio.gather(play_random(a, random.Random(1)), play_random(b, random.Random(2)))
     text = await get_text(server.base, "/metrics")
     def sample(name: str) -> float:
@@ -101,3 +107,23 @@ async def test_oversized_and_non_json_bodies_are_refused(server):
         with pytest.raises(urllib.error.HTTPError) as exc:
             await asyncio.to_thread(urllib.request.urlopen, request)
         assert exc.value.code == status
+
+
+async def test_stale_lobby_entries_are_not_listed_and_are_dropped(server, redis_url):
+    import redis.asyncio as aioredis
+
+    from server.store import LIVE_MATCHES, OPEN_MATCHES
+
+    created = await create_match(server.base, name="Ann")
+    await join_match(server.base, created["match"], "Bob")
+    # What a crash between storing the join and updating the indexes leaves behind:
+    r = aioredis.from_url(redis_url)
+    await r.zadd(OPEN_MATCHES, {created["match"]: 1})
+    await r.zadd(LIVE_MATCHES, {"f" * 32: 1})  # a match that does not exist
+    listed = (await get(server.base, "/api/matches?status=open"))["matches"]
+    assert all(m["id"] != created["match"] for m in listed)
+    assert await r.zscore(OPEN_MATCHES, created["match"]) is None
+    live = (await get(server.base, "/api/matches?status=live"))["matches"]
+    assert [m["id"] for m in live] == [created["match"]]
+    assert await r.zscore(LIVE_MATCHES, "f" * 32) is None
+    await r.aclose()

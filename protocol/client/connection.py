@@ -330,9 +330,10 @@ class MatchClient:
                 await self._send(message)
             answer = await asyncio.wait_for(asyncio.shield(reply), deadline - loop.time())
             retry = isinstance(answer, m.Reject) and answer.code in _TRY_AGAIN
-            if not retry or loop.time() + delay > deadline:
+            pause = delay * (0.5 + random.random())
+            if not retry or loop.time() + pause >= deadline:
                 return answer
-            await asyncio.sleep(delay * (0.5 + random.random()))
+            await asyncio.sleep(pause)
             delay = min(delay * 2, 1.0)
 
     async def _send(self, message: m.ClientMessage) -> None:
