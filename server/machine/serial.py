@@ -18,6 +18,7 @@ import enum
 import functools
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
@@ -25,15 +26,32 @@ import msgpack
 
 def dump(value: Any) -> Any:
     """A msgpack-ready copy of ``value`` (dataclass -> list of fields, enum -> value)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [dump(getattr(value, name)) for name in _field_names(type(value))]
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list | frozenset | set):
-        return [dump(item) for item in value]
-    if isinstance(value, dict):
-        return {k: dump(v) for k, v in value.items()}
-    return value
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    dumper = _DUMPERS.get(kind)
+    if dumper is None:
+        dumper = _DUMPERS[kind] = _dumper(kind)
+    return dumper(value)
+
+
+# Every commit stores a snapshot, so dumping is on the hot path: scalars return at once and
+# each type's dumper is built once (a board alone is 26 ints).
+_SCALARS = frozenset({int, str, bytes, bool, float, type(None)})
+_DUMPERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _dumper(kind: type) -> Callable[[Any], Any]:
+    if dataclasses.is_dataclass(kind):
+        names = _field_names(kind)
+        return lambda value: [dump(getattr(value, name)) for name in names]
+    if issubclass(kind, enum.Enum):
+        return lambda value: value.value
+    if issubclass(kind, tuple | list | frozenset | set):
+        return lambda value: [dump(item) for item in value]
+    if issubclass(kind, dict):
+        return lambda value: {k: dump(v) for k, v in value.items()}
+    return lambda value: value
 
 
 def dumps(value: Any) -> bytes:
@@ -46,36 +64,59 @@ def loads(kind: type, blob: bytes) -> Any:
 
 def load(kind: Any, data: Any) -> Any:
     """Rebuild a value of type ``kind`` from :func:`dump` output."""
+    return _loader(kind)(data)
+
+
+@functools.cache
+def _loader(kind: Any) -> Callable[[Any], Any]:
+    """The function that rebuilds a ``kind`` from :func:`dump` output (built once per type)."""
     if kind is Any or kind is typing.Any:
-        return data
+        return _same
     origin = typing.get_origin(kind)
     if origin is types.UnionType or origin is typing.Union:
-        if data is None:
-            return None
         options = [a for a in typing.get_args(kind) if a is not type(None)]
         if len(options) != 1:
             raise TypeError(f"cannot load an ambiguous union {kind}")
-        return load(options[0], data)
+        inner = _loader(options[0])
+        return lambda data: None if data is None else inner(data)
     if origin is tuple:
         args = typing.get_args(kind)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(load(args[0], item) for item in data)
-        return tuple(load(a, item) for a, item in zip(args, data, strict=True))
+            item = _loader(args[0])
+            if item is _same:
+                return tuple
+            return lambda data: tuple([item(x) for x in data])
+        items = tuple(_loader(a) for a in args)
+        return lambda data: tuple([f(x) for f, x in zip(items, data, strict=True)])
     if origin is frozenset:
         (arg,) = typing.get_args(kind)
-        return frozenset(load(arg, item) for item in data)
+        item = _loader(arg)
+        return lambda data: frozenset(item(x) for x in data)
     if origin is dict:
-        key, val = typing.get_args(kind)
-        return {load(key, k): load(val, v) for k, v in data.items()}
+        key, val = (_loader(a) for a in typing.get_args(kind))
+        return lambda data: {key(k): val(v) for k, v in data.items()}
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        obj = object.__new__(kind)
-        for (name, hint), item in zip(_hints(kind), data, strict=True):
-            object.__setattr__(obj, name, load(hint, item))
-        return obj
+        # Built lazily: a dataclass may (through its fields) refer to itself.
+        fields: list[tuple[str, Callable[[Any], Any]]] = []
+
+        def load_dataclass(data: Any) -> Any:
+            if not fields:
+                fields.extend((name, _loader(hint)) for name, hint in _hints(kind))
+            obj = object.__new__(kind)
+            for (name, item), x in zip(fields, data, strict=True):
+                object.__setattr__(obj, name, item(x))
+            return obj
+
+        return load_dataclass
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        return kind(data)
+        members = kind._value2member_map_
+        return lambda data: members[data] if data in members else kind(data)
     if kind is bytes:
-        return bytes(data)
+        return lambda data: data if type(data) is bytes else bytes(data)
+    return _same
+
+
+def _same(data: Any) -> Any:
     return data
 
 
