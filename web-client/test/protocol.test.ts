@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../src/fairdice';
 import { encodeFrame } from '../src/net/codec';
-import { type Action, actionFrame, actions, hello, parseServerFrame, ping, resync } from '../src/net/protocol';
+import { type Action, actionFrame, actions, echo, hello, parseServerFrame, ping, resync } from '../src/net/protocol';
 import { NET, bytes, revive } from './netFixture';
 
 type P = Record<string, never>;
@@ -31,6 +31,7 @@ function build(frame: { t: string; s?: number; p: Record<string, unknown> }): Ui
     return hello(q.match, q.token, q.last_v, q.name);
   }
   if (frame.t === 'ping') return ping(p.t as unknown as number);
+  if (frame.t === 'echo') return echo(p.t as unknown as number);
   if (frame.t === 'resync') return resync(p.last_v as unknown as number);
   return actionFrame(byType[frame.t]!(), frame.s!);
 }
@@ -45,7 +46,7 @@ describe('client frames, byte for byte as the Python codec encodes them', () => 
   it('covers every client message type', () => {
     const types = new Set(NET.client.map((c) => (c.frame as { t: string }).t));
     expect([...types].sort()).toEqual(
-      ['beaver', 'commit', 'double', 'drop', 'hello', 'leave', 'move', 'ping', 'recommit', 'resign', 'resign_reply', 'resync', 'reveal', 'roll', 'stop', 'take'].sort(),
+      ['beaver', 'commit', 'double', 'drop', 'echo', 'hello', 'leave', 'move', 'ping', 'recommit', 'resign', 'resign_reply', 'resync', 'reveal', 'roll', 'stop', 'take'].sort(),
     );
   });
 });

@@ -134,6 +134,14 @@ describe('match session: handshake, versions and resume', () => {
     expect(env.sockets.length).toBe(1);
   });
 
+  it("answers the server's probe at once with the same t", () => {
+    const { env } = session(0);
+    env.last.open();
+    welcome(env.last, 'seat0', 0);
+    env.last.deliver({ t: 'probe', p: { t: 424242 } });
+    expect(env.last.of('echo')).toEqual([{ t: 'echo', p: { t: 424242 } }]);
+  });
+
   it('learns the server clock offset from welcome and pong', () => {
     const { s, env } = session(null);
     env.last.open();

@@ -76,6 +76,7 @@ def client_frames() -> list[dict[str, Any]]:
         ("leave", m.Leave(13)),
         ("stop", m.Stop(2_000_000_000)),
         ("ping", m.Ping(T0 + 123)),
+        ("echo", m.Echo(98_765_432)),
         ("resync", m.Resync(41)),
     ]
     out = []
@@ -97,6 +98,7 @@ def server_frames() -> list[dict[str, Any]]:
         ("presence", m.Presence(1, "reconnecting", T0 + 30_000)),
         ("presence online", m.Presence(0, "online", None)),
         ("pong", m.Pong(T0 + 1, T0 + 250)),
+        ("probe", m.Probe(98_765_432)),
         ("error", m.Error(ErrorCode.REPLACED, "a new connection took over")),
     ]
     return [

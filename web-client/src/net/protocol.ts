@@ -123,9 +123,10 @@ export type ServerFrame =
   | { readonly t: 'presence'; readonly p: { seat: Seat; status: 'online' | 'reconnecting' | 'gone'; deadline: number | null } }
   | { readonly t: 'watchers'; readonly p: { count: number } }
   | { readonly t: 'pong'; readonly p: { t: number; server_time: number } }
+  | { readonly t: 'probe'; readonly p: { t: number } }
   | { readonly t: 'error'; readonly p: { code: string; message: string } };
 
-const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'error']);
+const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'probe', 'error']);
 
 const isMap = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x) && !(x instanceof Uint8Array);
@@ -180,6 +181,11 @@ export function hello(match: string, token: string | null, lastV: number | null,
 
 export function ping(t: number): Uint8Array {
   return encodeFrame({ t: 'ping', p: { t } });
+}
+
+/** The answer to the server's `probe{t}` (it measures the round trip for the lag allowance). */
+export function echo(t: number): Uint8Array {
+  return encodeFrame({ t: 'echo', p: { t } });
 }
 
 export function resync(lastV: number): Uint8Array {

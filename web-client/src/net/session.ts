@@ -28,6 +28,7 @@ import {
   TRY_AGAIN_CODES,
   actionFrame,
   actions,
+  echo,
   hello,
   parseServerFrame,
   ping,
@@ -227,6 +228,10 @@ export class MatchSession {
         break;
       case 'pong':
         this.sampleClock(frame.p.server_time, this.options.env.now() - frame.p.t);
+        break;
+      case 'probe':
+        // At once: the server grants this connection's round trip as lag allowance.
+        this.connection.send(echo(frame.p.t));
         break;
       case 'error':
         this.lastError = frame.p;
