@@ -125,7 +125,7 @@ export class Connection {
     if (!socket) return;
     this.detach(socket);
     try {
-      socket.close(4000, 'reconnecting');
+      socket.close(1000, 'reconnecting');
     } catch {
       // already closing
     }
