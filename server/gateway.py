@@ -86,6 +86,8 @@ class Connection:
     counted: bool = False
     rtt_ms: int = 0
     """Measured round trip (probe -> echo), smoothed: the lag allowance of this connection."""
+    closed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once :meth:`Gateway._close` has sent the error and the close frame."""
     # The seat's takeover count when this connection took it: of two connections for a seat,
     # the one with the higher generation is the newer, whatever order notices arrive in.
     generation: int = 0
@@ -146,6 +148,12 @@ class Gateway:
             log.exception("connection failed", extra=logs.fields(match=conn.match_id))
             await self._close(conn, CloseCode.INTERNAL_ERROR, ErrorCode.INTERNAL, "server fault")
         finally:
+            if conn.closing:
+                # Another task may be closing this connection (a takeover): let it finish the
+                # close handshake before the handler ends, or the client sees an abnormal close
+                # without the error that explains it.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(conn.closed.wait(), 3.0)
             await self._disconnected(conn)
 
     async def probe_forever(self, every: float = 10.0) -> None:
@@ -380,12 +388,15 @@ class Gateway:
         if conn.closing:
             return
         conn.closing = True
-        with contextlib.suppress(Exception):
-            conn.send_message(m.Error(code, message))
-            conn.outbox.seal()  # the error is the last frame this connection gets
-            await conn.outbox.drain(1.0)
-        with contextlib.suppress(Exception):
-            await conn.ws.close(code=int(close), reason=message[:120])
+        try:
+            with contextlib.suppress(Exception):
+                conn.send_message(m.Error(code, message))
+                conn.outbox.seal()  # the error is the last frame this connection gets
+                await conn.outbox.drain(1.0)
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=int(close), reason=message[:120])
+        finally:
+            conn.closed.set()
 
     async def _disconnected(self, conn: Connection) -> None:
         self.connections.discard(conn)

@@ -233,7 +233,8 @@ async def test_the_newest_connection_keeps_the_seat_however_fast_it_comes(server
         older, newer = await Peer.open(server.ws), await Peer.open(server.ws)
         await older.hello(seated.match_id, seated.tokens[0])
         await newer.hello(seated.match_id, seated.tokens[0])  # right after the welcome
-        assert await older.closed() == 4003
+        code = await older.closed()
+        assert code == 4003, (code, older.messages[-3:])
         await asyncio.sleep(0.2)  # let every takeover notice arrive
         assert not any(isinstance(x, m.Error) for x in newer.messages)
         await newer.sync()  # still open and served
