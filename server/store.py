@@ -141,16 +141,19 @@ class Store:
 
     @classmethod
     def from_url(cls, url: str) -> Store:
-        return cls(
-            aioredis.from_url(
-                url,
-                decode_responses=False,
-                socket_connect_timeout=2,
-                socket_timeout=5,
-                health_check_interval=10,
-                max_connections=256,
-            )
+        # A blocking pool: under a burst (a reconnect storm, thousands of handshakes) callers
+        # wait for a free connection instead of failing with "Too many connections", which
+        # would read as "Redis is down" and refuse every command with retry_later.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            decode_responses=False,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            health_check_interval=10,
+            max_connections=256,
+            timeout=5,
         )
+        return cls(aioredis.Redis.from_pool(pool))
 
     async def close(self) -> None:
         await self.redis.aclose()
