@@ -68,6 +68,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--echo-seconds", type=float, default=5.0, help="0: no echo baseline")
     p.add_argument("--echo-connections", type=int, default=64)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--server-env", action="append", default=[], metavar="NAME=VALUE",
+        help="environment of the started servers (repeatable), e.g. FAIRGAMMON_LOG_LEVEL=info",
+    )  # fmt: skip
     args = p.parse_args(argv)
     if args.restart and not args.start:
         p.error("--restart needs --start (it restarts a server it started)")
@@ -98,7 +102,8 @@ class Run:
         self.redis = RedisProcess(self.tmp / "redis")
         self.redis.start()
         for _ in range(a.start):
-            server = procs.Server(free_port(), self.redis.url, self.tmp, a.workers)
+            env = dict(item.split("=", 1) for item in a.server_env)
+            server = procs.Server(free_port(), self.redis.url, self.tmp, a.workers, env)
             server.start()
             self.servers.append(server)
         for server in self.servers:
@@ -160,7 +165,7 @@ class Run:
         """Wait ``seconds``, printing progress (and cutting connections if ``drops``)."""
         end = time.monotonic() + seconds
         next_line = time.monotonic() + every
-        last_moves = self.total("moves")
+        last_moves = None
         while (now := time.monotonic()) < end:
             for pipe in self.pipes:
                 while pipe.poll(0):
@@ -169,7 +174,8 @@ class Run:
                         self.progress[message[1]] = message[2]
             if now >= next_line:
                 moves = self.total("moves")
-                self.line(f"{(moves - last_moves) / every:6.0f} moves/s")
+                rate = "" if last_moves is None else f"{(moves - last_moves) / every:6.0f} moves/s"
+                self.line(rate)
                 last_moves = moves
                 next_line += every
                 if drops and self.args.drops:
