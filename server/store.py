@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import msgpack
 import redis.asyncio as aioredis
 
+from server.batch import ScriptBatcher
+
 OPEN_MATCHES = "fg:idx:open"
 LIVE_MATCHES = "fg:idx:live"
 DEADLINES = "fg:idx:deadlines"
@@ -135,7 +137,7 @@ class Store:
 
     def __init__(self, redis: aioredis.Redis) -> None:
         self.redis = redis
-        self._commit = redis.register_script(_COMMIT)
+        self._commit = ScriptBatcher(redis, _COMMIT)
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = redis.register_script(_HEARTBEAT)
 
@@ -188,9 +190,8 @@ class Store:
             flat = [x for kv in seat_fields.items() for x in kv]
             fields = msgpack.packb(flat, use_bin_type=False)
         head = [expected_version, state, summary, channel(match_id), fields, b"", command]
-        ok, version = await self._commit(
-            keys=[state_key(match_id), log_key(match_id), seats_key(match_id)],
-            args=[*head, *events],
+        ok, version = await self._commit.call(
+            [state_key(match_id), log_key(match_id), seats_key(match_id)], [*head, *events]
         )
         if not ok:
             raise Conflict(int(version))
