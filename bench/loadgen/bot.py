@@ -127,7 +127,7 @@ class SeatBot:
         else:
             # As MatchClient: back off with jitter so a restarted server is not hit at once.
             delay = self.delay * (0.5 + self.rng.random())
-            self.delay = min(self.delay * 2, 2.0)
+            self.delay = min(self.delay * 2, self.gen.config.reconnect_cap)
         self.gen.loop.call_later(delay, self.gen.connect, self)
 
     def connect_failed(self) -> None:

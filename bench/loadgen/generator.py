@@ -34,6 +34,7 @@ class Config:
     spectators: int
     connect_rate: float  # new connections per second, this process
     seed: int
+    reconnect_cap: float = 2.0
     mode: str = "money"
 
 
