@@ -17,11 +17,13 @@ after the script: they are hints that the sweeper re-checks against the match st
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.connection import AbstractConnection
 
 from server.batch import ScriptBatcher
 
@@ -115,6 +117,17 @@ return credit
 """
 
 
+def _no_client_name() -> dict[str, None]:
+    """Connection options that leave the client library's name unset (see from_url)."""
+    parameters = inspect.signature(AbstractConnection.__init__).parameters
+    if "driver_info" in parameters:  # redis-py 7+; lib_name and lib_version are deprecated
+        return {"driver_info": None}
+    return {"lib_name": None, "lib_version": None}
+
+
+_NO_CLIENT_NAME = _no_client_name()
+
+
 @dataclass(frozen=True, slots=True)
 class Stored:
     """A match as stored: its version, state blob and public summary blob."""
@@ -158,8 +171,7 @@ class Store:
             health_check_interval=10,
             max_connections=64,
             timeout=5,
-            lib_name=None,
-            lib_version=None,
+            **_NO_CLIENT_NAME,
         )
         return cls(aioredis.Redis.from_pool(pool))
 
