@@ -68,11 +68,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--echo-seconds", type=float, default=5.0, help="0: no echo baseline")
     p.add_argument("--echo-connections", type=int, default=64)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--reconnect-cap", type=float, default=2.0,
-                   help="longest reconnect back-off, s (2.0 as protocol.client.MatchClient)")
-    p.add_argument("--py-spy", metavar="PREFIX",
-                   help="record server process 1 with py-spy during the window (PREFIX.window.txt)"
-                        " and after a restart (PREFIX.restart.txt), collapsed stacks")
+    p.add_argument(
+        "--reconnect-cap",
+        type=float,
+        default=2.0,
+        help="longest reconnect back-off, s (2.0 as protocol.client.MatchClient)",
+    )
+    p.add_argument(
+        "--py-spy",
+        metavar="PREFIX",
+        help="record server process 1 with py-spy during the window (PREFIX.window.txt)"
+        " and after a restart (PREFIX.restart.txt), collapsed stacks",
+    )
     p.add_argument(
         "--server-env", action="append", default=[], metavar="NAME=VALUE",
         help="environment of the started servers (repeatable), e.g. FAIRGAMMON_LOG_LEVEL=info",
