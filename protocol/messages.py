@@ -200,6 +200,15 @@ class Ping:
     t: Annotated[TimeMs, "the client's clock, echoed back"]
 
 
+@message("echo", _CLIENT)
+@dataclass(frozen=True, slots=True)
+class Echo:
+    """Answer to the server's probe, at once: the server measures this connection's round trip
+    and grants up to that much (at most 1 s) of lag allowance on every deadline."""
+
+    t: Annotated[TimeMs, "the probe's t, unchanged"]
+
+
 @message("resync", _CLIENT)
 @dataclass(frozen=True, slots=True)
 class Resync:
@@ -225,6 +234,7 @@ ClientMessage = (
     | Leave
     | Stop
     | Ping
+    | Echo
     | Resync
 )
 """Any message a client sends."""
@@ -324,7 +334,7 @@ class Presence:
     seat: Seat
     status: Annotated[
         Literal["online", "reconnecting", "gone"],
-        "connected; dropped and may come back; left or timed out (server)",
+        "connected; dropped and may come back; away for 20 s or more",
     ]
     deadline: Annotated[
         int | None,
@@ -342,6 +352,14 @@ class Pong:
     server_time: Annotated[TimeMs, "the server's clock"]
 
 
+@message("probe", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """The server measures the round trip: answer with echo{t} at once."""
+
+    t: Annotated[TimeMs, "an opaque server timestamp to send back"]
+
+
 @message("error", _SERVER)
 @dataclass(frozen=True, slots=True)
 class Error:
@@ -351,7 +369,9 @@ class Error:
     message: Message
 
 
-ServerMessage = Welcome | Ack | Reject | Event | Snapshot | Presence | Pong | Error
+ServerMessage = (
+    Welcome | Ack | Reject | Event | Snapshot | Presence | Pong | Probe | Error
+)
 """Any message the server sends."""
 
 AnyMessage = ClientMessage | ServerMessage

@@ -13,13 +13,14 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import exports, lobby, logs, pages
+from server import exports, lobby, logs, metrics, pages
 from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
 from server.matches import MatchService
 from server.settings import Settings
 from server.store import Store
+from server.tasks import cancel_all
 
 log = logs.get("app")
 
@@ -73,20 +74,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
             asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
+            asyncio.create_task(gateway.probe_forever(), name="probes"),
         ]
         log.info("server process ready", extra=logs.fields(port=settings.port))
         try:
             yield
         finally:
             await gateway.shutdown()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await cancel_all(tasks)  # one cancel() is not always enough: see server.tasks
+            with contextlib.suppress(Exception):
+                await store.mark_stopped()  # the restart's downtime will be credited
             await hub.stop()
             await store.close()
 
     routes = [
         Route("/healthz", healthz),
+        Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
         *exports.routes,

@@ -29,7 +29,7 @@ def wall_ms() -> int:
 class ServerClock:
     """Server time for this process; :meth:`run` keeps the credit in step with Redis."""
 
-    def __init__(self, store: Store, beat_ms: int = 500, outage_ms: int = 2000) -> None:
+    def __init__(self, store: Store, beat_ms: int = 250, outage_ms: int = 1000) -> None:
         self.store = store
         self.beat_ms = beat_ms
         self.outage_ms = outage_ms
@@ -41,7 +41,7 @@ class ServerClock:
 
     async def beat(self) -> None:
         """One heartbeat; raises if Redis is unreachable."""
-        self.credit = await self.store.heartbeat(wall_ms(), self.outage_ms)
+        self.credit = await self.store.heartbeat(wall_ms(), self.outage_ms, self.beat_ms)
         self.redis_ok = True
 
     async def run(self) -> None:

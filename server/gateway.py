@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import secrets
 import time
 from collections.abc import Coroutine
@@ -28,7 +29,7 @@ from protocol import codec
 from protocol import messages as m
 from protocol.close_codes import CloseCode
 from protocol.errors import DecodeError, ErrorCode
-from server import logs
+from server import logs, metrics
 from server.hub import Follower
 from server.machine import commands as c
 from server.machine import core
@@ -77,11 +78,19 @@ class Connection:
     seat: int | None = None
     follower: Follower | None = None
     closing: bool = False
+    counted: bool = False
+    rtt_ms: int = 0
+    """Measured round trip (probe -> echo), smoothed: the lag allowance of this connection."""
+    # The seat's takeover count when this connection took it: of two connections for a seat,
+    # the one with the higher generation is the newer, whatever order notices arrive in.
+    generation: int = 0
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
 
     def send_message(self, message: m.ServerMessage) -> bool:
+        if isinstance(message, m.Reject | m.Error):
+            metrics.REJECTIONS.labels(message.code.value).inc()
         return self.outbox.send(codec.encode(message))
 
     @property
@@ -132,6 +141,15 @@ class Gateway:
             await self._close(conn, CloseCode.INTERNAL_ERROR, ErrorCode.INTERNAL, "server fault")
         finally:
             await self._disconnected(conn)
+
+    async def probe_forever(self, every: float = 10.0) -> None:
+        """Measure every connection's round trip now and then (for the lag allowance)."""
+        while True:
+            await asyncio.sleep(every)
+            stamp = _monotonic_ms()
+            for conn in list(self.connections):
+                if conn.seat is not None and not conn.closing:
+                    conn.send_message(m.Probe(stamp))
 
     async def shutdown(self) -> None:
         """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
@@ -193,9 +211,14 @@ class Gateway:
                 return False
         conn.match_id, conn.seat = match_id, seat
         if seat is not None:
+            conn.generation = await self.store.redis.hincrby(takeover_key(match_id), str(seat), 1)
             self._take_seat(conn)
         conn.follower = Follower(self.store, match_id, conn.outbox)
         await self.matches.hub.follow(match_id, conn.follower)
+        if seat is not None and await self._superseded(conn):
+            # A newer connection took the seat before this one could hear its notice.
+            await self._close(conn, CloseCode.REPLACED, ErrorCode.REPLACED, "a newer connection")
+            return False
         # Reload after subscribing: every event after this state reaches the follower.
         state = await self.matches.load(match_id, fresh=True)
         last_seq = state.last_seq[seat] if seat is not None else 0
@@ -203,6 +226,9 @@ class Gateway:
             m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
         )
         await self._resume(conn, state, hello.last_v)
+        conn.send_message(m.Probe(_monotonic_ms()))
+        metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
+        conn.counted = True
         if seat is not None:
             await self._presence(conn.match_id, seat, "online", conn.id, state)
         log.info(
@@ -224,12 +250,20 @@ class Gateway:
         assert conn.seat is not None
         key = (conn.match_id, conn.seat)
         old = self.seats.get(key)
+        if old is not None and old.generation > conn.generation:
+            return  # a newer connection holds the seat: this one is closed by the handshake
         self.seats[key] = conn
         if old is not None and old is not conn:
             self._spawn(self._replace(old))
         # Other processes close their connection for this seat too.
-        note = msgpack.packb({"op": "seat", "seat": conn.seat, "conn": conn.id})
+        note = msgpack.packb(
+            {"op": "seat", "seat": conn.seat, "conn": conn.id, "gen": conn.generation}
+        )
         self._spawn(self.store.publish(conn.match_id, note, control=True))
+
+    async def _superseded(self, conn: Connection) -> bool:
+        newest = await self.store.redis.hget(takeover_key(conn.match_id), str(conn.seat))
+        return int(newest or 0) > conn.generation
 
     def _on_control(self, match_id: str, payload: bytes) -> None:
         try:
@@ -239,7 +273,9 @@ class Gateway:
         if note.get("op") != "seat":
             return
         old = self.seats.get((match_id, note.get("seat")))
-        if old is not None and old.id != note.get("conn"):
+        # A notice can arrive after the seat was taken again (by this process or another):
+        # only a newer takeover replaces a connection.
+        if old is not None and old.id != note.get("conn") and old.generation < note.get("gen", 0):
             self._spawn(self._replace(old))
 
     async def _replace(self, old: Connection) -> None:
@@ -285,6 +321,11 @@ class Gateway:
         if isinstance(message, m.Ping):
             conn.send_message(m.Pong(message.t, self.matches.now()))
             return
+        if isinstance(message, m.Echo):
+            sample = max(0, _monotonic_ms() - message.t)
+            # Smoothed so one slow answer does not swing it; capped by the match's allowance.
+            conn.rtt_ms = sample if not conn.rtt_ms else (conn.rtt_ms * 3 + sample) // 4
+            return
         if isinstance(message, m.Resync):
             state = await self.matches.load(conn.match_id, fresh=True)
             await self._resume(conn, state, message.last_v)
@@ -296,7 +337,7 @@ class Gateway:
         if conn.seat is None:
             conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
             return
-        command = to_command(conn.seat, message)
+        command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
         try:
             outcome = await self.matches.submit(conn.match_id, command)
         except core.Rejected as exc:
@@ -332,12 +373,15 @@ class Gateway:
         conn.closing = True
         with contextlib.suppress(Exception):
             conn.send_message(m.Error(code, message))
+            conn.outbox.seal()  # the error is the last frame this connection gets
             await conn.outbox.drain(1.0)
         with contextlib.suppress(Exception):
             await conn.ws.close(code=int(close), reason=message[:120])
 
     async def _disconnected(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        if conn.counted:
+            metrics.CONNECTIONS.labels("spectator" if conn.seat is None else "player").dec()
         await conn.outbox.stop()
         if conn.follower is not None:
             await self.matches.hub.unfollow(conn.match_id, conn.follower)
@@ -390,8 +434,17 @@ class Gateway:
         )
 
 
+def _monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
 def presence_key(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:presence"
+
+
+def takeover_key(match_id: str) -> str:
+    """Per seat, how many connections have taken it (the generation of the newest)."""
+    return f"fg:{{m:{match_id}}}:takeovers"
 
 
 def to_command(seat: int, msg: m.ClientMessage) -> c.Command:

@@ -18,6 +18,7 @@ import redis.asyncio as aioredis
 
 from server import logs
 from server.store import CONTROL, Store, channel, split_published
+from server.tasks import cancel_all
 
 log = logs.get("hub")
 
@@ -112,6 +113,10 @@ class Hub:
         self._pubsub = self._redis.pubsub()
         self._followers: dict[str, set[Follower]] = {}
         self._task: asyncio.Task[None] | None = None
+        # One subscription change at a time: the first one opens the pub/sub connection, and
+        # concurrent ones would each open their own, all but the last never read (a restart's
+        # reconnect rush left most matches deaf to presence and to other processes' events).
+        self._subscribing = asyncio.Lock()
         self.on_control: Callable[[str, bytes], None] | None = None
 
     def followers(self, match_id: str) -> set[Follower]:
@@ -124,7 +129,8 @@ class Hub:
         group = self._followers.setdefault(match_id, set())
         group.add(follower)
         if len(group) == 1:
-            await self._pubsub.subscribe(channel(match_id))
+            async with self._subscribing:
+                await self._pubsub.subscribe(channel(match_id))
 
     async def unfollow(self, match_id: str, follower: Follower) -> None:
         group = self._followers.get(match_id)
@@ -134,7 +140,8 @@ class Hub:
         if not group:
             del self._followers[match_id]
             with contextlib.suppress(Exception):
-                await self._pubsub.unsubscribe(channel(match_id))
+                async with self._subscribing:
+                    await self._pubsub.unsubscribe(channel(match_id))
 
     def publish_local(self, match_id: str, version: int, frame: bytes) -> None:
         """The fast path: events this process has just stored."""
@@ -150,16 +157,19 @@ class Hub:
 
     async def stop(self) -> None:
         if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_all([self._task])  # one cancel() is not always enough: server.tasks
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         await self._redis.aclose()
 
     async def _listen(self) -> None:
+        broken = False
         while True:
             try:
+                if broken:
+                    # Subscribe again and fill what was missed; retried until Redis is back.
+                    await self._resubscribe()
+                    broken = False
                 if not self._pubsub.subscribed:
                     await asyncio.sleep(0.05)
                     continue
@@ -178,26 +188,24 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("pub/sub lost; resubscribing", extra=logs.fields(error=repr(exc)))
-                await asyncio.sleep(0.5)
-                await self._resubscribe()
+                if not broken:
+                    log.warning("pub/sub lost; resubscribing", extra=logs.fields(error=repr(exc)))
+                broken = True
+                await asyncio.sleep(0.25)
 
     async def _resubscribe(self) -> None:
-        """After a lost pub/sub connection: subscribe again and fill what was missed."""
-        with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
-        self._pubsub = self._redis.pubsub()
-        try:
+        """A fresh pub/sub connection for every followed match; then each follower learns how
+        far its match got while we were deaf and fetches what it lacks from the log."""
+        async with self._subscribing:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+            self._pubsub = self._redis.pubsub()
             if self._followers:
                 await self._pubsub.subscribe(*(channel(m) for m in self._followers))
-            for match_id, group in self._followers.items():
-                # Anything stored while we were deaf is in the log: tell each follower how far
-                # the match got, and it fetches what it lacks.
-                stored = await self.store.load(match_id)
-                if stored is None:
-                    continue
-                for follower in list(group):
-                    if follower.next_version is not None:
-                        follower.start(follower.next_version, stored.version)
-        except Exception as exc:
-            log.warning("resubscribe failed", extra=logs.fields(error=repr(exc)))
+        for match_id, group in list(self._followers.items()):
+            version = await self.store.version(match_id)
+            if version is None:
+                continue
+            for follower in list(group):
+                if follower.next_version is not None:
+                    follower.start(follower.next_version, version)

@@ -169,14 +169,31 @@ async def list_matches(request: Request) -> JSONResponse:
     status = request.query_params.get("status", "open")
     if status not in ("open", "live"):
         raise BadRequest("bad_field", "status is open or live")
-    svc = service(request)
+    index = OPEN_MATCHES if status == "open" else LIVE_MATCHES
+    store = service(request).store
     try:
-        ids = await svc.store.listed(OPEN_MATCHES if status == "open" else LIVE_MATCHES, 50)
-        blobs = await svc.store.summaries(ids)
+        ids = await store.listed(index, 50)
+        blobs = await store.summaries(ids)
+        listed, stale = [], []
+        for match_id, blob in zip(ids, blobs, strict=True):
+            summary = msgpack.unpackb(blob, raw=False) if blob else None
+            if summary is not None and _belongs(summary, status):
+                listed.append(summary)
+            else:
+                stale.append(match_id)
+        # The indexes are hints (a crash can leave one behind): the stored summary decides,
+        # and a stale entry is dropped on the way.
+        if stale:
+            await store.redis.zrem(index, *stale)
     except Exception as exc:
         raise Unavailable(str(exc)) from exc
-    matches = [msgpack.unpackb(b, raw=False) for b in blobs if b]
-    return JSONResponse({"matches": matches})
+    return JSONResponse({"matches": listed})
+
+
+def _belongs(summary: dict[str, Any], status: str) -> bool:
+    if status == "open":
+        return summary["phase"] == "waiting" and not summary["private"]
+    return summary["phase"] not in ("waiting", "over")
 
 
 @handles_errors

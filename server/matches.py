@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 import msgpack
 
 from engine.match import MatchOptions
-from server import logs
+from server import faults, logs, metrics
 from server.clock import ServerClock
 from server.hub import Hub
 from server.machine import core, serial
@@ -254,7 +255,16 @@ class MatchService:
         seat_fields: dict[str, bytes] | None = None,
     ) -> None:
         frames = [self.encode_event(e) for e in events]
+        faults.check("before_store", command)
+        started = time.perf_counter()
         try:
+            if after.deadline is not None and (before is None or before.deadline is None):
+                # A first deadline (the join's) is indexed before it is stored: a crash between
+                # the commit and the index update below must not leave a clock that nobody
+                # watches. A hint for a transition that is never stored is harmless (the
+                # sweeper re-checks the stored state and re-indexes it).
+                hint = after.deadline + after.config.grace_ms + 1
+                await self.store.hint_deadline(after.match_id, hint)
             await self.store.commit(
                 after.match_id,
                 before.version if before is not None else -1,
@@ -270,7 +280,11 @@ class MatchService:
         except Exception as exc:
             self.clock.redis_ok = False  # re-validated (and the clock credit) by the heartbeat
             self.forget(after.match_id)
+            metrics.REDIS_ERRORS.inc()
             raise Unavailable(str(exc)) from exc
+        faults.check("after_store", command)
+        metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
+        metrics.count(command, events)
         self._remember(after)
         for event, frame in zip(events, frames, strict=True):
             self.hub.publish_local(after.match_id, event.v, frame)

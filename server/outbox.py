@@ -41,13 +41,14 @@ class Outbox:
         self._task: asyncio.Task[None] | None = None
         self._on_overflow = on_overflow
         self.closed = False
+        self.sealed = False
         self.overflowed = False
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
 
     def send(self, frame: bytes) -> bool:
-        if self.closed:
+        if self.closed or self.sealed:
             return False
         if len(self._frames) >= self._limit:
             self.overflowed = True
@@ -79,6 +80,10 @@ class Outbox:
         """Wait until every queued frame has been written (or the box closed)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), timeout)
+
+    def seal(self) -> None:
+        """Accept nothing more; what is queued still goes out (the last word before a close)."""
+        self.sealed = True
 
     def close(self) -> None:
         self.closed = True

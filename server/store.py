@@ -24,6 +24,9 @@ from dataclasses import dataclass
 import msgpack
 import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.batch import ScriptBatcher
 
@@ -32,6 +35,7 @@ LIVE_MATCHES = "fg:idx:live"
 DEADLINES = "fg:idx:deadlines"
 HEARTBEAT = "fg:clock:alive"
 CLOCK_CREDIT = "fg:clock:credit"
+STOPPED = "fg:clock:stopped"
 
 
 def state_key(match_id: str) -> str:
@@ -106,10 +110,17 @@ _HEARTBEAT = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local now = tonumber(ARGV[1])
 local credit = tonumber(redis.call('GET', KEYS[2]) or '0')
-if last > 0 and now - last > tonumber(ARGV[2]) then
-  credit = credit + (now - last)
+local gap = now - last
+if last > 0 and gap > tonumber(ARGV[2]) then
+  credit = credit + gap
+  redis.call('SET', KEYS[2], credit)
+elseif last > 0 and redis.call('GET', KEYS[3]) and gap > tonumber(ARGV[3]) then
+  -- A server stopped gracefully since the last heartbeat: even a short restart is credited
+  -- (beyond one normal beat).
+  credit = credit + gap - tonumber(ARGV[3])
   redis.call('SET', KEYS[2], credit)
 end
+redis.call('DEL', KEYS[3])
 if now > last then
   redis.call('SET', KEYS[1], now)
 end
@@ -173,6 +184,11 @@ class Store:
             health_check_interval=10,
             max_connections=64,
             timeout=None,
+            # After a Redis restart every pooled connection is dead and would fail its next
+            # command once: retry that once on a fresh connection. Safe for every command
+            # here (pipelined commits too): a commit that did run before its connection broke
+            # fails the retry's compare-and-set, and the service reloads and finds it applied.
+            retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
             **_NO_CLIENT_NAME,
         )
         return cls(aioredis.Redis.from_pool(pool))
@@ -284,6 +300,11 @@ class Store:
                 pipe.zadd(DEADLINES, {match_id: deadline})
             await pipe.execute()
 
+    async def hint_deadline(self, match_id: str, deadline: int) -> None:
+        """Index ``deadline`` unless an earlier one is indexed (before a commit that may not
+        be followed by :meth:`index`; see :class:`server.matches.MatchService`)."""
+        await self.redis.zadd(DEADLINES, {match_id: deadline}, lt=True)
+
     async def listed(self, index: str, limit: int) -> list[str]:
         ids = await self.redis.zrevrange(index, 0, limit - 1)
         return [i.decode() for i in ids]
@@ -292,5 +313,10 @@ class Store:
         due = await self._claim(keys=[DEADLINES], args=[now, lease_ms, count])
         return [m.decode() for m in due]
 
-    async def heartbeat(self, wall_ms: int, outage_ms: int) -> int:
-        return int(await self._heartbeat(keys=[HEARTBEAT, CLOCK_CREDIT], args=[wall_ms, outage_ms]))
+    async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int = 250) -> int:
+        keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
+        return int(await self._heartbeat(keys=keys, args=[wall_ms, outage_ms, beat_ms]))
+
+    async def mark_stopped(self) -> None:
+        """Note a graceful stop: the next heartbeat credits the whole gap, however short."""
+        await self.redis.set(STOPPED, 1)

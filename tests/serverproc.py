@@ -44,14 +44,15 @@ class ServerProcess:
         env.update(self.env)
         log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))
         self.log_path = log_dir / f"fairgammon-test-server-{self.port}.log"
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        # The child keeps its own copy of the descriptor; ours is closed at once.
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port)],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -259,6 +259,13 @@ def test_resent_command_is_applied_once():
     version = state.version
     again = core.apply(state, cmd, 2000)
     assert again == core.Duplicate(version)
+    # ...even when it comes back over a faster or slower link
+    assert core.apply(state, dataclasses.replace(cmd, lag_ms=7), 2000) == core.Duplicate(version)
+    # but the same sequence number for another action is refused, not acknowledged
+    other = dataclasses.replace(cmd, reveal=bytes(32))
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, other, 2000)
+    assert exc.value.code == "duplicate"
     older = dataclasses.replace(cmd, seq=cmd.seq - 1) if cmd.seq > 1 else None
     if older:
         with pytest.raises(core.Rejected) as exc:
@@ -309,11 +316,21 @@ def test_move_just_before_deadline_accepted_just_after_rejected():
     state, seats = started(MatchOptions.match(3))
     deadline = state.deadline
     cmd = seats[0].decide(state)
-    # within the lag allowance (grace 500 ms) is still in time
-    assert isinstance(core.apply(state, cmd, deadline + 500), core.Accepted)
+    assert isinstance(core.apply(state, cmd, deadline), core.Accepted)
     with pytest.raises(core.Rejected) as exc:
-        core.apply(state, cmd, deadline + 501)
+        core.apply(state, cmd, deadline + 1)  # no measured lag: no allowance
     assert exc.value.code == "too_late"
+    # A connection with a measured round trip of 300 ms gets 300 ms...
+    slow = dataclasses.replace(cmd, lag_ms=300)
+    assert isinstance(core.apply(state, slow, deadline + 300), core.Accepted)
+    with pytest.raises(core.Rejected):
+        core.apply(state, slow, deadline + 301)
+    # ...and never more than the match's allowance (grace 500 ms here), whatever it claims.
+    greedy = dataclasses.replace(cmd, lag_ms=60_000)
+    assert isinstance(core.apply(state, greedy, deadline + 500), core.Accepted)
+    with pytest.raises(core.Rejected):
+        core.apply(state, greedy, deadline + 501)
+    # The clock settles only after the whole allowance: never before a late-but-allowed move.
     assert core.expire(state, deadline + 500) is None
     assert core.expire(state, deadline + 501) is not None
 

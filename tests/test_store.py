@@ -111,3 +111,17 @@ async def test_heartbeat_credits_outages(redis_url):
     assert await store.heartbeat(20_500, outage_ms=1500) == 10_000  # 10 s with no heartbeat
     assert await store.heartbeat(21_000, outage_ms=1500) == 10_000
     await store.close()
+
+
+async def test_a_graceful_stop_credits_even_a_short_restart(redis_url):
+    store = Store.from_url(redis_url)
+    assert await store.heartbeat(10_000, outage_ms=1000, beat_ms=250) == 0
+    await store.mark_stopped()
+    # back 600 ms later: under the outage threshold, but the stop was announced
+    assert await store.heartbeat(10_600, outage_ms=1000, beat_ms=250) == 350
+    # the marker is used once: normal beats credit nothing
+    assert await store.heartbeat(10_850, outage_ms=1000, beat_ms=250) == 350
+    # another process that kept beating while one stopped: no credit
+    await store.mark_stopped()
+    assert await store.heartbeat(11_100, outage_ms=1000, beat_ms=250) == 350
+    await store.close()

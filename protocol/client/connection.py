@@ -11,6 +11,8 @@ and lets a program act and wait for the server's answer::
 
 Sequence numbers are per seat and survive reconnects; an action the server has not answered
 when the connection drops is sent again after the welcome unless the welcome says it was applied.
+With ``fallback_urls`` (other processes serving the same Redis) every reconnect tries the next
+URL in turn, so a client of a killed process carries on with another one.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import asyncio
 import contextlib
 import random
 import secrets
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +48,24 @@ FINAL_CLOSES = {
 
 
 _TRY_AGAIN = {ErrorCode.RATE_LIMITED, ErrorCode.RETRY_LATER}
+
+
+def next_url(urls: Sequence[str], current: str) -> str:
+    """The URL to reconnect to after ``current`` failed: the next one, round the list.
+
+    >>> next_url(("ws://a/ws", "ws://b/ws"), "ws://a/ws"), next_url(("ws://a/ws",), "ws://a/ws")
+    ('ws://b/ws', 'ws://a/ws')
+    >>> next_url(("ws://a/ws", "ws://b/ws"), "ws://b/ws")
+    'ws://a/ws'
+
+    A URL set by hand (not in the list) is kept.
+
+    >>> next_url(("ws://a/ws",), "ws://c/ws")
+    'ws://c/ws'
+    """
+    if current not in urls:
+        return current
+    return urls[(urls.index(current) + 1) % len(urls)]
 
 
 class ClientClosed(Exception):
@@ -80,8 +100,10 @@ class MatchClient:
         reconnect: bool = True,
         chain_length: int = 1024,
         on_event: Callable[[m.ServerMessage], None] | None = None,
+        fallback_urls: Sequence[str] = (),
     ) -> None:
         self.url = url
+        self.urls = (url, *fallback_urls)
         self.match_id = match_id
         self.token = token
         self.name = name
@@ -151,9 +173,9 @@ class MatchClient:
     async def _run(self) -> None:
         delay = 0.05
         while True:
+            welcomes = self.welcomes
             try:
                 await self._session()
-                delay = 0.05
             except ClientClosed as exc:
                 self._closed = exc
                 await self._notify()
@@ -167,6 +189,9 @@ class MatchClient:
                     self._closed = ClientClosed(None, repr(exc))
                     raise self._closed from exc
             self._connected.clear()
+            self.url = next_url(self.urls, self.url)
+            if self.welcomes > welcomes:
+                delay = 0.05  # that connection worked: back off from the start again
             # Back off with jitter so that a restarted server is not hit by everyone at once.
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 2.0)
@@ -224,6 +249,8 @@ class MatchClient:
             pending = self._pending.pop(msg.seq, None) if msg.seq is not None else None
             if pending is not None and not pending.reply.done():
                 pending.reply.set_result(msg)
+        elif isinstance(msg, m.Probe):
+            await self._send(m.Echo(msg.t))
         elif isinstance(msg, m.Presence):
             self.presence[msg.seat] = msg.status
         elif isinstance(msg, m.Error):
@@ -303,9 +330,10 @@ class MatchClient:
                 await self._send(message)
             answer = await asyncio.wait_for(asyncio.shield(reply), deadline - loop.time())
             retry = isinstance(answer, m.Reject) and answer.code in _TRY_AGAIN
-            if not retry or loop.time() + delay > deadline:
+            pause = delay * (0.5 + random.random())
+            if not retry or loop.time() + pause >= deadline:
                 return answer
-            await asyncio.sleep(delay * (0.5 + random.random()))
+            await asyncio.sleep(pause)
             delay = min(delay * 2, 1.0)
 
     async def _send(self, message: m.ClientMessage) -> None:

@@ -74,6 +74,14 @@ def run(args: argparse.Namespace) -> int:
         os.environ[name] = value
     if settings.redis_url:
         os.environ["REDIS_URL"] = settings.redis_url
+    if settings.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker writes its metrics here; /metrics on any worker sums them all.
+        import shutil
+
+        metrics_dir = settings.data_dir / f"metrics-{os.getpid()}"
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+        metrics_dir.mkdir(parents=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
 
     print(f"fairgammon: open {settings.base_url}/ in your browser", file=sys.stderr, flush=True)
     # uvicorn re-raises SIGTERM after its graceful shutdown; turn it into SystemExit so the

@@ -14,8 +14,12 @@ from engine.reference import Move
 
 @dataclass(frozen=True, slots=True)
 class Command:
+    """``lag_ms`` is the connection's measured round trip (set by the gateway): the command is
+    still in time that long after its deadline, up to the match's lag allowance."""
+
     seat: int
     seq: int = 0
+    lag_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)

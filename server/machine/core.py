@@ -21,6 +21,7 @@ the same transition carry none, so that nobody acts on a half-told transition.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -42,6 +43,7 @@ from protocol.fairdice import (
     link_ok,
 )
 from protocol.messages import Event
+from server.machine import serial
 from server.machine.commands import (
     Beaver,
     Command,
@@ -101,8 +103,15 @@ def create(
     return accepted.state, accepted.events
 
 
+def digest(command: Command) -> bytes:
+    """A short fingerprint of what a command asks (not of when or how fast it came): tells a
+    resent action from a different one that reuses its sequence number."""
+    return hashlib.sha256(serial.dumps(replace(command, lag_ms=0))).digest()[:8]
+
+
 def is_due(state: MatchState, now: int) -> bool:
-    """True once the current deadline (plus the lag allowance) has passed."""
+    """True once the current deadline plus the whole lag allowance has passed: the clock may
+    settle it. (A command is in time up to its own measured lag after the deadline.)"""
     return state.deadline is not None and now > state.deadline + state.config.grace_ms
 
 
@@ -114,12 +123,16 @@ def apply(state: MatchState, command: Command, now: int) -> Accepted | Duplicate
     if command.seq:
         last = state.last_seq[seat]
         if command.seq == last:
+            if digest(command) != state.last_digest[seat]:
+                raise Rejected("duplicate", f"sequence number {last} was used for another action")
             return Duplicate(state.last_version[seat])
         if command.seq < last:
             raise Rejected("stale", f"sequence number {command.seq} is older than {last}")
     if state.is_over:
         raise Rejected("match_over", "the match is over")
-    if is_due(state, now):
+    # The lag allowance: the command's measured round trip, at most the match's allowance.
+    allowance = min(max(command.lag_ms, 0), state.config.grace_ms)
+    if state.deadline is not None and now > state.deadline + allowance:
         raise Rejected("too_late", "the deadline has passed")
     handler = _HANDLERS.get(type(command))
     if handler is None:
@@ -269,6 +282,7 @@ class _Tx:
                 state,
                 last_seq=_put(state.last_seq, seat, command.seq),
                 last_version=_put(state.last_version, seat, v),
+                last_digest=_put(state.last_digest, seat, digest(command)),
             )
         return Accepted(state, tuple(events))
 

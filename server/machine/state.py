@@ -57,8 +57,9 @@ class MatchState:
     """One match. ``version`` is the number of events so far (the last event's version).
 
     ``deadline`` is the absolute server time (ms) by which the seats in :func:`owing` must act;
-    ``last_seq``/``last_version`` remember each seat's last applied command and the version it
-    produced, so a resent command is acknowledged again instead of applied twice.
+    ``last_seq``/``last_version``/``last_digest`` remember each seat's last applied command, a
+    fingerprint of it and the version it produced, so a resent command is acknowledged again
+    instead of applied twice, and a reused sequence number for another action is refused.
     """
 
     match_id: str
@@ -72,6 +73,7 @@ class MatchState:
     deadline: int | None = None
     last_seq: tuple[int, int] = (0, 0)
     last_version: tuple[int, int] = (0, 0)
+    last_digest: tuple[bytes, bytes] = (b"", b"")
     # Set when nobody could be blamed (both seats silent before a game could start).
     abandoned: bool = False
 

@@ -1,0 +1,39 @@
+"""Crash on purpose at a chosen point, for the failure tests (never set in production).
+
+``FAIRGAMMON_CRASH_AT=<point>:<Command>`` makes the process exit abruptly (``os._exit``, no
+cleanup, as SIGKILL would) the first time a ``<Command>`` (a class name of
+:mod:`server.machine.commands`, or ``Expire`` for a timeout the clock settles) reaches
+``<point>``:
+
+* ``before_store`` — the transition is computed but not written: nothing happened;
+* ``after_store`` — Redis has it (and published it to other processes) but this process has
+  neither acknowledged it nor sent it to its own connections.
+
+>>> parse("after_store:Reveal")
+('after_store', 'Reveal')
+"""
+
+from __future__ import annotations
+
+import os
+
+from server import logs
+
+log = logs.get("faults")
+
+
+def parse(spec: str) -> tuple[str, str] | None:
+    point, _, command = spec.partition(":")
+    if point not in ("before_store", "after_store") or not command:
+        return None
+    return point, command
+
+
+_ARMED = parse(os.environ.get("FAIRGAMMON_CRASH_AT", ""))
+
+
+def check(point: str, command: object) -> None:
+    name = "Expire" if command is None else type(command).__name__
+    if _ARMED is not None and (point, name) == _ARMED:
+        log.warning("crashing on purpose", extra=logs.fields(point=point))
+        os._exit(70)

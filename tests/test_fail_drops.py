@@ -1,0 +1,127 @@
+"""A player's connection drops: back within 10 s (on move or off move) the match goes on; away
+for 40 s while on move, the player loses on time, once, and everyone is told.
+
+The three cases run at the same time on one server, so the suite waits ~45 s once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from protocol import events as pe
+from protocol import messages as m
+from protocol.client import MatchClient, play_random
+from tests.failure_kit import (
+    Table,
+    assert_saw_the_log,
+    count_kind,
+    play_until,
+    stored_log,
+    until,
+)
+
+LAG_ALLOWANCE_MS = 1000  # the server's default grace on every deadline
+
+
+def statuses(presence: list[m.Presence], seat: int) -> list[tuple[str, int | None]]:
+    return [(p.status, p.deadline) for p in presence if p.seat == seat]
+
+
+def in_order(items: list[object], wanted: list[object]) -> bool:
+    """``wanted`` is a subsequence of ``items``."""
+    rest = iter(items)
+    return all(any(x == w for x in rest) for w in wanted)
+
+
+async def short_drop(server, on_move: bool, seed: int) -> None:
+    table = await Table.open(server, cables=True, mode="single_game")
+    async with table:
+        rng = random.Random(seed)
+        if on_move:
+            await play_until(table.seats, lambda: table.owing("move") is not None, rng)
+            away = table.owing("move")
+        else:
+            await play_until(table.seats, lambda: table.owing("decide") is not None, rng)
+            away = table.other(table.owing("decide"))
+        other = table.other(away)
+        owed = away.tracker.clock.deadline if on_move else None
+        await table.cable(away).cut()
+        for watcher in (other, table.w):
+            await until(lambda w=watcher: ("reconnecting", owed) in statuses(
+                table.seen_by(w).presence, away.seat),
+                what=f"reconnecting {owed} {table.seen_by(watcher).presence}")  # fmt: skip
+        if not on_move:
+            # The opponent rolls; the missing seat's reveal is awaited on its own clock.
+            assert isinstance(await other.roll(), m.Ack)
+            await other.wait_for(lambda t: t.owes(away.seat) == "reveal")
+        await asyncio.sleep(10)
+        await table.cable(away).mend()
+        await until(lambda: away.welcomes == 2, timeout=10, what="the reconnect")
+        if on_move:
+            # Back after 10 s, the clock is where it was: not reset, not extended.
+            fresh = MatchClient(server.ws, table.match_id)
+            async with fresh:
+                await fresh.wait_for(lambda t: t.version > 0)  # its snapshot
+                assert fresh.tracker.clock.deadline == owed
+                assert fresh.tracker.clock.seats == (away.seat,)
+        results = await asyncio.wait_for(
+            asyncio.gather(
+                play_random(away, random.Random(rng.random())),
+                play_random(other, random.Random(rng.random())),
+            ),
+            60,
+        )
+        await table.w.wait_for(lambda t: t.over is not None, timeout=10)
+        for watcher in (other, table.w):
+            await until(lambda w=watcher: in_order(
+                statuses(table.seen_by(w).presence, away.seat),
+                [("reconnecting", owed), ("online", None)]), what="online")  # fmt: skip
+    assert results[0] == results[1] == table.w.tracker.over
+    assert results[0].reason == "completed"
+    log = await stored_log(server.redis_url, table.match_id)
+    assert count_kind(log, pe.Forfeit) == 0
+    for seen in table.seen.values():
+        assert_saw_the_log(seen, log)
+
+
+async def long_drop(server) -> None:
+    table = await Table.open(server, cables=True, mode="match", length=3)
+    async with table:
+        await play_until(table.seats, lambda: table.owing("move") is not None, random.Random(8))
+        away = table.owing("move")
+        other = table.other(away)
+        deadline = away.tracker.clock.deadline
+        dropped = time.monotonic()
+        await table.cable(away).cut()
+        # The opponent and the spectator see the result as soon as the clock runs out.
+        for watcher in (other, table.w):
+            await watcher.wait_for(lambda t: t.over is not None, timeout=45)
+        await asyncio.sleep(dropped + 40 - time.monotonic())
+        await table.cable(away).mend()
+        await away.wait_for(lambda t: t.over is not None, timeout=10)
+        for watcher in (other, table.w):
+            await until(lambda w=watcher: in_order(
+                statuses(table.seen_by(w).presence, away.seat),
+                [("reconnecting", deadline), ("gone", deadline), ("online", None)],
+            ), what=f"presence {statuses(table.seen_by(watcher).presence, away.seat)}")  # fmt: skip
+    log = await stored_log(server.redis_url, table.match_id)
+    assert count_kind(log, pe.Forfeit) == count_kind(log, pe.MatchOver) == 1
+    forfeit = next(e for e in log if isinstance(e.data, pe.Forfeit))
+    assert (forfeit.data.seat, forfeit.data.reason) == (away.seat, "timeout")
+    assert forfeit.t > deadline + LAG_ALLOWANCE_MS  # settled by the server's clock, not early
+    winner = other.seat
+    for seen in table.seen.values():
+        assert_saw_the_log(seen, log)
+        assert [(f.seat, f.reason) for f in seen.data(pe.Forfeit)] == [(away.seat, "timeout")]
+        assert [(g.winner, g.reason) for g in seen.data(pe.GameOver)] == [(winner, "forfeit")]
+        (over,) = seen.data(pe.MatchOver)
+        assert (over.winner, over.reason) == (winner, "forfeit") and over.score[winner] >= 3
+
+
+async def test_drops_of_10_s_continue_and_40_s_on_move_loses_on_time_once(server):
+    await asyncio.gather(
+        short_drop(server, on_move=True, seed=1),
+        short_drop(server, on_move=False, seed=2),
+        long_drop(server),
+    )
