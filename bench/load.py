@@ -68,6 +68,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--echo-seconds", type=float, default=5.0, help="0: no echo baseline")
     p.add_argument("--echo-connections", type=int, default=64)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--reconnect-cap",
+        type=float,
+        default=2.0,
+        help="longest reconnect back-off, s (2.0 as protocol.client.MatchClient)",
+    )
+    p.add_argument(
+        "--py-spy",
+        metavar="PREFIX",
+        help="record server process 1 with py-spy during the window (PREFIX.window.txt)"
+        " and after a restart (PREFIX.restart.txt), collapsed stacks",
+    )
+    p.add_argument(
+        "--server-env", action="append", default=[], metavar="NAME=VALUE",
+        help="environment of the started servers (repeatable), e.g. FAIRGAMMON_LOG_LEVEL=info",
+    )  # fmt: skip
     args = p.parse_args(argv)
     if args.restart and not args.start:
         p.error("--restart needs --start (it restarts a server it started)")
@@ -98,7 +114,8 @@ class Run:
         self.redis = RedisProcess(self.tmp / "redis")
         self.redis.start()
         for _ in range(a.start):
-            server = procs.Server(free_port(), self.redis.url, self.tmp, a.workers)
+            env = dict(item.split("=", 1) for item in a.server_env)
+            server = procs.Server(free_port(), self.redis.url, self.tmp, a.workers, env)
             server.start()
             self.servers.append(server)
         for server in self.servers:
@@ -126,7 +143,7 @@ class Run:
             config = generator.Config(
                 index=i, first_match=first, matches=share, servers=tuple(self.bases),
                 pace=a.pace, spectators=a.spectators, connect_rate=a.connect_rate / count,
-                seed=a.seed * 1000 + i,
+                seed=a.seed * 1000 + i, reconnect_cap=a.reconnect_cap,
             )  # fmt: skip
             first += share
             parent, child = self.ctx.Pipe()
@@ -160,7 +177,7 @@ class Run:
         """Wait ``seconds``, printing progress (and cutting connections if ``drops``)."""
         end = time.monotonic() + seconds
         next_line = time.monotonic() + every
-        last_moves = self.total("moves")
+        last_moves = None
         while (now := time.monotonic()) < end:
             for pipe in self.pipes:
                 while pipe.poll(0):
@@ -169,7 +186,8 @@ class Run:
                         self.progress[message[1]] = message[2]
             if now >= next_line:
                 moves = self.total("moves")
-                self.line(f"{(moves - last_moves) / every:6.0f} moves/s")
+                rate = "" if last_moves is None else f"{(moves - last_moves) / every:6.0f} moves/s"
+                self.line(rate)
                 last_moves = moves
                 next_line += every
                 if drops and self.args.drops:
@@ -207,14 +225,19 @@ class Run:
         started = time.monotonic()
         connected = self.gather("connected", timeout=3600)
         live = sum(m[1] for m in connected)
-        say(f"connected {live} sockets in {time.monotonic() - started:.1f} s")
+        cpu = (procs.Usage.of(self.server_pids()).cpu - base_usage.cpu) / max(live, 1) * 1e3
+        say(f"connected {live} sockets in {time.monotonic() - started:.1f} s (server CPU "
+            f"{cpu:.2f} ms per socket, with the start of its match)")  # fmt: skip
         self.pump(a.warmup)
 
         pids, gens, redis = self.server_pids(), [w.pid for w in self.workers], self.redis_pids()
         u0, g0, r0 = procs.Usage.of(pids), procs.Usage.of(gens), procs.Usage.of(redis)
         t0 = time.monotonic()
         say(f"measuring for {a.seconds:.0f} s")
+        spy = self.py_spy("window", a.seconds)
         self.pump(a.seconds, drops=True)
+        if spy:
+            spy.wait()
         t1 = time.monotonic()
         u1, g1, r1 = procs.Usage.of(pids), procs.Usage.of(gens), procs.Usage.of(redis)
         self.tell("report", t0, t1)
@@ -275,6 +298,8 @@ class Run:
         server.start()
         server.wait_healthy()
         t_healthy = time.monotonic()
+        cpu0 = procs.Usage.of(server.pids()).cpu
+        spy = self.py_spy("restart", 5)
         deadline = t_healthy + 60
         resumes: list[tuple[float, float, float, bool]] = []
         while time.monotonic() < deadline:
@@ -284,6 +309,9 @@ class Run:
             fresh = [r for r in resumes[before:] if not r[3] and r[0] >= t_signal - 0.01]
             if len(fresh) >= held:
                 break
+        cpu = procs.Usage.of(server.pids()).cpu - cpu0
+        if spy:
+            spy.wait()
         fresh = [r for r in resumes if not r[3] and r[0] >= t_signal - 0.01]
         last = max((r[2] for r in fresh), default=float("nan"))
         return {
@@ -295,7 +323,22 @@ class Run:
             "all_resumed_after_healthy_s": last - t_healthy,
             "all_resumed_after_signal_s": last - t_signal,
             "resume_p99_ms": percentile([(r[2] - r[1]) * 1000 for r in fresh], 99) or 0.0,
+            "cpu_per_resume_ms": cpu / max(len(fresh), 1) * 1000,
         }
+
+    def py_spy(self, phase: str, seconds: float) -> Any:
+        """Start py-spy on the first server process for ``seconds`` (if asked for)."""
+        if not self.args.py_spy or not self.servers:
+            return None
+        import shutil
+        import subprocess
+
+        binary = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        out = f"{self.args.py_spy}.{phase}.txt"
+        pid = str(self.servers[0].process.pid)  # type: ignore[union-attr]
+        command = [binary, "record", "--pid", pid, "--duration", str(int(seconds)), "--rate",
+                   "200", "--format", "raw", "--output", out, "--nonblocking"]  # fmt: skip
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def connections_on(self, base: str) -> int:
         """Seats and spectators the generators placed on ``base`` (as ``setup`` spreads them)."""
@@ -378,7 +421,8 @@ class Run:
                 f"exit {restart['exit_s']:.2f} s, up again {restart['healthy_s']:.2f} s, all "
                 f"{restart['resumed']} resumed {restart['all_resumed_after_healthy_s']:.2f} s "
                 f"after it was up ({restart['all_resumed_after_signal_s']:.2f} s after the "
-                f"signal; reconnect->resumed p99 {ms(restart['resume_p99_ms'])} ms)")  # fmt: skip
+                f"signal; reconnect->resumed p99 {ms(restart['resume_p99_ms'])} ms; server CPU "
+                f"{restart['cpu_per_resume_ms']:.2f} ms per resumed connection)")  # fmt: skip
         if echo_rate:
             say(f"echo baseline      {echo_rate['round_trips_per_s']:.0f} round trips/s over "
                 f"{echo_rate['connections']} sockets (one client process; echo server CPU "

@@ -99,6 +99,8 @@ class MatchService:
         self._cache: OrderedDict[str, MatchState] = OrderedDict()
         self._cache_size = cache_size
         self._locks: dict[str, asyncio.Lock] = {}
+        # What this process last wrote to the indexes per match: (open, live, deadline).
+        self._indexed: dict[str, tuple[int | None, int | None, int | None]] = {}
         self.on_commit: Callable[[MatchState, tuple[core.Event, ...]], None] | None = None
 
     # ------------------------------------------------------------------ lobby
@@ -234,7 +236,7 @@ class MatchService:
                 outcome = core.expire(state, now)
                 if outcome is None:
                     # Not due (yet): put the real deadline back in the index.
-                    await self._index(state)
+                    await self._index(state, force=True)
                     return None
                 try:
                     await self._store(state, outcome.state, outcome.events, None, now)
@@ -293,14 +295,37 @@ class MatchService:
         except Exception as exc:  # the indexes are hints; the sweeper reconciles
             log.warning("index update failed", extra=logs.fields(error=repr(exc)))
 
-    async def _index(self, state: MatchState) -> None:
+    async def _index(self, state: MatchState, force: bool = False) -> None:
+        """Update the lobby and deadline indexes for ``state``.
+
+        Skipped when this process last indexed the same lobby entries and a deadline no later
+        than the new one: every turn moves the deadline on, and rewriting it costs a round trip
+        per command. An index deadline earlier than the real one is safe (the sweeper claims
+        the match, finds nothing due and puts the real deadline back, ``force``); a later one
+        never happens, because the skip needs the indexed deadline to be at most the new one.
+        """
         waiting = state.phase is Phase.WAITING
-        await self.store.index(
-            state.match_id,
-            open_since=state.created if waiting and not state.config.private else None,
-            live_since=state.created if not waiting and not state.is_over else None,
-            deadline=state.deadline + state.config.grace_ms + 1 if state.deadline else None,
+        entry = (
+            state.created if waiting and not state.config.private else None,
+            state.created if not waiting and not state.is_over else None,
+            state.deadline + state.config.grace_ms + 1 if state.deadline else None,
         )
+        last = self._indexed.get(state.match_id)
+        if (
+            not force
+            and last is not None
+            and last[:2] == entry[:2]
+            and last[2] is not None
+            and entry[2] is not None
+            and last[2] <= entry[2]
+        ):
+            return
+        await self.store.index(
+            state.match_id, open_since=entry[0], live_since=entry[1], deadline=entry[2]
+        )
+        if len(self._indexed) >= self._cache_size:
+            self._indexed.clear()
+        self._indexed[state.match_id] = entry
 
     def _lock(self, match_id: str) -> asyncio.Lock:
         lock = self._locks.get(match_id)

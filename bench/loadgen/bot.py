@@ -100,11 +100,16 @@ class SeatBot:
 
     # ---------------------------------------------------------------- connection
 
-    def on_open(self) -> None:
+    def on_open(self, conn: Any) -> None:
+        if conn is not self.conn:
+            conn.abort()  # a connection this bot no longer wants
+            return
         hello = m.Hello(1, self.match.match_id, self.token, self.version, "LoadBot")
         self.conn.send(encode(hello))
 
-    def on_close(self, code: int | None) -> None:
+    def on_close(self, conn: Any, code: int | None) -> None:
+        if conn is not self.conn:
+            return
         self.conn = None
         self.live = False
         if self.stopping:
@@ -122,12 +127,13 @@ class SeatBot:
         else:
             # As MatchClient: back off with jitter so a restarted server is not hit at once.
             delay = self.delay * (0.5 + self.rng.random())
-            self.delay = min(self.delay * 2, 2.0)
+            self.delay = min(self.delay * 2, self.gen.config.reconnect_cap)
         self.gen.loop.call_later(delay, self.gen.connect, self)
 
     def connect_failed(self) -> None:
         """The TCP connection or the upgrade failed: try again later."""
-        self.on_close(None)
+        self.conn = None
+        self.on_close(None, None)
 
     def drop(self) -> None:
         """Cut the connection with no close frame; the bot reconnects and resumes."""

@@ -60,7 +60,7 @@ async def measure(
     class Pinger:
         conn: WsConn
 
-        def on_open(self) -> None:
+        def on_open(self, conn: WsConn) -> None:
             nonlocal ready
             ready += 1
             if ready == connections:
@@ -72,7 +72,7 @@ async def measure(
                 done += 1
                 self.conn.send(payload)
 
-        def on_close(self, code: int | None) -> None:
+        def on_close(self, conn: WsConn, code: int | None) -> None:
             pass
 
     host, port = url.split("//", 1)[1].split("/", 1)[0].split(":")

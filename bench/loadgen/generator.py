@@ -34,6 +34,7 @@ class Config:
     spectators: int
     connect_rate: float  # new connections per second, this process
     seed: int
+    reconnect_cap: float = 2.0
     mode: str = "money"
 
 
@@ -84,19 +85,19 @@ class Generator:
 
     async def _open(self, bot: SeatBot) -> None:
         parts = urlsplit(bot.url)
+
+        def factory() -> WsConn:
+            # The bot knows its connection before any byte arrives on it.
+            bot.conn = WsConn(bot.url, bot.on_open, bot.on_frame, bot.on_close)
+            return bot.conn
+
         try:
-            _, conn = await asyncio.wait_for(
-                self.loop.create_connection(
-                    lambda: WsConn(bot.url, bot.on_open, bot.on_frame, bot.on_close),
-                    parts.hostname, parts.port,
-                ),
-                10,
-            )  # fmt: skip
+            await asyncio.wait_for(
+                self.loop.create_connection(factory, parts.hostname, parts.port), 10
+            )
         except (OSError, TimeoutError):
             self.count("connect_failed")
             bot.connect_failed()
-            return
-        bot.conn = conn
 
     # ---------------------------------------------------------------- phases
 

@@ -15,20 +15,21 @@ from collections.abc import Callable
 from websockets.client import ClientProtocol
 from websockets.frames import Opcode
 from websockets.http11 import Response
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 
 class WsConn(asyncio.Protocol):
-    """One WebSocket connection. Callbacks: ``on_open()``, ``on_frame(data)``,
-    ``on_close(code)`` (``code`` None when the TCP connection was lost without a close frame,
+    """One WebSocket connection. Callbacks: ``on_open(conn)``, ``on_frame(data)``,
+    ``on_close(conn, code)`` (``code`` None when the TCP connection was lost without a close frame,
     or when the upgrade failed)."""
 
     def __init__(
         self,
         url: str,
-        on_open: Callable[[], None],
+        on_open: Callable[[WsConn], None],
         on_frame: Callable[[bytes], None],
-        on_close: Callable[[int | None], None],
+        on_close: Callable[[WsConn, int | None], None],
     ) -> None:
         self.ws = ClientProtocol(parse_uri(url), max_size=1 << 20)
         self.on_open = on_open
@@ -54,7 +55,7 @@ class WsConn(asyncio.Protocol):
                     self.abort()
                     return
                 self.open = True
-                self.on_open()
+                self.on_open(self)
             elif event.opcode is Opcode.BINARY:
                 self.on_frame(event.data)
         self._flush()
@@ -71,12 +72,14 @@ class WsConn(asyncio.Protocol):
         if not self._closed:
             self._closed = True
             rcvd = self.ws.close_rcvd
-            self.on_close(rcvd.code if rcvd is not None else None)
+            self.on_close(self, rcvd.code if rcvd is not None else None)
 
     # ---------------------------------------------------------------- sending
 
     def send(self, frame: bytes) -> bool:
-        if not self.open or self.transport is None or self.transport.is_closing():
+        if self.ws.state is not State.OPEN or self.transport is None:
+            return False
+        if self.transport.is_closing():
             return False
         self.ws.send_binary(frame)
         self._flush()
