@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from protocol import codec
@@ -33,21 +34,15 @@ from server import logs, metrics
 from server.hub import Follower
 from server.machine import commands as c
 from server.machine import core
-from server.machine.state import MatchState, owing
+from server.machine.state import MatchState
 from server.machine.view import public_view
-from server.matches import MatchService, NotFound, Unavailable
+from server.matches import MatchService, NotFound, Unavailable, seat_of
 from server.outbox import Outbox
+from server.presence import PresenceBook, RawPresence, greeting, statuses
 from server.settings import Settings
 from server.store import Store
 
 log = logs.get("gateway")
-
-GONE_AFTER_SECONDS = 20.0
-# Spectator counts are announced at most this often per match and process (a swarm of
-# spectators joining at once costs one frame per connection, not one per pair).
-WATCHERS_EVERY_SECONDS = 0.5
-# Counts of a crashed process age out with the key (every change refreshes it).
-WATCHERS_TTL_SECONDS = 6 * 3600
 
 
 class TokenBucket:
@@ -115,9 +110,8 @@ class Gateway:
         self.origins = settings.origins()
         self.seats: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
-        self._gone_timers: dict[tuple[str, int], asyncio.Task[None]] = {}
-        self._watcher_news: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.presence = PresenceBook(self.store, matches, self._spawn)
         matches.hub.on_control = self._on_control
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -202,22 +196,25 @@ class Gateway:
                 "the first frame must be hello",
             )
             return False
-        match_id = hello.match
         try:
-            state = await self.matches.load(match_id, fresh=True)
+            return await self._join(conn, hello)
         except NotFound:
-            await self._close(
-                conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match"
-            )
-            return False
-        except Unavailable:
+            await self._close(conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match")
+        except (Unavailable, RedisError, OSError):
             await self._close(
                 conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
             )
-            return False
+        return False
+
+    async def _join(self, conn: Connection, hello: m.Hello) -> bool:
+        """Seat (or seat as a spectator) an authenticated connection: four Redis round trips
+        for a seat, two for a spectator, because a restart brings every client back at once."""
+        match_id = hello.match
+        stored, hashes = await self.store.load_with_seats(match_id)
+        self.matches.adopt(match_id, stored)  # NotFound when there is no such match
         seat = None
         if hello.token is not None:
-            seat = await self.matches.seat_for(match_id, hello.token)
+            seat = seat_of(hashes, hello.token)
             if seat is None:
                 await self._close(
                     conn, CloseCode.AUTH_FAILED, ErrorCode.AUTH_FAILED, "unknown seat token"
@@ -225,42 +222,47 @@ class Gateway:
                 return False
         conn.match_id, conn.seat = match_id, seat
         if seat is not None:
-            conn.generation = await self.store.redis.hincrby(takeover_key(match_id), str(seat), 1)
+            conn.generation = await self.store.take_seat(match_id, seat)
             self._take_seat(conn)
         conn.follower = Follower(self.store, match_id, conn.outbox)
         await self.matches.hub.follow(match_id, conn.follower)
-        if seat is not None and await self._superseded(conn):
+        # Read again after subscribing: every event after this state reaches the follower.
+        joining = await self.store.joining(match_id, seat)
+        if seat is not None and joining.newest_generation > conn.generation:
             # A newer connection took the seat before this one could hear its notice.
             await self._close(conn, CloseCode.REPLACED, ErrorCode.REPLACED, "a newer connection")
             return False
-        # Reload after subscribing: every event after this state reaches the follower.
-        state = await self.matches.load(match_id, fresh=True)
+        state = self.matches.adopt(match_id, joining.stored)
         last_seq = state.last_seq[seat] if seat is not None else 0
         conn.send_message(
             m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
         )
-        await self._resume(conn, state, hello.last_v)
+        self._resume(conn, state, hello.last_v, joining.presence)
         conn.send_message(m.Probe(_monotonic_ms()))
         metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
         conn.counted = True
+        watchers = joining.watchers
         if seat is not None:
-            await self._presence(conn.match_id, seat, "online", conn.id, state)
+            await self.presence.online(match_id, seat, conn.id)
         else:
-            await self._watching(conn, True)
-        await self._greet(conn, state)
-        log.info(
-            "connected", extra=logs.fields(match=match_id, role=conn.role, conn=conn.id)
-        )
+            await self.presence.watching(match_id, conn.id, True)
+            watchers += 1  # counted just now
+        for message in greeting(state, seat, joining.presence, watchers):
+            conn.send_message(message)
+        log.info("connected", extra=logs.fields(match=match_id, role=conn.role, conn=conn.id))
         return True
 
-    async def _resume(self, conn: Connection, state: MatchState, last_v: int | None) -> None:
+    def _resume(
+        self, conn: Connection, state: MatchState, last_v: int | None, presence: RawPresence
+    ) -> None:
+        """The events after ``last_v`` (fetched by the follower), or a snapshot when the
+        client has none or is too far behind."""
         assert conn.follower is not None
         gap = state.version - last_v if last_v is not None else None
         if gap is not None and 0 <= gap <= self.settings.resume_max_events:
             conn.follower.start(last_v + 1, state.version)  # type: ignore[operator]
             return
-        presence = await self._presence_of(conn.match_id)
-        conn.send_message(m.Snapshot(state.version, public_view(state, presence)))
+        conn.send_message(m.Snapshot(state.version, public_view(state, statuses(presence))))
         conn.follower.start(state.version + 1, state.version)
 
     def _take_seat(self, conn: Connection) -> None:
@@ -277,10 +279,6 @@ class Gateway:
             {"op": "seat", "seat": conn.seat, "conn": conn.id, "gen": conn.generation}
         )
         self._spawn(self.store.publish(conn.match_id, note, control=True))
-
-    async def _superseded(self, conn: Connection) -> bool:
-        newest = await self.store.redis.hget(takeover_key(conn.match_id), str(conn.seat))
-        return int(newest or 0) > conn.generation
 
     def _on_control(self, match_id: str, payload: bytes) -> None:
         try:
@@ -345,7 +343,8 @@ class Gateway:
             return
         if isinstance(message, m.Resync):
             state = await self.matches.load(conn.match_id, fresh=True)
-            await self._resume(conn, state, message.last_v)
+            presence = await self.store.presence(conn.match_id)
+            self._resume(conn, state, message.last_v, presence)
             return
         if isinstance(message, m.Hello):
             conn.send_message(m.Reject(None, ErrorCode.BAD_FRAME, "already authenticated"))
@@ -408,105 +407,18 @@ class Gateway:
         if conn.seat is None:
             if conn.follower is not None:
                 with contextlib.suppress(Exception):
-                    await self._watching(conn, False)
+                    await self.presence.watching(conn.match_id, conn.id, False)
             return
         key = (conn.match_id, conn.seat)
         if self.seats.get(key) is not conn:
             return  # replaced: the new connection speaks for the seat
         del self.seats[key]
         with contextlib.suppress(Exception):
-            await self._presence(conn.match_id, conn.seat, "reconnecting", conn.id)
-            self._gone_timers[key] = self._spawn(self._gone_later(key, conn.id))
-
-    # ---------------------------------------------------------------- presence
-
-    async def _presence(
-        self,
-        match_id: str,
-        seat: int,
-        status: str,
-        conn_id: str,
-        state: MatchState | None = None,
-    ) -> None:
-        """Record a seat's connection status and tell everyone watching the match."""
-        if status == "online" and (timer := self._gone_timers.pop((match_id, seat), None)):
-            timer.cancel()
-        deadline = None
-        if status != "online":
-            if state is None:
-                with contextlib.suppress(Exception):
-                    state = await self.matches.load(match_id, fresh=True)
-            if state is not None:
-                seats, _ = owing(state)
-                deadline = state.deadline if seat in seats else None
-        await self.store.redis.hset(presence_key(match_id), str(seat), f"{status}:{conn_id}")
-        frame = codec.encode(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
-        await self.store.publish(match_id, frame)
-
-    async def _gone_later(self, key: tuple[str, int], conn_id: str) -> None:
-        await asyncio.sleep(GONE_AFTER_SECONDS)
-        self._gone_timers.pop(key, None)
-        current = await self.store.redis.hget(presence_key(key[0]), str(key[1]))
-        if current == f"reconnecting:{conn_id}".encode():
-            await self._presence(key[0], key[1], "gone", conn_id)
-
-    async def _greet(self, conn: Connection, state: MatchState) -> None:
-        """Tell a new connection how the other seats are connected and how many watch."""
-        raw = await self.store.redis.hmget(presence_key(conn.match_id), "0", "1")
-        seats, _ = owing(state)
-        for seat, entry in enumerate(raw):
-            if seat == conn.seat or entry is None:
-                continue  # itself, or a seat that never connected
-            status = entry.decode().split(":", 1)[0]
-            deadline = state.deadline if status != "online" and seat in seats else None
-            conn.send_message(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
-        count = await self.store.redis.hlen(watchers_key(conn.match_id))
-        conn.send_message(m.Watchers(count))
-
-    async def _watching(self, conn: Connection, joined: bool) -> None:
-        """Count a spectator connection in (or out) and announce the new number soon."""
-        key = watchers_key(conn.match_id)
-        if joined:
-            await self.store.redis.hset(key, conn.id, "1")
-        else:
-            await self.store.redis.hdel(key, conn.id)
-        await self.store.redis.expire(key, WATCHERS_TTL_SECONDS)
-        match_id = conn.match_id
-        if match_id not in self._watcher_news:
-            self._watcher_news.add(match_id)
-            self._spawn(self._announce_watchers(match_id))
-
-    async def _announce_watchers(self, match_id: str) -> None:
-        await asyncio.sleep(WATCHERS_EVERY_SECONDS)
-        # Changes from here on schedule a new announcement.
-        self._watcher_news.discard(match_id)
-        with contextlib.suppress(Exception):
-            count = await self.store.redis.hlen(watchers_key(match_id))
-            await self.store.publish(match_id, codec.encode(m.Watchers(count)))
-
-    async def _presence_of(self, match_id: str) -> tuple[str, str]:
-        raw = await self.store.redis.hmget(presence_key(match_id), "0", "1")
-        return tuple(  # type: ignore[return-value]
-            (r.decode().split(":", 1)[0] if r else "gone") for r in raw
-        )
+            await self.presence.left(conn.match_id, conn.seat, conn.id)
 
 
 def _monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
-
-
-def presence_key(match_id: str) -> str:
-    return f"fg:{{m:{match_id}}}:presence"
-
-
-def watchers_key(match_id: str) -> str:
-    """Spectator connections of a match (one field per connection, on any process)."""
-    return f"fg:{{m:{match_id}}}:watchers"
-
-
-def takeover_key(match_id: str) -> str:
-    """Per seat, how many connections have taken it (the generation of the newest)."""
-    return f"fg:{{m:{match_id}}}:takeovers"
 
 
 def to_command(seat: int, msg: m.ClientMessage) -> c.Command:

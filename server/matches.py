@@ -14,7 +14,7 @@ import hmac
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import msgpack
@@ -26,7 +26,7 @@ from server.hub import Hub
 from server.machine import core, serial
 from server.machine.commands import Command, Join
 from server.machine.state import Config, MatchState, Phase
-from server.store import Conflict, Store
+from server.store import Conflict, Store, Stored
 
 log = logs.get("matches")
 
@@ -50,6 +50,19 @@ class Created:
 
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
+
+
+def seat_of(hashes: Sequence[bytes | None], token: str) -> int | None:
+    """The seat whose stored token hash ``token`` matches, or None.
+
+    Both hashes are compared in constant time, so the answer's timing tells nothing.
+    """
+    digest = token_hash(token)
+    found = None
+    for seat, stored in enumerate(hashes):
+        if stored is not None and hmac.compare_digest(stored, digest):
+            found = seat
+    return found
 
 
 def summary(state: MatchState) -> dict[str, object]:
@@ -133,13 +146,6 @@ class MatchService:
         await self.submit(match_id, Join(1, name=name), seat_fields={"1": token_hash(token)})
         return token
 
-    async def seat_for(self, match_id: str, token: str) -> int | None:
-        """The seat this token opens, or None (constant-time comparison of the hashes)."""
-        for seat in (0, 1):
-            if await self._matches(match_id, str(seat), token):
-                return seat
-        return None
-
     async def _matches(self, match_id: str, field: str, secret: str) -> bool:
         stored = await self.store.seat_hash(match_id, field)
         return stored is not None and hmac.compare_digest(stored, token_hash(secret))
@@ -157,6 +163,10 @@ class MatchService:
             stored = await self.store.load(match_id)
         except Exception as exc:
             raise Unavailable(str(exc)) from exc
+        return self.adopt(match_id, stored)
+
+    def adopt(self, match_id: str, stored: Stored | None) -> MatchState:
+        """The state of a freshly read match (remembered), or :class:`NotFound`."""
         if stored is None:
             raise NotFound(match_id)
         state = serial.loads(MatchState, stored.state)

@@ -54,6 +54,21 @@ def channel(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:events"
 
 
+def presence_key(match_id: str) -> str:
+    """Per seat, ``<status>:<connection id>`` of its newest connection."""
+    return f"fg:{{m:{match_id}}}:presence"
+
+
+def watchers_key(match_id: str) -> str:
+    """Spectator connections of a match (one field per connection, on any process)."""
+    return f"fg:{{m:{match_id}}}:watchers"
+
+
+def takeover_key(match_id: str) -> str:
+    """Per seat, how many connections have taken it (the generation of the newest)."""
+    return f"fg:{{m:{match_id}}}:takeovers"
+
+
 CONTROL = 0xFFFFFFFF
 """The version prefix of control messages between server processes (not for clients)."""
 
@@ -147,6 +162,25 @@ class Stored:
     state: bytes
     summary: bytes
 
+    @classmethod
+    def of(cls, fields: Sequence[bytes | None]) -> Stored | None:
+        """From ``HMGET state v s m`` (None when the match does not exist)."""
+        version, state, summary = fields
+        if version is None:
+            return None
+        return cls(int(version), state or b"", summary or b"")
+
+
+@dataclass(frozen=True, slots=True)
+class Joining:
+    """What a connection needs once it follows a match, read in one round trip."""
+
+    stored: Stored | None
+    newest_generation: int
+    """The seat's takeover count now (0 for a spectator)."""
+    presence: tuple[bytes | None, bytes | None]
+    watchers: int
+
 
 class Conflict(Exception):
     """The stored version moved on since the state was loaded (another writer won)."""
@@ -234,10 +268,63 @@ class Store:
         return int(version)
 
     async def load(self, match_id: str) -> Stored | None:
-        version, state, summary = await self.redis.hmget(state_key(match_id), "v", "s", "m")
-        if version is None:
-            return None
-        return Stored(int(version), state, summary)
+        return Stored.of(await self.redis.hmget(state_key(match_id), "v", "s", "m"))
+
+    # --- connections (the gateway's handshake and presence) ---
+
+    async def load_with_seats(
+        self, match_id: str
+    ) -> tuple[Stored | None, tuple[bytes | None, bytes | None]]:
+        """A match and both seats' token hashes, in one round trip (a handshake's first)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(state_key(match_id), "v", "s", "m")
+            pipe.hmget(seats_key(match_id), "0", "1")
+            state, hashes = await pipe.execute()
+        return Stored.of(state), (hashes[0], hashes[1])
+
+    async def take_seat(self, match_id: str, seat: int) -> int:
+        """Count a takeover of ``seat``: the new connection's generation."""
+        return int(await self.redis.hincrby(takeover_key(match_id), str(seat), 1))
+
+    async def joining(self, match_id: str, seat: int | None) -> Joining:
+        """The state, the seat's newest generation, presence and watchers: one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(state_key(match_id), "v", "s", "m")
+            pipe.hmget(presence_key(match_id), "0", "1")
+            pipe.hlen(watchers_key(match_id))
+            if seat is not None:
+                pipe.hget(takeover_key(match_id), str(seat))
+            state, presence, watchers, *newest = await pipe.execute()
+        generation = int(newest[0] or 0) if newest else 0
+        return Joining(Stored.of(state), generation, (presence[0], presence[1]), int(watchers))
+
+    async def presence(self, match_id: str) -> tuple[bytes | None, bytes | None]:
+        raw = await self.redis.hmget(presence_key(match_id), "0", "1")
+        return raw[0], raw[1]
+
+    async def seat_presence(self, match_id: str, seat: int) -> bytes | None:
+        return await self.redis.hget(presence_key(match_id), str(seat))
+
+    async def set_presence(self, match_id: str, seat: int, entry: str, frame: bytes) -> None:
+        """Record a seat's presence entry and publish its frame, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(presence_key(match_id), str(seat), entry)
+            pipe.publish(channel(match_id), (0).to_bytes(4, "big") + frame)
+            await pipe.execute()
+
+    async def watch(self, match_id: str, conn_id: str, joined: bool, ttl: int) -> None:
+        """Count a spectator connection in or out (the count ages out after ``ttl`` s)."""
+        key = watchers_key(match_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if joined:
+                pipe.hset(key, conn_id, "1")
+            else:
+                pipe.hdel(key, conn_id)
+            pipe.expire(key, ttl)
+            await pipe.execute()
+
+    async def watchers(self, match_id: str) -> int:
+        return int(await self.redis.hlen(watchers_key(match_id)))
 
     async def version(self, match_id: str) -> int | None:
         raw = await self.redis.hget(state_key(match_id), "v")

@@ -12,7 +12,7 @@ import pytest
 
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import create_match, join_match, play_random
+from protocol.client import MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import get
 from protocol.fairdice import GameId, derive_dice
 from server.machine import serial
@@ -200,7 +200,11 @@ async def settle_through_a_crash(stack: Stack, point: str) -> None:
         # settles it once the lease runs out (before_store) or just tells what is stored.
         for client in table.clients.values():
             await client.wait_for(lambda t: t.over is not None, timeout=20)
-        late = await mover.act(lambda s: m.Move(s, game, turn, ()))
+        # The clients may have heard the forfeit before the crash and stopped with the match:
+        # the mover comes back on a new connection, too late.
+        token = table.tokens[mover.seat]
+        async with MatchClient(table.ws, table.match_id, token, reconnect=False) as back:
+            late = await back.act(lambda s: m.Move(s, game, turn, ()))
         assert isinstance(late, m.Reject) and late.code == "match_over"
     log = await stack.log(table.match_id)
     assert count_kind(log, pe.Forfeit) == count_kind(log, pe.MatchOver) == 1

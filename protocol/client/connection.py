@@ -320,6 +320,8 @@ class MatchClient:
     async def act(self, make: Callable[[int], m.ClientMessage], timeout: float = 30) -> Reply:
         """Send the action ``make(seq)`` and wait for its ack or reject. ``rate_limited`` and
         ``retry_later`` are not answers: the same action (same seq) is sent again later."""
+        if self._closed is not None and self._task is not None and self._task.done():
+            raise self._closed  # closed for good: no connection would ever carry it
         self.seq += 1
         seq = self.seq
         message = make(seq)

@@ -1,0 +1,119 @@
+"""Presence: whether each seat of a match is connected, and how many people watch it.
+
+A seat is ``online`` while a connection holds it, ``reconnecting`` from the moment that
+connection ends, and ``gone`` after :data:`GONE_AFTER_SECONDS` without a new one. The entries
+live in Redis (the seat's next connection may land on another process) and every change is
+published on the match channel, so the opponent and the spectators hear of it on whichever
+process serves them. A ``reconnecting`` or ``gone`` seat that owes a decision is shown with its
+deadline: the forfeit countdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from protocol import codec
+from protocol import messages as m
+from server.machine.state import MatchState, owing
+from server.matches import MatchService
+from server.store import Store
+
+GONE_AFTER_SECONDS = 20.0
+# Spectator counts are announced at most this often per match and process (a swarm of
+# spectators joining at once costs one frame per connection, not one per pair).
+WATCHERS_EVERY_SECONDS = 0.5
+# Counts of a crashed process age out with the key (every change refreshes it).
+WATCHERS_TTL_SECONDS = 6 * 3600
+
+Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
+RawPresence = tuple[bytes | None, bytes | None]
+
+
+def statuses(raw: RawPresence) -> tuple[str, str]:
+    """Each seat's status from the stored entries (a seat never connected counts as gone).
+
+    >>> statuses((b"online:ab12", None))
+    ('online', 'gone')
+    """
+    return tuple(  # type: ignore[return-value]
+        (entry.decode().split(":", 1)[0] if entry else "gone") for entry in raw
+    )
+
+
+def greeting(
+    state: MatchState, own_seat: int | None, raw: RawPresence, watchers: int
+) -> list[m.ServerMessage]:
+    """What a new connection is told about the other seats and the spectators."""
+    owed, _ = owing(state)
+    messages: list[m.ServerMessage] = []
+    for seat, entry in enumerate(raw):
+        if seat == own_seat or entry is None:
+            continue  # itself, or a seat that never connected
+        status = entry.decode().split(":", 1)[0]
+        deadline = state.deadline if status != "online" and seat in owed else None
+        messages.append(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
+    messages.append(m.Watchers(watchers))
+    return messages
+
+
+class PresenceBook:
+    """This process's side of presence: records changes, times ``gone``, counts watchers."""
+
+    def __init__(self, store: Store, matches: MatchService, spawn: Spawn) -> None:
+        self.store = store
+        self.matches = matches
+        self._spawn = spawn
+        self._gone_timers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._watcher_news: set[str] = set()
+
+    async def online(self, match_id: str, seat: int, conn_id: str) -> None:
+        if timer := self._gone_timers.pop((match_id, seat), None):
+            timer.cancel()
+        await self._record(match_id, seat, "online", conn_id, None)
+
+    async def left(self, match_id: str, seat: int, conn_id: str) -> None:
+        """The seat's connection ended: ``reconnecting`` now, ``gone`` later unless it returns."""
+        deadline = await self._deadline(match_id, seat)
+        await self._record(match_id, seat, "reconnecting", conn_id, deadline)
+        timer = self._spawn(self._gone_later(match_id, seat, conn_id))
+        self._gone_timers[(match_id, seat)] = timer
+
+    async def _gone_later(self, match_id: str, seat: int, conn_id: str) -> None:
+        await asyncio.sleep(GONE_AFTER_SECONDS)
+        self._gone_timers.pop((match_id, seat), None)
+        # Only if no connection took the seat since, here or on another process.
+        if await self.store.seat_presence(match_id, seat) == f"reconnecting:{conn_id}".encode():
+            deadline = await self._deadline(match_id, seat)
+            await self._record(match_id, seat, "gone", conn_id, deadline)
+
+    async def _deadline(self, match_id: str, seat: int) -> int | None:
+        """The seat's decision deadline, if it owes one (shown as the forfeit countdown)."""
+        with contextlib.suppress(Exception):
+            state = await self.matches.load(match_id, fresh=True)
+            owed, _ = owing(state)
+            return state.deadline if seat in owed else None
+        return None
+
+    async def _record(
+        self, match_id: str, seat: int, status: str, conn_id: str, deadline: int | None
+    ) -> None:
+        frame = codec.encode(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
+        await self.store.set_presence(match_id, seat, f"{status}:{conn_id}", frame)
+
+    async def watching(self, match_id: str, conn_id: str, joined: bool) -> None:
+        """Count a spectator connection in (or out) and announce the new number soon."""
+        await self.store.watch(match_id, conn_id, joined, WATCHERS_TTL_SECONDS)
+        if match_id not in self._watcher_news:
+            self._watcher_news.add(match_id)
+            self._spawn(self._announce_watchers(match_id))
+
+    async def _announce_watchers(self, match_id: str) -> None:
+        await asyncio.sleep(WATCHERS_EVERY_SECONDS)
+        # Changes from here on schedule a new announcement.
+        self._watcher_news.discard(match_id)
+        with contextlib.suppress(Exception):
+            count = await self.store.watchers(match_id)
+            await self.store.publish(match_id, codec.encode(m.Watchers(count)))
