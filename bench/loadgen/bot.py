@@ -25,6 +25,8 @@ from engine.movegen import legal_plays
 from engine.position import Position
 from engine.position_id import decode as decode_position
 from protocol import messages as m
+from protocol.client.connection import RESTART_RETRY, RESTART_SPREAD
+from protocol.close_codes import CloseCode
 from protocol.codec import encode
 from protocol.fairdice import GameId, HashChain
 
@@ -94,6 +96,7 @@ class SeatBot:
         self.welcome_v = 0
         self.welcomes = 0
         self.delay = 0.05
+        self.restarting = False
         self.down_at: float | None = None
         self.reconnect_at: float | None = None
         self.sampled_drop = False
@@ -124,6 +127,12 @@ class SeatBot:
             return
         if self.sampled_drop:
             delay = 0.0  # a dropped network: the client notices at once and reconnects
+        elif code == CloseCode.SERVICE_RESTART or self.restarting:
+            # As MatchClient: told of a restart, come back spread over RESTART_SPREAD, then
+            # retry every RESTART_RETRY until the server is up (reset by the welcome).
+            first = not self.restarting
+            self.restarting = True
+            delay = self.rng.uniform(0, RESTART_SPREAD) if first else RESTART_RETRY
         else:
             # As MatchClient: back off with jitter so a restarted server is not hit at once.
             delay = self.delay * (0.5 + self.rng.random())
@@ -173,6 +182,7 @@ class SeatBot:
         self.welcome_v = p["v"]
         applied = p["seq"] or 0
         self.delay = 0.05
+        self.restarting = False
         for seq in sorted(self.pending):
             entry = self.pending[seq]
             if seq <= applied:

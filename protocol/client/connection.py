@@ -37,6 +37,13 @@ from protocol.fairdice import GameId, HashChain
 
 Reply = m.Ack | m.Reject
 
+MAX_BACKOFF = 2.0
+"""Seconds: the longest pause between reconnection attempts after a failure."""
+RESTART_SPREAD = 0.5
+"""Seconds: clients told of a restart (close 1012) come back spread over this."""
+RESTART_RETRY = 0.25
+"""Seconds: the pause between attempts while a restarting server is not up yet."""
+
 # Close codes after which reconnecting cannot help.
 FINAL_CLOSES = {
     CloseCode.AUTH_FAILED,
@@ -172,9 +179,10 @@ class MatchClient:
             self._ws.transport.abort()  # type: ignore[attr-defined]
 
     async def _run(self) -> None:
-        delay = 0.05
+        delay, cap = 0.05, MAX_BACKOFF
         while True:
             welcomes = self.welcomes
+            restarting = False
             try:
                 await self._session()
             except ClientClosed as exc:
@@ -185,6 +193,7 @@ class MatchClient:
                         if not pending.reply.done():
                             pending.reply.set_exception(exc)
                     raise
+                restarting = exc.code == CloseCode.SERVICE_RESTART
             except (OSError, InvalidStatus, TimeoutError) as exc:
                 if not self.reconnect:
                     self._closed = ClientClosed(None, repr(exc))
@@ -192,10 +201,18 @@ class MatchClient:
             self._connected.clear()
             self.url = next_url(self.urls, self.url)
             if self.welcomes > welcomes:
-                delay = 0.05  # that connection worked: back off from the start again
-            # Back off with jitter so that a restarted server is not hit by everyone at once.
-            await asyncio.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 2.0)
+                delay, cap = 0.05, MAX_BACKOFF  # that connection worked: start afresh
+            if restarting:
+                # A restart, not a failure: the server is back within a second or two. Come
+                # back spread over RESTART_SPREAD (not all at once), then retry at a steady
+                # short interval instead of backing off past the moment it is up.
+                pause = random.uniform(0, RESTART_SPREAD)
+                delay = cap = RESTART_RETRY
+            else:
+                # Back off with jitter so that a failing server is not hit by everyone at once.
+                pause = delay * (0.5 + random.random())
+                delay = min(delay * 2, cap)
+            await asyncio.sleep(pause)
 
     async def _session(self) -> None:
         async with connect(
