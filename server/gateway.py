@@ -222,7 +222,9 @@ class Gateway:
                 return False
         conn.match_id, conn.seat = match_id, seat
         if seat is not None:
-            conn.generation = await self.store.take_seat(match_id, seat)
+            self.presence.arrived(match_id, seat)
+            online = codec.encode(m.Presence(seat, "online", None))
+            conn.generation = await self.store.take_seat(match_id, seat, conn.id, online)
             self._take_seat(conn)
         conn.follower = Follower(self.store, match_id, conn.outbox)
         await self.matches.hub.follow(match_id, conn.follower)
@@ -242,9 +244,7 @@ class Gateway:
         metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
         conn.counted = True
         watchers = joining.watchers
-        if seat is not None:
-            await self.presence.online(match_id, seat, conn.id)
-        else:
+        if seat is None:
             await self.presence.watching(match_id, conn.id, True)
             watchers += 1  # counted just now
         for message in greeting(state, seat, joining.presence, watchers):
@@ -274,11 +274,7 @@ class Gateway:
         self.seats[key] = conn
         if old is not None and old is not conn:
             self._spawn(self._replace(old))
-        # Other processes close their connection for this seat too.
-        note = msgpack.packb(
-            {"op": "seat", "seat": conn.seat, "conn": conn.id, "gen": conn.generation}
-        )
-        self._spawn(self.store.publish(conn.match_id, note, control=True))
+        # Other processes close theirs on the control note published by Store.take_seat.
 
     def _on_control(self, match_id: str, payload: bytes) -> None:
         try:

@@ -69,10 +69,10 @@ class PresenceBook:
         self._gone_timers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._watcher_news: set[str] = set()
 
-    async def online(self, match_id: str, seat: int, conn_id: str) -> None:
+    def arrived(self, match_id: str, seat: int) -> None:
+        """A connection is taking the seat (which records it ``online``): no ``gone`` later."""
         if timer := self._gone_timers.pop((match_id, seat), None):
             timer.cancel()
-        await self._record(match_id, seat, "online", conn_id, None)
 
     async def left(self, match_id: str, seat: int, conn_id: str) -> None:
         """The seat's connection ended: ``reconnecting`` now, ``gone`` later unless it returns."""

@@ -143,6 +143,20 @@ return credit
 """
 
 
+# KEYS: takeovers, presence. ARGV: seat, connection id, channel, the presence frame.
+# A connection takes a seat: count the takeover (its generation), mark the seat online, tell
+# the match (presence) and every server process (a control note: close older connections).
+_TAKE_SEAT = """
+local generation = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('HSET', KEYS[2], ARGV[1], 'online:' .. ARGV[2])
+redis.call('PUBLISH', ARGV[3], struct.pack('>I4', 0) .. ARGV[4])
+local note = cmsgpack.pack(
+  {op = 'seat', seat = tonumber(ARGV[1]), conn = ARGV[2], gen = generation})
+redis.call('PUBLISH', ARGV[3], struct.pack('>I4', 4294967295) .. note)
+return generation
+"""
+
+
 def _no_client_name() -> dict[str, None]:
     """Connection options that leave the client library's name unset (see from_url)."""
     parameters = inspect.signature(AbstractConnection.__init__).parameters
@@ -198,6 +212,7 @@ class Store:
         self._commit = ScriptBatcher(redis, _COMMIT)
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = redis.register_script(_HEARTBEAT)
+        self._take_seat = redis.register_script(_TAKE_SEAT)
 
     @classmethod
     def from_url(cls, url: str) -> Store:
@@ -282,9 +297,15 @@ class Store:
             state, hashes = await pipe.execute()
         return Stored.of(state), (hashes[0], hashes[1])
 
-    async def take_seat(self, match_id: str, seat: int) -> int:
-        """Count a takeover of ``seat``: the new connection's generation."""
-        return int(await self.redis.hincrby(takeover_key(match_id), str(seat), 1))
+    async def take_seat(self, match_id: str, seat: int, conn_id: str, online: bytes) -> int:
+        """A connection takes ``seat``: returns its generation (the seat's takeover count).
+
+        In the same round trip the seat is recorded ``online`` and both the ``online`` frame
+        and a control note ``{op: seat, seat, conn, gen}`` are published on the match channel.
+        """
+        keys = [takeover_key(match_id), presence_key(match_id)]
+        args = [seat, conn_id, channel(match_id), online]
+        return int(await self._take_seat(keys=keys, args=args))
 
     async def joining(self, match_id: str, seat: int | None) -> Joining:
         """The state, the seat's newest generation, presence and watchers: one round trip."""
