@@ -66,7 +66,7 @@ from engine.results import (
     result_kind,
     worst_possible,
 )
-from engine.validate import IllegalPlay, Reason, validate_play
+from engine.validate import IllegalPlay, Reason, can_play, validate_play
 
 Step = tuple["Game", tuple[GameEvent, ...]]
 """What a transition returns: the new game and the events, in order."""
@@ -443,7 +443,7 @@ class Game:
 
     def _dice_for(self, seat: int, dice: Dice) -> Step:
         """``seat`` has ``dice`` to play: wait for its move, or pass when nothing is playable."""
-        if legal_plays(self.position(seat), *dice):
+        if can_play(self.position(seat), *dice):
             game = replace(self, phase=Phase.MOVE, on_roll=seat, dice=dice, declined=None)
             return game, ()
         game = replace(

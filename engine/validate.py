@@ -196,6 +196,23 @@ def validate_play(position: Position, d1: int, d2: int, moves: Sequence[Move]) -
     return Play(_representative(position, opp_on, played, hi, lo), result)
 
 
+def can_play(position: Position, d1: int, d2: int) -> bool:
+    """Whether the mover can play any of ``d1``-``d2`` (if not, the turn passes).
+
+    Cheaper than generating the plays: a play exists exactly when one die has one step.
+
+    >>> from engine.position import Position
+    >>> closed = Position.from_points({25: 1}, {p: 2 for p in range(1, 7)})
+    >>> can_play(closed, 6, 5), can_play(Position.start(), 6, 5)
+    (False, True)
+    """
+    if not (0 < d1 < 7 and 0 < d2 < 7):
+        raise ValueError(f"dice must be 1..6, got {d1} and {d2}")
+    board = list(position.mover)
+    opp_on = position.opponent[25:0:-1]
+    return _has_step(board, opp_on, d1) or (d2 != d1 and _has_step(board, opp_on, d2))
+
+
 def check_prefix(position: Position, d1: int, d2: int, moves: Sequence[Move]) -> Play | None:
     """Move-by-move checking: the play if ``moves`` is complete, None if it is a legal start
     that more moves must complete, :class:`IllegalPlay` if a move is already wrong.

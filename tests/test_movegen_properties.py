@@ -10,7 +10,7 @@ from engine.movegen import legal_plays
 from engine.position import BAR, CHECKERS, OFF, Position, pip_count
 from engine.position_id import decode, encode
 from engine.reference import apply_move, single_moves
-from engine.validate import IllegalPlay, validate_play
+from engine.validate import IllegalPlay, can_play, validate_play
 from tests import corpus
 
 MAKERS = {
@@ -168,3 +168,24 @@ def test_plays_are_distinct_sorted_and_moves_sorted(case):
     assert [p.moves for p in plays] == sorted((p.moves for p in plays), reverse=True)
     for play in plays:
         assert play.moves and list(play.moves) == sorted(play.moves, reverse=True)
+
+
+@given(cases())
+def test_a_play_exists_exactly_when_can_play_says_so(case):
+    assert can_play(*case) == bool(legal_plays(*case))
+
+
+def test_can_play_agrees_with_the_generator_on_every_roll_of_the_corpus():
+    positions = GAMES + [
+        make(random.Random(seed)) for make in MAKERS.values() for seed in range(40)
+    ]
+    checked = 0
+    for position in positions:
+        for d1, d2 in itertools.combinations_with_replacement(range(1, 7), 2):
+            assert can_play(position, d1, d2) == bool(legal_plays(position, d1, d2)), (
+                encode(position),
+                d1,
+                d2,
+            )
+            checked += 1
+    assert checked > 5000
