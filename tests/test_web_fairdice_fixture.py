@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[1]
-TOOL = ROOT / "web-client" / "tools" / "make_fairdice_fixture.py"
+from tests.web_tools import load_web_tool
 
 
 def load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_fairdice_fixture", TOOL)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_tool("make_fairdice_fixture")
 
 
 def test_fixture_is_up_to_date() -> None:

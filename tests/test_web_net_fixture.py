@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from types import ModuleType
 
 from protocol import messages as m
 from protocol.codec import decode_from_client, decode_from_server
-from tests.test_web_fairdice_fixture import ROOT
-
-TOOL = ROOT / "web-client" / "tools" / "make_net_fixture.py"
+from tests.web_tools import load_web_tool
 
 
 def load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_net_fixture", TOOL)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_tool("make_net_fixture")
 
 
 def test_fixture_is_up_to_date() -> None:

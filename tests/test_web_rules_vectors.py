@@ -9,25 +9,17 @@ changes).
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 from types import ModuleType
 
 from engine.position import Position
 from engine.position_id import decode, encode
 from engine.reference import single_moves
-
-ROOT = Path(__file__).resolve().parents[1]
-TOOL = ROOT / "web-client" / "tools" / "make_rules_vectors.py"
+from tests.web_tools import load_web_tool
 
 
 def load_tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_rules_vectors", TOOL)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_web_tool("make_rules_vectors")
 
 
 def test_committed_vectors_are_up_to_date() -> None:
