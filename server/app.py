@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(clock.run(), name="clock"),
             asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
             asyncio.create_task(gateway.probe_forever(), name="probes"),
+            asyncio.create_task(gateway.presence.sweep_gone(), name="presence"),
         ]
         log.info("server process ready", extra=logs.fields(port=settings.port))
         try:

@@ -111,7 +111,7 @@ class Gateway:
         self.seats: dict[tuple[str, int], Connection] = {}
         self.connections: set[Connection] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self.presence = PresenceBook(self.store, matches, self._spawn)
+        self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
         matches.hub.on_control = self._on_control
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -222,7 +222,6 @@ class Gateway:
                 return False
         conn.match_id, conn.seat = match_id, seat
         if seat is not None:
-            self.presence.arrived(match_id, seat)
             online = codec.encode(m.Presence(seat, "online", None))
             conn.generation = await self.store.take_seat(match_id, seat, conn.id, online)
             self._take_seat(conn)

@@ -1,25 +1,29 @@
 """Presence: whether each seat of a match is connected, and how many people watch it.
 
 A seat is ``online`` while a connection holds it, ``reconnecting`` from the moment that
-connection ends, and ``gone`` after :data:`GONE_AFTER_SECONDS` without a new one. The entries
-live in Redis (the seat's next connection may land on another process) and every change is
-published on the match channel, so the opponent and the spectators hear of it on whichever
-process serves them. A ``reconnecting`` or ``gone`` seat that owes a decision is shown with its
-deadline: the forfeit countdown.
+connection ends, and ``gone`` after ``gone_after_seconds`` (a setting) without a new one. The
+entries live in Redis (the seat's next connection may land on another process) and every
+change is published on the match channel, so the opponent and the spectators hear of it on
+whichever process serves them. A ``reconnecting`` or ``gone`` seat that owes a decision is
+shown with its deadline: the forfeit countdown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from protocol import codec
 from protocol import messages as m
+from server import logs
 from server.machine.state import MatchState, owing
 from server.matches import MatchService
 from server.store import Store
+
+log = logs.get("presence")
 
 GONE_AFTER_SECONDS = 20.0
 # Spectator counts are announced at most this often per match and process (a swarm of
@@ -60,30 +64,45 @@ def greeting(
 
 
 class PresenceBook:
-    """This process's side of presence: records changes, times ``gone``, counts watchers."""
+    """This process's side of presence: records changes, shows ``gone``, counts watchers.
 
-    def __init__(self, store: Store, matches: MatchService, spawn: Spawn) -> None:
+    When a seat's connection ends, the time it is to be shown gone is indexed in Redis, and
+    any process's :meth:`sweep_gone` announces it then (unless a connection took the seat
+    since): a restart or the death of the process that saw the drop loses nothing.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        matches: MatchService,
+        spawn: Spawn,
+        gone_after_seconds: float = GONE_AFTER_SECONDS,
+    ) -> None:
         self.store = store
         self.matches = matches
         self._spawn = spawn
-        self._gone_timers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self.gone_after_ms = int(gone_after_seconds * 1000)
         self._watcher_news: set[str] = set()
-
-    def arrived(self, match_id: str, seat: int) -> None:
-        """A connection is taking the seat (which records it ``online``): no ``gone`` later."""
-        if timer := self._gone_timers.pop((match_id, seat), None):
-            timer.cancel()
 
     async def left(self, match_id: str, seat: int, conn_id: str) -> None:
         """The seat's connection ended: ``reconnecting`` now, ``gone`` later unless it returns."""
         deadline = await self._deadline(match_id, seat)
-        await self._record(match_id, seat, "reconnecting", conn_id, deadline)
-        timer = self._spawn(self._gone_later(match_id, seat, conn_id))
-        self._gone_timers[(match_id, seat)] = timer
+        gone_at = _wall_ms() + self.gone_after_ms
+        await self._record(match_id, seat, "reconnecting", conn_id, deadline, gone_at)
 
-    async def _gone_later(self, match_id: str, seat: int, conn_id: str) -> None:
-        await asyncio.sleep(GONE_AFTER_SECONDS)
-        self._gone_timers.pop((match_id, seat), None)
+    async def sweep_gone(self, interval: float = 0.5) -> None:
+        """Forever: show gone the seats whose time has come (on any process)."""
+        while True:
+            try:
+                for match_id, seat, conn_id in await self.store.claim_gone(_wall_ms()):
+                    await self._gone(match_id, seat, conn_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("presence sweep failed", extra=logs.fields(error=repr(exc)))
+            await asyncio.sleep(interval)
+
+    async def _gone(self, match_id: str, seat: int, conn_id: str) -> None:
         # Only if no connection took the seat since, here or on another process.
         if await self.store.seat_presence(match_id, seat) == f"reconnecting:{conn_id}".encode():
             deadline = await self._deadline(match_id, seat)
@@ -98,10 +117,16 @@ class PresenceBook:
         return None
 
     async def _record(
-        self, match_id: str, seat: int, status: str, conn_id: str, deadline: int | None
+        self,
+        match_id: str,
+        seat: int,
+        status: str,
+        conn_id: str,
+        deadline: int | None,
+        gone_at: int | None = None,
     ) -> None:
         frame = codec.encode(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
-        await self.store.set_presence(match_id, seat, f"{status}:{conn_id}", frame)
+        await self.store.set_presence(match_id, seat, f"{status}:{conn_id}", frame, gone_at)
 
     async def watching(self, match_id: str, conn_id: str, joined: bool) -> None:
         """Count a spectator connection in (or out) and announce the new number soon."""
@@ -117,3 +142,7 @@ class PresenceBook:
         with contextlib.suppress(Exception):
             count = await self.store.watchers(match_id)
             await self.store.publish(match_id, codec.encode(m.Watchers(count)))
+
+
+def _wall_ms() -> int:
+    return time.time_ns() // 1_000_000

@@ -42,6 +42,8 @@ class Settings:
     send_queue_frames: int = 256
     auth_timeout_seconds: float = 5.0
     resume_max_events: int = 500
+    # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
+    gone_after_seconds: float = 20.0
     workers: int = 1
     log_level: str = "info"
     web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")

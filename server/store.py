@@ -36,6 +36,8 @@ DEADLINES = "fg:idx:deadlines"
 HEARTBEAT = "fg:clock:alive"
 CLOCK_CREDIT = "fg:clock:credit"
 STOPPED = "fg:clock:stopped"
+GONE_DUE = "fg:idx:gone"
+"""When each seat that lost its connection is to be shown gone: ``<match>:<seat>:<conn>``."""
 
 
 def state_key(match_id: str) -> str:
@@ -157,6 +159,16 @@ return generation
 """
 
 
+# KEYS: the gone index. ARGV: now, max count. Takes the due entries out (one process each).
+_CLAIM_GONE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+if #due > 0 then
+  redis.call('ZREM', KEYS[1], unpack(due))
+end
+return due
+"""
+
+
 def _no_client_name() -> dict[str, None]:
     """Connection options that leave the client library's name unset (see from_url)."""
     parameters = inspect.signature(AbstractConnection.__init__).parameters
@@ -213,6 +225,7 @@ class Store:
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = redis.register_script(_HEARTBEAT)
         self._take_seat = redis.register_script(_TAKE_SEAT)
+        self._claim_gone = redis.register_script(_CLAIM_GONE)
 
     @classmethod
     def from_url(cls, url: str) -> Store:
@@ -326,12 +339,27 @@ class Store:
     async def seat_presence(self, match_id: str, seat: int) -> bytes | None:
         return await self.redis.hget(presence_key(match_id), str(seat))
 
-    async def set_presence(self, match_id: str, seat: int, entry: str, frame: bytes) -> None:
-        """Record a seat's presence entry and publish its frame, in one round trip."""
+    async def set_presence(
+        self, match_id: str, seat: int, entry: str, frame: bytes, gone_at: int | None = None
+    ) -> None:
+        """Record a seat's presence entry and publish its frame, in one round trip; with
+        ``gone_at`` (ms) also index when the seat is to be shown gone (:meth:`claim_gone`)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(presence_key(match_id), str(seat), entry)
             pipe.publish(channel(match_id), (0).to_bytes(4, "big") + frame)
+            if gone_at is not None:
+                conn_id = entry.split(":", 1)[1]
+                pipe.zadd(GONE_DUE, {f"{match_id}:{seat}:{conn_id}": gone_at})
             await pipe.execute()
+
+    async def claim_gone(self, now: int, count: int = 100) -> list[tuple[str, int, str]]:
+        """Take the seats due to be shown gone: ``(match, seat, connection id)``, each once."""
+        due = await self._claim_gone(keys=[GONE_DUE], args=[now, count])
+        claimed = []
+        for member in due:
+            match_id, seat, conn_id = member.decode().rsplit(":", 2)
+            claimed.append((match_id, int(seat), conn_id))
+        return claimed
 
     async def watch(self, match_id: str, conn_id: str, joined: bool, ttl: int) -> None:
         """Count a spectator connection in or out (the count ages out after ``ttl`` s)."""

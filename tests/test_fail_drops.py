@@ -13,6 +13,7 @@ from protocol import events as pe
 from protocol import messages as m
 from protocol.client import MatchClient, play_random
 from tests.failure_kit import (
+    Stack,
     Table,
     assert_saw_the_log,
     count_kind,
@@ -125,3 +126,32 @@ async def test_drops_of_10_s_continue_and_40_s_on_move_loses_on_time_once(server
         short_drop(server, on_move=False, seed=2),
         long_drop(server),
     )
+
+
+async def test_a_seat_away_is_shown_gone_even_when_the_server_restarts_meanwhile(tmp_path):
+    """The process that saw the drop dies before the seat is due to be shown gone: the
+    restarted one (any process) announces it on time, once."""
+    stack = Stack(tmp_path)
+    stack.start()
+    try:
+        first = await asyncio.to_thread(stack.server, FAIRGAMMON_GONE_AFTER_SECONDS="3")
+        table = await Table.open(first, mode="single_game", clock=60)
+        async with table:
+            await play_until(table.seats, lambda: table.owing("decide") is not None)
+            away, other = table.a, table.b
+            await away.close()
+            left = time.monotonic()
+            told = {w: (lambda w=w: [s for s, _ in statuses(table.seen_by(w).presence, 0)])
+                    for w in (other, table.w)}  # fmt: skip
+            for watcher in (other, table.w):
+                await until(lambda w=watcher: "reconnecting" in told[w](), what="reconnecting")
+            first.kill()
+            await stack.restart(first, FAIRGAMMON_GONE_AFTER_SECONDS="3")
+            for watcher in (other, table.w):
+                await until(lambda w=watcher: "gone" in told[w](), timeout=15, what="gone")
+            assert time.monotonic() - left >= 3.0  # not before it was due
+            await asyncio.sleep(1.5)  # the sweeps go on: it is announced once
+            for watcher in (other, table.w):
+                assert told[watcher]().count("gone") == 1, told[watcher]()
+    finally:
+        stack.close()
