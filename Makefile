@@ -7,6 +7,8 @@ PY := .venv/bin/python
 # (Node.js for the browser client is handled by scripts/build-web.sh: the system's when recent
 # enough, otherwise a private copy from PyPI inside .venv.)
 SYSTEM_COMMANDS := redis-server chromium
+# The tests also run deploy/nginx.conf (the proxy of docker-compose.yml) in a real nginx.
+TEST_COMMANDS := nginx
 
 .PHONY: setup web serve test lint bench clean
 
@@ -19,7 +21,8 @@ web: setup
 serve: web
 	@$(PY) -m server.cli serve $(ARGS)
 
-test: setup
+test:
+	@scripts/bootstrap.sh --extras test $(SYSTEM_COMMANDS) $(TEST_COMMANDS)
 	@$(PY) -m ruff check .
 	@scripts/build-web.sh test
 	@$(PY) -m pytest $(PYTEST_ARGS)
