@@ -20,7 +20,7 @@ const NEW_CHAIN = 'New dice chain committed for this device';
 type Storage = ReturnType<typeof memoryStorage>;
 
 /** A browser on one seat: its own clock, sockets and storage. */
-function browser(server: DiceServer, seat: Seat, storage: Storage = memoryStorage()) {
+function browser(server: DiceServer, seat: Seat, storage: Storage = memoryStorage(), chainLength = LENGTH) {
   const env = new FakeEnv();
   const s = new MatchSession({
     matchId: MATCH,
@@ -29,7 +29,7 @@ function browser(server: DiceServer, seat: Seat, storage: Storage = memoryStorag
     url: 'ws://test/ws',
     env,
     storage,
-    chainLength: LENGTH,
+    chainLength,
   });
   const notices: string[] = [];
   s.subscribe(() => {
@@ -261,5 +261,23 @@ describe('a seat that lost its dice secret re-commits between rolls', () => {
     await run(server, [annBack, phone], () => bobToMove(server) && server.k > k + 4);
     server.resign(0);
     expect(await verifyTranscript(server.transcript(), false)).toMatchObject({ recommitments: 1 });
+  });
+
+  it('a chain that has run out is replaced the same way, between rolls', async () => {
+    const server = new DiceServer(new FakeEnv(), MATCH);
+    const ann = browser(server, 0, memoryStorage(), 8);
+    const bob = browser(server, 1, memoryStorage(), 8);
+    await run(server, [ann, bob], () => server.k > 20 && server.phase === 'play');
+    // Rolls 1-8 came from the chains committed to (8 roll-off ties in a row are too unlikely
+    // to matter); each seat then re-committed for roll 9 on (18 links), and again for 19 on.
+    const recommitted = server.log.filter((e) => e.k === 'recommitted').map((e) => [e.p.seat, e.p.k]);
+    expect(recommitted.filter(([, k]) => k === 9)).toHaveLength(2);
+    expect(recommitted.filter(([, k]) => k === 19)).toHaveLength(2);
+    for (const p of [ann, bob]) {
+      await p.s.verified();
+      expect(new Set([...p.s.checks.values()].map((c) => c.check))).toEqual(new Set(['verified']));
+    }
+    server.resign(1);
+    expect(await verifyTranscript(server.transcript(), false)).toMatchObject({ recommitments: 4 });
   });
 });

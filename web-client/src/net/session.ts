@@ -624,7 +624,7 @@ export class MatchSession {
   private isCurrent(held: Held | null): boolean {
     const seat = this.seat;
     const t = this.tracker;
-    if (seat === null || held === null) return false;
+    if (seat === null || held === null || t.k > held.chain.length) return false; // run out: a new one
     const count = t.recommits[seat];
     if (count === 0) {
       const c = t.commitments[seat];
@@ -766,7 +766,7 @@ export class MatchSession {
     const t = this.tracker;
     const ctx = this.ctx(game, seat);
     const n = t.recommits[seat] + 1;
-    const length = Math.max(this.chainLength, k);
+    const length = Math.max(this.chainLength, 2 * k); // as many rolls ahead as behind, at least
     const secret = newSecret();
     const chain = await OwnChain.create(ctx, secret, length, k);
     const still = t.game === game && t.k === k && BETWEEN_ROLLS.has(t.clock.phase) && t.recommits[seat] + 1 === n;
