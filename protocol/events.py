@@ -96,7 +96,7 @@ class Recommitted:
 
     game: Game
     seat: Annotated[Seat, "the seat with the new chain"]
-    commitment: Annotated[Hash, "s[0] of the new chain"]
+    commitment: Annotated[Hash, "s'[k - 1] of the new chain, which its reveal for roll k hashes to"]
     k: Annotated[int, Int(1, L.MAX_COUNTER), "first roll index the new chain serves"]
 
 

@@ -83,7 +83,7 @@ class Recommit:
 
     seq: Seq
     game: Game
-    commitment: Annotated[Hash, "s[0] of the new chain"]
+    commitment: Annotated[Hash, "s'[k0 - 1] of the new chain, k0 the next roll (fairness.md 7)"]
 
 
 @message("roll", _CLIENT, envelope=_ACTION)

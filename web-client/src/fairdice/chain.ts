@@ -4,29 +4,46 @@
 
 import { type ChainContext, CHAIN_LENGTH, type Seat, buildChain, deriveDice, verifyLink } from './scheme';
 
-/** A client's own hash chain: the commitment to send, then one reveal per roll. */
+/**
+ * A client's own hash chain: the value to publish, then one reveal per roll.
+ *
+ * A chain made at the start of a game serves rolls 1, 2, … and is published as its commitment
+ * s[0]. A chain made for a re-commitment (docs/fairness.md, section 7) serves rolls from `from`
+ * = k0 on and is published as s'[k0 − 1]; its reveal for roll k is still s'[k] (the index is
+ * always the roll index), so its length must be at least k0.
+ */
 export class OwnChain {
   private constructor(
     readonly ctx: ChainContext,
     private readonly links: Uint8Array[],
+    /** The first roll index this chain serves (1, or k0 after a re-commitment). */
+    readonly from: number,
   ) {}
 
   /** Build the chain from its secret top s[N] (kept in storage so a reload can rebuild it). */
-  static async create(ctx: ChainContext, top: Uint8Array, n: number = CHAIN_LENGTH): Promise<OwnChain> {
-    return new OwnChain(ctx, await buildChain(ctx, top, n));
+  static async create(ctx: ChainContext, top: Uint8Array, n: number = CHAIN_LENGTH, from = 1): Promise<OwnChain> {
+    if (!Number.isInteger(from) || from < 1 || from > n) throw new RangeError(`a chain of ${n} links cannot serve roll ${from}`);
+    return new OwnChain(ctx, await buildChain(ctx, top, n), from);
   }
 
   get length(): number {
     return this.links.length - 1;
   }
 
+  /** What the seat publishes: s[0] (commitment), or s'[k0 − 1] (re-commitment from roll k0). */
   get commitment(): Uint8Array {
-    return this.links[0]!;
+    return this.links[this.from - 1]!;
   }
 
-  /** s[k], the reveal for roll k. */
+  /** s[i], 0 ≤ i ≤ N. */
+  link(i: number): Uint8Array {
+    if (!Number.isInteger(i) || i < 0 || i > this.length) throw new RangeError(`no link ${i}`);
+    return this.links[i]!;
+  }
+
+  /** s[k], the reveal for roll k (k ≥ from). */
   reveal(k: number): Uint8Array {
-    if (!Number.isInteger(k) || k < 1 || k > this.length) throw new RangeError(`no reveal ${k}`);
+    if (!Number.isInteger(k) || k < this.from || k > this.length) throw new RangeError(`no reveal ${k}`);
     return this.links[k]!;
   }
 }

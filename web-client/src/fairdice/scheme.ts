@@ -15,6 +15,8 @@ export const SCHEME = 'fairgammon/v1';
 export const CHAIN_LENGTH = 1024;
 export const SECRET_BYTES = 32;
 export const MATCH_ID_BYTES = 16;
+/** Re-commitments allowed per seat and game (docs/fairness.md, section 7). */
+export const MAX_RECOMMITMENTS = 3;
 
 const CHAIN_TAG = ascii('fairgammon/v1/chain');
 const ROLL_TAG = ascii('fairgammon/v1/roll');

@@ -50,14 +50,22 @@ export class LiveVerifier {
     ];
   }
 
-  /** `seat` re-committed: its reveal for roll `fromK` hashes to `commitment`. */
+  /**
+   * `seat` re-committed: its reveal for roll `fromK` hashes to `commitment`. Queued after the
+   * checks of the rolls before it (a burst of events can deliver the re-commitment while the
+   * check of roll `fromK − 1` is still running).
+   */
   recommit(seat: Seat, commitment: Uint8Array, fromK: number): void {
-    this.known[seat] = { k: fromK - 1, link: commitment };
+    this.then(() => (this.known[seat] = { k: fromK - 1, link: commitment }));
   }
 
   /** Nothing is known to check `seat`'s next reveal against (a re-commitment before we joined). */
   forget(seat: Seat): void {
-    this.known[seat] = null;
+    this.then(() => (this.known[seat] = null));
+  }
+
+  private then(step: () => unknown): void {
+    this.queue = this.queue.then(step).catch(() => undefined);
   }
 
   /** Resolves once every check queued so far has finished. */

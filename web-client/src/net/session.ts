@@ -11,16 +11,33 @@
  *   with the same number; `rate_limited` / `retry_later` are retried with the same number;
  * - the dice automation: commit when the clock names this seat in phase `commit`, reveal in
  *   `rolloff` / `reveal`, roll when no cube decision is possible — from a hash chain whose
- *   secret is kept in storage per match, game and seat, so a reload rebuilds it;
+ *   secret is kept in storage per match, game and seat, so a reload rebuilds it; a browser
+ *   without the secret of the seat's current chain (another device, cleared storage)
+ *   re-commits a fresh chain between rolls (docs/fairness.md, section 7), at most 3 times a
+ *   game;
  * - every published roll verified (LiveVerifier), the server clock offset from welcome and
  *   pong, presence and the watcher count.
  */
 
-import { CHAIN_LENGTH, OwnChain, type SecretStorage, forgetSecret, fromHex, obtainSecret, toHex } from '../fairdice';
+import {
+  CHAIN_LENGTH,
+  type ChainContext,
+  MAX_RECOMMITMENTS,
+  OwnChain,
+  type SecretStorage,
+  constantTimeEqual,
+  forgetSecret,
+  fromHex,
+  loadChain,
+  newSecret,
+  obtainSecret,
+  storeRecommitted,
+} from '../fairdice';
 import { Connection, type Env, type LinkState } from './connection';
 import { LiveVerifier, type Verdict } from './liveVerifier';
 import {
   type Action,
+  type ClockPhase,
   type EventFrame,
   type Move,
   type Seat,
@@ -68,6 +85,20 @@ export interface Notice {
 const PING_EVERY_MS = 10_000;
 const RETRY_FOR_MS = 30_000;
 
+/** This seat's chain in one game, as this browser holds it. */
+interface Held {
+  readonly chain: OwnChain;
+  /** The seat's re-commitment count with this chain applied (0: the game's commitment). */
+  readonly n: number;
+}
+
+/** Clock phases of the server's phase `play`: between rolls, where a re-commitment is allowed. */
+const BETWEEN_ROLLS: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign']);
+/** Clock phases in which a roll is under way (a reveal may be owed). */
+const ROLLING: ReadonlySet<ClockPhase> = new Set(['rolloff', 'reveal']);
+/** The longest a play waits for this seat's re-commitment before it is sent anyway. */
+const RECOMMIT_WAIT_MS = 5_000;
+
 export class MatchSession {
   readonly tracker = new Tracker();
   /** The seat this connection plays (from the welcome), or null for a spectator. */
@@ -92,7 +123,15 @@ export class MatchSession {
   private seq: number;
   private readonly pending = new Map<number, PendingAction>();
   private readonly autoSent = new Set<string>();
-  private readonly chains = new Map<number, Promise<OwnChain>>();
+  /** This seat's chain per game: loading or loaded (null: this browser holds none). */
+  private readonly chains = new Map<number, Promise<Held | null>>();
+  private readonly held = new Map<number, Held | null>();
+  /** The player asked to roll (`game:k`) while the chain was not ready. */
+  private rollWanted: string | null = null;
+  /** Notices said once (`what:game[:k]`). */
+  private readonly said = new Set<string>();
+  /** A re-commitment under way: plays that hand the dice over wait for `done`. */
+  private recovery: { readonly game: number; readonly done: Promise<void>; readonly finish: () => void } | null = null;
   private readonly verifiers = new Map<number, LiveVerifier>();
   private readonly matchBytes: Uint8Array;
   private readonly listeners = new Set<() => void>();
@@ -270,11 +309,18 @@ export class MatchSession {
         const v = new LiveVerifier(this.matchBytes, e.p.game);
         v.commit(e.p.commitment0, e.p.commitment1);
         this.verifiers.set(e.p.game, v);
-        void this.checkOwnChain(e.p.game);
         break;
       }
       case 'recommitted':
         this.verifiers.get(e.p.game)?.recommit(e.p.seat, e.p.commitment, e.p.k);
+        if (e.p.seat === this.seat) {
+          if (this.isCurrent(this.held.get(e.p.game) ?? null)) {
+            if (live) this.say('New dice chain committed for this device');
+            if (this.recovery?.game === e.p.game) this.recovery.finish();
+          }
+        } else if (live) {
+          this.say(`${name(e.p.seat)} committed a new dice chain (lost secret) from roll ${e.p.k}`);
+        }
         break;
       case 'dice': {
         const d = e.p;
@@ -321,6 +367,7 @@ export class MatchSession {
       case 'game_over':
         // The game's reveals are all public now: its secret is of no more use.
         if (this.seat !== null) forgetSecret(this.options.storage, { matchId: this.matchBytes, gameNo: e.p.game, seat: this.seat });
+        if (this.recovery?.game === e.p.game) this.recovery.finish();
         break;
       default:
         break;
@@ -336,7 +383,6 @@ export class MatchSession {
       // After a re-commitment the snapshot's commitment no longer leads to the next reveal.
       for (const seat of [0, 1] as const) if (t.recommits[seat] > 0) v.forget(seat);
       this.verifiers.set(t.game, v);
-      void this.checkOwnChain(t.game);
     }
   }
 
@@ -420,7 +466,19 @@ export class MatchSession {
   async move(moves: readonly Move[]): Promise<Reply | null> {
     const t = this.tracker;
     if (this.seat === null || t.owes(this.seat) !== 'move' || this.pendingMove) return null;
-    const promise = this.act(actions.move(t.game, t.turn, moves));
+    const { game, turn } = t;
+    if (this.chainPending()) {
+      // After this play the opponent rolls, and this seat must reveal: re-commit first.
+      this.pendingMove = { seq: 0, ackV: null };
+      this.emit();
+      await this.chainSettled();
+      this.pendingMove = null;
+      if (t.owes(this.seat) !== 'move' || t.game !== game || t.turn !== turn) {
+        this.emit();
+        return null;
+      }
+    }
+    const promise = this.act(actions.move(game, turn, moves));
     const seq = this.seq;
     this.pendingMove = { seq, ackV: null };
     this.emit();
@@ -442,10 +500,18 @@ export class MatchSession {
     if (this.seat === null || t.owes(this.seat) !== 'decide') return null;
     const game = t.game;
     const k = t.k;
-    this.autoSent.add(`decide:${game}:${k}`);
-    const chain = await this.chain(game);
-    if (!chain || t.owes(this.seat) !== 'decide' || t.k !== k) return null;
-    return this.act(actions.roll(game, k, chain.reveal(k)), user);
+    const key = `decide:${game}:${k}`;
+    this.autoSent.add(key);
+    const held = await this.loadHeld(game);
+    if (t.owes(this.seat) !== 'decide' || t.game !== game || t.k !== k) return null;
+    if (!held || !this.isCurrent(held)) {
+      // The chain is being replaced (a re-commitment): roll as soon as the new one is in.
+      this.autoSent.delete(key);
+      this.rollWanted = `${game}:${k}`;
+      this.automate();
+      return null;
+    }
+    return this.act(actions.roll(game, k, held.chain.reveal(k)), user);
   }
 
   double(): Promise<Reply> | null {
@@ -459,7 +525,10 @@ export class MatchSession {
   answerDouble(answer: 'take' | 'drop' | 'beaver'): Promise<Reply> | null {
     const t = this.tracker;
     if (this.seat === null || t.owes(this.seat) !== 'take') return null;
-    return this.act(actions[answer](t.game));
+    const game = t.game;
+    // A take hands the dice to the doubler's roll, which this seat must reveal for.
+    if (answer !== 'drop' && this.chainPending()) return this.chainSettled().then(() => this.act(actions[answer](game)));
+    return this.act(actions[answer](game));
   }
 
   resign(level: 1 | 2 | 3): Promise<Reply> | null {
@@ -495,39 +564,111 @@ export class MatchSession {
 
   // ---- dice automation --------------------------------------------------------------------------
 
-  /** This seat's chain for `game` (null when it cannot be built). */
-  chain(game: number): Promise<OwnChain | null> {
+  private ctx(game: number, seat: Seat): ChainContext {
+    return { matchId: this.matchBytes, gameNo: game, seat };
+  }
+
+  private get chainLength(): number {
+    return this.options.chainLength ?? CHAIN_LENGTH;
+  }
+
+  /** The chain this browser holds for its seat in `game` (from storage), or null. */
+  async chain(game: number): Promise<OwnChain | null> {
+    return (await this.loadHeld(game))?.chain ?? null;
+  }
+
+  /** Load (once) the chain storage holds for this seat in `game`. */
+  private loadHeld(game: number): Promise<Held | null> {
     const seat = this.seat;
     if (seat === null) return Promise.resolve(null);
-    let chain = this.chains.get(game);
-    if (!chain) {
-      const ctx = { matchId: this.matchBytes, gameNo: game, seat };
-      const { secret, stored } = obtainSecret(this.options.storage, ctx);
-      if (!stored) this.say('This browser cannot store the dice secret: do not reload during this game', true);
-      chain = OwnChain.create(ctx, secret, this.options.chainLength ?? CHAIN_LENGTH);
-      this.chains.set(game, chain);
+    const known = this.chains.get(game);
+    if (known) return known;
+    const ctx = this.ctx(game, seat);
+    const stored = loadChain(this.options.storage, ctx);
+    const held =
+      stored === null
+        ? Promise.resolve(null)
+        : OwnChain.create(ctx, stored.secret, stored.length ?? this.chainLength, stored.from).then((chain) => ({ chain, n: stored.n }));
+    return this.track(game, held);
+  }
+
+  /** Remember `held` as this seat's chain in `game` once it is built, and act on it. */
+  private track(game: number, held: Promise<Held | null>): Promise<Held | null> {
+    const safe = held.catch(() => null);
+    this.chains.set(game, safe);
+    void safe.then((h) => {
+      if (this.chains.get(game) !== safe) return; // replaced meanwhile
+      this.held.set(game, h);
+      this.automate();
+    });
+    return safe;
+  }
+
+  /** The chain to commit to at the start of `game`: the stored one, or a fresh one. */
+  private async commitChain(game: number): Promise<Held | null> {
+    const seat = this.seat;
+    if (seat === null) return null;
+    const known = await this.loadHeld(game);
+    if (known && known.n === 0) return known;
+    const ctx = this.ctx(game, seat);
+    const { secret, stored } = obtainSecret(this.options.storage, ctx);
+    if (!stored) this.say('This browser cannot store the dice secret: do not reload during this game', true);
+    return this.track(game, OwnChain.create(ctx, secret, this.chainLength).then((chain) => ({ chain, n: 0 })));
+  }
+
+  /**
+   * Whether `held` is the chain the server checks this seat's next reveal against: the one
+   * committed to, or the one of the seat's latest re-commitment (after a snapshot, which
+   * carries only their number, the re-commitment count it was made with tells).
+   */
+  private isCurrent(held: Held | null): boolean {
+    const seat = this.seat;
+    const t = this.tracker;
+    if (seat === null || held === null || t.k > held.chain.length) return false; // run out: a new one
+    const count = t.recommits[seat];
+    if (count === 0) {
+      const c = t.commitments[seat];
+      return held.n === 0 && c !== null && constantTimeEqual(held.chain.commitment, c);
     }
-    return chain.catch(() => null);
+    const last = t.lastRecommit[seat];
+    if (last) return held.chain.from === last.k && constantTimeEqual(held.chain.commitment, last.commitment);
+    return held.n === count;
+  }
+
+  /**
+   * Whether this browser can reveal this seat's next roll of the current game: true or false,
+   * or null while its chain is still being loaded (or no game is being played).
+   */
+  holdsChain(): boolean | null {
+    const t = this.tracker;
+    if (this.seat === null || !(BETWEEN_ROLLS.has(t.clock.phase) || ROLLING.has(t.clock.phase))) return null;
+    if (!this.held.has(t.game)) return null;
+    return this.isCurrent(this.held.get(t.game) ?? null);
+  }
+
+  /**
+   * Whether this seat's chain for the next roll is not known to be the current one yet while
+   * a re-commitment is (or may soon be) under way: a play that lets a roll start waits.
+   */
+  private chainPending(): boolean {
+    const seat = this.seat;
+    const t = this.tracker;
+    if (seat === null || t.commitments[seat] === null || !BETWEEN_ROLLS.has(t.clock.phase)) return false;
+    if (this.recovery?.game === t.game) return true;
+    if (!this.held.has(t.game)) return true; // still loading
+    return !this.isCurrent(this.held.get(t.game) ?? null) && t.recommits[seat] < MAX_RECOMMITMENTS;
+  }
+
+  /** Resolves once the chain is loaded and a re-commitment it needed is done (or given up). */
+  private async chainSettled(): Promise<void> {
+    await this.loadHeld(this.tracker.game); // once loaded, the automation starts a re-commitment
+    await this.recovery?.done;
   }
 
   /** Resolves once every roll received so far has been checked. */
   async verified(): Promise<void> {
     await Promise.all([...this.verifiers.values()].map((v) => v.idle()));
     await new Promise((r) => queueMicrotask(() => r(null)));
-  }
-
-  /** Our published commitment must be our chain's, or every reveal would forfeit. */
-  private brokenChain = new Set<number>();
-
-  private async checkOwnChain(game: number): Promise<void> {
-    const seat = this.seat;
-    const published = this.tracker.commitments[seat ?? 0];
-    if (seat === null || !published || this.tracker.game !== game) return;
-    const chain = await this.chain(game);
-    if (chain && toHex(chain.commitment) !== toHex(published)) {
-      this.brokenChain.add(game);
-      this.say('This browser does not hold the dice secret this seat committed to for this game', true);
-    }
   }
 
   /** Act by itself where no decision is needed: commit, reveal, roll without a cube choice. */
@@ -542,21 +683,110 @@ export class MatchSession {
       if (this.autoSent.has(key) || this.autoSent.has(`${key}:stop`)) return;
       if (game > 1 && this.nextGameAsked !== game && !this.commitDue()) return;
       this.autoSent.add(key);
-      void this.chain(game).then((chain) => {
-        if (chain) void this.act(actions.commit(game, chain.commitment), false);
+      void this.commitChain(game).then((held) => {
+        if (held) void this.act(actions.commit(game, held.chain.commitment), false);
       });
-    } else if (owed === 'rolloff' || owed === 'reveal') {
-      const { game, k } = t;
-      const key = `${owed}:${game}:${k}`;
-      if (this.autoSent.has(key) || this.brokenChain.has(game)) return;
-      this.autoSent.add(key);
-      void this.chain(game).then((chain) => {
-        if (chain && t.game === game && t.k === k) void this.act(actions.reveal(game, k, chain.reveal(k)), false);
-      });
-    } else if (owed === 'decide' && !t.mayDouble(seat)) {
-      if (this.autoSent.has(`decide:${t.game}:${t.k}`) || this.brokenChain.has(t.game)) return;
-      void this.roll(false);
+      return;
     }
+    // A game is being played: its commitments are published.
+    const phase = t.clock.phase;
+    if (this.midTransition || !(BETWEEN_ROLLS.has(phase) || ROLLING.has(phase))) return;
+    const { game, k } = t;
+    if (!this.held.has(game)) {
+      void this.loadHeld(game); // acts again once loaded
+      return;
+    }
+    const held = this.held.get(game) ?? null;
+    if (!held || !this.isCurrent(held)) {
+      this.recover(game, owed);
+    } else if (owed === 'rolloff' || owed === 'reveal') {
+      const key = `${owed}:${game}:${k}`;
+      if (this.autoSent.has(key)) return;
+      this.autoSent.add(key);
+      void this.act(actions.reveal(game, k, held.chain.reveal(k)), false);
+    } else if (owed === 'decide' && (!t.mayDouble(seat) || this.rollWanted === `${game}:${k}`)) {
+      if (this.autoSent.has(`decide:${game}:${k}`)) return;
+      void this.roll(this.rollWanted === `${game}:${k}`);
+    }
+  }
+
+  /**
+   * This browser does not hold the chain the seat's next reveal must come from (the seat was
+   * opened on another device, or storage was cleared): re-commit a fresh chain between rolls
+   * (docs/fairness.md, section 7). During a roll that is not allowed, and the seat cannot
+   * reveal: say so once, and send nothing.
+   */
+  private recover(game: number, owed: ClockPhase | null): void {
+    const seat = this.seat!;
+    const t = this.tracker;
+    const k = t.k;
+    if (t.recommits[seat] >= MAX_RECOMMITMENTS) {
+      this.sayOnce(
+        `limit:${game}`,
+        `This browser does not hold this seat's dice secret, and the seat has already committed a new chain ${MAX_RECOMMITMENTS} times in this game (the limit): it cannot reveal its dice, and forfeits at its next roll`,
+      );
+      return;
+    }
+    if (!BETWEEN_ROLLS.has(t.clock.phase)) {
+      if (owed === 'rolloff' || owed === 'reveal') {
+        this.sayOnce(
+          `lost:${game}:${k}`,
+          'This browser does not hold the dice secret this seat committed to for this game, and a new one can only be committed between rolls: this seat cannot reveal for this roll',
+        );
+      }
+      return; // a roll the seat does not owe a reveal for: re-commit once it is complete
+    }
+    const key = `recommit:${game}:${k}`;
+    if (this.autoSent.has(key)) return; // one try per roll: a refusal does not loop
+    this.autoSent.add(key);
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const recovery = {
+      game,
+      done,
+      finish: () => {
+        if (this.recovery === recovery) this.recovery = null;
+        finish();
+      },
+    };
+    this.recovery = recovery;
+    const timer = this.options.env.setTimeout(recovery.finish, RECOMMIT_WAIT_MS);
+    void done.then(() => this.options.env.clearTimeout(timer));
+    void this.recommit(game, k, key).then((ok) => {
+      if (!ok) recovery.finish();
+    });
+  }
+
+  /**
+   * Make, store and send a fresh chain serving rolls from `k` on. False when it was not sent
+   * or was refused (true: accepted; the `recommitted` event says it is in).
+   */
+  private async recommit(game: number, k: number, key: string): Promise<boolean> {
+    const seat = this.seat!;
+    const t = this.tracker;
+    const ctx = this.ctx(game, seat);
+    const n = t.recommits[seat] + 1;
+    const length = Math.max(this.chainLength, 2 * k); // as many rolls ahead as behind, at least
+    const secret = newSecret();
+    const chain = await OwnChain.create(ctx, secret, length, k);
+    const still = t.game === game && t.k === k && BETWEEN_ROLLS.has(t.clock.phase) && t.recommits[seat] + 1 === n;
+    if (!still || this.isCurrent(this.held.get(game) ?? null)) {
+      // The moment passed while the chain was built (a roll began, or the state changed).
+      this.autoSent.delete(key);
+      queueMicrotask(() => this.automate());
+      return false;
+    }
+    // Stored before it is sent: a reload after the re-commitment finds the new secret.
+    if (!storeRecommitted(this.options.storage, ctx, { secret, from: k, length, n })) {
+      this.say('This browser cannot store the dice secret: do not reload during this game', true);
+    }
+    const held: Held = { chain, n };
+    this.chains.set(game, Promise.resolve(held));
+    this.held.set(game, held);
+    const reply = await this.act(actions.recommit(game, chain.commitment), false);
+    if (!reply.ok) this.say(`Could not commit a new dice chain: ${reply.message}`, true);
+    else if (this.isCurrent(held)) this.recovery?.finish(); // its event came before the ack
+    return reply.ok;
   }
 
   /** Between games: the player has had part of the commit clock to read the result. */
@@ -589,6 +819,12 @@ export class MatchSession {
   say(text: string, alarm = false): void {
     this.notice = { id: ++this.noticeId, text, alarm };
     this.emit();
+  }
+
+  private sayOnce(key: string, text: string): void {
+    if (this.said.has(key)) return;
+    this.said.add(key);
+    this.say(text, true);
   }
 
   /**

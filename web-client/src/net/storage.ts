@@ -3,7 +3,8 @@
  *
  *   fairgammon.seat.<match>            {seat, token, invite?}  the seat token (never in a URL)
  *   fairgammon.seq.<match>.<seat>      the last sequence number used by this seat
- *   fairgammon.chain.<match>.<game>.<seat>  the dice chain's secret (fairdice/secretStore.ts)
+ *   fairgammon.chain.<match>.<game>.<seat>  the dice chain's secret, or after a re-commitment the
+ *                                      new chain's, with the roll it serves from (secretStore.ts)
  *   fairgammon.name                    the display name
  *   fairgammon.options                 the options of the last match created (lobby, rematch)
  *

@@ -57,6 +57,12 @@ export class Tracker {
   resignation: { seat: Seat; level: 1 | 2 | 3 } | null = null;
   commitments: [Uint8Array | null, Uint8Array | null] = [null, null];
   recommits: [number, number] = [0, 0];
+  /**
+   * Each seat's latest re-commitment in this game: the link its next reveal hashes to and the
+   * roll it applies from; null when it has none, or when it came before a snapshot (then only
+   * the count is known).
+   */
+  lastRecommit: [{ commitment: Uint8Array; k: number } | null, { commitment: Uint8Array; k: number } | null] = [null, null];
   clock: Clock = { phase: 'waiting', seats: [], deadline: null };
   over: MatchOver | null = null;
   lastGame: GameOver | null = null;
@@ -148,6 +154,7 @@ export class Tracker {
     this.resignation = g.resignation;
     this.commitments = [g.commitments[0], g.commitments[1]];
     this.recommits = [g.recommits[0], g.recommits[1]];
+    this.lastRecommit = [null, null];
     this.lastGame = g.result;
     this.lastPlay = null;
     this.clock = g.clock ?? { phase: s.result ? 'over' : g.phase, seats: [], deadline: null };
@@ -176,9 +183,11 @@ export class Tracker {
         this.k = 1;
         this.commitments = [e.p.commitment0, e.p.commitment1];
         this.recommits = [0, 0];
+        this.lastRecommit = [null, null];
         break;
       case 'recommitted':
         this.recommits[e.p.seat]++;
+        this.lastRecommit[e.p.seat] = { commitment: e.p.commitment, k: e.p.k };
         break;
       case 'game_started':
         this.game = e.p.game;
