@@ -94,6 +94,12 @@ async def test_a_seat_opened_on_a_new_device_recommits_and_plays_to_the_end(
     k0 = stored["from"]
     assert stored["n"] == 1 and k0 > 1 and len(stored["secret"]) == 64
     assert f"Bob committed a new dice chain (lost secret) from roll {k0}" in await notices(ann_page)
+    # The fairness panels list it too (for the opponent: the link it published).
+    for page in (ann_page, phone_page):
+        await page.wait_for_function(
+            f"document.querySelector('details.fairness').textContent"
+            f".includes('Re-committed: Bob from roll #{k0} (')"
+        )
 
     # Several rolls on the new chain; then the phone reloads and carries on from storage.
     phone = Seat(phone_page)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positionFromPoints, startPosition } from '../src/engine';
 import { sceneMarkup, staticMarkup } from '../src/ui/boardMarkup';
-import { diceCheckLine, formatClock, statusLine } from '../src/ui/format';
+import { diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
 import { gridOf, placeAt, pointAtGrid, pointGeom } from '../src/ui/geometry';
 import { commandFor, moveFocus } from '../src/ui/keyboard';
 import * as mc from '../src/ui/moveController';
@@ -116,5 +116,20 @@ describe('board markup', () => {
     const markup = sceneMarkup(buildScene(view(), ui), ['Ivory', 'Copper']);
     expect(markup.match(/class="land/g)?.length).toBe(3);
     expect(markup).toMatch(/class="checker s0[^"]* sel"/);
+  });
+});
+
+describe('fairness panel lines', () => {
+  it('names who re-committed, how often, from which roll', () => {
+    const names = ['Ivory', 'Copper'] as const;
+    expect(recommitLine(names, undefined)).toBeNull();
+    expect(recommitLine(names, [null, null])).toBeNull();
+    expect(recommitLine(names, [null, { count: 1, k: 7, link: 'ab12cd34ef' }])).toBe(
+      'Re-committed: Copper from roll #7 (ab12cd34…)',
+    );
+    // After a snapshot only the count is known.
+    expect(recommitLine(names, [{ count: 2, k: null, link: null }, { count: 1, k: 3, link: '00ff00ff11' }])).toBe(
+      'Re-committed: Ivory 2× · Copper from roll #3 (00ff00ff…)',
+    );
   });
 });

@@ -15,6 +15,7 @@ import type {
   Offer,
   Phase,
   PlayerView,
+  RecommitView,
   ResultReason,
   ResultView,
   Seat,
@@ -23,6 +24,7 @@ import { forfeitLevel } from '../view/localGame';
 import { exportPaths } from './lobbyApi';
 import type { Move } from './protocol';
 import type { MatchSession } from './session';
+import type { Tracker } from './tracker';
 
 const other = (s: Seat): Seat => (s === 0 ? 1 : 0);
 
@@ -146,6 +148,7 @@ export function netView(session: MatchSession): GameView {
   }
   const fairness: FairnessView = {
     commitments: [t.commitments[0] ? toHex(t.commitments[0]) : null, t.commitments[1] ? toHex(t.commitments[1]) : null],
+    recommits: [recommitView(t, 0), recommitView(t, 1)],
     rolls: t.rolls
       .filter((r) => r.game === t.game)
       .map((r) => ({
@@ -259,4 +262,12 @@ export class NetGame implements GameSource {
   stop(): void {
     void this.session.stopSession();
   }
+}
+
+/** A seat's re-commitments in the current game, for the fairness panel. */
+function recommitView(t: Tracker, seat: Seat): RecommitView | null {
+  const count = t.recommits[seat];
+  if (count === 0) return null;
+  const last = t.lastRecommit[seat];
+  return { count, k: last ? last.k : null, link: last ? toHex(last.commitment) : null };
 }

@@ -2,6 +2,7 @@
 
 import type { GameView } from '../view/gameView';
 import { h } from './dom';
+import { recommitLine } from './format';
 
 export function renderFairness(box: HTMLDetailsElement, view: GameView): void {
   const f = view.fairness;
@@ -21,6 +22,8 @@ export function renderFairness(box: HTMLDetailsElement, view: GameView): void {
         h('code', { text: short(f.commitments[1]) }),
       ),
     );
+    const recommitted = recommitLine([view.players[0].name, view.players[1].name], f.recommits);
+    if (recommitted) kids.push(h('p', { class: 'commit', text: recommitted }));
     const ol = h('ol', { class: 'rolls' });
     for (const r of f.rolls.slice(-12).reverse()) {
       const check = r.check === 'verified' ? '✓ verified' : r.check === 'alarm' ? '⚠ mismatch' : r.check;

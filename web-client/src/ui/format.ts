@@ -1,6 +1,6 @@
 /** Words and numbers the panels show. */
 
-import type { GameView, MatchView, ResultView } from '../view/gameView';
+import type { FairnessView, GameView, MatchView, ResultView } from '../view/gameView';
 
 /** "0:27" for a number of milliseconds left (rounded up to whole seconds). */
 export function formatClock(ms: number): string {
@@ -69,6 +69,19 @@ export function statusLine(view: GameView, interactive: boolean, maxUsed: number
 }
 
 /** The line that says whether the current dice were checked against the commitments. */
+/** "Re-committed: Copper from roll #7 (ab12cd34…)", one clause per seat; null when none did. */
+export function recommitLine(names: readonly [string, string], recommits: FairnessView['recommits']): string | null {
+  const parts: string[] = [];
+  recommits?.forEach((r, seat) => {
+    if (!r || r.count === 0) return;
+    const times = r.count > 1 ? ` ${r.count}×` : '';
+    const from = r.k !== null ? ` from roll #${r.k}` : '';
+    const link = r.link ? ` (${r.link.slice(0, 8)}…)` : '';
+    parts.push(`${names[seat]}${times}${from}${link}`);
+  });
+  return parts.length ? `Re-committed: ${parts.join(' · ')}` : null;
+}
+
 export function diceCheckLine(dice: GameView['dice']): string {
   if (!dice) return '';
   return {

@@ -111,6 +111,16 @@ export interface FairnessView {
   /** Hex commitments s[0] of seat 0 and seat 1 (null until published). */
   readonly commitments: readonly [string | null, string | null];
   readonly rolls: readonly FairnessRoll[];
+  /** Each seat's re-commitments in this game (a new device, or a chain that ran out). */
+  readonly recommits?: readonly [RecommitView | null, RecommitView | null];
+}
+
+export interface RecommitView {
+  /** How many times the seat re-committed in this game (at most 3). */
+  readonly count: number;
+  /** The latest: the roll it applies from and its link (hex), unless it came before a snapshot. */
+  readonly k: number | null;
+  readonly link: string | null;
 }
 
 export interface GameView {
