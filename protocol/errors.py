@@ -48,6 +48,7 @@ class ErrorCode(enum.StrEnum):
     SEAT_TAKEN = "seat_taken"
     FORBIDDEN = "forbidden"
     BAD_OPTIONS = "bad_options"
+    REMATCH_OFFERED = "rematch_offered"
     # Dice
     BAD_COMMITMENT = "bad_commitment"
     BAD_REVEAL = "bad_reveal"
@@ -97,8 +98,10 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.BAD_SEAT: "not a seat of this match",
     ErrorCode.BAD_DICE: "dice out of range (a server fault: dice come from the reveals)",
     ErrorCode.SEAT_TAKEN: "the match already has two players",
-    ErrorCode.FORBIDDEN: "a private match needs its invite link",
+    ErrorCode.FORBIDDEN: "a private match needs its invite link; a rematch's seat needs the "
+    "token of the invited seat of the finished match",
     ErrorCode.BAD_OPTIONS: "match options out of range",
+    ErrorCode.REMATCH_OFFERED: "a rematch of this match was already offered (once per match)",
     ErrorCode.BAD_COMMITMENT: "commitment of the wrong length, all zeros, equal to the "
     "opponent's, sent twice, or re-committed too often",
     ErrorCode.BAD_REVEAL: "reveal for a roll that is not being asked for",

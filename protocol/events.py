@@ -27,6 +27,7 @@ from protocol.fields import (
     Die,
     Game,
     Hash,
+    MatchId,
     Moves,
     Name,
     Points,
@@ -271,6 +272,18 @@ class MatchOver:
     ]
 
 
+@event("rematch_offered")
+@dataclass(frozen=True, slots=True)
+class RematchOffered:
+    """After the match, a seat offered a rematch: a new match with the same settings, the
+    offering seat seated in it. The other seat of this match (only it) may take the new
+    match's open seat, authorized by its token of this match (HTTP lobby); spectators may
+    follow it. At most once per match."""
+
+    by: Annotated[Seat, "the seat that offered"]
+    match: Annotated[MatchId, "the new match"]
+
+
 Decision = Literal[
     "waiting", "commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"
 ]
@@ -328,6 +341,7 @@ EventData = (
     | GameOver
     | MatchOver
     | Forfeit
+    | RematchOffered
 )
 """The data of any event."""
 
@@ -348,6 +362,7 @@ __all__ = [
     "Moved",
     "Passed",
     "Recommitted",
+    "RematchOffered",
     "ResignAccepted",
     "ResignOffered",
     "ResignRejected",

@@ -7,7 +7,7 @@ events it missed are no longer kept. The server fills it; this module only fixes
 
 >>> from protocol.schema import struct_spec
 >>> [f.name for f in struct_spec(MatchState).fields]
-['match', 'settings', 'seats', 'score', 'game', 'result']
+['match', 'settings', 'seats', 'score', 'game', 'result', 'rematch']
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from protocol import limits as L
-from protocol.events import Clock, GameOver, MatchCreated, MatchOver, ResignLevel
+from protocol.events import Clock, GameOver, MatchCreated, MatchOver, RematchOffered, ResignLevel
 from protocol.fields import BOARD, DIE, HASH, SEAT, Cube, Game, MatchId, Name, Score, Seat
 from protocol.registry import nested
 from protocol.schema import Int, Nullable, Tuple, struct_spec
@@ -130,3 +130,8 @@ class MatchState:
     score: Score
     game: Annotated[GameState | None, Nullable(struct_spec(GameState)), "nil before the first game"]
     result: Annotated[MatchOver | None, Nullable(struct_spec(MatchOver)), "set when it ended"]
+    rematch: Annotated[
+        RematchOffered | None,
+        Nullable(struct_spec(RematchOffered)),
+        "the rematch offered after the match (as in rematch_offered), nil if none",
+    ]

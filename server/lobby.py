@@ -1,13 +1,18 @@
 """The lobby over HTTP (JSON): create, join, list and look up matches.
 
     POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?}
-    POST /api/matches/{id}/join       {name?, invite?}
+    POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
+    POST /api/matches/{id}/rematch    {token}
     GET  /api/matches?status=open|live
     GET  /api/matches/{id}
 
 Seat tokens are returned once, in the response body, and never appear in a URL. The invite
 link carries its code in the fragment (``/m/<id>#join=<code>``), which browsers do not send to
 servers, so it never lands in a log either.
+
+A rematch is asked for by a seat of a finished match with its seat token (in the body), and
+taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
+match's open seat is kept for that player alone, private or not.
 """
 
 from __future__ import annotations
@@ -152,16 +157,51 @@ async def create_match(request: Request) -> JSONResponse:
     )
 
 
+def secret_field(body: dict[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 64):
+        raise BadRequest("bad_field", f"{key} must be a short string")
+    return value
+
+
 @handles_errors
 async def join_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
     body = await read_json(request)
+    rematch_token = secret_field(body, "rematch_token")
+    if rematch_token is not None:
+        # The other player of the finished match takes the seat its rematch keeps for it.
+        token = await service(request).join_rematch(match_id, rematch_token)
+        return JSONResponse(
+            {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
+        )
     name = clean_name(body.get("name"))
     invite = body.get("invite")
     if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
         raise BadRequest("bad_field", "invite must be a short string")
     token = await service(request).join(match_id, name, invite)
     return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
+
+
+@handles_errors
+async def rematch_match(request: Request) -> JSONResponse:
+    match_id = match_id_of(request)
+    body = await read_json(request)
+    token = secret_field(body, "token")
+    if token is None:
+        raise BadRequest("bad_field", "token (your seat token of this match) is required")
+    done = await service(request).rematch(match_id, token)
+    return JSONResponse(
+        {
+            "match": done.match_id,
+            "seat": done.seat,
+            "token": done.token,
+            "rematch_of": match_id,
+            "offered_by": done.offered_by,
+            **links(request, done.match_id),
+        },
+        status_code=201 if done.created else 200,
+    )
 
 
 @handles_errors
@@ -192,7 +232,11 @@ async def list_matches(request: Request) -> JSONResponse:
 
 def _belongs(summary: dict[str, Any], status: str) -> bool:
     if status == "open":
-        return summary["phase"] == "waiting" and not summary["private"]
+        return (
+            summary["phase"] == "waiting"
+            and not summary["private"]
+            and not summary.get("rematch_of")
+        )
     return summary["phase"] not in ("waiting", "over")
 
 
@@ -208,4 +252,5 @@ routes = [
     Route("/api/matches", list_matches, methods=["GET"]),
     Route("/api/matches/{match_id}", get_match, methods=["GET"]),
     Route("/api/matches/{match_id}/join", join_match, methods=["POST"]),
+    Route("/api/matches/{match_id}/rematch", rematch_match, methods=["POST"]),
 ]

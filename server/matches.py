@@ -9,13 +9,14 @@ event before Redis has stored it.
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import hmac
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import msgpack
 
@@ -24,7 +25,7 @@ from server import faults, logs, metrics
 from server.clock import ServerClock
 from server.hub import Hub
 from server.machine import core, serial
-from server.machine.commands import Command, Join
+from server.machine.commands import Command, Join, Leave, OfferRematch
 from server.machine.state import Config, MatchState, Phase
 from server.store import Conflict, Store, Stored
 
@@ -46,6 +47,27 @@ class Created:
     match_id: str
     token: str
     invite: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rematched:
+    """A player's seat in the rematch of a finished match: ``created`` when this request made
+    it; ``offered_by`` is the seat of the finished match that offered it."""
+
+    match_id: str
+    seat: int
+    token: str
+    offered_by: int
+    created: bool
+
+
+def rematch_token(token: str, match_id: str, seat: int) -> str:
+    """The seat token of ``seat`` in rematch ``match_id`` for the holder of ``token`` (their
+    token of the finished match). Derived, not drawn: asking again yields the same token, so
+    a retried request is idempotent; only the holder of the old token can compute it."""
+    message = f"fairgammon rematch {match_id} {seat}".encode()
+    mac = hmac.new(token.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
 
 def token_hash(token: str) -> bytes:
@@ -79,6 +101,8 @@ def summary(state: MatchState) -> dict[str, object]:
         "private": state.config.private,
         "created": state.created,
         "winner": state.match.winner if state.is_over else None,
+        "rematch_of": state.config.rematch_of,
+        "rematch": state.rematch.match if state.rematch else None,
     }
 
 
@@ -139,12 +163,98 @@ class MatchService:
         Raises :class:`core.Rejected` (``seat_taken``, ``forbidden``) or :class:`NotFound`.
         """
         state = await self.load(match_id)
+        if state.config.rematch_of is not None:
+            raise core.Rejected(
+                "forbidden", "this rematch's seat is kept for the other player of the last match"
+            )
         invited = bool(invite) and await self._matches(match_id, "invite", invite or "")
         if state.config.private and not invited:
             raise core.Rejected("forbidden", "this private match needs its invite link")
         token = secrets.token_urlsafe(32)
         await self.submit(match_id, Join(1, name=name), seat_fields={"1": token_hash(token)})
         return token
+
+    async def rematch(self, match_id: str, token: str) -> Rematched:
+        """Offer a rematch of finished match ``match_id`` as the seat holding ``token``.
+
+        Creates the new match (same options, the asker in seat 0, seat 1 kept for the other
+        seat of ``match_id``), then records the offer in ``match_id``'s log (``rematch_offered``)
+        through the machine: accepted once per match. Asking again returns the same seat in the
+        same rematch; when the other seat already offered one, asking means accepting it.
+
+        Raises :class:`core.Rejected` (``forbidden``: not a seat token of the match;
+        ``wrong_phase``: not over), :class:`NotFound` or :class:`Unavailable`.
+        """
+        seat = await self._seat_by_token(match_id, token)
+        for _ in range(4):
+            state = await self.load(match_id, fresh=True)
+            offered = state.rematch
+            if offered is not None:
+                if offered.by == seat:
+                    mine = rematch_token(token, offered.match, 0)
+                    return Rematched(offered.match, 0, mine, seat, created=False)
+                joined = await self.join_rematch(offered.match, token)
+                return Rematched(offered.match, 1, joined, offered.by, created=False)
+            new_id = secrets.token_hex(16)
+            now = self.now()
+            core.apply(state, OfferRematch(seat, match=new_id), now)  # refused before creating
+            config = replace(state.config, rematch_of=match_id, rematch_for=1 - seat)
+            new_token = rematch_token(token, new_id, 0)
+            name = state.names[seat] or "Guest"
+            created, events = core.create(new_id, config, name, now)
+            fields = {"0": token_hash(new_token)}
+            await self._store(None, created, events, config, now, seat_fields=fields)
+            try:
+                await self.submit(match_id, OfferRematch(seat, match=new_id))
+            except core.Rejected as exc:
+                if exc.code != "rematch_offered":
+                    raise
+                # Another request won the race: cancel this one's match and follow the offer.
+                await self.submit(new_id, Leave(0))
+                continue
+            return Rematched(new_id, 0, new_token, seat, created=True)
+        raise Unavailable("too much contention on this match")
+
+    async def join_rematch(self, match_id: str, token: str) -> str:
+        """Take seat 1 of rematch ``match_id`` with ``token``, the player's seat token of the
+        finished match; returns the new seat token (the same one again on a retry).
+
+        Only the token of the seat the rematch was offered to will do, private or not.
+        Raises :class:`core.Rejected` (``forbidden``, ``seat_taken``, ``match_over``),
+        :class:`NotFound` or :class:`Unavailable`.
+        """
+        state = await self.load(match_id, fresh=True)
+        previous, invited = state.config.rematch_of, state.config.rematch_for
+        if previous is None or invited is None:
+            raise core.Rejected("forbidden", "this match is not a rematch")
+        if await self._seat_by_token(previous, token) != invited:
+            raise core.Rejected("forbidden", "this rematch is offered to the other player")
+        new_token = rematch_token(token, match_id, 1)
+        fields = {"1": token_hash(new_token)}
+        if state.names[1] is None:
+            before = await self.load(previous)
+            name = before.names[invited] or "Guest"
+            try:
+                await self.submit(match_id, Join(1, name=name), seat_fields=fields)
+                return new_token
+            except core.Rejected as exc:
+                if exc.code != "seat_taken":
+                    raise
+        if await self._matches(match_id, "1", new_token):
+            return new_token  # a retry: this player already took the seat
+        raise core.Rejected("seat_taken", "this match already has two players")
+
+    async def _seat_by_token(self, match_id: str, token: str) -> int:
+        try:
+            hashes = await self.store.seat_hashes(match_id)
+        except Exception as exc:
+            raise Unavailable(str(exc)) from exc
+        if hashes == (None, None):
+            await self.load(match_id)  # NotFound when there is no such match
+        seat = seat_of(hashes, token)
+        if seat is None:
+            raise core.Rejected("forbidden", "not a seat token of this match")
+        return seat
 
     async def _matches(self, match_id: str, field: str, secret: str) -> bool:
         stored = await self.store.seat_hash(match_id, field)
@@ -316,7 +426,9 @@ class MatchService:
         """
         waiting = state.phase is Phase.WAITING
         entry = (
-            state.created if waiting and not state.config.private else None,
+            state.created
+            if waiting and not state.config.private and state.config.rematch_of is None
+            else None,
             state.created if not waiting and not state.is_over else None,
             state.deadline + state.config.grace_ms + 1 if state.deadline else None,
         )

@@ -389,6 +389,11 @@ class Store:
         """A stored hash from the seats hash: ``"0"``, ``"1"`` (seat tokens) or ``"invite"``."""
         return await self.redis.hget(seats_key(match_id), field)
 
+    async def seat_hashes(self, match_id: str) -> tuple[bytes | None, bytes | None]:
+        """The stored hashes of both seat tokens (None for a seat nobody took)."""
+        h0, h1 = await self.redis.hmget(seats_key(match_id), ["0", "1"])
+        return h0, h1
+
     async def publish(self, match_id: str, frame: bytes, control: bool = False) -> None:
         """Publish an unversioned frame (presence), or a control message between processes,
         to every process serving the match."""

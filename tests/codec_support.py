@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from protocol.events import Clock, GameOver, MatchCreated, MatchOver
+from protocol.events import Clock, GameOver, MatchCreated, MatchOver, RematchOffered
 from protocol.messages import Event, Snapshot
 from protocol.registry import BY_CLASS, EVENT_KINDS, MESSAGES, Direction, Envelope, MessageType
 from protocol.schema import (
@@ -119,6 +119,7 @@ def sample_snapshot(*, full: bool = False) -> Snapshot:
         score=(1, 0),
         game=game,
         result=MatchOver(None, (2**31 - 1, 0), "stopped") if full else None,
+        rematch=RematchOffered(1, "ffeeddccbbaa99887766554433221100") if full else None,
     )
     return Snapshot(v=57, state=state)
 

@@ -60,6 +60,19 @@ async def join_match(
     return await asyncio.to_thread(_call, "POST", f"{base}/api/matches/{match_id}/join", body)
 
 
+async def offer_rematch(base: str, match_id: str, token: str) -> dict[str, Any]:
+    """POST /api/matches/{id}/rematch with the caller's seat token of the finished match: the
+    rematch's id, and the caller's seat and token in it."""
+    url = f"{base}/api/matches/{match_id}/rematch"
+    return await asyncio.to_thread(_call, "POST", url, {"token": token})
+
+
+async def accept_rematch(base: str, match_id: str, token: str) -> dict[str, Any]:
+    """Take the seat rematch ``match_id`` keeps for you, with your token of the finished match."""
+    url = f"{base}/api/matches/{match_id}/join"
+    return await asyncio.to_thread(_call, "POST", url, {"rematch_token": token})
+
+
 async def get(base: str, path: str) -> dict[str, Any]:
     return await asyncio.to_thread(_call, "GET", f"{base}{path}", None)
 

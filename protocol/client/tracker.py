@@ -46,6 +46,7 @@ class Tracker:
     commitments: tuple[bytes | None, bytes | None] = (None, None)
     clock: pe.Clock = field(default_factory=lambda: pe.Clock("waiting", (), None))
     over: pe.MatchOver | None = None
+    rematch: pe.RematchOffered | None = None
     last_game: pe.GameOver | None = None
     history: list[pe.EventData] = field(default_factory=list)
     gaps: int = 0
@@ -109,6 +110,7 @@ class Tracker:
         self.names = [s.seats[0].name, s.seats[1].name]
         self.score = s.score
         self.over = s.result
+        self.rematch = s.rematch
         g = s.game
         if g is None:
             self.clock = pe.Clock("waiting", (), None)
@@ -184,3 +186,6 @@ class Tracker:
 
     def _on_MatchOver(self, d: pe.MatchOver) -> None:
         self.over, self.score = d, d.score
+
+    def _on_RematchOffered(self, d: pe.RematchOffered) -> None:
+        self.rematch = d

@@ -110,6 +110,14 @@ class Leave(Command):
     """Abandon the match: forfeit now rather than let the clock run out."""
 
 
+@dataclass(frozen=True, slots=True)
+class OfferRematch(Command):
+    """A seat of a finished match offers a rematch: ``match`` is the new match, already created
+    with the same options (from the lobby, which checked the seat's token)."""
+
+    match: str = ""
+
+
 GameCommand = (
     Commit | Recommit | Roll | Reveal | Double | Take | Drop | Beaver | MovePlay | Resign
     | ResignReply

@@ -53,6 +53,7 @@ from server.machine.commands import (
     Join,
     Leave,
     MovePlay,
+    OfferRematch,
     Recommit,
     Resign,
     ResignReply,
@@ -61,7 +62,7 @@ from server.machine.commands import (
     Stop,
     Take,
 )
-from server.machine.state import Config, Dice, MatchState, Phase, owing
+from server.machine.state import Config, Dice, MatchState, Phase, Rematch, owing
 
 LINK_BYTES = 32
 
@@ -128,6 +129,8 @@ def apply(state: MatchState, command: Command, now: int) -> Accepted | Duplicate
             return Duplicate(state.last_version[seat])
         if command.seq < last:
             raise Rejected("stale", f"sequence number {command.seq} is older than {last}")
+    if isinstance(command, OfferRematch):
+        return _offer_rematch(state, command, now)
     if state.is_over:
         raise Rejected("match_over", "the match is over")
     # The lag allowance: the command's measured round trip, at most the match's allowance.
@@ -480,6 +483,25 @@ def _leave(tx: _Tx, cmd: Leave) -> None:
         tx.emit(pe.MatchOver(None, (0, 0), "cancelled"))
         return
     _forfeit(tx, cmd.seat, ForfeitReason.ABANDONED)
+
+
+def _offer_rematch(state: MatchState, cmd: OfferRematch, now: int) -> Accepted:
+    """The one command of a finished match: offer a rematch (once per match)."""
+    if not state.is_over:
+        raise Rejected("wrong_phase", "a rematch is offered once the match is over")
+    if state.names[1] is None:
+        raise Rejected("wrong_phase", "nobody else played this match")
+    if state.rematch is not None:
+        raise Rejected(
+            "rematch_offered",
+            f"seat {state.rematch.by} already offered a rematch: match {state.rematch.match}",
+        )
+    if len(cmd.match) != 32 or cmd.match.strip("0123456789abcdef") or cmd.match == state.match_id:
+        raise Rejected("bad_field", "the rematch must be another match's id")
+    tx = _Tx(state, now)
+    tx.state = replace(state, rematch=Rematch(cmd.seat, cmd.match))
+    tx.emit(pe.RematchOffered(cmd.seat, cmd.match))
+    return tx.finish(cmd)
 
 
 def _forfeit(

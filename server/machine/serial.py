@@ -102,9 +102,14 @@ def _loader(kind: Any) -> Callable[[Any], Any]:
         def load_dataclass(data: Any) -> Any:
             if not fields:
                 fields.extend((name, _loader(hint)) for name, hint in _hints(kind))
+            if len(data) > len(fields):
+                raise ValueError(f"{kind.__name__}: {len(data)} values for {len(fields)} fields")
             obj = object.__new__(kind)
-            for (name, item), x in zip(fields, data, strict=True):
+            for (name, item), x in zip(fields, data, strict=False):
                 object.__setattr__(obj, name, item(x))
+            # A value stored before trailing fields were added: they take their defaults.
+            for name, _ in fields[len(data) :]:
+                object.__setattr__(obj, name, _default(kind, name))
             return obj
 
         return load_dataclass
@@ -118,6 +123,20 @@ def _loader(kind: Any) -> Callable[[Any], Any]:
 
 def _same(data: Any) -> Any:
     return data
+
+
+def _default(kind: type, name: str) -> Any:
+    field = _fields_by_name(kind)[name]
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    raise ValueError(f"{kind.__name__}.{name} is missing and has no default")
+
+
+@functools.cache
+def _fields_by_name(kind: type) -> dict[str, dataclasses.Field[Any]]:
+    return {f.name: f for f in dataclasses.fields(kind)}
 
 
 @functools.cache

@@ -34,6 +34,18 @@ class Config:
     clock_ms: int = 30_000
     grace_ms: int = 1_000
     private: bool = False
+    # A rematch: the finished match it follows, and the seat of that match whose player alone
+    # may take this match's seat 1 (the lobby checks that seat's token of ``rematch_of``).
+    rematch_of: str | None = None
+    rematch_for: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A rematch offered after a match: by which seat, and the new match."""
+
+    by: int
+    match: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +88,8 @@ class MatchState:
     last_digest: tuple[bytes, bytes] = (b"", b"")
     # Set when nobody could be blamed (both seats silent before a game could start).
     abandoned: bool = False
+    # The rematch offered once the match is over (at most one per match).
+    rematch: Rematch | None = None
 
     @property
     def is_over(self) -> bool:

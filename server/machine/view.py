@@ -46,6 +46,7 @@ def public_view(state: MatchState, presence: Presence = ("online", "online")) ->
         match.score,
         _game_view(state),
         result,
+        pe.RematchOffered(state.rematch.by, state.rematch.match) if state.rematch else None,
     )
 
 

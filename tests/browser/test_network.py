@@ -123,10 +123,12 @@ async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
         assert await page.locator(".result h2").inner_text() == f"{winner} wins on time"
     assert (await view(ann_page))["result"] == (await view(bob_page))["result"]
 
-    # Rematch: a new match with the same settings, its invite link on show.
+    # Rematch: a new match with the same settings, offered to Bob (tests/browser/test_rematch.py
+    # follows the offer further).
     await ann_page.click(".result button.next")
     await ann_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
-    await ann_page.locator(".invite .invitelink input").wait_for()
+    await ann_page.locator(".invite .rematch-wait").wait_for()
+    await bob_page.locator(".rematch-offer button.accept-rematch").wait_for()
     rematch = ann_page.url.rsplit("/", 1)[1]
     with urllib.request.urlopen(f"{net.base}/api/matches/{rematch}") as r:
         summary = json.loads(r.read())

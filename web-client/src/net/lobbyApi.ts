@@ -20,6 +20,17 @@ export interface Joined {
   readonly token: string;
 }
 
+/** A seat in a rematch: offered (seat 0), or the other player's offer accepted (seat 1). */
+export interface Rematch {
+  readonly match: string;
+  readonly seat: 0 | 1;
+  readonly token: string;
+  readonly rematch_of: string;
+  readonly offered_by: 0 | 1;
+  readonly page: string;
+  readonly watch: string;
+}
+
 export interface MatchSummary {
   readonly id: string;
   readonly mode: 'single_game' | 'match' | 'money';
@@ -31,6 +42,8 @@ export interface MatchSummary {
   readonly private: boolean;
   readonly created: number;
   readonly winner: number | null;
+  readonly rematch_of: string | null;
+  readonly rematch: string | null;
 }
 
 export class LobbyError extends Error {
@@ -79,6 +92,16 @@ export function joinMatch(match: string, name: string, invite: string | null): P
   return call<Joined>('POST', `/api/matches/${match}/join`, invite ? { name, invite } : { name });
 }
 
+/** Offer a rematch of finished match `match` with this seat's token (in the body, never the URL). */
+export function offerRematch(match: string, token: string): Promise<Rematch> {
+  return call<Rematch>('POST', `/api/matches/${match}/rematch`, { token });
+}
+
+/** Take the seat rematch `match` keeps for us, with our seat token of the finished match. */
+export function acceptRematch(match: string, token: string): Promise<Joined & { watch: string }> {
+  return call<Joined & { watch: string }>('POST', `/api/matches/${match}/join`, { rematch_token: token });
+}
+
 export async function listMatches(status: 'open' | 'live'): Promise<MatchSummary[]> {
   return (await call<{ matches: MatchSummary[] }>('GET', `/api/matches?status=${status}`)).matches;
 }
@@ -93,8 +116,3 @@ export const exportPaths = {
   mat: (match: string) => `/api/matches/${match}/match.mat`,
   verify: (match: string, game?: number) => `/verify?match=${match}${game ? `&game=${game}` : ''}`,
 };
-
-/** The match options a summary describes (for a rematch with the same settings). */
-export function optionsOf(s: MatchSummary, base: CreateOptions): CreateOptions {
-  return { ...base, mode: s.mode, length: s.length || base.length, clock: s.clock, private: s.private };
-}

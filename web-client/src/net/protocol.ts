@@ -43,6 +43,11 @@ export interface MatchOver {
   readonly score: readonly [number, number];
   readonly reason: 'completed' | 'forfeit' | 'stopped' | 'abandoned' | 'cancelled';
 }
+/** After the match: `by` offered a rematch, the new match `match` (the other seat may take it). */
+export interface RematchOffered {
+  readonly by: Seat;
+  readonly match: string;
+}
 export type ForfeitReason = 'timeout' | 'no_reveal' | 'invalid_reveal' | 'abandoned';
 
 export interface EventKinds {
@@ -76,6 +81,7 @@ export interface EventKinds {
   game_over: GameOver;
   match_over: MatchOver;
   forfeit: { game: number; seat: Seat; reason: ForfeitReason; evidence: Uint8Array | null };
+  rematch_offered: RematchOffered;
 }
 export type EventKind = keyof EventKinds;
 
@@ -110,6 +116,7 @@ export interface MatchStateWire {
   readonly score: readonly [number, number];
   readonly game: GameStateWire | null;
   readonly result: MatchOver | null;
+  readonly rematch: RematchOffered | null;
 }
 
 // ---- server frames ----------------------------------------------------------------------------

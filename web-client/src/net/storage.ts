@@ -1,7 +1,7 @@
 /**
  * What this browser keeps per match (localStorage), so that a reload returns to the same seat:
  *
- *   fairgammon.seat.<match>            {seat, token, invite?}  the seat token (never in a URL)
+ *   fairgammon.seat.<match>            {seat, token, invite?, watch?, rematchOf?}  the seat token (never in a URL)
  *   fairgammon.seq.<match>.<seat>      the last sequence number used by this seat
  *   fairgammon.chain.<match>.<game>.<seat>  the dice chain's secret, or after a re-commitment the
  *                                      new chain's, with the roll it serves from (secretStore.ts)
@@ -22,6 +22,8 @@ export interface SeatRecord {
   readonly invite?: string;
   /** The spectator link as the server names it (creator only). */
   readonly watch?: string;
+  /** Set for a rematch: the finished match it follows (its open seat is kept for the opponent). */
+  readonly rematchOf?: string;
 }
 
 export interface CreateOptions {

@@ -16,6 +16,7 @@ import type {
   MatchOver,
   MatchStateWire,
   Move,
+  RematchOffered,
   Seat,
   SeatStatus,
 } from './protocol';
@@ -65,6 +66,8 @@ export class Tracker {
   lastRecommit: [{ commitment: Uint8Array; k: number } | null, { commitment: Uint8Array; k: number } | null] = [null, null];
   clock: Clock = { phase: 'waiting', seats: [], deadline: null };
   over: MatchOver | null = null;
+  /** The rematch offered after the match (event or snapshot), if any. */
+  rematch: RematchOffered | null = null;
   lastGame: GameOver | null = null;
   /** The forfeit that ended the last game, if one did. */
   forfeit: { game: number; seat: Seat; reason: ForfeitReason } | null = null;
@@ -135,6 +138,7 @@ export class Tracker {
     this.status = [s.seats[0].status, s.seats[1].status];
     this.score = s.score;
     this.over = s.result;
+    this.rematch = s.rematch ?? null;
     this.rolls = [];
     const g = s.game;
     if (g === null) {
@@ -283,6 +287,9 @@ export class Tracker {
       case 'match_over':
         this.over = e.p;
         this.score = e.p.score;
+        break;
+      case 'rematch_offered':
+        this.rematch = e.p;
         break;
       case 'rolling':
       case 'revealed':

@@ -3,13 +3,15 @@
  * or as a spectator (`#watch`, or no seat here). An invite link (`#join=<code>`: the code never
  * reaches the server in a URL) first asks for a name and claims the open seat. The creator sees
  * the invite and spectator links until the opponent joins; the game then starts by itself.
+ * After the match, Rematch offers a rematch (the server tells the opponent and the spectators):
+ * the opponent sees the offer with Accept, a spectator a link to watch it.
  */
 
-import { exportPaths, getMatch, joinMatch, LobbyError, createMatch, optionsOf } from '../net/lobbyApi';
+import { acceptRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRematch } from '../net/lobbyApi';
 import { browserEnv } from '../net/connection';
 import { NetGame } from '../net/netGame';
 import { MatchSession } from '../net/session';
-import { type SeatRecord, browserStorage, loadName, loadOptions, loadSeat, saveName, saveSeat } from '../net/storage';
+import { type SeatRecord, browserStorage, loadName, loadSeat, saveName, saveSeat } from '../net/storage';
 import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
@@ -115,12 +117,13 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     env: browserEnv,
     storage,
   });
-  const game = new NetGame(session, () => void rematch(session, storage));
+  const game = new NetGame(session, () => void rematch(session, record, storage));
   const app = new BoardApp(root, game, { title: 'fairgammon', home: '/' });
   const banner = new ConnectionBanner(session);
   // A roll that failed verification stays called out for the rest of the page's life.
   const alarm = h('div', { class: 'banner alarm', role: 'alert', hidden: '' });
-  root.prepend(banner.el, alarm);
+  const offer = rematchPanel(session, record, storage);
+  root.prepend(banner.el, alarm, offer.el);
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
   app.sideExtra.append(matchPanel(session, matchId, record));
@@ -136,6 +139,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     const names = t.names.filter(Boolean).join(' vs ');
     document.title = names ? `${names} · fairgammon` : 'fairgammon';
     banner.render();
+    offer.render();
   };
   session.subscribe(update);
   setInterval(() => banner.render(), 500);
@@ -151,7 +155,11 @@ function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElem
   const watch = record?.watch ?? `${location.origin}/m/${matchId}#watch`;
   const title = record ? 'Waiting for your opponent' : 'Waiting for a second player';
   const kids: Node[] = [h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('h2', { text: title })];
-  if (record?.seat === 0 && record.invite) {
+  if (record?.seat === 0 && record.rematchOf) {
+    kids.push(h('p', { class: 'sub rematch-wait', text: 'Your opponent has been offered this rematch; the game starts by itself when they accept.' }));
+    const back = h('a', { href: `/m/${record.rematchOf}`, text: 'Back to the last match' });
+    kids.push(h('p', { class: 'links' }, back));
+  } else if (record?.seat === 0 && record.invite) {
     kids.push(
       h('p', { class: 'sub', text: 'Send this link to the person you want to play. The game starts by itself when they join.' }),
       linkField('Invite link', record.invite, 'invitelink'),
@@ -188,17 +196,71 @@ function matchPanel(session: MatchSession, matchId: string, record: SeatRecord |
   return box;
 }
 
-/** A new match with the same settings; its invite link shows on the new page. */
-async function rematch(session: MatchSession, storage: SecretStorage): Promise<void> {
+/**
+ * Offer a rematch (the same settings; the server tells the opponent and the spectators) and go
+ * to it. If the opponent offered one first, this accepts it.
+ */
+async function rematch(session: MatchSession, record: SeatRecord | null, storage: SecretStorage): Promise<void> {
+  if (!record) return;
   try {
-    const summary = await getMatch(session.matchId);
-    const options = optionsOf(summary, loadOptions(storage));
-    const s = session.tracker.settings;
-    if (s) Object.assign(options, { jacoby: s.jacoby, beavers: s.beavers });
-    const created = await createMatch(options, loadName(storage) || 'Guest');
-    saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
-    location.assign(`/m/${created.match}`);
+    const r = await offerRematch(session.matchId, record.token);
+    saveSeat(storage, r.match, { seat: r.seat, token: r.token, watch: r.watch, rematchOf: r.rematch_of });
+    location.assign(`/m/${r.match}`);
   } catch (err) {
     session.say(`Rematch failed: ${err instanceof Error ? err.message : String(err)}`, true);
   }
+}
+
+/**
+ * The rematch offered after the match, from the event or the snapshot: the opponent may accept
+ * it (or decline: the offer is simply ignored), a spectator may watch it, the player who offered
+ * it may go to it.
+ */
+function rematchPanel(session: MatchSession, record: SeatRecord | null, storage: SecretStorage): { el: HTMLElement; render: () => void } {
+  const el = h('section', { class: 'banner rematch-offer', role: 'status', 'aria-label': 'Rematch', hidden: '' });
+  let shown = '';
+  let declined = false;
+  const render = () => {
+    const offer = session.tracker.rematch;
+    if (offer === null || declined) {
+      el.hidden = true;
+      return;
+    }
+    const key = `${offer.match}:${offer.by}`;
+    el.hidden = false;
+    if (key === shown) return;
+    shown = key;
+    const name = session.tracker.names[offer.by] ?? 'Your opponent';
+    if (record && record.seat !== offer.by) {
+      const accept = button('Accept', 'btn primary accept-rematch');
+      const decline = button('Decline', 'btn ghost decline-rematch');
+      accept.addEventListener('click', async () => {
+        accept.disabled = true;
+        try {
+          const joined = await acceptRematch(offer.match, record.token);
+          saveSeat(storage, offer.match, { seat: 1, token: joined.token, watch: joined.watch, rematchOf: session.matchId });
+          location.assign(`/m/${offer.match}`);
+        } catch (err) {
+          accept.disabled = false;
+          session.say(`Could not accept the rematch: ${err instanceof Error ? err.message : String(err)}`, true);
+        }
+      });
+      decline.addEventListener('click', () => {
+        declined = true;
+        render();
+      });
+      el.replaceChildren(h('span', { class: 'offer-text', text: `${name} offers a rematch` }), accept, decline);
+    } else if (record) {
+      el.replaceChildren(
+        h('span', { class: 'offer-text', text: 'You offered a rematch' }),
+        h('a', { class: 'btn primary', href: `/m/${offer.match}`, text: 'Go to the rematch' }),
+      );
+    } else {
+      el.replaceChildren(
+        h('span', { class: 'offer-text', text: `${name} offered a rematch` }),
+        h('a', { class: 'btn primary watch-rematch', href: `/m/${offer.match}#watch`, text: 'Rematch: watch' }),
+      );
+    }
+  };
+  return { el, render };
 }

@@ -1,0 +1,76 @@
+"""Rematch in Chromium against a real server and Redis: after a match (ended the fastest way, a
+forfeit), one player clicks Rematch and lands on the new match; the opponent sees the offer
+(also after a reload) and accepts it with one click; a spectator is offered a link to watch;
+both players end on the new match's board, seated, and its first game starts."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from tests.browser.conftest import NetPages
+from tests.browser.net_support import create_match, join_match, view
+from tests.browser.support import DESKTOP, PHONE
+
+
+async def test_rematch_offered_accepted_and_watched(net: NetPages) -> None:
+    ann_page = await net.new(DESKTOP, who="Ann")
+    bob_page = await net.new(PHONE, who="Bob")
+    watcher = await net.new(DESKTOP, who="spectator")
+    match_id, invite, watch = await create_match(ann_page, net.base, "Ann", "match", 3, 60)
+    await join_match(bob_page, invite, "Bob")
+    await watcher.goto(watch)
+    await watcher.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+
+    # The fastest end of a match: Bob leaves it (a forfeit), confirming the browser's dialog.
+    bob_page.once("dialog", lambda dialog: dialog.accept())
+    await bob_page.click("details.matchinfo-panel summary")
+    await bob_page.click("details.matchinfo-panel button.leave")
+    for page in (ann_page, bob_page, watcher):
+        await page.wait_for_function("window.fairgammon.game.current().phase === 'gameover'")
+    assert await bob_page.locator(".rematch-offer").is_hidden()
+
+    # Bob (the loser) asks for a rematch and goes to it, waiting for Ann.
+    await bob_page.click(".result button.next")
+    await bob_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    rematch = bob_page.url.rsplit("/", 1)[1]
+    await bob_page.locator(".invite .rematch-wait").wait_for()
+
+    # Ann hears of it live, and so does the spectator, whose offer is a link to watch.
+    offer = ann_page.locator(".rematch-offer")
+    await offer.locator("button.accept-rematch").wait_for()
+    assert "Bob offers a rematch" in await offer.inner_text()
+    link = watcher.locator(".rematch-offer a.watch-rematch")
+    await link.wait_for()
+    assert await link.inner_text() == "Rematch: watch"
+    assert (await link.get_attribute("href")) == f"/m/{rematch}#watch"
+
+    # The offer survives a reload (it comes with the snapshot); Ann accepts with one click.
+    await ann_page.reload()
+    await ann_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    await offer.locator("button.accept-rematch").click()
+    await ann_page.wait_for_url(f"{net.base}/m/{rematch}")
+
+    # Both on the rematch's board, seated, and its first game under way.
+    for page, seat in ((bob_page, 0), (ann_page, 1)):
+        await page.wait_for_function(
+            "window.fairgammon && window.fairgammon.session.caughtUp"
+            " && window.fairgammon.game.current().phase !== 'waiting'"
+            " && window.fairgammon.session.tracker.onRoll !== null",
+            timeout=20_000,
+        )
+        v = await view(page)
+        assert v["viewer"] == seat
+        assert [p["name"] for p in v["players"]] == ["Bob", "Ann"]
+        assert await page.locator(".invite").is_hidden()
+    with urllib.request.urlopen(f"{net.base}/api/matches/{rematch}") as r:
+        summary = json.loads(r.read())
+    assert (summary["mode"], summary["length"], summary["clock"]) == ("match", 3, 60)
+    assert summary["names"] == ["Bob", "Ann"] and summary["rematch_of"] == match_id
+
+    # The spectator's link leads to the rematch, as a spectator.
+    await link.click()
+    await watcher.wait_for_url(f"{net.base}/m/{rematch}#watch")
+    await watcher.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    assert (await view(watcher))["viewer"] is None
