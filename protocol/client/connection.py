@@ -13,6 +13,10 @@ Sequence numbers are per seat and survive reconnects; an action the server has n
 when the connection drops is sent again after the welcome unless the welcome says it was applied.
 With ``fallback_urls`` (other processes serving the same Redis) every reconnect tries the next
 URL in turn, so a client of a killed process carries on with another one.
+
+A client whose ``secrets_store`` does not hold the seat's dice secret (another device, a lost
+store) re-commits a fresh chain between rolls by itself (docs/fairness.md, section 7) and
+never sends a reveal it knows to be wrong.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from protocol.client.tracker import Tracker
 from protocol.close_codes import CloseCode
 from protocol.errors import ErrorCode
 from protocol.fairdice import GameId, HashChain
+from protocol.fairdice.commitments import MAX_RECOMMITMENTS
 
 Reply = m.Ack | m.Reject
 
@@ -43,6 +48,9 @@ RESTART_SPREAD = 0.5
 """Seconds: clients told of a restart (close 1012) come back spread over this."""
 RESTART_RETRY = 0.25
 """Seconds: the pause between attempts while a restarting server is not up yet."""
+
+# Clock phases between two rolls: a re-commitment is accepted then (docs/fairness.md, 7).
+BETWEEN_ROLLS = ("decide", "move", "take", "resign")
 
 # Close codes after which reconnecting cannot help.
 FINAL_CLOSES = {
@@ -138,6 +146,9 @@ class MatchClient:
         self._closed: ClientClosed | None = None
         self._auto_sent: set[tuple[str, int, int]] = set()
         self._commits: dict[int, asyncio.Future[Reply]] = {}
+        self.recommit_replies: list[Reply] = []
+        self._recommitting: dict[int, asyncio.Future[Reply]] = {}
+        """The server's answers to this client's re-commitments, in order."""
         self.drop_next = False
 
     # ---------------------------------------------------------------- lifecycle
@@ -300,16 +311,78 @@ class MatchClient:
 
     def chain(self, game: int) -> HashChain:
         """This seat's chain for ``game``; its secret is kept in :attr:`secrets` so that a
-        reconnecting (or restarted) client reveals from the same chain."""
+        reconnecting (or restarted) client reveals from the same chain (after a
+        re-commitment: the new one, kept as ``<key>/recommit``, secret and chain length)."""
         if game not in self._chains:
-            key = f"{self.match_id}/{game}/{self.seat}"
-            if key not in self.secrets:
-                self.secrets[key] = secrets.token_bytes(32)
+            key = self._secret_key(game)
             game_id = GameId(bytes.fromhex(self.match_id), game)
-            self._chains[game] = HashChain(
-                self.secrets[key], game_id, self.seat or 0, length=self.chain_length
-            )
+            renewed = self.secrets.get(f"{key}/recommit")
+            if renewed is not None:
+                secret, length = renewed[:32], int.from_bytes(renewed[32:36], "big")
+            else:
+                if key not in self.secrets:
+                    self.secrets[key] = secrets.token_bytes(32)
+                secret, length = self.secrets[key], self.chain_length
+            self._chains[game] = HashChain(secret, game_id, self.seat or 0, length=length)
         return self._chains[game]
+
+    def _secret_key(self, game: int) -> str:
+        return f"{self.match_id}/{game}/{self.seat}"
+
+    def holds_chain(self, game: int | None = None) -> bool:
+        """Whether this client's chain is the one its seat published for ``game`` (its
+        commitment, or its latest re-commitment) and still has links for the next roll."""
+        t = self.tracker
+        game = game or t.game
+        seat = self.seat
+        if seat is None or t.commitments[seat] is None:
+            return True  # nothing published yet: the commitment will be this chain's
+        chain = self.chain(game)
+        if t.k > chain.length:
+            return False  # run out
+        latest = t.recommitted[seat]
+        if latest is not None:
+            link, k0 = latest
+            return k0 - 1 <= chain.length and chain.link(k0 - 1) == link
+        if t.recommits[seat]:
+            # Re-committed before a snapshot: only the chain kept from it can be the current.
+            return f"{self._secret_key(game)}/recommit" in self.secrets
+        return chain.commitment == t.commitments[seat]
+
+    async def recommit(self) -> Reply:
+        """Commit a fresh chain for the rest of this game (docs/fairness.md, section 7): for a
+        seat whose secret is lost (a new device) or whose chain has run out. Allowed between
+        rolls, at most three times per game; the new chain serves rolls from the next one."""
+        return await asyncio.shield(self._start_recommit())
+
+    def _start_recommit(self) -> asyncio.Future[Reply]:
+        # Synchronous up to the send: from here on this client's rolls and reveals use the
+        # new chain, and they wait for the server's answer to it (_after_recommit).
+        t = self.tracker
+        game, k0 = t.game, t.k
+        length = max(self.chain_length, 2 * k0)
+        secret = secrets.token_bytes(32)
+        # Kept before it is sent: once the server has it, only this chain can reveal.
+        self.secrets[f"{self._secret_key(game)}/recommit"] = secret + length.to_bytes(4, "big")
+        game_id = GameId(bytes.fromhex(self.match_id), game)
+        chain = HashChain(secret, game_id, self.seat or 0, length=length)
+        self._chains[game] = chain
+        link = chain.link(k0 - 1)
+        sent = asyncio.ensure_future(self.act(lambda s: m.Recommit(s, game, link)))
+        self._recommitting[game] = sent
+
+        def answered(f: asyncio.Future[Reply]) -> None:
+            if not f.cancelled() and f.exception() is None:
+                self.recommit_replies.append(f.result())
+
+        sent.add_done_callback(answered)
+        return sent
+
+    async def _after_recommit(self, game: int) -> None:
+        sent = self._recommitting.get(game)
+        if sent is not None and not sent.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(sent)
 
     async def _automatic(self) -> None:
         """Commit and reveal by themselves: nobody should have to click for that."""
@@ -324,9 +397,20 @@ class MatchClient:
         if owed == "commit" and self.auto_commit:
             self._auto_sent.add(key)
             self._spawn(self.commit(t.commit_game))
-        elif owed in ("rolloff", "reveal") and self.auto_reveal:
+        elif owed in ("rolloff", "reveal") and self.auto_reveal and self.holds_chain():
+            # (Without the seat's chain a reveal could only be wrong: an invalid_reveal.)
             self._auto_sent.add(key)
             self._spawn(self.reveal(t.game, t.k))
+        if (
+            self.auto_reveal
+            and t.clock.phase in BETWEEN_ROLLS
+            and t.recommits[seat] < MAX_RECOMMITMENTS
+            and ("recommit", t.game, t.k) not in self._auto_sent
+            and not self.holds_chain()
+        ):
+            # A roll of this client waits for it, and reveals from the new chain.
+            self._auto_sent.add(("recommit", t.game, t.k))
+            self._start_recommit()
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -383,12 +467,14 @@ class MatchClient:
         """Reveal link ``k`` of the chain of ``game`` (default: what the match waits for)."""
         game = game or self.tracker.game
         k = k or self.tracker.k
+        await self._after_recommit(game)
         link = self.chain(game).link(k)
         return await self.act(lambda s: m.Reveal(s, game, k, link))
 
     async def roll(self) -> Reply:
         t = self.tracker
         game, k = t.game, t.k
+        await self._after_recommit(game)
         link = self.chain(game).link(k)
         return await self.act(lambda s: m.Roll(s, game, k, link))
 

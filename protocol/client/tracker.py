@@ -44,6 +44,11 @@ class Tracker:
     cube: int = 1
     cube_owner: int | None = None
     commitments: tuple[bytes | None, bytes | None] = (None, None)
+    recommits: list[int] = field(default_factory=lambda: [0, 0])
+    """Re-commitments of each seat in this game."""
+    recommitted: list[tuple[bytes, int] | None] = field(default_factory=lambda: [None, None])
+    """Each seat's latest re-commitment in this game: ``(link s'[k0 - 1], k0)``; None when it
+    has none, or when it came before a snapshot (then only :attr:`recommits` counts it)."""
     clock: pe.Clock = field(default_factory=lambda: pe.Clock("waiting", (), None))
     over: pe.MatchOver | None = None
     rematch: pe.RematchOffered | None = None
@@ -120,6 +125,7 @@ class Tracker:
         self.boards = [g.boards[0], g.boards[1]]
         self.cube, self.cube_owner = g.cube.value, g.cube.owner
         self.commitments = g.commitments
+        self.recommits, self.recommitted = list(g.recommits), [None, None]
         self.last_game = g.result
         self.clock = g.clock or pe.Clock("over" if s.result else g.phase, (), None)
 
@@ -135,6 +141,7 @@ class Tracker:
     def _on_Committed(self, d: pe.Committed) -> None:
         self.game, self.k = d.game, 1
         self.commitments = (d.commitment0, d.commitment1)
+        self.recommits, self.recommitted = [0, 0], [None, None]
 
     def _on_GameStarted(self, d: pe.GameStarted) -> None:
         self.game, self.k, self.turn, self.crawford, self.score = d.game, 1, 0, d.crawford, d.score
@@ -178,7 +185,8 @@ class Tracker:
         self._beavered = False
 
     def _on_Recommitted(self, d: pe.Recommitted) -> None:
-        pass
+        self.recommits[d.seat] += 1
+        self.recommitted[d.seat] = (d.commitment, d.k)
 
     def _on_GameOver(self, d: pe.GameOver) -> None:
         self.last_game, self.score = d, d.score
