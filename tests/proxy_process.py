@@ -8,12 +8,10 @@ import os
 import re
 import shutil
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 from server.redis_process import free_port
-from tests.serverproc import ROOT
+from tests.serverproc import ROOT, wait_healthy
 
 SITE = ROOT / "deploy" / "nginx.conf"
 
@@ -77,17 +75,7 @@ class ProxyProcess:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"nginx exited: {self.log()}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.05)
-        raise TimeoutError(f"nginx did not answer: {self.log()}")
+        wait_healthy(self.process, self.base, timeout, self.log)
 
     def log(self) -> str:
         path = self.folder / "error.log"

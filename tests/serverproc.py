@@ -9,11 +9,29 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from server.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_healthy(
+    process: subprocess.Popen[bytes], base: str, timeout: float, log: Callable[[], str]
+) -> None:
+    """Wait until ``base``/healthz answers 200; fail with ``log()`` if ``process`` exits."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args[0]} exited: {log()}")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"{base} did not become healthy: {log()}")
 
 
 class ServerProcess:
@@ -53,17 +71,8 @@ class ServerProcess:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.05)
-        raise TimeoutError("server did not become healthy")
+        log_path = self.log_path
+        wait_healthy(self.process, self.base, timeout, lambda: log_path.read_text()[-2000:])
 
     def stop(self, timeout: float = 15.0) -> None:
         """SIGTERM: a graceful shutdown."""
