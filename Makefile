@@ -6,14 +6,15 @@ PY := .venv/bin/python
 # System commands the project needs; scripts/bootstrap.sh installs the missing ones with apt-get.
 # (Node.js for the browser client is handled by scripts/build-web.sh: the system's when recent
 # enough, otherwise a private copy from PyPI inside .venv.)
-SYSTEM_COMMANDS := redis-server chromium
-# The tests also run deploy/nginx.conf (the proxy of docker-compose.yml) in a real nginx.
-TEST_COMMANDS := nginx
+SERVE_COMMANDS := redis-server
+# The tests also drive Debian's Chromium and run deploy/nginx.conf (the proxy of
+# docker-compose.yml) in a real nginx.
+TEST_COMMANDS := redis-server chromium nginx
 
 .PHONY: setup web serve test lint bench clean
 
 setup:
-	@scripts/bootstrap.sh --extras test $(SYSTEM_COMMANDS)
+	@scripts/bootstrap.sh --extras test $(SERVE_COMMANDS)
 
 web: setup
 	@scripts/build-web.sh
@@ -22,7 +23,7 @@ serve: web
 	@$(PY) -m server.cli serve $(ARGS)
 
 test:
-	@scripts/bootstrap.sh --extras test $(SYSTEM_COMMANDS) $(TEST_COMMANDS)
+	@scripts/bootstrap.sh --extras test $(TEST_COMMANDS)
 	@$(PY) -m ruff check .
 	@scripts/build-web.sh test
 	@$(PY) -m pytest $(PYTEST_ARGS)

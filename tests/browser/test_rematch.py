@@ -11,7 +11,7 @@ import urllib.request
 
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import create_match, join_match, view
-from tests.browser.support import DESKTOP, PHONE
+from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 
 
 async def test_rematch_offered_accepted_and_watched(net: NetPages) -> None:
@@ -41,6 +41,9 @@ async def test_rematch_offered_accepted_and_watched(net: NetPages) -> None:
     offer = ann_page.locator(".rematch-offer")
     await offer.locator("button.accept-rematch").wait_for()
     assert "Bob offers a rematch" in await offer.inner_text()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    await ann_page.screenshot(path=SCREENSHOTS / "rematch-offer-1440x900.png")
+    await bob_page.screenshot(path=SCREENSHOTS / "rematch-wait-390x844.png")
     link = watcher.locator(".rematch-offer a.watch-rematch")
     await link.wait_for()
     assert await link.inner_text() == "Rematch: watch"
