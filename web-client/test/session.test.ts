@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { legalPlays } from '../src/engine';
 import { OwnChain, chainLink, deriveDice, fromHex, secretKey, toHex } from '../src/fairdice';
+import { RESTART_RETRY_MS, RESTART_SPREAD_MS } from '../src/net/connection';
 import { parseServerFrame } from '../src/net/protocol';
 import { MatchSession } from '../src/net/session';
 import { memoryStorage } from '../src/net/storage';
@@ -97,6 +98,28 @@ describe('match session: handshake, versions and resume', () => {
     expect(env.sockets.length).toBe(2);
     env.advance(200);
     expect(env.sockets.length).toBe(3);
+  });
+
+  it('told of a restart (1012), comes back within half a second and retries every 250 ms', () => {
+    const { s, env } = session(null);
+    env.last.open();
+    welcome(env.last, 'spectator', 3);
+    env.last.drop(1012, 'server restarting');
+    expect(s.link).toBe('connecting');
+    env.advance(RESTART_SPREAD_MS);
+    expect(env.sockets.length).toBe(2);
+    // The server is not up yet: a steady pace, no back-off past the moment it is.
+    for (let i = 3; i <= 8; i++) {
+      env.last.drop(1006);
+      env.advance(RESTART_RETRY_MS);
+      expect(env.sockets.length).toBe(i);
+    }
+    env.last.open();
+    welcome(env.last, 'spectator', 3);
+    // Healthy again: the next ordinary drop backs off from the start (400 ms x 0.5..1.5).
+    env.last.drop(1006);
+    env.advance(RESTART_RETRY_MS);
+    expect(env.sockets.length).toBe(8);
   });
 
   it('does not reconnect after a final close (another tab took the seat)', () => {

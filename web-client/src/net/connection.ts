@@ -55,6 +55,12 @@ export const SILENCE_MS = 25_000;
 /** ... and presumed dead when the probe gets no answer either. */
 export const PROBE_MS = 5_000;
 
+/** The server said it is restarting (close 1012): come back spread over this ... */
+export const RESTART_SPREAD_MS = 500;
+/** ... then try at this steady pace until it is up, instead of backing off past that moment. */
+export const RESTART_RETRY_MS = 250;
+const SERVICE_RESTART = 1012;
+
 /** The delay before reconnect attempt `n` (0-based): doubling, capped, times 0.5..1.5. */
 export function backoffDelay(attempt: number, random: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16)) * (0.5 + random);
@@ -73,6 +79,8 @@ export class Connection {
   private silenceTimer: unknown = null;
   private lastHeard = 0;
   private stopped = false;
+  /** Since a close 1012 and until the next healthy session. */
+  private restarting = false;
 
   constructor(
     private readonly url: string,
@@ -107,6 +115,7 @@ export class Connection {
   /** The session is healthy (the server welcomed us): the next drop starts the backoff anew. */
   healthy(): void {
     this.attempts = 0;
+    this.restarting = false;
   }
 
   send(frame: Uint8Array): boolean {
@@ -181,7 +190,15 @@ export class Connection {
       this.setState('closed');
       return;
     }
-    const delay = backoffDelay(this.attempts++, this.env.random());
+    let delay: number;
+    if (close.code === SERVICE_RESTART && !this.restarting) {
+      this.restarting = true;
+      delay = this.env.random() * RESTART_SPREAD_MS;
+    } else if (this.restarting) {
+      delay = RESTART_RETRY_MS;
+    } else {
+      delay = backoffDelay(this.attempts++, this.env.random());
+    }
     this.retryAt = this.env.now() + delay;
     this.retryTimer = this.env.setTimeout(() => this.open(), delay);
     this.setState('connecting');
