@@ -1,8 +1,8 @@
-"""A seat opened on a new device mid-game, in Chromium against a real server and Redis: the new
-browser has no dice secret, re-commits a fresh chain between rolls (docs/fairness.md, section
-7), reveals from it (also after a reload), and the game is played to its end with every roll
-verified; the finished game's transcript verifies with the Python verifier, the CLI and the
-browser's verify view."""
+"""A seat opened on a new device mid-game (through the seat link of the match panel), in
+Chromium against a real server and Redis: the new browser has no dice secret, re-commits a
+fresh chain between rolls (docs/fairness.md, section 7), reveals from it (also after a
+reload), and the game is played to its end with every roll verified; the finished game's
+transcript verifies with the Python verifier, the CLI and the browser's verify view."""
 
 from __future__ import annotations
 
@@ -42,18 +42,6 @@ async def notices(page: Page) -> list[str]:
     return await page.evaluate("window.notices || []")
 
 
-async def open_seat(page: Page, base: str, match_id: str, record: str) -> None:
-    """Open the match page with a seat record in this browser's storage (as a seat link on
-    another device would give it), and wait until the page has caught up."""
-    await page.goto(f"{base}/")
-    await page.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)",
-        [f"fairgammon.seat.{match_id}", record],
-    )
-    await page.goto(f"{base}/m/{match_id}")
-    await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
-
-
 async def test_a_seat_opened_on_a_new_device_recommits_and_plays_to_the_end(
     net: NetPages, tmp_path: Path
 ) -> None:
@@ -78,7 +66,14 @@ async def test_a_seat_opened_on_a_new_device_recommits_and_plays_to_the_end(
     # Bob opens his seat on his phone: a fresh browser context, no storage but the seat.
     phone_page = await net.new(PHONE, who="Bob's phone")
     await phone_page.context.add_init_script(KEEP_NOTICES)
-    await open_seat(phone_page, net.base, match_id, record)
+    # The seat link from Bob's match panel ("Play on another device").
+    await bob_page.click("details.matchinfo-panel summary")
+    await bob_page.click("details.seat-move summary")
+    link = await bob_page.locator(".seatlink input").input_value()
+    assert link == f"{net.base}/m/{match_id}#seat=1.{json.loads(record)['token']}"
+    await phone_page.goto(link)
+    await phone_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    assert phone_page.url == f"{net.base}/m/{match_id}"  # the token left the address bar
     assert (await view(phone_page))["viewer"] == 1
     # The page that had the seat is replaced; the phone re-commits between rolls, by itself.
     await phone_page.wait_for_function(

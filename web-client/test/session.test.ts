@@ -4,7 +4,7 @@ import { OwnChain, chainLink, deriveDice, fromHex, secretKey, toHex } from '../s
 import { RESTART_RETRY_MS, RESTART_SPREAD_MS } from '../src/net/connection';
 import { parseServerFrame } from '../src/net/protocol';
 import { MatchSession } from '../src/net/session';
-import { memoryStorage } from '../src/net/storage';
+import { memoryStorage, parseSeatLink, seatLink } from '../src/net/storage';
 import { netView } from '../src/net/netGame';
 import { FakeEnv, type FakeSocket, settle } from './fakeServer';
 import { NET, bytes } from './netFixture';
@@ -392,5 +392,17 @@ describe('match session: the cube', () => {
     expect(netView(s).phase).toBe('rolling');
     expect(sock.of('roll')).toHaveLength(1);
     expect(sock.of('roll')[0]).toMatchObject({ p: { game: 1, k: 2 } });
+  });
+});
+
+describe('seat links (another device)', () => {
+  it('round-trips a seat and its token, and refuses anything else', () => {
+    const record = { seat: 1 as const, token: 'Zq3-_x'.repeat(7) };
+    const link = seatLink('https://fg.example', MATCH, record);
+    expect(link).toBe(`https://fg.example/m/${MATCH}#seat=1.${record.token}`);
+    expect(parseSeatLink(new URL(link).hash)).toEqual(record);
+    for (const bad of ['#seat=2.' + record.token, '#seat=1.short', '#seat=1.' + record.token + '!', '#watch', '']) {
+      expect(parseSeatLink(bad)).toBeNull();
+    }
   });
 });

@@ -83,6 +83,17 @@ export function saveSeat(storage: SecretStorage, match: string, record: SeatReco
   write(storage, `fairgammon.seat.${match}`, record);
 }
 
+/** The seat in a `#seat=<seat>.<token>` fragment, or null. */
+export function parseSeatLink(hash: string): SeatRecord | null {
+  const m = /^#seat=([01])\.([A-Za-z0-9_-]{16,128})$/.exec(hash);
+  return m ? { seat: m[1] === '0' ? 0 : 1, token: m[2]! } : null;
+}
+
+/** The link that opens `record`'s seat on another device (its token rides in the fragment). */
+export function seatLink(origin: string, matchId: string, record: SeatRecord): string {
+  return `${origin}/m/${matchId}#seat=${record.seat}.${record.token}`;
+}
+
 export function loadSeq(storage: SecretStorage, match: string, seat: Seat): number {
   const n = read<number>(storage, `fairgammon.seq.${match}.${seat}`);
   return Number.isSafeInteger(n) && n! > 0 ? n! : 0;

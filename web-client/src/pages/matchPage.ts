@@ -1,7 +1,9 @@
 /**
  * The match page at `/m/<match>`: the board as a player (seat token in this browser's storage)
  * or as a spectator (`#watch`, or no seat here). An invite link (`#join=<code>`: the code never
- * reaches the server in a URL) first asks for a name and claims the open seat. The creator sees
+ * reaches the server in a URL) first asks for a name and claims the open seat. A seat link
+ * (`#seat=<seat>.<token>`, from the match panel) moves a seat to another device: the token is
+ * stored and taken out of the address bar; the new device re-commits its dice chain by itself. The creator sees
  * the invite and spectator links until the opponent joins; the game then starts by itself.
  * After the match, Rematch offers a rematch (the server tells the opponent and the spectators):
  * the opponent sees the offer with Accept, a spectator a link to watch it.
@@ -11,7 +13,7 @@ import { acceptRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRemat
 import { browserEnv } from '../net/connection';
 import { NetGame } from '../net/netGame';
 import { MatchSession } from '../net/session';
-import { type SeatRecord, browserStorage, loadName, loadSeat, saveName, saveSeat } from '../net/storage';
+import { type SeatRecord, browserStorage, loadName, loadSeat, parseSeatLink, saveName, saveSeat, seatLink } from '../net/storage';
 import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
@@ -26,6 +28,14 @@ export async function startMatchPage(root: HTMLElement, matchId: string): Promis
   const storage = browserStorage();
   let record = loadSeat(storage, matchId);
   const hash = location.hash;
+  const moved = parseSeatLink(hash);
+  if (moved) {
+    // The seat link's token replaces whatever this browser held for the match; the server
+    // checks it at the hello (a wrong one ends in "unknown seat token").
+    record = moved;
+    saveSeat(storage, matchId, moved);
+    history.replaceState(null, '', location.pathname);
+  }
   const invite = hash.startsWith('#join=') ? decodeURIComponent(hash.slice('#join='.length)) : null;
   if (!record && hash !== '#watch') {
     let summary;
@@ -186,6 +196,18 @@ function matchPanel(session: MatchSession, matchId: string, record: SeatRecord |
       h('a', { href: exportPaths.mat(matchId), text: 'Match file (.mat)' }),
     ),
   );
+  if (session.seat !== null && record) {
+    // Behind a click: whoever holds this link plays the seat.
+    const more = h('details', { class: 'seat-move' }, h('summary', { text: 'Play on another device' }));
+    more.addEventListener('toggle', () => {
+      if (!more.open || more.querySelector('.seatlink')) return;
+      more.append(
+        h('p', { class: 'sub', text: 'Open this link on your other device. Anyone with it plays your seat: keep it to yourself.' }),
+        linkField('Seat link', seatLink(location.origin, matchId, record), 'seatlink'),
+      );
+    });
+    box.append(more);
+  }
   if (session.seat !== null) {
     const leave = button('Leave the match (forfeit)', 'btn ghost leave');
     leave.addEventListener('click', () => {
