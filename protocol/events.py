@@ -265,10 +265,10 @@ class MatchOver:
     winner: Annotated[int | None, Nullable(SEAT), "the winning seat, nil for a drawn session"]
     score: Annotated[Score, "final score"]
     reason: Annotated[
-        Literal["completed", "forfeit", "stopped", "abandoned", "cancelled"],
+        Literal["completed", "forfeit", "stopped", "abandoned", "cancelled", "declined"],
         "reached the match length or finished the single game; a forfeit; a money session "
         "the players stopped; both seats silent before a game could start; the creator left "
-        "before anyone joined",
+        "before anyone joined; the player a rematch was offered to declined it",
     ]
 
 

@@ -3,6 +3,7 @@
     POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?}
     POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
     POST /api/matches/{id}/rematch    {token}
+    POST /api/matches/{id}/decline    {rematch_token}
     GET  /api/matches?status=open|live
     GET  /api/matches/{id}
 
@@ -205,6 +206,19 @@ async def rematch_match(request: Request) -> JSONResponse:
 
 
 @handles_errors
+async def decline_match(request: Request) -> JSONResponse:
+    match_id = match_id_of(request)
+    body = await read_json(request)
+    rematch_token = secret_field(body, "rematch_token")
+    if rematch_token is None:
+        raise BadRequest(
+            "bad_field", "rematch_token (your seat token of the last match) is required"
+        )
+    await service(request).decline_rematch(match_id, rematch_token)
+    return JSONResponse({"match": match_id, "declined": True})
+
+
+@handles_errors
 async def list_matches(request: Request) -> JSONResponse:
     status = request.query_params.get("status", "open")
     if status not in ("open", "live"):
@@ -253,4 +267,5 @@ routes = [
     Route("/api/matches/{match_id}", get_match, methods=["GET"]),
     Route("/api/matches/{match_id}/join", join_match, methods=["POST"]),
     Route("/api/matches/{match_id}/rematch", rematch_match, methods=["POST"]),
+    Route("/api/matches/{match_id}/decline", decline_match, methods=["POST"]),
 ]

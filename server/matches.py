@@ -25,7 +25,7 @@ from server import faults, logs, metrics
 from server.clock import ServerClock
 from server.hub import Hub
 from server.machine import core, serial
-from server.machine.commands import Command, Join, Leave, OfferRematch
+from server.machine.commands import Command, DeclineRematch, Join, Leave, OfferRematch
 from server.machine.state import Config, MatchState, Phase
 from server.store import Conflict, Store, Stored
 
@@ -223,12 +223,9 @@ class MatchService:
         Raises :class:`core.Rejected` (``forbidden``, ``seat_taken``, ``match_over``),
         :class:`NotFound` or :class:`Unavailable`.
         """
-        state = await self.load(match_id, fresh=True)
+        state = await self._invited(match_id, token)
         previous, invited = state.config.rematch_of, state.config.rematch_for
-        if previous is None or invited is None:
-            raise core.Rejected("forbidden", "this match is not a rematch")
-        if await self._seat_by_token(previous, token) != invited:
-            raise core.Rejected("forbidden", "this rematch is offered to the other player")
+        assert previous is not None and invited is not None
         new_token = rematch_token(token, match_id, 1)
         fields = {"1": token_hash(new_token)}
         if state.names[1] is None:
@@ -243,6 +240,29 @@ class MatchService:
         if await self._matches(match_id, "1", new_token):
             return new_token  # a retry: this player already took the seat
         raise core.Rejected("seat_taken", "this match already has two players")
+
+    async def decline_rematch(self, match_id: str, token: str) -> None:
+        """The player rematch ``match_id`` was offered to (``token``: its seat token of the
+        finished match) declines it: the rematch ends unplayed (``match_over`` ``declined``),
+        which the offerer, waiting on its page, hears at once. Declining again is a no-op.
+
+        Raises :class:`core.Rejected` (``forbidden``; ``wrong_phase``: already accepted),
+        :class:`NotFound` or :class:`Unavailable`.
+        """
+        state = await self._invited(match_id, token)
+        if state.is_over and state.names[1] is None:
+            return  # declined (or cancelled by the offerer) already
+        await self.submit(match_id, DeclineRematch(1))
+
+    async def _invited(self, match_id: str, token: str) -> MatchState:
+        """Rematch ``match_id``, once ``token`` shows its holder is the player it is for."""
+        state = await self.load(match_id, fresh=True)
+        previous, invited = state.config.rematch_of, state.config.rematch_for
+        if previous is None or invited is None:
+            raise core.Rejected("forbidden", "this match is not a rematch")
+        if await self._seat_by_token(previous, token) != invited:
+            raise core.Rejected("forbidden", "this rematch is offered to the other player")
+        return state
 
     async def _seat_by_token(self, match_id: str, token: str) -> int:
         try:

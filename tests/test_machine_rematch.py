@@ -10,7 +10,7 @@ from engine.match import MatchOptions
 from protocol import events as pe
 from protocol.codec import encode
 from server.machine import core, serial
-from server.machine.commands import Join, Leave, OfferRematch
+from server.machine.commands import DeclineRematch, Join, Leave, OfferRematch
 from server.machine.state import Config, MatchState, Phase
 from server.machine.view import public_view
 from server.replay import rebuild
@@ -91,3 +91,23 @@ def test_snapshots_stored_before_rematches_existed_still_load():
     assert loaded.rematch is None and loaded.config.rematch_of is None
     with pytest.raises(ValueError):
         serial.load(MatchState, [*data, None])
+
+
+def waiting_rematch() -> MatchState:
+    config = Config(MatchOptions.match(3), clock_ms=30_000, rematch_of=MID, rematch_for=0)
+    state, _ = core.create(B, config, "bob", 0)
+    return state
+
+
+def test_the_invited_player_declines_a_waiting_rematch_once():
+    state = waiting_rematch()
+    rejected(state, DeclineRematch(0), "not_a_player")  # the offerer cancels by leaving
+    done = core.apply(state, DeclineRematch(1), 40)
+    assert done.state.phase is Phase.OVER
+    assert [e.data for e in done.events] == [pe.MatchOver(None, (0, 0), "declined")]
+    rejected(done.state, DeclineRematch(1), "match_over")
+    # An accepted rematch cannot be declined any more; an ordinary match never.
+    joined = core.apply(state, Join(1, name="ann"), 40).state
+    rejected(joined, DeclineRematch(1), "wrong_phase")
+    plain, _ = core.create(MID, Config(MatchOptions.match(3), clock_ms=30_000), "ann", 0)
+    rejected(plain, DeclineRematch(1), "wrong_phase")

@@ -10,7 +10,7 @@ import pytest
 
 from protocol import events as pe
 from protocol.client import LobbyError, MatchClient, create_match, join_match
-from protocol.client.lobby import accept_rematch, get, offer_rematch
+from protocol.client.lobby import accept_rematch, decline_rematch, get, offer_rematch
 from server.exports import read_log
 from server.machine import serial
 from server.machine.state import MatchState
@@ -145,3 +145,34 @@ async def test_private_rematch_and_both_players_asking_meet_in_one_match(server,
     # A's log has exactly one offer.
     logged = [e.data for e in await read_log(Store.from_url(redis_url), a_id)]
     assert [d for d in logged if isinstance(d, pe.RematchOffered)] == [pe.RematchOffered(1, b_id)]
+
+
+async def test_the_invited_player_declines_and_the_offerer_hears_it(server):
+    seated = await seat_two(server.base, mode="single_game")
+    a_id, (ann, bob) = seated.match_id, seated.tokens
+    b = MatchClient(server.ws, a_id, bob)
+    async with b:
+        await b.leave()
+        await b.wait_for(lambda t: t.over is not None, timeout=10)
+    offer = await offer_rematch(server.base, a_id, ann)
+    b_id = offer["match"]
+    waiting = MatchClient(server.ws, b_id, offer["token"])  # Ann waits on the rematch
+    async with waiting:
+        await waiting.wait_for(lambda t: t.version >= 1)
+        # Only Bob can decline it: not Ann with her own token, not a stranger.
+        await refused(decline_rematch(server.base, b_id, ann), 403, "forbidden")
+        await refused(
+            decline_rematch(server.base, b_id, secrets.token_urlsafe(32)), 403, "forbidden"
+        )
+        await decline_rematch(server.base, b_id, bob)
+        await waiting.wait_for(lambda t: t.over is not None, timeout=10)
+        assert (waiting.tracker.over.winner, waiting.tracker.over.reason) == (None, "declined")
+    assert await decline_rematch(server.base, b_id, bob) == {"match": b_id, "declined": True}
+    # Declined is over: nobody takes the seat any more.
+    await refused(accept_rematch(server.base, b_id, bob), 409, "match_over")
+    assert (await get(server.base, f"/api/matches/{b_id}"))["phase"] == "over"
+    store = Store.from_url(server.redis_url)
+    try:  # the decline is in B's log and replays to the stored state
+        assert await rebuild_from_store(store, b_id) == await stored_state(server.redis_url, b_id)
+    finally:
+        await store.close()

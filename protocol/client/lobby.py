@@ -73,6 +73,12 @@ async def accept_rematch(base: str, match_id: str, token: str) -> dict[str, Any]
     return await asyncio.to_thread(_call, "POST", url, {"rematch_token": token})
 
 
+async def decline_rematch(base: str, match_id: str, token: str) -> dict[str, Any]:
+    """Decline rematch ``match_id`` (offered to you) with your token of the finished match."""
+    url = f"{base}/api/matches/{match_id}/decline"
+    return await asyncio.to_thread(_call, "POST", url, {"rematch_token": token})
+
+
 async def get(base: str, path: str) -> dict[str, Any]:
     return await asyncio.to_thread(_call, "GET", f"{base}{path}", None)
 

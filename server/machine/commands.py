@@ -118,6 +118,12 @@ class OfferRematch(Command):
     match: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class DeclineRematch(Command):
+    """The player a rematch was offered to declines it (from the lobby, which checked its
+    token of the finished match): the rematch, still waiting, ends unplayed."""
+
+
 GameCommand = (
     Commit | Recommit | Roll | Reveal | Double | Take | Drop | Beaver | MovePlay | Resign
     | ResignReply

@@ -48,6 +48,7 @@ from server.machine.commands import (
     Beaver,
     Command,
     Commit,
+    DeclineRematch,
     Double,
     Drop,
     Join,
@@ -485,6 +486,17 @@ def _leave(tx: _Tx, cmd: Leave) -> None:
     _forfeit(tx, cmd.seat, ForfeitReason.ABANDONED)
 
 
+def _decline_rematch(tx: _Tx, cmd: DeclineRematch) -> None:
+    if tx.state.config.rematch_of is None:
+        raise Rejected("wrong_phase", "this match is not a rematch")
+    if cmd.seat != 1:
+        raise Rejected("not_a_player", "only the player it was offered to declines a rematch")
+    if tx.state.phase is not Phase.WAITING:
+        raise Rejected("wrong_phase", "the rematch was already accepted")
+    tx.state = replace(tx.state, phase=Phase.OVER, abandoned=True)
+    tx.emit(pe.MatchOver(None, (0, 0), "declined"))
+
+
 def _offer_rematch(state: MatchState, cmd: OfferRematch, now: int) -> Accepted:
     """The one command of a finished match: offer a rematch (once per match)."""
     if not state.is_over:
@@ -562,6 +574,7 @@ _HANDLERS: dict[type, Callable[[_Tx, Any], None]] = {
     ResignReply: _resign_reply,
     Stop: _stop,
     Leave: _leave,
+    DeclineRematch: _decline_rematch,
 }
 
 __all__ = [

@@ -1,7 +1,8 @@
 """Rematch in Chromium against a real server and Redis: after a match (ended the fastest way, a
 forfeit), one player clicks Rematch and lands on the new match; the opponent sees the offer
 (also after a reload) and accepts it with one click; a spectator is offered a link to watch;
-both players end on the new match's board, seated, and its first game starts."""
+both players end on the new match's board, seated, and its first game starts. Declined, the
+rematch ends unplayed and the player who offered it, waiting there, is told."""
 
 from __future__ import annotations
 
@@ -77,3 +78,33 @@ async def test_rematch_offered_accepted_and_watched(net: NetPages) -> None:
     await watcher.wait_for_url(f"{net.base}/m/{rematch}#watch")
     await watcher.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
     assert (await view(watcher))["viewer"] is None
+
+
+async def test_a_declined_rematch_is_told_to_the_player_who_offered_it(net: NetPages) -> None:
+    ann_page = await net.new(DESKTOP, who="Ann")
+    bob_page = await net.new(PHONE, who="Bob")
+    match_id, invite, _ = await create_match(ann_page, net.base, "Ann", "single_game", clock=60)
+    await join_match(bob_page, invite, "Bob")
+    bob_page.once("dialog", lambda dialog: dialog.accept())
+    await bob_page.click("details.matchinfo-panel summary")
+    await bob_page.click("details.matchinfo-panel button.leave")
+    await bob_page.wait_for_function("window.fairgammon.game.current().phase === 'gameover'")
+    await bob_page.click(".result button.next")
+    await bob_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    await bob_page.locator(".invite .rematch-wait").wait_for()
+
+    offer = ann_page.locator(".rematch-offer")
+    await offer.locator("button.decline-rematch").click()
+    await offer.wait_for(state="hidden")
+    # Bob, waiting on the rematch, is told; the rematch is over, unplayed.
+    await bob_page.wait_for_function(
+        "document.body.innerText.includes('Your opponent declined the rematch')"
+    )
+    await bob_page.locator(".invite").wait_for(state="hidden")
+    rematch = bob_page.url.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{net.base}/api/matches/{rematch}") as r:
+        assert json.loads(r.read())["phase"] == "over"
+    # Ann's page does not offer it again after a reload.
+    await ann_page.reload()
+    await ann_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    assert await offer.is_hidden()

@@ -102,6 +102,11 @@ export function acceptRematch(match: string, token: string): Promise<Joined & { 
   return call<Joined & { watch: string }>('POST', `/api/matches/${match}/join`, { rematch_token: token });
 }
 
+/** Decline rematch `match` (offered to us), with our seat token of the finished match. */
+export function declineRematch(match: string, token: string): Promise<{ match: string; declined: boolean }> {
+  return call<{ match: string; declined: boolean }>('POST', `/api/matches/${match}/decline`, { rematch_token: token });
+}
+
 export async function listMatches(status: 'open' | 'live'): Promise<MatchSummary[]> {
   return (await call<{ matches: MatchSummary[] }>('GET', `/api/matches?status=${status}`)).matches;
 }

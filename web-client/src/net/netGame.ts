@@ -107,6 +107,7 @@ function statusOf(session: MatchSession, phase: Phase): string | undefined {
   const t = session.tracker;
   const o = t.over;
   if (o && o.winner === null) {
+    if (o.reason === 'declined') return 'Your opponent declined the rematch';
     return o.reason === 'cancelled' ? 'This match was cancelled before anyone joined' : 'This match was abandoned: nobody started it';
   }
   if (phase === 'waiting') {

@@ -41,7 +41,7 @@ export interface GameOver {
 export interface MatchOver {
   readonly winner: Seat | null;
   readonly score: readonly [number, number];
-  readonly reason: 'completed' | 'forfeit' | 'stopped' | 'abandoned' | 'cancelled';
+  readonly reason: 'completed' | 'forfeit' | 'stopped' | 'abandoned' | 'cancelled' | 'declined';
 }
 /** After the match: `by` offered a rematch, the new match `match` (the other seat may take it). */
 export interface RematchOffered {

@@ -108,6 +108,15 @@ export function loadName(storage: SecretStorage): string {
   return typeof n === 'string' ? n : '';
 }
 
+/** This browser declined rematch `match` (its offer stays hidden, also after a reload). */
+export function markDeclined(storage: SecretStorage, match: string): void {
+  write(storage, `fairgammon.declined.${match}`, true);
+}
+
+export function wasDeclined(storage: SecretStorage, match: string): boolean {
+  return read<boolean>(storage, `fairgammon.declined.${match}`) === true;
+}
+
 export function saveName(storage: SecretStorage, name: string): void {
   write(storage, 'fairgammon.name', name);
 }

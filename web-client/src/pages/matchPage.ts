@@ -9,11 +9,22 @@
  * the opponent sees the offer with Accept, a spectator a link to watch it.
  */
 
-import { acceptRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRematch } from '../net/lobbyApi';
+import { acceptRematch, declineRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRematch } from '../net/lobbyApi';
 import { browserEnv } from '../net/connection';
 import { NetGame } from '../net/netGame';
 import { MatchSession } from '../net/session';
-import { type SeatRecord, browserStorage, loadName, loadSeat, parseSeatLink, saveName, saveSeat, seatLink } from '../net/storage';
+import {
+  type SeatRecord,
+  browserStorage,
+  loadName,
+  loadSeat,
+  markDeclined,
+  parseSeatLink,
+  saveName,
+  saveSeat,
+  seatLink,
+  wasDeclined,
+} from '../net/storage';
 import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
@@ -235,16 +246,15 @@ async function rematch(session: MatchSession, record: SeatRecord | null, storage
 
 /**
  * The rematch offered after the match, from the event or the snapshot: the opponent may accept
- * it (or decline: the offer is simply ignored), a spectator may watch it, the player who offered
- * it may go to it.
+ * it or decline it (the server ends the rematch, and the offerer waiting there is told), a
+ * spectator may watch it, the player who offered it may go to it.
  */
 function rematchPanel(session: MatchSession, record: SeatRecord | null, storage: SecretStorage): { el: HTMLElement; render: () => void } {
   const el = h('section', { class: 'banner rematch-offer', role: 'status', 'aria-label': 'Rematch', hidden: '' });
   let shown = '';
-  let declined = false;
   const render = () => {
     const offer = session.tracker.rematch;
-    if (offer === null || declined) {
+    if (offer === null || wasDeclined(storage, offer.match)) {
       el.hidden = true;
       return;
     }
@@ -267,9 +277,14 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
           session.say(`Could not accept the rematch: ${err instanceof Error ? err.message : String(err)}`, true);
         }
       });
-      decline.addEventListener('click', () => {
-        declined = true;
+      decline.addEventListener('click', async () => {
+        markDeclined(storage, offer.match);
         render();
+        try {
+          await declineRematch(offer.match, record.token);
+        } catch (err) {
+          session.say(`Could not decline the rematch: ${err instanceof Error ? err.message : String(err)}`, true);
+        }
       });
       el.replaceChildren(h('span', { class: 'offer-text', text: `${name} offers a rematch` }), accept, decline);
     } else if (record) {
