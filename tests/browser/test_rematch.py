@@ -108,3 +108,31 @@ async def test_a_declined_rematch_is_told_to_the_player_who_offered_it(net: NetP
     await ann_page.reload()
     await ann_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
     assert await offer.is_hidden()
+
+
+async def test_an_offer_whose_rematch_was_left_is_dropped(net: NetPages) -> None:
+    ann_page = await net.new(DESKTOP, who="Ann")
+    bob_page = await net.new(PHONE, who="Bob")
+    match_id, invite, _ = await create_match(ann_page, net.base, "Ann", "single_game", clock=60)
+    await join_match(bob_page, invite, "Bob")
+    bob_page.once("dialog", lambda dialog: dialog.accept())
+    await bob_page.click("details.matchinfo-panel summary")
+    await bob_page.click("details.matchinfo-panel button.leave")
+    await bob_page.wait_for_function("window.fairgammon.game.current().phase === 'gameover'")
+    await bob_page.click(".result button.next")
+    await bob_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    offer = ann_page.locator(".rematch-offer")
+    await offer.locator("button.accept-rematch").wait_for()
+    # Bob thinks better of it and leaves the rematch before Ann answers: it is cancelled.
+    bob_page.once("dialog", lambda dialog: dialog.accept())
+    await bob_page.click("details.matchinfo-panel summary")
+    await bob_page.click("details.matchinfo-panel button.leave")
+    await bob_page.wait_for_function("window.fairgammon.session.tracker.over !== null")
+    rematch = bob_page.url.rsplit("/", 1)[1]
+    await ann_page.reload()
+    await ann_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    # Her page looks the rematch up, finds it over and drops the offer for good.
+    await ann_page.wait_for_function(
+        f"localStorage.getItem('fairgammon.rematch-dismissed.{rematch}') === 'true'"
+    )
+    assert await offer.is_hidden()

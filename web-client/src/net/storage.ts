@@ -108,13 +108,14 @@ export function loadName(storage: SecretStorage): string {
   return typeof n === 'string' ? n : '';
 }
 
-/** This browser declined rematch `match` (its offer stays hidden, also after a reload). */
-export function markDeclined(storage: SecretStorage, match: string): void {
-  write(storage, `fairgammon.declined.${match}`, true);
+/** The offer of rematch `match` is done with here (declined, or the rematch has ended): it
+ * stays hidden, also after a reload. */
+export function dismissRematch(storage: SecretStorage, match: string): void {
+  write(storage, `fairgammon.rematch-dismissed.${match}`, true);
 }
 
-export function wasDeclined(storage: SecretStorage, match: string): boolean {
-  return read<boolean>(storage, `fairgammon.declined.${match}`) === true;
+export function rematchDismissed(storage: SecretStorage, match: string): boolean {
+  return read<boolean>(storage, `fairgammon.rematch-dismissed.${match}`) === true;
 }
 
 export function saveName(storage: SecretStorage, name: string): void {

@@ -18,12 +18,12 @@ import {
   browserStorage,
   loadName,
   loadSeat,
-  markDeclined,
+  dismissRematch,
   parseSeatLink,
   saveName,
   saveSeat,
   seatLink,
-  wasDeclined,
+  rematchDismissed,
 } from '../net/storage';
 import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
@@ -254,7 +254,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
   let shown = '';
   const render = () => {
     const offer = session.tracker.rematch;
-    if (offer === null || wasDeclined(storage, offer.match)) {
+    if (offer === null || rematchDismissed(storage, offer.match)) {
       el.hidden = true;
       return;
     }
@@ -262,6 +262,16 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
     el.hidden = false;
     if (key === shown) return;
     shown = key;
+    // An offer whose match has ended meanwhile (declined, or left by the player who offered
+    // it) is of no more use: drop it quietly.
+    void getMatch(offer.match)
+      .then((m) => {
+        if (m.phase === 'over') {
+          dismissRematch(storage, offer.match);
+          render();
+        }
+      })
+      .catch(() => undefined);
     const name = session.tracker.names[offer.by] ?? 'Your opponent';
     if (record && record.seat !== offer.by) {
       const accept = button('Accept', 'btn primary accept-rematch');
@@ -278,7 +288,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
         }
       });
       decline.addEventListener('click', async () => {
-        markDeclined(storage, offer.match);
+        dismissRematch(storage, offer.match);
         render();
         try {
           await declineRematch(offer.match, record.token);
