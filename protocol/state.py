@@ -113,6 +113,13 @@ class GameState:
     ]
     clock: Annotated[Clock | None, Nullable(struct_spec(Clock)), "who owes a decision by when"]
     result: Annotated[GameOver | None, Nullable(struct_spec(GameOver)), "set in phase over"]
+    heads: Annotated[
+        tuple[bytes | None, bytes | None],
+        Tuple(Nullable(HASH), Nullable(HASH)),
+        "each seat's latest link, at index k: its reveal of roll k + 1 must hash to it (its "
+        "commitment, its re-commitment or its last reveal); nil until both seats committed. "
+        "A client that joins part way verifies the next roll against it",
+    ] = (None, None)
 
 
 @nested

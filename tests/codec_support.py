@@ -111,6 +111,7 @@ def sample_snapshot(*, full: bool = False) -> Snapshot:
         recommits=(0, 1),
         clock=Clock("move", (1,), 1_767_225_630_000),
         result=GameOver(2, 1, 192, "backgammon", "forfeit", (0, 192)) if full else None,
+        heads=(b"\x02" * 32, b"\x03" * 32),
     )
     state = MatchState(
         match="00112233445566778899aabbccddeeff",

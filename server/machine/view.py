@@ -65,7 +65,7 @@ def _game_view(state: MatchState) -> ps.GameState | None:
         return ps.GameState(
             dice.game, match.next_game_is_crawford(), decision, 0, None, dice.k - 1, None,
             (start, start), ps.CubeState(1, None), None, None, _commitments(state),
-            dice.recommits, clock, _last_result(state),
+            dice.recommits, clock, _last_result(state), _heads(state),
         )  # fmt: skip
     cube = game.cube
     double = None
@@ -91,12 +91,19 @@ def _game_view(state: MatchState) -> ps.GameState | None:
         dice.recommits,
         clock if not game.is_over else None,
         _last_result(state) if game.is_over else None,
+        _heads(state),
     )
 
 
 def _commitments(state: MatchState) -> tuple[bytes | None, bytes | None]:
     c = state.dice.commitments
     return c if None not in c else (None, None)
+
+
+def _heads(state: MatchState) -> tuple[bytes | None, bytes | None]:
+    # Public once both seats committed: commitments, re-commitments, revealed links (a reveal
+    # held back during a roll is in ``pending``, never here).
+    return state.dice.heads if None not in state.dice.commitments else (None, None)
 
 
 def _last_result(state: MatchState) -> pe.GameOver | None:

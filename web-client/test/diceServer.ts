@@ -171,6 +171,7 @@ export class DiceServer {
         recommits: this.recommits,
         clock: this.clock,
         result: null,
+        heads: this.commitments[0] && this.commitments[1] ? this.heads : [null, null],
       },
       result: null,
     };

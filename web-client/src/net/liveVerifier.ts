@@ -59,6 +59,11 @@ export class LiveVerifier {
     this.then(() => (this.known[seat] = { k: fromK - 1, link: commitment }));
   }
 
+  /** `seat`'s link at index `k` is `link` (a snapshot's heads): its next reveal hashes to it. */
+  anchor(seat: Seat, k: number, link: Uint8Array): void {
+    this.then(() => (this.known[seat] = { k, link }));
+  }
+
   /** Nothing is known to check `seat`'s next reveal against (a re-commitment before we joined). */
   forget(seat: Seat): void {
     this.then(() => (this.known[seat] = null));

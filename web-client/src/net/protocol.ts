@@ -108,6 +108,8 @@ export interface GameStateWire {
   readonly recommits: readonly [number, number];
   readonly clock: Clock | null;
   readonly result: GameOver | null;
+  /** Each seat's latest link (index `k`): its reveal of roll k + 1 hashes to it. */
+  readonly heads?: readonly [Uint8Array | null, Uint8Array | null];
 }
 export interface MatchStateWire {
   readonly match: string;

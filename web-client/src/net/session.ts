@@ -380,8 +380,13 @@ export class MatchSession {
     if (t.game && c0 && c1) {
       const v = new LiveVerifier(this.matchBytes, t.game);
       v.commit(c0, c1);
-      // After a re-commitment the snapshot's commitment no longer leads to the next reveal.
-      for (const seat of [0, 1] as const) if (t.recommits[seat] > 0) v.forget(seat);
+      // After a re-commitment the snapshot's commitment no longer leads to the next reveal:
+      // its heads do (each seat's latest link); without them nothing is known for that seat.
+      for (const seat of [0, 1] as const) {
+        const head = t.snapshotHeads?.links[seat];
+        if (head && t.snapshotHeads) v.anchor(seat, t.snapshotHeads.k, head);
+        else if (t.recommits[seat] > 0) v.forget(seat);
+      }
       this.verifiers.set(t.game, v);
     }
   }

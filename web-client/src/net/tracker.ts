@@ -64,6 +64,11 @@ export class Tracker {
    * the count is known).
    */
   lastRecommit: [{ commitment: Uint8Array; k: number } | null, { commitment: Uint8Array; k: number } | null] = [null, null];
+  /**
+   * From the last snapshot: each seat's latest link then (index `snapshotK`), which its next
+   * reveal hashes to; null when none was sent (or before both committed).
+   */
+  snapshotHeads: { k: number; links: readonly [Uint8Array | null, Uint8Array | null] } | null = null;
   clock: Clock = { phase: 'waiting', seats: [], deadline: null };
   over: MatchOver | null = null;
   /** The rematch offered after the match (event or snapshot), if any. */
@@ -159,6 +164,7 @@ export class Tracker {
     this.commitments = [g.commitments[0], g.commitments[1]];
     this.recommits = [g.recommits[0], g.recommits[1]];
     this.lastRecommit = [null, null];
+    this.snapshotHeads = g.heads ? { k: g.k, links: [g.heads[0], g.heads[1]] } : null;
     this.lastGame = g.result;
     this.lastPlay = null;
     this.clock = g.clock ?? { phase: s.result ? 'over' : g.phase, seats: [], deadline: null };
