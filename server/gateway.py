@@ -207,11 +207,12 @@ class Gateway:
         return False
 
     async def _join(self, conn: Connection, hello: m.Hello) -> bool:
-        """Seat (or seat as a spectator) an authenticated connection: four Redis round trips
-        for a seat, two for a spectator, because a restart brings every client back at once."""
+        """Seat (or seat as a spectator) an authenticated connection in three Redis round
+        trips, because a restart brings every client back at once."""
         match_id = hello.match
-        stored, hashes = await self.store.load_with_seats(match_id)
-        self.matches.adopt(match_id, stored)  # NotFound when there is no such match
+        hashes = await self.store.seat_hashes(match_id)
+        if hashes is None:
+            raise NotFound(match_id)
         seat = None
         if hello.token is not None:
             seat = seat_of(hashes, hello.token)

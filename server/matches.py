@@ -269,8 +269,8 @@ class MatchService:
             hashes = await self.store.seat_hashes(match_id)
         except Exception as exc:
             raise Unavailable(str(exc)) from exc
-        if hashes == (None, None):
-            await self.load(match_id)  # NotFound when there is no such match
+        if hashes is None:
+            raise NotFound(match_id)
         seat = seat_of(hashes, token)
         if seat is None:
             raise core.Rejected("forbidden", "not a seat token of this match")

@@ -75,6 +75,12 @@ CONTROL = 0xFFFFFFFF
 """The version prefix of control messages between server processes (not for clients)."""
 
 
+def published(frame: bytes, control: bool = False) -> bytes:
+    """An unversioned frame for the match channel: version 0 (for clients, such as presence),
+    or :data:`CONTROL` (between server processes). :func:`split_published` reads it back."""
+    return (CONTROL if control else 0).to_bytes(4, "big") + frame
+
+
 def split_published(message: bytes) -> tuple[int, bytes]:
     """``(version, frame)`` of a message from a match channel: version 0 is an unversioned
     frame for clients (presence), :data:`CONTROL` a message between processes."""
@@ -300,16 +306,6 @@ class Store:
 
     # --- connections (the gateway's handshake and presence) ---
 
-    async def load_with_seats(
-        self, match_id: str
-    ) -> tuple[Stored | None, tuple[bytes | None, bytes | None]]:
-        """A match and both seats' token hashes, in one round trip (a handshake's first)."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(state_key(match_id), "v", "s", "m")
-            pipe.hmget(seats_key(match_id), "0", "1")
-            state, hashes = await pipe.execute()
-        return Stored.of(state), (hashes[0], hashes[1])
-
     async def take_seat(self, match_id: str, seat: int, conn_id: str, online: bytes) -> int:
         """A connection takes ``seat``: returns its generation (the seat's takeover count).
 
@@ -346,7 +342,7 @@ class Store:
         ``gone_at`` (ms) also index when the seat is to be shown gone (:meth:`claim_gone`)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(presence_key(match_id), str(seat), entry)
-            pipe.publish(channel(match_id), (0).to_bytes(4, "big") + frame)
+            pipe.publish(channel(match_id), published(frame))
             if gone_at is not None:
                 conn_id = entry.split(":", 1)[1]
                 pipe.zadd(GONE_DUE, {f"{match_id}:{seat}:{conn_id}": gone_at})
@@ -389,16 +385,19 @@ class Store:
         """A stored hash from the seats hash: ``"0"``, ``"1"`` (seat tokens) or ``"invite"``."""
         return await self.redis.hget(seats_key(match_id), field)
 
-    async def seat_hashes(self, match_id: str) -> tuple[bytes | None, bytes | None]:
-        """The stored hashes of both seat tokens (None for a seat nobody took)."""
-        h0, h1 = await self.redis.hmget(seats_key(match_id), ["0", "1"])
-        return h0, h1
+    async def seat_hashes(self, match_id: str) -> tuple[bytes | None, bytes | None] | None:
+        """The stored hashes of both seat tokens (None for a seat nobody took), or None when
+        there is no such match: one round trip, without reading the state itself."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hexists(state_key(match_id), "v")
+            pipe.hmget(seats_key(match_id), "0", "1")
+            exists, (h0, h1) = await pipe.execute()
+        return (h0, h1) if exists else None
 
     async def publish(self, match_id: str, frame: bytes, control: bool = False) -> None:
         """Publish an unversioned frame (presence), or a control message between processes,
         to every process serving the match."""
-        prefix = (CONTROL if control else 0).to_bytes(4, "big")
-        await self.redis.publish(channel(match_id), prefix + frame)
+        await self.redis.publish(channel(match_id), published(frame, control))
 
     async def events_after(
         self, match_id: str, version: int, limit: int

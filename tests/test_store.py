@@ -28,7 +28,9 @@ async def test_commit_is_compare_and_set(redis_url):
     assert await store.seat_hash(m, "0") == b"h0"
     assert await store.seat_hash(m, "invite") == b"hi"
     assert await store.seat_hash(m, "1") is None
+    assert await store.seat_hashes(m) == (b"h0", None)
     assert await store.load("b" * 32) is None
+    assert await store.seat_hashes("b" * 32) is None  # no such match
     await store.close()
 
 
