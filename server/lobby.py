@@ -165,6 +165,13 @@ def secret_field(body: dict[str, Any], key: str) -> str | None:
     return value
 
 
+def required_secret(body: dict[str, Any], key: str, what: str) -> str:
+    value = secret_field(body, key)
+    if value is None:
+        raise BadRequest("bad_field", f"{key} ({what}) is required")
+    return value
+
+
 @handles_errors
 async def join_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
@@ -188,9 +195,7 @@ async def join_match(request: Request) -> JSONResponse:
 async def rematch_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
     body = await read_json(request)
-    token = secret_field(body, "token")
-    if token is None:
-        raise BadRequest("bad_field", "token (your seat token of this match) is required")
+    token = required_secret(body, "token", "your seat token of this match")
     done = await service(request).rematch(match_id, token)
     return JSONResponse(
         {
@@ -209,11 +214,7 @@ async def rematch_match(request: Request) -> JSONResponse:
 async def decline_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
     body = await read_json(request)
-    rematch_token = secret_field(body, "rematch_token")
-    if rematch_token is None:
-        raise BadRequest(
-            "bad_field", "rematch_token (your seat token of the last match) is required"
-        )
+    rematch_token = required_secret(body, "rematch_token", "your seat token of the last match")
     await service(request).decline_rematch(match_id, rematch_token)
     return JSONResponse({"match": match_id, "declined": True})
 
