@@ -53,10 +53,9 @@ def greeting(
     """What a new connection is told about the other seats and the spectators."""
     owed, _ = owing(state)
     messages: list[m.ServerMessage] = []
-    for seat, entry in enumerate(raw):
+    for seat, (entry, status) in enumerate(zip(raw, statuses(raw), strict=True)):
         if seat == own_seat or entry is None:
             continue  # itself, or a seat that never connected
-        status = entry.decode().split(":", 1)[0]
         deadline = state.deadline if status != "online" and seat in owed else None
         messages.append(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
     messages.append(m.Watchers(watchers))
