@@ -147,8 +147,8 @@ class MatchClient:
         self._auto_sent: set[tuple[str, int, int]] = set()
         self._commits: dict[int, asyncio.Future[Reply]] = {}
         self.recommit_replies: list[Reply] = []
-        self._recommitting: dict[int, asyncio.Future[Reply]] = {}
         """The server's answers to this client's re-commitments, in order."""
+        self._recommitting: dict[int, asyncio.Future[Reply]] = {}
         self.drop_next = False
 
     # ---------------------------------------------------------------- lifecycle
