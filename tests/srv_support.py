@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import secrets
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -29,7 +30,7 @@ from engine.movegen import legal_plays
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import MatchClient, create_match, join_match
+from protocol.client import MatchClient, create_match, join_match, play_random
 from protocol.fairdice import DEFAULT_CHAIN_LENGTH, GameId, HashChain
 from server.clock import wall_ms
 from server.machine import core, serial
@@ -328,6 +329,16 @@ async def to_move(client: MatchClient, timeout: float = WAIT) -> bool:
         reply = await client.roll()
         assert isinstance(reply, m.Ack), reply
         await client.wait_for(lambda t, v=v: t.version > v and t.clock.seats != (), timeout)
+
+
+async def play_out(*seats: MatchClient, seed: int, timeout: float = 90) -> list[Any]:
+    """The seats play on to the end of the match, each with ``play_random`` and its own
+    generator drawn from ``seed``; their results, in order."""
+    rng = random.Random(seed)
+    return await asyncio.wait_for(
+        asyncio.gather(*(play_random(c, random.Random(rng.random())) for c in seats)),
+        timeout=timeout,
+    )
 
 
 async def refused(reply: Awaitable[m.Ack | m.Reject], code: str) -> m.Reject:

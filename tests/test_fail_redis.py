@@ -28,6 +28,7 @@ from tests.failure_kit import (
     stored_commands,
     until,
 )
+from tests.srv_support import play_out
 
 
 @pytest.fixture
@@ -139,14 +140,7 @@ async def test_redis_away_longer_than_the_clock_refuses_with_retry_later_and_for
         # ... and the library's own action was refused too, and sent again until stored.
         assert any(r.code == "retry_later" and r.seq != raw_seq for r in seen.rejects)
 
-        rng = random.Random(4)
-        results = await asyncio.wait_for(
-            asyncio.gather(
-                play_random(table.a, random.Random(rng.random())),
-                play_random(table.b, random.Random(rng.random())),
-            ),
-            60,
-        )
+        results = await play_out(table.a, table.b, seed=4, timeout=60)
         await table.w.wait_for(lambda t: t.over is not None, timeout=10)
     assert results[0].reason != "forfeit"
     log = await stack.log(table.match_id)

@@ -28,6 +28,7 @@ from tests.srv_support import (
     check_stream,
     first_mover,
     legal,
+    play_out,
     refused,
     rejected,
     seat_two,
@@ -202,14 +203,7 @@ async def test_a_held_reveal_never_reaches_anyone_before_the_barrier(server):
         # The rest of the game, with automatic reveals.
         for client in (a, b):
             client.auto_reveal = True
-        rng = random.Random(5)
-        await asyncio.wait_for(
-            asyncio.gather(
-                play_random(a, random.Random(rng.random())),
-                play_random(b, random.Random(rng.random())),
-            ),
-            timeout=60,
-        )
+        await play_out(a, b, seed=5, timeout=60)
         await w.wait_for(lambda t: t.over is not None)
     log = await stored_frames(server.redis_url, seated.match_id)
     for recorder in logs:

@@ -5,21 +5,19 @@ connection stays open and the match goes on unaffected; floods are rate limited,
 
 from __future__ import annotations
 
-import asyncio
 import math
-import random
 
 import msgpack
 from websockets.asyncio.client import connect
 
 from protocol import codec
 from protocol import messages as m
-from protocol.client import play_random
 from tests.srv_support import (
     Peer,
     Recorder,
     check_stream,
     closing_error,
+    play_out,
     rejected,
     seat_two,
     server_fixture,
@@ -149,14 +147,7 @@ async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
         # Nobody was disconnected and nothing changed.
         assert (a.welcomes, b.welcomes, w.welcomes) == (1, 1, 1)
         assert await stored_version(server.redis_url, seated.match_id) == version
-        rng = random.Random(11)
-        await asyncio.wait_for(
-            asyncio.gather(
-                play_random(a, random.Random(rng.random())),
-                play_random(b, random.Random(rng.random())),
-            ),
-            timeout=60,
-        )
+        await play_out(a, b, seed=11, timeout=60)
         await w.wait_for(lambda t: t.over is not None)
     assert (a.welcomes, b.welcomes, w.welcomes) == (1, 1, 1)
     log = await stored_frames(server.redis_url, seated.match_id)

@@ -32,6 +32,7 @@ from tests.srv_support import (
     check_barrier,
     check_stream,
     closing_error,
+    play_out,
     seat_two,
     stored_frames,
     to_move,
@@ -83,14 +84,7 @@ async def test_players_and_spectators_on_different_processes(pair):
     w1 = seated.client(p1.ws, None, on_event=logs[2])
     w2 = seated.client(p2.ws, None, on_event=logs[3])
     async with a, b, w1, w2:
-        rng = random.Random(21)
-        results = await asyncio.wait_for(
-            asyncio.gather(
-                play_random(a, random.Random(rng.random())),
-                play_random(b, random.Random(rng.random())),
-            ),
-            timeout=90,
-        )
+        results = await play_out(a, b, seed=21)
         for w in (w1, w2):
             await w.wait_for(lambda t: t.over is not None)
     assert results[0] == results[1] == w1.tracker.over == w2.tracker.over

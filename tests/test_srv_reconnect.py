@@ -24,6 +24,7 @@ from tests.srv_support import (
     crash,
     first_mover,
     legal,
+    play_out,
     seat_two,
     server_fixture,
     stored_frames,
@@ -51,14 +52,6 @@ async def verified(server: Any, match_id: str) -> int:
     for game in games:
         verify_json(json.dumps(game))
     return len(games)
-
-
-async def finish(*clients: MatchClient, seed: int = 1) -> None:
-    rng = random.Random(seed)
-    await asyncio.wait_for(
-        asyncio.gather(*(play_random(c, random.Random(rng.random())) for c in clients)),
-        timeout=90,
-    )
 
 
 async def test_reconnect_mid_turn_resends_the_move_once(server):
@@ -96,7 +89,7 @@ async def test_reconnect_mid_turn_resends_the_move_once(server):
         log = await stored_frames(server.redis_url, seated.match_id)
         assert moved(log, mover.seat, turn) == 1
         assert moved(log, other.seat, turn2) == 1
-        await finish(a, b)
+        await play_out(a, b, seed=1)
         await w.wait_for(lambda t: t.over is not None)
     log = await stored_frames(server.redis_url, seated.match_id)
     for recorder in logs:
@@ -128,7 +121,7 @@ async def test_reconnect_mid_reveal(server):
         assert mover.welcomes == 2
         await roller.wait_for(lambda t: t.k > k)
         mover.auto_reveal = True
-        await finish(a, b, seed=2)
+        await play_out(a, b, seed=2)
     log = await stored_frames(server.redis_url, seated.match_id)
     for recorder in logs:
         check_stream(recorder.messages, log)
@@ -216,7 +209,7 @@ async def test_matches_survive_drops_at_every_kind_of_moment(server):
     w = seated.client(server.ws, None, on_event=watcher_log)
     chaos[0].client, chaos[1].client = a, b
     async with a, b, w:
-        await finish(a, b, seed=6)
+        await play_out(a, b, seed=6)
         await w.wait_for(lambda t: t.over is not None)
     assert sum(c.drops for c in chaos) >= 6
     assert a.welcomes > 1 and b.welcomes > 1
