@@ -8,15 +8,12 @@ import asyncio
 import random
 import time
 
-import pytest
-
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client import play_random
 from server.store import Store
 from tests.failure_kit import (
-    Stack,
     Table,
     a_play,
     assert_saw_the_log,
@@ -25,18 +22,13 @@ from tests.failure_kit import (
     health,
     metric,
     play_until,
+    stack_fixture,
     stored_commands,
     until,
 )
 from tests.srv_support import play_out
 
-
-@pytest.fixture
-def stack(tmp_path):
-    s = Stack(tmp_path)
-    s.start()
-    yield s
-    s.close()
+stack = stack_fixture()
 
 
 async def test_redis_killed_and_restarted_from_its_aof_keeps_every_acknowledged_event(stack):

@@ -16,7 +16,7 @@ import pytest
 
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import MatchClient, play_random
+from protocol.client import play_random
 from protocol.client.lobby import get_text
 from protocol.fairdice import GameId, TranscriptError, derive_dice, link_ok, verify_json
 from server.exports import read_log
@@ -219,12 +219,7 @@ async def test_dice_follow_the_roll_in_every_stream(server):
     """Over whole matches with automatic reveals, no client (seats, spectators) ever gets a
     link before the dice event of its roll, and every turn's dice come after its roll."""
     seated = await seat_two(server.base, mode="match", length=3)
-    logs = [Recorder() for _ in range(3)]
-    clients: list[MatchClient] = [
-        seated.client(server.ws, 0, on_event=logs[0]),
-        seated.client(server.ws, 1, on_event=logs[1]),
-        seated.client(server.ws, None, on_event=logs[2]),
-    ]
+    clients, logs = seated.recorded((server.ws, 0), (server.ws, 1), (server.ws, None))
     async with clients[0], clients[1], clients[2]:
         seed = secrets.randbits(32)
         await asyncio.wait_for(

@@ -14,7 +14,6 @@ from protocol import codec
 from protocol import messages as m
 from tests.srv_support import (
     Peer,
-    Recorder,
     check_stream,
     closing_error,
     play_out,
@@ -129,10 +128,7 @@ def at_size(size: int) -> bytes:
 
 async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
     seated = await seat_two(server.base, mode="match", length=3)
-    logs = [Recorder(), Recorder(), Recorder()]
-    a = seated.client(server.ws, 0, on_event=logs[0])
-    b = seated.client(server.ws, 1, on_event=logs[1])
-    w = seated.client(server.ws, None, on_event=logs[2])
+    (a, b, w), logs = seated.recorded((server.ws, 0), (server.ws, 1), (server.ws, None))
     async with a, b, w:
         await a.wait_for(lambda t: t.clock.phase == "move")
         version = await stored_version(server.redis_url, seated.match_id)

@@ -56,10 +56,7 @@ async def verified(server: Any, match_id: str) -> int:
 
 async def test_reconnect_mid_turn_resends_the_move_once(server):
     seated = await seat_two(server.base, mode="match", length=3)
-    logs = [Recorder(), Recorder(), Recorder()]
-    a = seated.client(server.ws, 0, on_event=logs[0])
-    b = seated.client(server.ws, 1, on_event=logs[1])
-    w = seated.client(server.ws, None, on_event=logs[2])
+    (a, b, w), logs = seated.recorded((server.ws, 0), (server.ws, 1), (server.ws, None))
     async with a, b, w:
         mover, other = await first_mover(a, b)
         # 1. The move never reaches the server: the connection drops instead of sending it.
@@ -100,9 +97,7 @@ async def test_reconnect_mid_turn_resends_the_move_once(server):
 
 async def test_reconnect_mid_reveal(server):
     seated = await seat_two(server.base, mode="single_game")
-    logs = [Recorder(), Recorder()]
-    a = seated.client(server.ws, 0, on_event=logs[0])
-    b = seated.client(server.ws, 1, on_event=logs[1])
+    (a, b), logs = seated.recorded((server.ws, 0), (server.ws, 1))
     async with a, b:
         mover, roller = await first_mover(a, b)
         mover.auto_reveal = False
