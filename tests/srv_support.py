@@ -299,6 +299,12 @@ class Seated:
         kw.setdefault("secrets_store", self.secrets[seat])
         return MatchClient(url, self.match_id, self.tokens[seat], **kw)
 
+    async def peer(self, url: str, seat: int) -> Peer:
+        """A raw :class:`Peer` on ``url`` that said hello with ``seat``'s token and was welcomed."""
+        peer = await Peer.open(url)
+        await peer.hello(self.match_id, self.tokens[seat])
+        return peer
+
     def recorded(self, *places: tuple[str, int | None]) -> tuple[list[MatchClient], list[Recorder]]:
         """A client for each ``(url, seat)`` (seat None: a spectator), each recording what it
         receives: the clients and their recorders, in the order of ``places``."""

@@ -153,8 +153,7 @@ async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
 
 async def test_text_frame_closes_with_1003(server):
     seated = await seat_two(server.base)
-    peer = await Peer.open(server.ws)
-    await peer.hello(seated.match_id, seated.tokens[0])
+    peer = await seated.peer(server.ws, 0)
     await peer.send('{"t": "ping", "p": {"t": 1}}')
     assert await peer.closed() == 1003
     assert closing_error(peer.messages) == "unsupported"
@@ -167,8 +166,7 @@ async def test_text_frame_closes_with_1003(server):
 
 async def test_oversized_frame_closes_with_1009(server):
     seated = await seat_two(server.base)
-    peer = await Peer.open(server.ws)
-    await peer.hello(seated.match_id, seated.tokens[0])
+    peer = await seated.peer(server.ws, 0)
     await peer.send(at_size(16 * 1024 + 1))
     assert await peer.closed() == 1009
     assert await stored_version(server.redis_url, seated.match_id) == 3
@@ -185,10 +183,8 @@ async def test_compression_is_never_negotiated(server):
 
 async def test_floods_are_rate_limited_then_closed(limited):
     seated = await seat_two(limited.base)
-    flooder = await Peer.open(limited.ws)
-    await flooder.hello(seated.match_id, seated.tokens[0])
-    calm = await Peer.open(limited.ws)
-    await calm.hello(seated.match_id, seated.tokens[1])
+    flooder = await seated.peer(limited.ws, 0)
+    calm = await seated.peer(limited.ws, 1)
     # Actions out of place (a take with no double): each answered until the limit bites.
     frames = [codec.encode(m.Take(seq, 1)) for seq in range(1, 41)]
     for frame in frames:

@@ -202,10 +202,8 @@ async def test_a_second_connection_replaces_the_first(server):
 
 async def test_replaced_connection_cannot_act_any_more(server):
     seated = await seat_two(server.base)
-    old = await Peer.open(server.ws)
-    await old.hello(seated.match_id, seated.tokens[1])
-    new = await Peer.open(server.ws)
-    await new.hello(seated.match_id, seated.tokens[1])
+    old = await seated.peer(server.ws, 1)
+    new = await seated.peer(server.ws, 1)
     assert await old.closed() == 4003
     assert closing_error(old.messages) == "replaced"
     # The old socket is gone: whatever it still tries to send changes nothing.

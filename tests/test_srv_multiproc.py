@@ -134,8 +134,7 @@ async def test_two_sockets_racing_moves_for_one_seat_apply_exactly_one(pair):
             seq = a.seq + 1
             mine = codec.encode(m.Move(seq, game, turn, plays[0]))
             theirs = codec.encode(m.Move(seq + 1, game, turn, plays[-1]))
-            rival = await Peer.open(there.ws)
-            await rival.hello(seated.match_id, seated.tokens[0])  # takes the seat over ...
+            rival = await seated.peer(there.ws, 0)  # takes the seat over ...
 
             async def send_mine(a: MatchClient = a, frame: bytes = mine) -> None:
                 with contextlib.suppress(Exception):  # ... and may have closed it already
