@@ -20,21 +20,22 @@ import re
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 
 from engine.movegen import legal_plays
 from protocol import messages as m
-from protocol.client import MatchClient, create_match, join_match
+from protocol.client import MatchClient
 from server.exports import Logged, read_log
 from server.machine import commands, serial
 from server.redis_process import RedisProcess, free_port
-from server.store import Store
 from tests.serverproc import ServerProcess
+from tests.srv_support import seat_two, store_at
 
 HUMAN = ("decide", "move", "take", "resign")
 """Decisions a player makes (commitments and reveals are automatic in the client)."""
@@ -79,21 +80,28 @@ class Stack:
         return await stored_log(self.redis.url, match_id)
 
 
+def stack_fixture() -> Any:
+    """A fixture: a started :class:`Stack` for each test, stopped after it."""
+
+    @pytest.fixture
+    def fixture(tmp_path: Path) -> Iterator[Stack]:
+        stack = Stack(tmp_path)
+        stack.start()
+        yield stack
+        stack.close()
+
+    return fixture
+
+
 async def stored_log(redis_url: str, match_id: str) -> list[Logged]:
-    store = Store.from_url(redis_url)
-    try:
+    async with store_at(redis_url) as store:
         return await read_log(store, match_id)
-    finally:
-        await store.close()
 
 
 async def command_records(redis_url: str, match_id: str) -> list[tuple[str, Any, int]]:
     """Every transition's command record ``(kind, body, server time)`` from the log."""
-    store = Store.from_url(redis_url)
-    try:
+    async with store_at(redis_url) as store:
         return [tuple(msgpack.unpackb(r, raw=False)) for r in await store.commands(match_id)]
-    finally:
-        await store.close()
 
 
 _COMMANDS = {
@@ -243,25 +251,23 @@ class Table:
         self.secrets: dict[str, bytes] = {}
         self.seen = {"a": Seen(), "b": Seen(), "w": Seen()}
         urls = (cables[0].ws, cables[1].ws) if cables else (ws, ws)
-        self.a = MatchClient(urls[0], match_id, tokens[0], secrets_store=self.secrets,
-                             on_event=self.seen["a"])  # fmt: skip
-        self.b = MatchClient(urls[1], match_id, tokens[1], secrets_store=self.secrets,
-                             on_event=self.seen["b"])  # fmt: skip
+        self.a, self.b = (
+            MatchClient(url, match_id, token, secrets_store=self.secrets, on_event=self.seen[k])
+            for url, token, k in zip(urls, tokens, "ab", strict=True)
+        )
         self.w = MatchClient(ws, match_id, on_event=self.seen["w"])
 
     @classmethod
     async def open(cls, proc: ServerProcess, cables: bool = False, **options: Any) -> Table:
         """Create a match through the lobby (``options``: mode, length, clock...) and join it.
         With ``cables`` each seat reaches the server through its own :class:`Cable`."""
-        created = await create_match(proc.base, name="Ann", **options)
-        joined = await join_match(proc.base, created["match"], name="Bob")
-        tokens = (created["token"], joined["token"])
+        seated = await seat_two(proc.base, **options)
         if not cables:
-            return cls(proc.ws, created["match"], tokens)
+            return cls(proc.ws, seated.match_id, seated.tokens)
         pair = (Cable(proc.port), Cable(proc.port))
         for cable in pair:
             await cable.mend()
-        return cls(proc.ws, created["match"], tokens, pair)
+        return cls(proc.ws, seated.match_id, seated.tokens, pair)
 
     async def __aenter__(self) -> Table:
         await asyncio.gather(self.a.start(), self.b.start(), self.w.start())

@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import secrets
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,13 +30,21 @@ from engine.movegen import legal_plays
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import MatchClient, create_match, join_match
+from protocol.client import (
+    ClientClosed,
+    MatchClient,
+    Tracker,
+    create_match,
+    join_match,
+    play_random,
+)
 from protocol.fairdice import DEFAULT_CHAIN_LENGTH, GameId, HashChain
 from server.clock import wall_ms
 from server.machine import core, serial
 from server.machine.commands import Command, Commit, Join, Reveal
 from server.machine.state import Config, MatchState, Phase
 from server.matches import command_record, summary, token_hash
+from server.replay import rebuild_from_store
 from server.store import CLOCK_CREDIT, Store
 from tests.serverproc import ServerProcess
 
@@ -206,33 +215,42 @@ def contains(message: m.ServerMessage, needle: bytes) -> bool:
     return needle in codec.encode(message)
 
 
-async def stored_frames(redis_url: str, match_id: str) -> dict[int, bytes]:
-    """The stored event log: version -> the event's frame."""
+@contextlib.asynccontextmanager
+async def store_at(redis_url: str) -> AsyncIterator[Store]:
+    """A :class:`Store` on ``redis_url``, closed on leaving the block."""
     store = Store.from_url(redis_url)
     try:
-        return {v: f[b"e"] for v, f in await store.log_entries(match_id)}
+        yield store
     finally:
         await store.close()
+
+
+async def stored_frames(redis_url: str, match_id: str) -> dict[int, bytes]:
+    """The stored event log: version -> the event's frame."""
+    async with store_at(redis_url) as store:
+        return {v: f[b"e"] for v, f in await store.log_entries(match_id)}
 
 
 async def stored_version(redis_url: str, match_id: str) -> int:
-    store = Store.from_url(redis_url)
-    try:
+    async with store_at(redis_url) as store:
         version = await store.version(match_id)
-        assert version is not None
-        return version
-    finally:
-        await store.close()
+    assert version is not None
+    return version
 
 
 async def stored_state(redis_url: str, match_id: str) -> MatchState:
-    store = Store.from_url(redis_url)
-    try:
+    async with store_at(redis_url) as store:
+        stored = await store.load(match_id)
+    assert stored is not None
+    return serial.loads(MatchState, stored.state)
+
+
+async def assert_log_replays(redis_url: str, match_id: str) -> None:
+    """The stored log of the match replays to its stored state."""
+    async with store_at(redis_url) as store:
         stored = await store.load(match_id)
         assert stored is not None
-        return serial.loads(MatchState, stored.state)
-    finally:
-        await store.close()
+        assert await rebuild_from_store(store, match_id) == serial.loads(MatchState, stored.state)
 
 
 def check_stream(
@@ -281,12 +299,47 @@ class Seated:
         kw.setdefault("secrets_store", self.secrets[seat])
         return MatchClient(url, self.match_id, self.tokens[seat], **kw)
 
+    async def peer(self, url: str, seat: int) -> Peer:
+        """A raw :class:`Peer` on ``url`` that said hello with ``seat``'s token and was welcomed."""
+        peer = await Peer.open(url)
+        await peer.hello(self.match_id, self.tokens[seat])
+        return peer
+
+    def recorded(self, *places: tuple[str, int | None]) -> tuple[list[MatchClient], list[Recorder]]:
+        """A client for each ``(url, seat)`` (seat None: a spectator), each recording what it
+        receives: the clients and their recorders, in the order of ``places``."""
+        logs = [Recorder() for _ in places]
+        pairs = zip(places, logs, strict=True)
+        return [self.client(url, seat, on_event=log) for (url, seat), log in pairs], logs
+
 
 async def seat_two(base: str, **options: Any) -> Seated:
     """A match created and joined through the lobby."""
     created = await create_match(base, name="Ann", **options)
     joined = await join_match(base, created["match"], name="Bob")
     return Seated(created["match"], (created["token"], joined["token"]))
+
+
+async def check_seat_taken_over(
+    seated: Seated, urls: tuple[str, str, str], opened: Callable[[Tracker], bool]
+) -> None:
+    """Seat 0 connects (on ``urls[0]``) without committing; a second client for the seat (on
+    ``urls[1]``) takes it over while seat 1 (on ``urls[2]``) joins: the first is closed with
+    4003 and told ``replaced``, and the second, welcomed once, controls the seat: its
+    commitment opens the game (``opened`` holds for its tracker)."""
+    first_log = Recorder()
+    first = seated.client(urls[0], 0, auto_commit=False, on_event=first_log)
+    await first.start()
+    second = seated.client(urls[1], 0)
+    b = seated.client(urls[2], 1)
+    async with second, b:
+        with pytest.raises(ClientClosed) as closed:
+            await first.wait_for(lambda t: False, timeout=10)
+        assert closed.value.code == 4003
+        assert closing_error(first_log.messages) == "replaced"
+        await second.wait_for(opened)
+        assert second.welcomes == 1
+    await first.close()
 
 
 def legal(client: MatchClient) -> tuple[tuple[int, int], ...]:
@@ -328,6 +381,16 @@ async def to_move(client: MatchClient, timeout: float = WAIT) -> bool:
         reply = await client.roll()
         assert isinstance(reply, m.Ack), reply
         await client.wait_for(lambda t, v=v: t.version > v and t.clock.seats != (), timeout)
+
+
+async def play_out(*seats: MatchClient, seed: int, timeout: float = 90) -> list[Any]:
+    """The seats play on to the end of the match, each with ``play_random`` and its own
+    generator drawn from ``seed``; their results, in order."""
+    rng = random.Random(seed)
+    return await asyncio.wait_for(
+        asyncio.gather(*(play_random(c, random.Random(rng.random())) for c in seats)),
+        timeout=timeout,
+    )
 
 
 async def refused(reply: Awaitable[m.Ack | m.Reject], code: str) -> m.Reject:

@@ -10,7 +10,7 @@ import random
 
 from protocol.client import play_random
 from tests.proxy_process import ProxyProcess
-from tests.srv_support import Recorder, check_barrier, check_stream, seat_two, stored_frames
+from tests.srv_support import check_barrier, check_stream, seat_two, stored_frames
 from tests.test_srv_multiproc import processes, verified_and_replayed
 
 
@@ -20,13 +20,9 @@ async def test_a_match_through_the_proxy_survives_the_loss_of_a_replica(redis_pr
         await asyncio.to_thread(proxy.start)
         try:
             seated = await seat_two(proxy.base, mode="match", length=3)
-            logs = [Recorder() for _ in range(4)]
             # One public address for everybody; nginx spreads the sockets over both replicas.
-            a = seated.client(proxy.ws, 0, on_event=logs[0])
-            b = seated.client(proxy.ws, 1, on_event=logs[1])
-            w1 = seated.client(proxy.ws, None, on_event=logs[2])
-            w2 = seated.client(proxy.ws, None, on_event=logs[3])
-            clients = (a, b, w1, w2)
+            clients, logs = seated.recorded(*((proxy.ws, seat) for seat in (0, 1, None, None)))
+            a, b, w1, w2 = clients
             async with a, b, w1, w2:
                 rng = random.Random(47)
                 match = asyncio.gather(

@@ -8,15 +8,12 @@ import asyncio
 import random
 import time
 
-import pytest
-
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client import play_random
 from server.store import Store
 from tests.failure_kit import (
-    Stack,
     Table,
     a_play,
     assert_saw_the_log,
@@ -25,17 +22,13 @@ from tests.failure_kit import (
     health,
     metric,
     play_until,
+    stack_fixture,
     stored_commands,
     until,
 )
+from tests.srv_support import play_out
 
-
-@pytest.fixture
-def stack(tmp_path):
-    s = Stack(tmp_path)
-    s.start()
-    yield s
-    s.close()
+stack = stack_fixture()
 
 
 async def test_redis_killed_and_restarted_from_its_aof_keeps_every_acknowledged_event(stack):
@@ -139,14 +132,7 @@ async def test_redis_away_longer_than_the_clock_refuses_with_retry_later_and_for
         # ... and the library's own action was refused too, and sent again until stored.
         assert any(r.code == "retry_later" and r.seq != raw_seq for r in seen.rejects)
 
-        rng = random.Random(4)
-        results = await asyncio.wait_for(
-            asyncio.gather(
-                play_random(table.a, random.Random(rng.random())),
-                play_random(table.b, random.Random(rng.random())),
-            ),
-            60,
-        )
+        results = await play_out(table.a, table.b, seed=4, timeout=60)
         await table.w.wait_for(lambda t: t.over is not None, timeout=10)
     assert results[0].reason != "forfeit"
     log = await stack.log(table.match_id)

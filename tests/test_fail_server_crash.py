@@ -15,11 +15,7 @@ from protocol import messages as m
 from protocol.client import MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import get
 from protocol.fairdice import GameId, derive_dice
-from server.machine import serial
 from server.machine.commands import MovePlay, Reveal
-from server.machine.state import MatchState
-from server.replay import rebuild_from_store
-from server.store import Store
 from tests.failure_kit import (
     Stack,
     Table,
@@ -27,26 +23,16 @@ from tests.failure_kit import (
     assert_saw_the_log,
     count_kind,
     play_until,
+    stack_fixture,
     stored_commands,
     until,
 )
+from tests.srv_support import assert_log_replays
 
 CRASHED = 70  # server.faults exits with this status
 
 
-@pytest.fixture
-def stack(tmp_path):
-    s = Stack(tmp_path)
-    s.start()
-    yield s
-    s.close()
-
-
-async def assert_log_replays(redis_url: str, match_id: str) -> None:
-    store = Store.from_url(redis_url)
-    stored = await store.load(match_id)
-    assert await rebuild_from_store(store, match_id) == serial.loads(MatchState, stored.state)
-    await store.close()
+stack = stack_fixture()
 
 
 async def test_killed_before_storing_a_move_the_client_resends_it_and_it_applies_once(stack):

@@ -16,7 +16,6 @@ from websockets.exceptions import ConnectionClosed
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import play_random
 from protocol.close_codes import CloseCode
 from tests.failure_kit import (
     Table,
@@ -28,6 +27,7 @@ from tests.failure_kit import (
     stored_log,
 )
 from tests.serverproc import ServerProcess
+from tests.srv_support import play_out
 
 
 async def watch_until_closed(ws_url: str, match_id: str) -> int | None:
@@ -79,14 +79,7 @@ async def test_sigterm_finishes_the_write_in_flight_says_1012_and_costs_no_clock
             credit_added = await clock_credit(procs[1].base) - credit_before
             # The restart gap is not charged to anybody's clock.
             assert credit_added >= (down - 0.3) * 1000, (credit_added, down)
-            rng = random.Random(2)
-            results = await asyncio.wait_for(
-                asyncio.gather(
-                    play_random(table.a, random.Random(rng.random())),
-                    play_random(table.b, random.Random(rng.random())),
-                ),
-                60,
-            )
+            results = await play_out(table.a, table.b, seed=2, timeout=60)
             await table.w.wait_for(lambda t: t.over is not None, timeout=10)
             assert all(c.welcomes == 2 for c in table.clients.values())
         assert results[0].reason == "completed"

@@ -16,7 +16,7 @@ import pytest
 
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import MatchClient, play_random
+from protocol.client import play_random
 from protocol.client.lobby import get_text
 from protocol.fairdice import GameId, TranscriptError, derive_dice, link_ok, verify_json
 from server.exports import read_log
@@ -28,6 +28,7 @@ from tests.srv_support import (
     check_stream,
     first_mover,
     legal,
+    play_out,
     refused,
     rejected,
     seat_two,
@@ -202,14 +203,7 @@ async def test_a_held_reveal_never_reaches_anyone_before_the_barrier(server):
         # The rest of the game, with automatic reveals.
         for client in (a, b):
             client.auto_reveal = True
-        rng = random.Random(5)
-        await asyncio.wait_for(
-            asyncio.gather(
-                play_random(a, random.Random(rng.random())),
-                play_random(b, random.Random(rng.random())),
-            ),
-            timeout=60,
-        )
+        await play_out(a, b, seed=5, timeout=60)
         await w.wait_for(lambda t: t.over is not None)
     log = await stored_frames(server.redis_url, seated.match_id)
     for recorder in logs:
@@ -225,12 +219,7 @@ async def test_dice_follow_the_roll_in_every_stream(server):
     """Over whole matches with automatic reveals, no client (seats, spectators) ever gets a
     link before the dice event of its roll, and every turn's dice come after its roll."""
     seated = await seat_two(server.base, mode="match", length=3)
-    logs = [Recorder() for _ in range(3)]
-    clients: list[MatchClient] = [
-        seated.client(server.ws, 0, on_event=logs[0]),
-        seated.client(server.ws, 1, on_event=logs[1]),
-        seated.client(server.ws, None, on_event=logs[2]),
-    ]
+    clients, logs = seated.recorded((server.ws, 0), (server.ws, 1), (server.ws, None))
     async with clients[0], clients[1], clients[2]:
         seed = secrets.randbits(32)
         await asyncio.wait_for(

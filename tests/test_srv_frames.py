@@ -5,21 +5,18 @@ connection stays open and the match goes on unaffected; floods are rate limited,
 
 from __future__ import annotations
 
-import asyncio
 import math
-import random
 
 import msgpack
 from websockets.asyncio.client import connect
 
 from protocol import codec
 from protocol import messages as m
-from protocol.client import play_random
 from tests.srv_support import (
     Peer,
-    Recorder,
     check_stream,
     closing_error,
+    play_out,
     rejected,
     seat_two,
     server_fixture,
@@ -131,10 +128,7 @@ def at_size(size: int) -> bytes:
 
 async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
     seated = await seat_two(server.base, mode="match", length=3)
-    logs = [Recorder(), Recorder(), Recorder()]
-    a = seated.client(server.ws, 0, on_event=logs[0])
-    b = seated.client(server.ws, 1, on_event=logs[1])
-    w = seated.client(server.ws, None, on_event=logs[2])
+    (a, b, w), logs = seated.recorded((server.ws, 0), (server.ws, 1), (server.ws, None))
     async with a, b, w:
         await a.wait_for(lambda t: t.clock.phase == "move")
         version = await stored_version(server.redis_url, seated.match_id)
@@ -149,14 +143,7 @@ async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
         # Nobody was disconnected and nothing changed.
         assert (a.welcomes, b.welcomes, w.welcomes) == (1, 1, 1)
         assert await stored_version(server.redis_url, seated.match_id) == version
-        rng = random.Random(11)
-        await asyncio.wait_for(
-            asyncio.gather(
-                play_random(a, random.Random(rng.random())),
-                play_random(b, random.Random(rng.random())),
-            ),
-            timeout=60,
-        )
+        await play_out(a, b, seed=11, timeout=60)
         await w.wait_for(lambda t: t.over is not None)
     assert (a.welcomes, b.welcomes, w.welcomes) == (1, 1, 1)
     log = await stored_frames(server.redis_url, seated.match_id)
@@ -166,8 +153,7 @@ async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
 
 async def test_text_frame_closes_with_1003(server):
     seated = await seat_two(server.base)
-    peer = await Peer.open(server.ws)
-    await peer.hello(seated.match_id, seated.tokens[0])
+    peer = await seated.peer(server.ws, 0)
     await peer.send('{"t": "ping", "p": {"t": 1}}')
     assert await peer.closed() == 1003
     assert closing_error(peer.messages) == "unsupported"
@@ -180,8 +166,7 @@ async def test_text_frame_closes_with_1003(server):
 
 async def test_oversized_frame_closes_with_1009(server):
     seated = await seat_two(server.base)
-    peer = await Peer.open(server.ws)
-    await peer.hello(seated.match_id, seated.tokens[0])
+    peer = await seated.peer(server.ws, 0)
     await peer.send(at_size(16 * 1024 + 1))
     assert await peer.closed() == 1009
     assert await stored_version(server.redis_url, seated.match_id) == 3
@@ -198,10 +183,8 @@ async def test_compression_is_never_negotiated(server):
 
 async def test_floods_are_rate_limited_then_closed(limited):
     seated = await seat_two(limited.base)
-    flooder = await Peer.open(limited.ws)
-    await flooder.hello(seated.match_id, seated.tokens[0])
-    calm = await Peer.open(limited.ws)
-    await calm.hello(seated.match_id, seated.tokens[1])
+    flooder = await seated.peer(limited.ws, 0)
+    calm = await seated.peer(limited.ws, 1)
     # Actions out of place (a take with no double): each answered until the limit bites.
     frames = [codec.encode(m.Take(seq, 1)) for seq in range(1, 41)]
     for frame in frames:

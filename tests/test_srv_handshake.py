@@ -13,12 +13,12 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import codec
 from protocol import messages as m
-from protocol.client import ClientClosed, LobbyError, create_match, join_match
+from protocol.client import LobbyError, create_match, join_match
 from protocol.client.lobby import get, get_text
 from tests.srv_support import (
     Peer,
-    Recorder,
     Seated,
+    check_seat_taken_over,
     closing_error,
     seat_two,
     server_fixture,
@@ -193,28 +193,17 @@ async def test_match_ids_are_128_bit_and_unknown_ids_reveal_nothing(server):
 
 async def test_a_second_connection_replaces_the_first(server):
     seated = await seat_two(server.base)
-    first_log = Recorder()
-    first = seated.client(server.ws, 0, auto_commit=False, on_event=first_log)
-    await first.start()
-    second = seated.client(server.ws, 0)
-    b = seated.client(server.ws, 1)
-    async with second, b:
-        with pytest.raises(ClientClosed) as closed:
-            await first.wait_for(lambda t: False, timeout=10)
-        assert closed.value.code == 4003
-        assert closing_error(first_log.messages) == "replaced"
-        # The new connection controls the seat: its commitment opens the game.
-        await second.wait_for(lambda t: t.clock.phase not in ("waiting", "commit"))
-        assert second.welcomes == 1
-    await first.close()
+    await check_seat_taken_over(
+        seated,
+        (server.ws, server.ws, server.ws),
+        lambda t: t.clock.phase not in ("waiting", "commit"),
+    )
 
 
 async def test_replaced_connection_cannot_act_any_more(server):
     seated = await seat_two(server.base)
-    old = await Peer.open(server.ws)
-    await old.hello(seated.match_id, seated.tokens[1])
-    new = await Peer.open(server.ws)
-    await new.hello(seated.match_id, seated.tokens[1])
+    old = await seated.peer(server.ws, 1)
+    new = await seated.peer(server.ws, 1)
     assert await old.closed() == 4003
     assert closing_error(old.messages) == "replaced"
     # The old socket is gone: whatever it still tries to send changes nothing.

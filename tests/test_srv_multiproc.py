@@ -17,21 +17,19 @@ from engine.movegen import legal_plays
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
-from protocol.client import ClientClosed, MatchClient, play_random
+from protocol.client import MatchClient, play_random
 from protocol.client.lobby import get_text
 from protocol.fairdice import verify_json
-from server.machine import serial
-from server.machine.state import MatchState
 from server.redis_process import free_port
-from server.replay import rebuild_from_store
-from server.store import Store
 from tests.serverproc import ServerProcess
 from tests.srv_support import (
     Peer,
     Recorder,
+    assert_log_replays,
     check_barrier,
+    check_seat_taken_over,
     check_stream,
-    closing_error,
+    play_out,
     seat_two,
     stored_frames,
     to_move,
@@ -64,33 +62,16 @@ async def verified_and_replayed(base: str, redis_url: str, match_id: str) -> int
     games = json.loads(await get_text(base, f"/api/matches/{match_id}/transcript.json"))["games"]
     for game in games:
         verify_json(json.dumps(game))
-    store = Store.from_url(redis_url)
-    try:
-        stored = await store.load(match_id)
-        assert stored is not None
-        assert await rebuild_from_store(store, match_id) == serial.loads(MatchState, stored.state)
-    finally:
-        await store.close()
+    await assert_log_replays(redis_url, match_id)
     return len(games)
 
 
 async def test_players_and_spectators_on_different_processes(pair):
     p1, p2 = pair
     seated = await seat_two(p1.base, mode="match", length=3)
-    logs = [Recorder() for _ in range(4)]
-    a = seated.client(p1.ws, 0, on_event=logs[0])
-    b = seated.client(p2.ws, 1, on_event=logs[1])
-    w1 = seated.client(p1.ws, None, on_event=logs[2])
-    w2 = seated.client(p2.ws, None, on_event=logs[3])
+    (a, b, w1, w2), logs = seated.recorded((p1.ws, 0), (p2.ws, 1), (p1.ws, None), (p2.ws, None))
     async with a, b, w1, w2:
-        rng = random.Random(21)
-        results = await asyncio.wait_for(
-            asyncio.gather(
-                play_random(a, random.Random(rng.random())),
-                play_random(b, random.Random(rng.random())),
-            ),
-            timeout=90,
-        )
+        results = await play_out(a, b, seed=21)
         for w in (w1, w2):
             await w.wait_for(lambda t: t.over is not None)
     assert results[0] == results[1] == w1.tracker.over == w2.tracker.over
@@ -105,19 +86,7 @@ async def test_players_and_spectators_on_different_processes(pair):
 async def test_a_connection_on_another_process_replaces_the_seat(pair):
     p1, p2 = pair
     seated = await seat_two(p1.base)
-    first_log = Recorder()
-    first = seated.client(p1.ws, 0, auto_commit=False, on_event=first_log)
-    await first.start()
-    second = seated.client(p2.ws, 0)
-    b = seated.client(p1.ws, 1)
-    async with second, b:
-        with pytest.raises(ClientClosed) as closed:
-            await first.wait_for(lambda t: False, timeout=10)
-        assert closed.value.code == 4003
-        assert closing_error(first_log.messages) == "replaced"
-        await second.wait_for(lambda t: t.clock.phase == "move")
-        assert second.welcomes == 1
-    await first.close()
+    await check_seat_taken_over(seated, (p1.ws, p2.ws, p1.ws), lambda t: t.clock.phase == "move")
 
 
 @pytest.mark.parametrize("order", ["p1 then p2", "p2 then p1"])
@@ -165,8 +134,7 @@ async def test_two_sockets_racing_moves_for_one_seat_apply_exactly_one(pair):
             seq = a.seq + 1
             mine = codec.encode(m.Move(seq, game, turn, plays[0]))
             theirs = codec.encode(m.Move(seq + 1, game, turn, plays[-1]))
-            rival = await Peer.open(there.ws)
-            await rival.hello(seated.match_id, seated.tokens[0])  # takes the seat over ...
+            rival = await seated.peer(there.ws, 0)  # takes the seat over ...
 
             async def send_mine(a: MatchClient = a, frame: bytes = mine) -> None:
                 with contextlib.suppress(Exception):  # ... and may have closed it already

@@ -24,6 +24,7 @@ from tests.srv_support import (
     crash,
     first_mover,
     legal,
+    play_out,
     seat_two,
     server_fixture,
     stored_frames,
@@ -53,20 +54,9 @@ async def verified(server: Any, match_id: str) -> int:
     return len(games)
 
 
-async def finish(*clients: MatchClient, seed: int = 1) -> None:
-    rng = random.Random(seed)
-    await asyncio.wait_for(
-        asyncio.gather(*(play_random(c, random.Random(rng.random())) for c in clients)),
-        timeout=90,
-    )
-
-
 async def test_reconnect_mid_turn_resends_the_move_once(server):
     seated = await seat_two(server.base, mode="match", length=3)
-    logs = [Recorder(), Recorder(), Recorder()]
-    a = seated.client(server.ws, 0, on_event=logs[0])
-    b = seated.client(server.ws, 1, on_event=logs[1])
-    w = seated.client(server.ws, None, on_event=logs[2])
+    (a, b, w), logs = seated.recorded((server.ws, 0), (server.ws, 1), (server.ws, None))
     async with a, b, w:
         mover, other = await first_mover(a, b)
         # 1. The move never reaches the server: the connection drops instead of sending it.
@@ -96,7 +86,7 @@ async def test_reconnect_mid_turn_resends_the_move_once(server):
         log = await stored_frames(server.redis_url, seated.match_id)
         assert moved(log, mover.seat, turn) == 1
         assert moved(log, other.seat, turn2) == 1
-        await finish(a, b)
+        await play_out(a, b, seed=1)
         await w.wait_for(lambda t: t.over is not None)
     log = await stored_frames(server.redis_url, seated.match_id)
     for recorder in logs:
@@ -107,9 +97,7 @@ async def test_reconnect_mid_turn_resends_the_move_once(server):
 
 async def test_reconnect_mid_reveal(server):
     seated = await seat_two(server.base, mode="single_game")
-    logs = [Recorder(), Recorder()]
-    a = seated.client(server.ws, 0, on_event=logs[0])
-    b = seated.client(server.ws, 1, on_event=logs[1])
+    (a, b), logs = seated.recorded((server.ws, 0), (server.ws, 1))
     async with a, b:
         mover, roller = await first_mover(a, b)
         mover.auto_reveal = False
@@ -128,7 +116,7 @@ async def test_reconnect_mid_reveal(server):
         assert mover.welcomes == 2
         await roller.wait_for(lambda t: t.k > k)
         mover.auto_reveal = True
-        await finish(a, b, seed=2)
+        await play_out(a, b, seed=2)
     log = await stored_frames(server.redis_url, seated.match_id)
     for recorder in logs:
         check_stream(recorder.messages, log)
@@ -216,7 +204,7 @@ async def test_matches_survive_drops_at_every_kind_of_moment(server):
     w = seated.client(server.ws, None, on_event=watcher_log)
     chaos[0].client, chaos[1].client = a, b
     async with a, b, w:
-        await finish(a, b, seed=6)
+        await play_out(a, b, seed=6)
         await w.wait_for(lambda t: t.over is not None)
     assert sum(c.drops for c in chaos) >= 6
     assert a.welcomes > 1 and b.welcomes > 1

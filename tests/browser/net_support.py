@@ -69,6 +69,21 @@ async def join_match(page: Page, invite: str, name: str) -> None:
     await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
 
 
+async def leave_match(page: Page) -> None:
+    """Leave the page's match from its info panel (a forfeit), confirming the browser's dialog."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    await page.click("details.matchinfo-panel summary")
+    await page.click("details.matchinfo-panel button.leave")
+
+
+async def ask_for_rematch(page: Page, base: str, match_id: str) -> str:
+    """Click Rematch on the finished match ``match_id``: the page goes to a new match, whose id
+    this returns."""
+    await page.click(".result button.next")
+    await page.wait_for_url(re.compile(rf"{base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
 def first_step(labels: list[str], prefer_hits: bool) -> int:
     """Index of the step to play among the move list's labels ("13/10", "Bar/22*", "6/Off")."""
     if prefer_hits:

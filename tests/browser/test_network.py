@@ -16,6 +16,7 @@ from protocol.codec import decode_from_server, encode
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import (
     Seat,
+    ask_for_rematch,
     create_match,
     join_match,
     on_bar,
@@ -125,11 +126,9 @@ async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
 
     # Rematch: a new match with the same settings, offered to Bob (tests/browser/test_rematch.py
     # follows the offer further).
-    await ann_page.click(".result button.next")
-    await ann_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    rematch = await ask_for_rematch(ann_page, net.base, match_id)
     await ann_page.locator(".invite .rematch-wait").wait_for()
     await bob_page.locator(".rematch-offer button.accept-rematch").wait_for()
-    rematch = ann_page.url.rsplit("/", 1)[1]
     with urllib.request.urlopen(f"{net.base}/api/matches/{rematch}") as r:
         summary = json.loads(r.read())
     assert (summary["mode"], summary["length"], summary["clock"]) == ("match", 3, 5)

@@ -7,11 +7,18 @@ rematch ends unplayed and the player who offered it, waiting there, is told."""
 from __future__ import annotations
 
 import json
-import re
 import urllib.request
 
+from playwright.async_api import Page
+
 from tests.browser.conftest import NetPages
-from tests.browser.net_support import create_match, join_match, view
+from tests.browser.net_support import (
+    ask_for_rematch,
+    create_match,
+    join_match,
+    leave_match,
+    view,
+)
 from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 
 
@@ -25,17 +32,13 @@ async def test_rematch_offered_accepted_and_watched(net: NetPages) -> None:
     await watcher.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
 
     # The fastest end of a match: Bob leaves it (a forfeit), confirming the browser's dialog.
-    bob_page.once("dialog", lambda dialog: dialog.accept())
-    await bob_page.click("details.matchinfo-panel summary")
-    await bob_page.click("details.matchinfo-panel button.leave")
+    await leave_match(bob_page)
     for page in (ann_page, bob_page, watcher):
         await page.wait_for_function("window.fairgammon.game.current().phase === 'gameover'")
     assert await bob_page.locator(".rematch-offer").is_hidden()
 
     # Bob (the loser) asks for a rematch and goes to it, waiting for Ann.
-    await bob_page.click(".result button.next")
-    await bob_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
-    rematch = bob_page.url.rsplit("/", 1)[1]
+    rematch = await ask_for_rematch(bob_page, net.base, match_id)
     await bob_page.locator(".invite .rematch-wait").wait_for()
 
     # Ann hears of it live, and so does the spectator, whose offer is a link to watch.
@@ -80,17 +83,21 @@ async def test_rematch_offered_accepted_and_watched(net: NetPages) -> None:
     assert (await view(watcher))["viewer"] is None
 
 
-async def test_a_declined_rematch_is_told_to_the_player_who_offered_it(net: NetPages) -> None:
+async def forfeited_then_rematch_asked(net: NetPages) -> tuple[Page, Page, str]:
+    """Ann and Bob play a single game that Bob leaves (a forfeit); Bob then asks for a rematch
+    and goes to it: (Ann's page, Bob's page, the rematch's id)."""
     ann_page = await net.new(DESKTOP, who="Ann")
     bob_page = await net.new(PHONE, who="Bob")
     match_id, invite, _ = await create_match(ann_page, net.base, "Ann", "single_game", clock=60)
     await join_match(bob_page, invite, "Bob")
-    bob_page.once("dialog", lambda dialog: dialog.accept())
-    await bob_page.click("details.matchinfo-panel summary")
-    await bob_page.click("details.matchinfo-panel button.leave")
+    await leave_match(bob_page)
     await bob_page.wait_for_function("window.fairgammon.game.current().phase === 'gameover'")
-    await bob_page.click(".result button.next")
-    await bob_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    rematch = await ask_for_rematch(bob_page, net.base, match_id)
+    return ann_page, bob_page, rematch
+
+
+async def test_a_declined_rematch_is_told_to_the_player_who_offered_it(net: NetPages) -> None:
+    ann_page, bob_page, rematch = await forfeited_then_rematch_asked(net)
     await bob_page.locator(".invite .rematch-wait").wait_for()
 
     offer = ann_page.locator(".rematch-offer")
@@ -101,7 +108,7 @@ async def test_a_declined_rematch_is_told_to_the_player_who_offered_it(net: NetP
         "document.body.innerText.includes('Your opponent declined the rematch')"
     )
     await bob_page.locator(".invite").wait_for(state="hidden")
-    rematch = bob_page.url.rsplit("/", 1)[1]
+    assert bob_page.url.rsplit("/", 1)[1] == rematch
     with urllib.request.urlopen(f"{net.base}/api/matches/{rematch}") as r:
         assert json.loads(r.read())["phase"] == "over"
     # Ann's page does not offer it again after a reload.
@@ -111,24 +118,13 @@ async def test_a_declined_rematch_is_told_to_the_player_who_offered_it(net: NetP
 
 
 async def test_an_offer_whose_rematch_was_left_is_dropped(net: NetPages) -> None:
-    ann_page = await net.new(DESKTOP, who="Ann")
-    bob_page = await net.new(PHONE, who="Bob")
-    match_id, invite, _ = await create_match(ann_page, net.base, "Ann", "single_game", clock=60)
-    await join_match(bob_page, invite, "Bob")
-    bob_page.once("dialog", lambda dialog: dialog.accept())
-    await bob_page.click("details.matchinfo-panel summary")
-    await bob_page.click("details.matchinfo-panel button.leave")
-    await bob_page.wait_for_function("window.fairgammon.game.current().phase === 'gameover'")
-    await bob_page.click(".result button.next")
-    await bob_page.wait_for_url(re.compile(rf"{net.base}/m/(?!{match_id})[0-9a-f]{{32}}$"))
+    ann_page, bob_page, rematch = await forfeited_then_rematch_asked(net)
     offer = ann_page.locator(".rematch-offer")
     await offer.locator("button.accept-rematch").wait_for()
     # Bob thinks better of it and leaves the rematch before Ann answers: it is cancelled.
-    bob_page.once("dialog", lambda dialog: dialog.accept())
-    await bob_page.click("details.matchinfo-panel summary")
-    await bob_page.click("details.matchinfo-panel button.leave")
+    await leave_match(bob_page)
     await bob_page.wait_for_function("window.fairgammon.session.tracker.over !== null")
-    rematch = bob_page.url.rsplit("/", 1)[1]
+    assert bob_page.url.rsplit("/", 1)[1] == rematch
     await ann_page.reload()
     await ann_page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
     # Her page looks the rematch up, finds it over and drops the offer for good.
