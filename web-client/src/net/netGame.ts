@@ -20,13 +20,12 @@ import type {
   ResultView,
   Seat,
 } from '../view/gameView';
+import { other } from '../view/gameView';
 import { forfeitLevel } from '../view/localGame';
 import { exportPaths } from './lobbyApi';
 import type { Move } from './protocol';
 import type { MatchSession } from './session';
 import type { Tracker } from './tracker';
-
-const other = (s: Seat): Seat => (s === 0 ? 1 : 0);
 
 const KIND: Record<string, MatchKind> = { single_game: 'single', match: 'match', money: 'money' };
 

@@ -31,7 +31,7 @@ import type {
   ResultView,
   Seat,
 } from './gameView';
-import { canDouble } from './gameView';
+import { canDouble, other } from './gameView';
 
 export interface LocalGameOptions {
   readonly kind: MatchKind;
@@ -57,8 +57,6 @@ export interface LocalGameOptions {
   /** Spectator count to show. */
   readonly spectators?: number;
 }
-
-const other = (seat: Seat): Seat => (seat === 0 ? 1 : 0);
 
 /** How many times the cube value a win is worth: 1 single, 2 gammon, 3 backgammon. */
 export function resultLevel(loser: Board): 1 | 2 | 3 {
