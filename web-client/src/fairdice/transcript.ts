@@ -11,7 +11,7 @@
 import { type Move, applyMove, legalPlays, singleMoves } from '../engine/movegen';
 import { BAR, CHECKERS, OFF, type Board, positionKey, startPosition } from '../engine/position';
 import { constantTimeEqual, fromHex, toHex } from './bytes';
-import { chainLink, deriveDice, rollOffWinner, type Seat } from './scheme';
+import { deriveDice, rollOffWinner, type Seat, verifyLink } from './scheme';
 
 export type Problem =
   | 'json'
@@ -287,12 +287,11 @@ export function parseTranscript(data: string | unknown): Transcript {
 // ---- verification ---------------------------------------------------------------------------
 
 const zero = (b: Uint8Array) => b.every((x) => x === 0);
-const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && constantTimeEqual(a, b);
 const seatName = (s: Seat | null) => (s === null ? 'null' : `seat ${s}`);
 const turnRoller = (first: Seat, i: number): Seat => ((first + 1 + i) % 2) as Seat;
 
-async function linkOk(t: Transcript, seat: Seat, k: number, reveal: Uint8Array, previous: Uint8Array): Promise<boolean> {
-  return same(await chainLink({ matchId: t.matchId, gameNo: t.gameNo, seat }, k, reveal), previous);
+function linkOk(t: Transcript, seat: Seat, k: number, reveal: Uint8Array, previous: Uint8Array): Promise<boolean> {
+  return verifyLink({ matchId: t.matchId, gameNo: t.gameNo, seat }, k, reveal, previous);
 }
 
 /** Verify a transcript completely (parse it first when given JSON); throws TranscriptError. */
@@ -302,7 +301,7 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
   for (const c of t.commitments) {
     if (zero(c.commitment)) throw new TranscriptError('commitment', `seat ${c.seat} commitment is all zero bytes`, null, c.seat);
   }
-  if (same(t.commitments[0].commitment, t.commitments[1].commitment)) {
+  if (constantTimeEqual(t.commitments[0].commitment, t.commitments[1].commitment)) {
     throw new TranscriptError('commitment', 'both seats committed to the same value');
   }
   const heads = [t.commitments[0].commitment, t.commitments[1].commitment];
@@ -320,7 +319,7 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
   const applyRecommitments = (k: number) => {
     for (const [i, r] of byApplies.get(k) ?? []) {
       if (zero(r.commitment)) throw new TranscriptError('commitment', `seat ${r.seat} re-commitment recommitments[${i}] is all zero bytes`, k, r.seat);
-      if (same(r.commitment, heads[1 - r.seat]!)) {
+      if (constantTimeEqual(r.commitment, heads[1 - r.seat]!)) {
         throw new TranscriptError('commitment', `seat ${r.seat} re-commitment recommitments[${i}] equals seat ${1 - r.seat}'s current link`, k, r.seat);
       }
       heads[r.seat] = r.commitment;
