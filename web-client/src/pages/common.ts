@@ -58,3 +58,8 @@ export function describeOptions(mode: string, length: number | null, clock: numb
 export function note(text: string, cls = 'note'): HTMLElement {
   return h('p', { class: cls, text });
 }
+
+/** A page's opening section: its title and a paragraph. */
+export function heroSection(title: string, text: string, cls = 'hero'): HTMLElement {
+  return h('section', { class: cls }, h('h1', { text: title }), h('p', { text }));
+}

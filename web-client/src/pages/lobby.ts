@@ -7,7 +7,7 @@
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveName, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
-import { describeOptions, pageHeader } from './common';
+import { describeOptions, heroSection, pageHeader } from './common';
 
 const REFRESH_MS = 4000;
 
@@ -152,15 +152,10 @@ export function startLobby(root: HTMLElement): void {
     }
   });
 
-  const hero = h(
-    'section',
-    { class: 'hero' },
-    h('h1', { text: 'Backgammon with dice nobody can fix' }),
-    h('p', {
-      text:
-        'Both browsers commit to secret hash chains and every roll comes from both — not even the server can choose or predict the dice. ' +
-        'Every roll is checked on your screen as it happens.',
-    }),
+  const hero = heroSection(
+    'Backgammon with dice nobody can fix',
+    'Both browsers commit to secret hash chains and every roll comes from both — not even the server can choose or predict the dice. ' +
+      'Every roll is checked on your screen as it happens.',
   );
   const side = h(
     'div',
