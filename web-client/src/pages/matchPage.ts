@@ -154,10 +154,10 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
-    const bad = [...session.checks.entries()].filter(([, c]) => c.check === 'alarm');
-    alarm.hidden = bad.length === 0;
-    if (bad.length) {
-      const [key, verdict] = bad[0]!;
+    const bad = [...session.checks].find(([, c]) => c.check === 'alarm');
+    alarm.hidden = bad === undefined;
+    if (bad) {
+      const [key, verdict] = bad;
       alarm.textContent = `⚠ Dice alarm in game ${key.split(':')[0]}, ${verdict.why}: these dice do not match the commitments.`;
     }
     const names = t.names.filter(Boolean).join(' vs ');
