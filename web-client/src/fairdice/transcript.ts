@@ -11,7 +11,7 @@
 import { type Move, applyMove, legalPlays, singleMoves } from '../engine/movegen';
 import { BAR, CHECKERS, OFF, type Board, positionKey, startPosition } from '../engine/position';
 import { constantTimeEqual, fromHex, toHex } from './bytes';
-import { deriveDice, rollOffWinner, type Seat, verifyLink } from './scheme';
+import { MAX_RECOMMITMENTS, deriveDice, rollOffWinner, type Seat, verifyLink } from './scheme';
 
 export type Problem =
   | 'json'
@@ -309,7 +309,9 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
   const counts = [0, 0];
   const byApplies = new Map<number, [number, Recommitment][]>();
   t.recommitments.forEach((r, i) => {
-    if (++counts[r.seat]! > 3) throw new TranscriptError('recommitment', `seat ${r.seat} re-committed ${counts[r.seat]} times (at most 3 per game)`, null, r.seat);
+    if (++counts[r.seat]! > MAX_RECOMMITMENTS) {
+      throw new TranscriptError('recommitment', `seat ${r.seat} re-committed ${counts[r.seat]} times (at most ${MAX_RECOMMITMENTS} per game)`, null, r.seat);
+    }
     if (r.applies_from > t.rolls.length + 1) {
       throw new TranscriptError('recommitment', `recommitments[${i}] applies from roll ${r.applies_from} but the game has only ${t.rolls.length} rolls`, null, r.seat);
     }
