@@ -9,7 +9,7 @@
  */
 
 import { type Move, applyMove, legalPlays, singleMoves } from '../engine/movegen';
-import { BAR, CHECKERS, OFF, type Board, positionKey, startPosition } from '../engine/position';
+import { BAR, CHECKERS, OFF, type Board, positionKey, resultLevel, startPosition } from '../engine/position';
 import { constantTimeEqual, fromHex, toHex } from './bytes';
 import { MAX_RECOMMITMENTS, deriveDice, rollOffWinner, type Seat, verifyLink } from './scheme';
 
@@ -512,9 +512,7 @@ function replayPlays(t: Transcript, movers: Map<number, Seat>): number {
     boards[1 - seat] = after.opponent;
     if (after.mover[OFF] === CHECKERS) {
       if (!last) throw new TranscriptError('result', `a roll after the game was over (seat ${seat} bore off all at roll ${k})`, played[index + 1]![0]);
-      const loser = after.opponent;
-      const multiplier = loser[OFF]! > 0 ? 1 : loser.slice(19, 26).some((n) => n > 0) ? 3 : 2;
-      bearOff = { seat, multiplier, k };
+      bearOff = { seat, multiplier: resultLevel(after.opponent), k };
     }
   }
   const r = t.result;

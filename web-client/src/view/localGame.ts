@@ -13,6 +13,7 @@ import {
   type Position,
   isContact,
   positionKey,
+  resultLevel,
   startPosition,
 } from '../engine/position';
 import type { DiceSource } from './dice';
@@ -56,14 +57,6 @@ export interface LocalGameOptions {
   readonly presence?: readonly [Presence, Presence];
   /** Spectator count to show. */
   readonly spectators?: number;
-}
-
-/** How many times the cube value a win is worth: 1 single, 2 gammon, 3 backgammon. */
-export function resultLevel(loser: Board): 1 | 2 | 3 {
-  if (loser[OFF]! > 0) return 1;
-  // The winner's home board is the loser's points 19..24; 25 is the bar.
-  for (let p = 19; p <= BAR; p++) if (loser[p]! > 0) return 3;
-  return 2;
 }
 
 /** The worst result still possible for a forfeiting seat (rules: forfeit). */
