@@ -6,7 +6,6 @@
 
 import { applyMove, legalPlays, singleMoves, type Move } from '../engine/movegen';
 import {
-  BAR,
   CHECKERS,
   OFF,
   type Board,
@@ -61,9 +60,8 @@ export interface LocalGameOptions {
 
 /** The worst result still possible for a forfeiting seat (rules: forfeit). */
 export function forfeitLevel(loser: Board, winner: Board): 1 | 2 | 3 {
-  if (loser[OFF]! > 0) return 1;
-  for (let p = 19; p <= BAR; p++) if (loser[p]! > 0) return 3;
-  return isContact({ mover: loser, opponent: winner }) ? 3 : 2;
+  const level = resultLevel(loser);
+  return level === 2 && isContact({ mover: loser, opponent: winner }) ? 3 : level;
 }
 
 export class LocalGame implements GameSource {
