@@ -20,7 +20,6 @@ import {
   loadSeat,
   dismissRematch,
   parseSeatLink,
-  saveName,
   saveSeat,
   seatLink,
   rematchDismissed,
@@ -29,7 +28,7 @@ import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import { ConnectionBanner } from './banner';
-import { describeOptions, linkField, pageHeader, wsUrl } from './common';
+import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
 
@@ -109,10 +108,9 @@ function joinScreen(
       e.preventDefault();
       join.disabled = true;
       error.textContent = '';
-      const n = name.value.trim().replace(/\s+/g, ' ');
-      saveName(storage, n);
+      const n = rememberName(storage, name);
       try {
-        const joined = await joinMatch(matchId, n || 'Guest', invite);
+        const joined = await joinMatch(matchId, n, invite);
         const record: SeatRecord = { seat: 1, token: joined.token };
         saveSeat(storage, matchId, record);
         resolve(record);
