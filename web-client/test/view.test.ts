@@ -4,8 +4,8 @@ import * as mc from '../src/ui/moveController';
 import { buildScene, screenPlace } from '../src/ui/scene';
 import { ScriptedDice } from '../src/view/dice';
 import type { GameView } from '../src/view/gameView';
-import { LocalGame, forfeitLevel, resultLevel } from '../src/view/localGame';
-import { boardFromPoints, decodePositionId } from '../src/engine';
+import { LocalGame, forfeitLevel } from '../src/view/localGame';
+import { boardFromPoints, decodePositionId, resultLevel } from '../src/engine';
 
 const flush = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));

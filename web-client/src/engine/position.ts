@@ -107,6 +107,14 @@ export function isContact(position: Position): boolean {
   return a > 0 && b > 0 && a + b > 25;
 }
 
+/** How many times the cube value a win is worth: 1 single, 2 gammon, 3 backgammon. */
+export function resultLevel(loser: Board): 1 | 2 | 3 {
+  if (loser[OFF]! > 0) return 1;
+  // The winner's home board is the loser's points 19..24; 25 is the bar.
+  for (let p = 19; p <= BAR; p++) if (loser[p]! > 0) return 3;
+  return 2;
+}
+
 export function boardsEqual(a: Board, b: Board): boolean {
   for (let i = 0; i < SLOTS; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -9,9 +9,9 @@
  */
 
 import { type Move, applyMove, legalPlays, singleMoves } from '../engine/movegen';
-import { BAR, CHECKERS, OFF, type Board, positionKey, startPosition } from '../engine/position';
+import { BAR, CHECKERS, OFF, type Board, positionKey, resultLevel, startPosition } from '../engine/position';
 import { constantTimeEqual, fromHex, toHex } from './bytes';
-import { chainLink, deriveDice, rollOffWinner, type Seat } from './scheme';
+import { MAX_RECOMMITMENTS, deriveDice, rollOffWinner, type Seat, verifyLink } from './scheme';
 
 export type Problem =
   | 'json'
@@ -287,12 +287,11 @@ export function parseTranscript(data: string | unknown): Transcript {
 // ---- verification ---------------------------------------------------------------------------
 
 const zero = (b: Uint8Array) => b.every((x) => x === 0);
-const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && constantTimeEqual(a, b);
 const seatName = (s: Seat | null) => (s === null ? 'null' : `seat ${s}`);
 const turnRoller = (first: Seat, i: number): Seat => ((first + 1 + i) % 2) as Seat;
 
-async function linkOk(t: Transcript, seat: Seat, k: number, reveal: Uint8Array, previous: Uint8Array): Promise<boolean> {
-  return same(await chainLink({ matchId: t.matchId, gameNo: t.gameNo, seat }, k, reveal), previous);
+function linkOk(t: Transcript, seat: Seat, k: number, reveal: Uint8Array, previous: Uint8Array): Promise<boolean> {
+  return verifyLink({ matchId: t.matchId, gameNo: t.gameNo, seat }, k, reveal, previous);
 }
 
 /** Verify a transcript completely (parse it first when given JSON); throws TranscriptError. */
@@ -302,7 +301,7 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
   for (const c of t.commitments) {
     if (zero(c.commitment)) throw new TranscriptError('commitment', `seat ${c.seat} commitment is all zero bytes`, null, c.seat);
   }
-  if (same(t.commitments[0].commitment, t.commitments[1].commitment)) {
+  if (constantTimeEqual(t.commitments[0].commitment, t.commitments[1].commitment)) {
     throw new TranscriptError('commitment', 'both seats committed to the same value');
   }
   const heads = [t.commitments[0].commitment, t.commitments[1].commitment];
@@ -310,7 +309,9 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
   const counts = [0, 0];
   const byApplies = new Map<number, [number, Recommitment][]>();
   t.recommitments.forEach((r, i) => {
-    if (++counts[r.seat]! > 3) throw new TranscriptError('recommitment', `seat ${r.seat} re-committed ${counts[r.seat]} times (at most 3 per game)`, null, r.seat);
+    if (++counts[r.seat]! > MAX_RECOMMITMENTS) {
+      throw new TranscriptError('recommitment', `seat ${r.seat} re-committed ${counts[r.seat]} times (at most ${MAX_RECOMMITMENTS} per game)`, null, r.seat);
+    }
     if (r.applies_from > t.rolls.length + 1) {
       throw new TranscriptError('recommitment', `recommitments[${i}] applies from roll ${r.applies_from} but the game has only ${t.rolls.length} rolls`, null, r.seat);
     }
@@ -320,7 +321,7 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
   const applyRecommitments = (k: number) => {
     for (const [i, r] of byApplies.get(k) ?? []) {
       if (zero(r.commitment)) throw new TranscriptError('commitment', `seat ${r.seat} re-commitment recommitments[${i}] is all zero bytes`, k, r.seat);
-      if (same(r.commitment, heads[1 - r.seat]!)) {
+      if (constantTimeEqual(r.commitment, heads[1 - r.seat]!)) {
         throw new TranscriptError('commitment', `seat ${r.seat} re-commitment recommitments[${i}] equals seat ${1 - r.seat}'s current link`, k, r.seat);
       }
       heads[r.seat] = r.commitment;
@@ -511,9 +512,7 @@ function replayPlays(t: Transcript, movers: Map<number, Seat>): number {
     boards[1 - seat] = after.opponent;
     if (after.mover[OFF] === CHECKERS) {
       if (!last) throw new TranscriptError('result', `a roll after the game was over (seat ${seat} bore off all at roll ${k})`, played[index + 1]![0]);
-      const loser = after.opponent;
-      const multiplier = loser[OFF]! > 0 ? 1 : loser.slice(19, 26).some((n) => n > 0) ? 3 : 2;
-      bearOff = { seat, multiplier, k };
+      bearOff = { seat, multiplier: resultLevel(after.opponent), k };
     }
   }
   const r = t.result;

@@ -56,21 +56,24 @@ export class LiveVerifier {
    * check of roll `fromK − 1` is still running).
    */
   recommit(seat: Seat, commitment: Uint8Array, fromK: number): void {
-    this.then(() => (this.known[seat] = { k: fromK - 1, link: commitment }));
+    void this.then(() => (this.known[seat] = { k: fromK - 1, link: commitment }));
   }
 
   /** `seat`'s link at index `k` is `link` (a snapshot's heads): its next reveal hashes to it. */
   anchor(seat: Seat, k: number, link: Uint8Array): void {
-    this.then(() => (this.known[seat] = { k, link }));
+    void this.then(() => (this.known[seat] = { k, link }));
   }
 
   /** Nothing is known to check `seat`'s next reveal against (a re-commitment before we joined). */
   forget(seat: Seat): void {
-    this.then(() => (this.known[seat] = null));
+    void this.then(() => (this.known[seat] = null));
   }
 
-  private then(step: () => unknown): void {
-    this.queue = this.queue.then(step).catch(() => undefined);
+  /** Run `step` after everything queued so far; a failure does not stop the queue. */
+  private then<T>(step: () => T | Promise<T>): Promise<T> {
+    const next = this.queue.then(step);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /** Resolves once every check queued so far has finished. */
@@ -80,9 +83,7 @@ export class LiveVerifier {
 
   /** Check a published roll (queued after the earlier ones). */
   check(roll: RollToCheck): Promise<Verdict> {
-    const next = this.queue.then(() => this.run(roll));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.then(() => this.run(roll));
   }
 
   private async run(roll: RollToCheck): Promise<Verdict> {

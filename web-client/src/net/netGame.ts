@@ -20,13 +20,12 @@ import type {
   ResultView,
   Seat,
 } from '../view/gameView';
+import { other } from '../view/gameView';
 import { forfeitLevel } from '../view/localGame';
 import { exportPaths } from './lobbyApi';
 import type { Move } from './protocol';
 import type { MatchSession } from './session';
 import type { Tracker } from './tracker';
-
-const other = (s: Seat): Seat => (s === 0 ? 1 : 0);
 
 const KIND: Record<string, MatchKind> = { single_game: 'single', match: 'match', money: 'money' };
 
@@ -88,7 +87,7 @@ function resultView(session: MatchSession): ResultView | null {
 
 function diceView(session: MatchSession, phase: Phase): DiceView | null {
   const t = session.tracker;
-  const check = (k: number) => session.checks.get(`${t.game}:${k}`)?.check ?? 'pending';
+  const check = (k: number) => session.checkOf(t.game, k);
   const last = t.rolls[t.rolls.length - 1];
   if (phase === 'rolloff' && last && last.game === t.game && last.kind === 'rolloff') {
     return { k: last.k, values: [last.dice[0], last.dice[1]], seat: null, check: check(last.k) };
@@ -156,7 +155,7 @@ export function netView(session: MatchSession): GameView {
         k: r.k,
         reveals: [toHex(r.reveals[0]), toHex(r.reveals[1])] as const,
         dice: r.dice,
-        check: session.checks.get(`${r.game}:${r.k}`)?.check ?? 'pending',
+        check: session.checkOf(r.game, r.k),
       })),
   };
   const onRoll = t.onRoll;

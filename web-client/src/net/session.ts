@@ -53,6 +53,7 @@ import {
 } from './protocol';
 import { type SeatRecord, loadSeq, saveSeq } from './storage';
 import { Tracker } from './tracker';
+import type { DiceCheck } from '../view/gameView';
 
 export type Reply = { readonly ok: true; readonly v: number } | { readonly ok: false; readonly code: string; readonly message: string };
 
@@ -96,8 +97,11 @@ interface Held {
 const BETWEEN_ROLLS: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign']);
 /** Clock phases in which a roll is under way (a reveal may be owed). */
 const ROLLING: ReadonlySet<ClockPhase> = new Set(['rolloff', 'reveal']);
+/** Clock phases of a game being played: between rolls or during one. */
+const IN_GAME: ReadonlySet<ClockPhase> = new Set([...BETWEEN_ROLLS, ...ROLLING]);
 /** The longest a play waits for this seat's re-commitment before it is sent anyway. */
 const RECOMMIT_WAIT_MS = 5_000;
+const CANNOT_STORE = 'This browser cannot store the dice secret: do not reload during this game';
 
 export class MatchSession {
   readonly tracker = new Tracker();
@@ -164,6 +168,11 @@ export class MatchSession {
     return this.connection.state;
   }
 
+  /** The dice check of roll `k` of `game` so far ('pending' until it is done). */
+  checkOf(game: number, k: number): DiceCheck {
+    return this.checks.get(`${game}:${k}`)?.check ?? 'pending';
+  }
+
   /** Server time now (ms). */
   serverNow(): number {
     return this.options.env.now() + this.offset;
@@ -194,9 +203,8 @@ export class MatchSession {
 
   private onOpen(): void {
     this.welcomed = false;
-    const t = this.tracker;
     // Version 0 asks for the whole log: every roll can be verified (or a snapshot if too long).
-    this.connection.send(hello(this.options.matchId, this.options.seat?.token ?? null, t.version, this.options.name));
+    this.connection.send(hello(this.options.matchId, this.options.seat?.token ?? null, this.tracker.version, this.options.name));
   }
 
   private onLinkChange(): void {
@@ -617,7 +625,7 @@ export class MatchSession {
     if (known && known.n === 0) return known;
     const ctx = this.ctx(game, seat);
     const { secret, stored } = obtainSecret(this.options.storage, ctx);
-    if (!stored) this.say('This browser cannot store the dice secret: do not reload during this game', true);
+    if (!stored) this.say(CANNOT_STORE, true);
     return this.track(game, OwnChain.create(ctx, secret, this.chainLength).then((chain) => ({ chain, n: 0 })));
   }
 
@@ -646,7 +654,7 @@ export class MatchSession {
    */
   holdsChain(): boolean | null {
     const t = this.tracker;
-    if (this.seat === null || !(BETWEEN_ROLLS.has(t.clock.phase) || ROLLING.has(t.clock.phase))) return null;
+    if (this.seat === null || !IN_GAME.has(t.clock.phase)) return null;
     if (!this.held.has(t.game)) return null;
     return this.isCurrent(this.held.get(t.game) ?? null);
   }
@@ -695,7 +703,7 @@ export class MatchSession {
     }
     // A game is being played: its commitments are published.
     const phase = t.clock.phase;
-    if (this.midTransition || !(BETWEEN_ROLLS.has(phase) || ROLLING.has(phase))) return;
+    if (this.midTransition || !IN_GAME.has(phase)) return;
     const { game, k } = t;
     if (!this.held.has(game)) {
       void this.loadHeld(game); // acts again once loaded
@@ -709,9 +717,10 @@ export class MatchSession {
       if (this.autoSent.has(key)) return;
       this.autoSent.add(key);
       void this.act(actions.reveal(game, k, held.chain.reveal(k)), false);
-    } else if (owed === 'decide' && (!t.mayDouble(seat) || this.rollWanted === `${game}:${k}`)) {
-      if (this.autoSent.has(`decide:${game}:${k}`)) return;
-      void this.roll(this.rollWanted === `${game}:${k}`);
+    } else if (owed === 'decide') {
+      const wanted = this.rollWanted === `${game}:${k}`;
+      if ((t.mayDouble(seat) && !wanted) || this.autoSent.has(`decide:${game}:${k}`)) return;
+      void this.roll(wanted);
     }
   }
 
@@ -783,7 +792,7 @@ export class MatchSession {
     }
     // Stored before it is sent: a reload after the re-commitment finds the new secret.
     if (!storeRecommitted(this.options.storage, ctx, { secret, from: k, length, n })) {
-      this.say('This browser cannot store the dice secret: do not reload during this game', true);
+      this.say(CANNOT_STORE, true);
     }
     const held: Held = { chain, n };
     this.chains.set(game, Promise.resolve(held));

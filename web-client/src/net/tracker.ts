@@ -7,6 +7,7 @@
 
 import { decodePositionId } from '../engine/positionId';
 import { type Board, startPosition } from '../engine/position';
+import { other } from '../view/gameView';
 import type {
   Clock,
   EventFrame,
@@ -243,7 +244,7 @@ export class Tracker {
         const after = decodePositionId(e.p.position_id);
         const seat = e.p.seat;
         this.boards[seat] = after.mover;
-        this.boards[seat === 0 ? 1 : 0] = after.opponent;
+        this.boards[other(seat)] = after.opponent;
         this.lastPlay = { seat, moves: e.p.moves };
         this.nextTurn(seat, e.p.turn);
         break;
@@ -305,7 +306,7 @@ export class Tracker {
 
   private nextTurn(seat: Seat, turn: number): void {
     this.turn = turn + 1;
-    this.onRoll = seat === 0 ? 1 : 0;
+    this.onRoll = other(seat);
     this.dice = null;
   }
 }

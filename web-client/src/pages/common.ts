@@ -1,5 +1,7 @@
 /** Bits the lobby, match and verify pages share: the header, links, copying, the WS URL. */
 
+import type { SecretStorage } from '../fairdice';
+import { saveName } from '../net/storage';
 import { button, h } from '../ui/dom';
 
 /** The server's WebSocket endpoint (same host as the page). */
@@ -57,4 +59,16 @@ export function describeOptions(mode: string, length: number | null, clock: numb
 /** A small empty-state or error message. */
 export function note(text: string, cls = 'note'): HTMLElement {
   return h('p', { class: cls, text });
+}
+
+/** A page's opening section: its title and a paragraph. */
+export function heroSection(title: string, text: string, cls = 'hero'): HTMLElement {
+  return h('section', { class: cls }, h('h1', { text: title }), h('p', { text }));
+}
+
+/** Tidy the name typed in `input`, keep it for next time, and return the name to play under. */
+export function rememberName(storage: SecretStorage, input: HTMLInputElement): string {
+  const n = input.value.trim().replace(/\s+/g, ' ');
+  saveName(storage, n);
+  return n || 'Guest';
 }

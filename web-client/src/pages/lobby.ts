@@ -5,9 +5,9 @@
  */
 
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
-import { type CreateOptions, browserStorage, loadName, loadOptions, saveName, saveOptions, saveSeat } from '../net/storage';
+import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
-import { describeOptions, pageHeader } from './common';
+import { describeOptions, heroSection, pageHeader, rememberName } from './common';
 
 const REFRESH_MS = 4000;
 
@@ -75,11 +75,6 @@ export function startLobby(root: HTMLElement): void {
     jacoby: jacoby.input.checked,
     beavers: beavers.input.checked,
   });
-  const rememberName = () => {
-    const n = name.value.trim().replace(/\s+/g, ' ');
-    saveName(storage, n);
-    return n || 'Guest';
-  };
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     error.textContent = '';
@@ -87,7 +82,7 @@ export function startLobby(root: HTMLElement): void {
     const chosen = readOptions();
     saveOptions(storage, chosen);
     try {
-      const created = await createMatch(chosen, rememberName());
+      const created = await createMatch(chosen, rememberName(storage, name));
       saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
       location.assign(`/m/${created.match}`);
     } catch (err) {
@@ -102,7 +97,7 @@ export function startLobby(root: HTMLElement): void {
   const joinAs = async (m: MatchSummary, b: HTMLButtonElement) => {
     b.disabled = true;
     try {
-      const joined = await joinMatch(m.id, rememberName(), null);
+      const joined = await joinMatch(m.id, rememberName(storage, name), null);
       saveSeat(storage, m.id, { seat: 1, token: joined.token });
       location.assign(`/m/${m.id}`);
     } catch (err) {
@@ -152,15 +147,10 @@ export function startLobby(root: HTMLElement): void {
     }
   });
 
-  const hero = h(
-    'section',
-    { class: 'hero' },
-    h('h1', { text: 'Backgammon with dice nobody can fix' }),
-    h('p', {
-      text:
-        'Both browsers commit to secret hash chains and every roll comes from both — not even the server can choose or predict the dice. ' +
-        'Every roll is checked on your screen as it happens.',
-    }),
+  const hero = heroSection(
+    'Backgammon with dice nobody can fix',
+    'Both browsers commit to secret hash chains and every roll comes from both — not even the server can choose or predict the dice. ' +
+      'Every roll is checked on your screen as it happens.',
   );
   const side = h(
     'div',

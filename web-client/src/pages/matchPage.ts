@@ -20,7 +20,6 @@ import {
   loadSeat,
   dismissRematch,
   parseSeatLink,
-  saveName,
   saveSeat,
   seatLink,
   rematchDismissed,
@@ -29,9 +28,14 @@ import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import { ConnectionBanner } from './banner';
-import { describeOptions, linkField, pageHeader, wsUrl } from './common';
+import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The spectator link: as the server named it for the creator, else this page's `#watch`. */
+const spectatorLink = (matchId: string, record: SeatRecord | null): string => record?.watch ?? `${location.origin}/m/${matchId}#watch`;
 
 export async function startMatchPage(root: HTMLElement, matchId: string): Promise<void> {
   root.classList.add('fg-app');
@@ -104,10 +108,9 @@ function joinScreen(
       e.preventDefault();
       join.disabled = true;
       error.textContent = '';
-      const n = name.value.trim().replace(/\s+/g, ' ');
-      saveName(storage, n);
+      const n = rememberName(storage, name);
       try {
-        const joined = await joinMatch(matchId, n || 'Guest', invite);
+        const joined = await joinMatch(matchId, n, invite);
         const record: SeatRecord = { seat: 1, token: joined.token };
         saveSeat(storage, matchId, record);
         resolve(record);
@@ -119,9 +122,7 @@ function joinScreen(
             ? 'This match already has two players. You can still watch it.'
             : code === 'forbidden'
               ? 'This invite link is not valid for this match.'
-              : err instanceof Error
-                ? err.message
-                : String(err);
+              : errorText(err);
       }
     });
     root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, form));
@@ -151,10 +152,10 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
-    const bad = [...session.checks.entries()].filter(([, c]) => c.check === 'alarm');
-    alarm.hidden = bad.length === 0;
-    if (bad.length) {
-      const [key, verdict] = bad[0]!;
+    const bad = [...session.checks].find(([, c]) => c.check === 'alarm');
+    alarm.hidden = bad === undefined;
+    if (bad) {
+      const [key, verdict] = bad;
       alarm.textContent = `⚠ Dice alarm in game ${key.split(':')[0]}, ${verdict.why}: these dice do not match the commitments.`;
     }
     const names = t.names.filter(Boolean).join(' vs ');
@@ -173,7 +174,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
 
 /** What the creator sees until the opponent joins: the links to share. */
 function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElement } {
-  const watch = record?.watch ?? `${location.origin}/m/${matchId}#watch`;
+  const watch = spectatorLink(matchId, record);
   const title = record ? 'Waiting for your opponent' : 'Waiting for a second player';
   const kids: Node[] = [h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('h2', { text: title })];
   if (record?.seat === 0 && record.rematchOf) {
@@ -198,7 +199,7 @@ function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElem
 function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): HTMLElement {
   const box = h('details', { class: 'matchinfo-panel' }, h('summary', { text: 'Match, links and exports' }));
   box.append(
-    linkField('Spectator link', record?.watch ?? `${location.origin}/m/${matchId}#watch`, 'watchlink'),
+    linkField('Spectator link', spectatorLink(matchId, record), 'watchlink'),
     h(
       'p',
       { class: 'links' },
@@ -240,7 +241,7 @@ async function rematch(session: MatchSession, record: SeatRecord | null, storage
     saveSeat(storage, r.match, { seat: r.seat, token: r.token, watch: r.watch, rematchOf: r.rematch_of });
     location.assign(`/m/${r.match}`);
   } catch (err) {
-    session.say(`Rematch failed: ${err instanceof Error ? err.message : String(err)}`, true);
+    session.say(`Rematch failed: ${errorText(err)}`, true);
   }
 }
 
@@ -284,7 +285,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
           location.assign(`/m/${offer.match}`);
         } catch (err) {
           accept.disabled = false;
-          session.say(`Could not accept the rematch: ${err instanceof Error ? err.message : String(err)}`, true);
+          session.say(`Could not accept the rematch: ${errorText(err)}`, true);
         }
       });
       decline.addEventListener('click', async () => {
@@ -293,7 +294,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
         try {
           await declineRematch(offer.match, record.token);
         } catch (err) {
-          session.say(`Could not decline the rematch: ${err instanceof Error ? err.message : String(err)}`, true);
+          session.say(`Could not decline the rematch: ${errorText(err)}`, true);
         }
       });
       el.replaceChildren(h('span', { class: 'offer-text', text: `${name} offers a rematch` }), accept, decline);

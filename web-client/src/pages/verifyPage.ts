@@ -11,7 +11,7 @@
 import { TranscriptError, type Verdict, verifyTranscript } from '../fairdice/transcript';
 import { exportPaths } from '../net/lobbyApi';
 import { button, h } from '../ui/dom';
-import { pageHeader } from './common';
+import { heroSection, pageHeader } from './common';
 
 const REASONS: Record<string, string> = {
   bear_off: 'bore off',
@@ -45,14 +45,10 @@ export function startVerifyPage(root: HTMLElement): void {
       void run(text.value, results);
     }
   });
-  const intro = h(
-    'section',
-    { class: 'hero small' },
-    h('h1', { text: 'Verify the dice' }),
-    h('p', {
-      text:
-        'Each roll of a game comes from both players’ hash chains. This page re-checks, in your browser, that every revealed link hashes to the commitment published before the game, that the dice are the ones derived from both reveals, that the roll-off and turn order are right, and that every play was legal.',
-    }),
+  const intro = heroSection(
+    'Verify the dice',
+    'Each roll of a game comes from both players’ hash chains. This page re-checks, in your browser, that every revealed link hashes to the commitment published before the game, that the dice are the ones derived from both reveals, that the roll-off and turn order are right, and that every play was legal.',
+    'hero small',
   );
   const manual = h('section', { class: 'card' }, h('h2', { text: 'Check a transcript file' }), text, h('div', { class: 'row' }, file, check));
   root.classList.add('fg-app', 'verify-page');

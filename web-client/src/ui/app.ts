@@ -59,6 +59,8 @@ export class BoardApp {
     end: button('End turn', 'btn primary end', 'E'),
   };
   private readonly resign = h('details', { class: 'more' });
+  /** The resign buttons by level (their visibility follows `resignLevels`). */
+  private readonly resignButtons: [1 | 2 | 3, HTMLElement][] = [];
   /** Page-specific panels over the board (invite, join), above the board's own dialogs. */
   readonly overlay = h('div', { class: 'page-overlay' });
   /** Page-specific panels at the end of the side column. */
@@ -132,6 +134,7 @@ export class BoardApp {
         this.source.resign(level);
       });
       this.resign.append(rb);
+      this.resignButtons.push([level, rb]);
     }
     const side = h(
       'aside',
@@ -355,10 +358,7 @@ export class BoardApp {
     b.redo.disabled = !scene.canRedo;
     b.end.disabled = !scene.turnComplete;
     this.resign.hidden = !(mine && (view.phase === 'decide' || view.phase === 'moving'));
-    for (const level of [1, 2, 3] as const) {
-      const rb = this.resign.querySelector<HTMLElement>(`.resign-${level}`);
-      if (rb) rb.hidden = view.resignLevels !== undefined && !view.resignLevels.includes(level);
-    }
+    for (const [level, rb] of this.resignButtons) rb.hidden = view.resignLevels !== undefined && !view.resignLevels.includes(level);
     const ui = scene.interactive ? this.ui : null;
     this.status.textContent =
       (!view.pending && view.status) || statusLine(view, scene.interactive, ui?.turn.maxUsed ?? 0, ui?.turn.steps.length ?? 0);

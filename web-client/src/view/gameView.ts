@@ -13,6 +13,9 @@ import type { Move } from '../engine/movegen';
 
 export type Seat = 0 | 1;
 
+/** The other seat. */
+export const other = (seat: Seat): Seat => (seat === 0 ? 1 : 0);
+
 /** 'empty': nobody has taken the seat yet (a network match waiting for its opponent). */
 export type Presence = 'online' | 'reconnecting' | 'gone' | 'empty';
 

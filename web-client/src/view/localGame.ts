@@ -6,13 +6,13 @@
 
 import { applyMove, legalPlays, singleMoves, type Move } from '../engine/movegen';
 import {
-  BAR,
   CHECKERS,
   OFF,
   type Board,
   type Position,
   isContact,
   positionKey,
+  resultLevel,
   startPosition,
 } from '../engine/position';
 import type { DiceSource } from './dice';
@@ -31,7 +31,7 @@ import type {
   ResultView,
   Seat,
 } from './gameView';
-import { canDouble } from './gameView';
+import { canDouble, other } from './gameView';
 
 export interface LocalGameOptions {
   readonly kind: MatchKind;
@@ -58,21 +58,10 @@ export interface LocalGameOptions {
   readonly spectators?: number;
 }
 
-const other = (seat: Seat): Seat => (seat === 0 ? 1 : 0);
-
-/** How many times the cube value a win is worth: 1 single, 2 gammon, 3 backgammon. */
-export function resultLevel(loser: Board): 1 | 2 | 3 {
-  if (loser[OFF]! > 0) return 1;
-  // The winner's home board is the loser's points 19..24; 25 is the bar.
-  for (let p = 19; p <= BAR; p++) if (loser[p]! > 0) return 3;
-  return 2;
-}
-
 /** The worst result still possible for a forfeiting seat (rules: forfeit). */
 export function forfeitLevel(loser: Board, winner: Board): 1 | 2 | 3 {
-  if (loser[OFF]! > 0) return 1;
-  for (let p = 19; p <= BAR; p++) if (loser[p]! > 0) return 3;
-  return isContact({ mover: loser, opponent: winner }) ? 3 : 2;
+  const level = resultLevel(loser);
+  return level === 2 && isContact({ mover: loser, opponent: winner }) ? 3 : level;
 }
 
 export class LocalGame implements GameSource {
