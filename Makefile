@@ -7,9 +7,10 @@ PY := .venv/bin/python
 # (Node.js for the browser client is handled by scripts/build-web.sh: the system's when recent
 # enough, otherwise a private copy from PyPI inside .venv.)
 SERVE_COMMANDS := redis-server
-# The tests also drive Debian's Chromium and run deploy/nginx.conf (the proxy of
-# docker-compose.yml) in a real nginx.
-TEST_COMMANDS := redis-server chromium nginx
+# The tests also drive Debian's Chromium, run deploy/nginx.conf (the proxy of
+# docker-compose.yml) in a real nginx and import the .mat exports into GNU Backgammon (gnubg,
+# which Debian installs in /usr/games).
+TEST_COMMANDS := redis-server chromium nginx gnubg
 
 .PHONY: setup web serve test lint bench clean
 

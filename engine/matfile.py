@@ -10,13 +10,19 @@ parser accepts:
 * numbered rows ``%3d) `` with seat 0's action in a 27-character left column and seat 1's
   after it: ``31: 8/5 6/5`` (dice larger first, one single-die move per step, the bar is 25,
   off is 0, a hit is marked ``*``), ``51:`` alone for a roll that could not be played (or was
-  followed by a resignation), `` Doubles => 2``, `` Beavers => 4``, `` Takes``, `` Drops``;
-* `` Wins N point(s)`` in the winner's column, ending in `` and the match`` when it decides a
-  match.
+  followed by a resignation), `` Doubles => 2``, `` Beavers => 4`` (taken and redoubled at
+  once: no `` Takes`` follows, as gnubg writes it), `` Takes``, `` Drops``;
+* `` Wins N point(s)`` in the winner's column — N is what the game itself was worth (result ×
+  cube, as in its fair-dice transcript) — ending in `` and the match`` when that decides a match.
 
 Trailing spaces are trimmed (gnubg pads its columns; its importer reads both). Resignation
 offers that were rejected are not part of the format and are left out; forfeits look like
-resignations at the forfeit value, and are explained in the header comments.
+resignations at the forfeit value, and are explained in the header comments. What the format
+cannot say goes into those comments too: a match won by forfeit (the winner's score is brought
+up to the match length, more than the game was worth), a forfeit between games, a stopped
+session, with the real final score; and a game forfeited before any dice were rolled, which is
+written with a placeholder roll (importers attach a result to a roll). gnubg's importer ignores
+the ``Jacoby`` tag (it plays by its own setting, On by default): set it as the header says.
 
 >>> from engine.match import Match, MatchOptions
 >>> from engine.record import MatchRecord
@@ -75,6 +81,9 @@ _LEFT_WIDTH = 27
 _NAME_WIDTH = 31
 _MAX_NAME = 24
 _START: Board = Position.start().mover
+# The roll written for a game that ended before any dice were rolled (not a double: gnubg
+# refuses a double as an opening roll).
+PLACEHOLDER_ROLL: Dice = (2, 1)
 
 
 def export(
@@ -97,8 +106,11 @@ def export(
     lines.append('; [Variation "Backgammon"]')
     if options.mode is Mode.MATCH:
         lines.append('; [Crawford "On"]')
-    if options.mode is Mode.MONEY:
+    if options.mode is not Mode.MATCH:
+        # Said for a single game too: a reader's own default (gnubg's is On) would count a
+        # gammon in a cubeless game as a single.
         lines.append(f'; [Jacoby "{"On" if options.jacoby else "Off"}"]')
+    if options.mode is Mode.MONEY:
         lines.append(f'; [Beaver "{"On" if options.beavers else "Off"}"]')
     cube_limit = 1 if options.mode is Mode.SINGLE_GAME else MAX_CUBE
     lines.append(f'; [CubeLimit "{cube_limit}"]')
@@ -119,18 +131,40 @@ def _automatic_comments(record: MatchRecord, names: tuple[str, str]) -> list[str
         for event in game.events:
             if isinstance(event, Forfeited):
                 out.append(f"Game {game.number}: {names[event.seat]} forfeited ({event.reason})")
+        if game.result is not None and not any(
+            isinstance(e, Moved | Passed | Rolled | RolledOff) and _has_dice(e)
+            for e in game.events
+        ):
+            out.append(
+                f"Game {game.number} ended before any dice were rolled: its roll "
+                f"{_dice_text(PLACEHOLDER_ROLL).rstrip()} is a placeholder"
+            )
     end = record.end
-    if end is None or end.reason is EndOfMatch.COMPLETED or end.by is None:
+    if end is None or end.reason is EndOfMatch.COMPLETED:
         return out
     last = record.games[-1] if record.games else None
     where = f"after game {last.number}" if last is not None else "before the first game"
     if end.reason is EndOfMatch.STOPPED:
-        out.append(f"{names[end.by]} stopped the session {where}")
-    elif last is None or not any(isinstance(e, Forfeited) for e in last.events):
+        who = "the players" if end.by is None else names[end.by]
+        out.append(f"{who} stopped the session {where}")
+    elif end.by is not None and (
+        last is None or not any(isinstance(e, Forfeited) for e in last.events)
+    ):
         out.append(f"{names[end.by]} forfeited {where}")
+    if last is not None and last.points is not None and last.result is not None:
+        extra = last.points - last.result.points
+        if extra > 0:
+            out.append(
+                f"{names[last.result.winner]} won the match by forfeit: {extra} more "
+                f"point{'' if extra == 1 else 's'} than game {last.number} was worth"
+            )
     winner = "nobody" if end.winner is None else names[end.winner]
     out.append(f"Final score {end.score[0]}-{end.score[1]}, winner: {winner}")
     return out
+
+
+def _has_dice(event: object) -> bool:
+    return not isinstance(event, RolledOff) or event.first is not None
 
 
 @dataclass
@@ -174,6 +208,7 @@ def _game_lines(record: MatchRecord, game: GameRecord, names: tuple[str, str]) -
     rows = _Rows()
     boards = [_START, _START]
     pending: Rolled | None = None
+    previous = None
     for event in game.events:
         if isinstance(event, Rolled):
             pending = event
@@ -193,26 +228,33 @@ def _game_lines(record: MatchRecord, game: GameRecord, names: tuple[str, str]) -
         elif isinstance(event, Beavered):
             rows.cell(event.seat, f" Beavers => {event.value}")
         elif isinstance(event, Taken):
-            # After a beaver gnubg's importer also assumes the take on the next roll and warns
-            # about the duplicate; writing it keeps the file right for every reader.
-            rows.cell(event.seat, " Takes")
+            # A beaver's take is not written: gnubg writes none, and its importer reads a
+            # "Takes" after "Beavers" as one more redouble and take (doubling the stakes).
+            if not isinstance(previous, Beavered):
+                rows.cell(event.seat, " Takes")
         elif isinstance(event, Dropped):
             rows.cell(event.seat, " Drops")
         elif isinstance(event, GameOver):
+            result = event.result
             if pending is not None:
                 rows.cell(pending.seat, _dice_text(pending.dice))
-            result = event.result
-            points = game.points if game.points is not None else result.points
+            elif not rows.rows:
+                # Ended before any roll (a forfeit at the opening): readers attach a result to
+                # a roll, so the winner gets a placeholder one (the header comments say so).
+                rows.cell(result.winner, _dice_text(PLACEHOLDER_ROLL))
+            # What the game itself was worth: a match forfeit's extra points (up to the match
+            # length) are not a game result and are explained in the header comments instead.
+            points = result.points
             plural = "" if points == 1 else "s"
             decided = (
                 record.options.mode is Mode.MATCH
-                and game.final_score is not None
-                and game.final_score[result.winner] >= record.options.length
+                and game.score[result.winner] + points >= record.options.length
             )
             rows.wins(
                 result.winner,
                 f" Wins {points} point{plural}" + (" and the match" if decided else ""),
             )
+        previous = event
     return lines + rows.lines()
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepare a fresh Debian machine to run fairgammon: system packages, a .venv and the Python packages.
 # Usage: scripts/bootstrap.sh [--extras test] [system-command ...]
-#   Each system command (redis-server, chromium, node, npm) is installed with apt-get when missing
-#   and we are root; otherwise we say exactly what to install and carry on (the caller decides
+#   Each system command (redis-server, chromium, nginx, gnubg, node, npm) is installed with
+#   apt-get when missing and we are root; otherwise we say exactly what to install and carry on (the caller decides
 #   whether the missing piece is fatal). Idempotent and quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,11 +18,14 @@ declare -A package_of=(
   [chromium]=chromium
   [node]=nodejs
   [npm]=npm
+  [gnubg]=gnubg
 )
 
 missing=()
 for cmd in "$@"; do
-  command -v "$cmd" >/dev/null 2>&1 || missing+=("${package_of[$cmd]:-$cmd}")
+  # Debian puts some commands (gnubg) in /usr/games, which is not on every PATH.
+  PATH="$PATH:/usr/games" command -v "$cmd" >/dev/null 2>&1 ||
+    missing+=("${package_of[$cmd]:-$cmd}")
 done
 if ! "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1; then
   missing+=("python3-venv")

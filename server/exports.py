@@ -171,10 +171,13 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
     cube = 1
     pending_level = ResultKind.SINGLE
     forfeit: pe.Forfeit | None = None
+    in_game = False
     for e in log:
         d = e.data
         if isinstance(d, pe.GameStarted):
             cube = 1
+            in_game = True
+            forfeit = None
             with_cube = options.mode is not Mode.SINGLE_GAME and not d.crawford
             out.append(ev.GameStarted(d.game, d.score, d.crawford, with_cube))
         elif isinstance(d, pe.Dice):
@@ -208,17 +211,21 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
             out.append(ev.ResignRejected(d.seat, pending_level))
         elif isinstance(d, pe.Forfeit):
             forfeit = d
-            out.append(ev.Forfeited(d.seat, ForfeitReason(d.reason)))
+            if in_game:  # between games a forfeit loses the match, not a game
+                out.append(ev.Forfeited(d.seat, ForfeitReason(d.reason)))
         elif isinstance(d, pe.GameOver):
             kind = ResultKind(_MULTIPLIER[d.result])
             reason = EndReason(d.reason)
             why = ForfeitReason(forfeit.reason) if reason is EndReason.FORFEIT and forfeit else None
             out.append(ev.GameOver(Result(d.winner, kind, cube, reason, why)))
+            in_game = False
             previous = out_score(out)
             points = d.score[d.winner] - previous[d.winner]
             out.append(ev.GameScored(d.game, d.winner, points, d.score))
         elif isinstance(d, pe.MatchOver) and d.reason in ("completed", "forfeit", "stopped"):
-            out.append(ev.MatchOver(d.winner, d.score, ev.EndOfMatch(d.reason)))
+            # The wire names who forfeited (the forfeit event), not who stopped a session.
+            by = forfeit.seat if d.reason == "forfeit" and forfeit is not None else None
+            out.append(ev.MatchOver(d.winner, d.score, ev.EndOfMatch(d.reason), by))
     return tuple(out)
 
 

@@ -161,8 +161,7 @@ MONEY_TEXT = """\
  Ann : 0                        Bob : 0
   1)                             64: 24/18 13/9
   2)  Doubles => 2                Beavers => 4
-  3)  Takes
-  4) 66: 24/18 24/18 13/7* 13/7  21:
+  3) 66: 24/18 24/18 13/7* 13/7  21:
       Wins 4 points
 
 """
@@ -362,7 +361,7 @@ def read_back(text: str, record: MatchRecord) -> None:
                 elif m := re.fullmatch(r"(Doubles|Beavers) => (\d+)", cell):
                     assert int(m[2]) == cube * (4 if m[1] == "Beavers" else 2)
                     if m[1] == "Beavers":
-                        cube *= 2  # the beaver took before redoubling
+                        cube *= 4  # taken and redoubled at once: no "Takes" follows
                 elif cell == "Takes":
                     cube *= 2
                 elif cell == "Drops":
@@ -375,7 +374,8 @@ def read_back(text: str, record: MatchRecord) -> None:
         if result is None:
             assert wins is None
             continue
-        assert wins is not None and wins[:2] == (result.winner, game.points)
+        # What the game was worth (a match forfeit's extra points are in the header comments).
+        assert wins is not None and wins[:2] == (result.winner, result.points)
         if result.reason is EndReason.BEAR_OFF:
             assert boards[result.winner][0] == 15
         if result.reason is not EndReason.DROP:
