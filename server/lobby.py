@@ -252,7 +252,7 @@ def _belongs(summary: dict[str, Any], status: str) -> bool:
             and not summary["private"]
             and not summary.get("rematch_of")
         )
-    return summary["phase"] not in ("waiting", "over")
+    return summary["phase"] not in ("waiting", "over") and not summary["private"]
 
 
 @handles_errors

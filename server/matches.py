@@ -445,11 +445,10 @@ class MatchService:
         never happens, because the skip needs the indexed deadline to be at most the new one.
         """
         waiting = state.phase is Phase.WAITING
+        public = not state.config.private  # a private match is never listed, even when live
         entry = (
-            state.created
-            if waiting and not state.config.private and state.config.rematch_of is None
-            else None,
-            state.created if not waiting and not state.is_over else None,
+            state.created if waiting and public and state.config.rematch_of is None else None,
+            state.created if not waiting and not state.is_over and public else None,
             state.deadline + state.config.grace_ms + 1 if state.deadline else None,
         )
         last = self._indexed.get(state.match_id)

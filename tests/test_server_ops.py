@@ -76,7 +76,45 @@ async def test_private_match_needs_its_invite_and_seats_are_taken_once(server):
     assert exc.value.status == 409 and exc.value.code == "seat_taken"
     open_ids = [m["id"] for m in (await get(server.base, "/api/matches?status=open"))["matches"]]
     live_ids = [m["id"] for m in (await get(server.base, "/api/matches?status=live"))["matches"]]
-    assert match_id not in open_ids and match_id in live_ids
+    assert match_id not in open_ids and match_id not in live_ids
+
+
+async def test_a_private_match_is_never_listed_but_its_watch_link_works(server, redis_url):
+    import redis.asyncio as aioredis
+
+    from server.store import LIVE_MATCHES, OPEN_MATCHES
+
+    private = await create_match(server.base, name="Ann", mode="match", length=3, private=True)
+    public = await create_match(server.base, name="Cid", mode="match", length=3)
+    joined = []
+    for created, name in ((private, "Bob"), (public, "Dee")):
+        invite = created["invite"].split("#join=", 1)[1]
+        joined.append(await join_match(server.base, created["match"], name, invite=invite))
+    match_id = private["match"]
+    # Played: both seats connected, the opening roll played, a spectator by the watch link.
+    a = MatchClient(server.ws, match_id, private["token"])
+    b = MatchClient(server.ws, match_id, joined[0]["token"])
+    watcher = MatchClient(server.ws, match_id)
+    async with a, b, watcher:
+        await a.wait_for(lambda t: t.turn >= 1)
+        await watcher.wait_for(lambda t: t.turn >= 1)
+        r = aioredis.from_url(redis_url)
+        live = (await get(server.base, "/api/matches?status=live"))["matches"]
+        opened = (await get(server.base, "/api/matches?status=open"))["matches"]
+        listed = [m["id"] for m in live + opened]
+        assert public["match"] in listed  # the positive control: a public live match is
+        assert match_id not in listed
+        assert await r.zscore(LIVE_MATCHES, match_id) is None
+        assert await r.zscore(OPEN_MATCHES, match_id) is None
+        # Even a stray index entry (a hint) does not list it: the stored summary decides.
+        await r.zadd(LIVE_MATCHES, {match_id: 1})
+        live = (await get(server.base, "/api/matches?status=live"))["matches"]
+        assert match_id not in [m["id"] for m in live]
+        await r.aclose()
+    # The watch link is the only way in, and its id is 128 random bits.
+    assert re.fullmatch(r"[0-9a-f]{32}", match_id) and private["watch"].endswith(
+        f"/m/{match_id}#watch"
+    )
 
 
 async def test_open_matches_are_listed_until_joined(server):
