@@ -49,6 +49,7 @@ class ErrorCode(enum.StrEnum):
     FORBIDDEN = "forbidden"
     BAD_OPTIONS = "bad_options"
     REMATCH_OFFERED = "rematch_offered"
+    TOO_MANY_OPEN = "too_many_open"
     # Dice
     BAD_COMMITMENT = "bad_commitment"
     BAD_REVEAL = "bad_reveal"
@@ -102,6 +103,8 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     "token of the invited seat of the finished match",
     ErrorCode.BAD_OPTIONS: "match options out of range",
     ErrorCode.REMATCH_OFFERED: "a rematch of this match was already offered (once per match)",
+    ErrorCode.TOO_MANY_OPEN: "HTTP lobby: this address already has as many matches waiting for "
+    "an opponent as allowed (429, `Retry-After`)",
     ErrorCode.BAD_COMMITMENT: "commitment of the wrong length, all zeros, equal to the "
     "opponent's, sent twice, or re-committed too often",
     ErrorCode.BAD_REVEAL: "reveal for a roll that is not being asked for",
@@ -114,7 +117,8 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.RESIGNATION_DECLINED: "after a rejection only a higher level may be offered",
     ErrorCode.BAD_FORFEIT_REASON: "not a forfeit reason",
     ErrorCode.NOT_MONEY: "only a money session can be stopped",
-    ErrorCode.RATE_LIMITED: "too many frames; the connection is closed if it goes on",
+    ErrorCode.RATE_LIMITED: "too many frames (the connection is closed if it goes on); in the "
+    "HTTP lobby: too many matches created from one address (429, `Retry-After`)",
     ErrorCode.RETRY_LATER: "the server cannot store anything right now; resend the same action "
     "(same seq) later",
     ErrorCode.MATCH_OVER: "the match has ended",

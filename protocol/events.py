@@ -268,7 +268,8 @@ class MatchOver:
         Literal["completed", "forfeit", "stopped", "abandoned", "cancelled", "declined"],
         "reached the match length or finished the single game; a forfeit; a money session "
         "the players stopped; both seats silent before a game could start; the creator left "
-        "before anyone joined; the player a rematch was offered to declined it",
+        "before anyone joined, or nobody joined in time (the lobby's open-match lifetime); "
+        "the player a rematch was offered to declined it",
     ]
 
 

@@ -17,6 +17,7 @@ from server import exports, lobby, logs, metrics, pages
 from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
+from server.lobby_limits import Limits, LobbyLimits, sweep_open_matches
 from server.matches import MatchService
 from server.settings import Settings
 from server.store import Store
@@ -60,6 +61,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(store, url)
     matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
     gateway = Gateway(settings, matches)
+    limits = LobbyLimits(
+        store,
+        Limits(
+            settings.create_burst,
+            settings.create_per_minute,
+            settings.open_per_creator,
+            settings.open_match_seconds,
+        ),
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -67,6 +77,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await clock.beat()
         hub.start()
         app.state.services = Services(settings, store, clock, hub, matches, gateway)
+        app.state.lobby_limits = limits
+
+        async def cancel_unjoined(match_id: str) -> bool:
+            return await matches.cancel_unjoined(match_id, limits.limits.open_ms)
 
         async def expire(match_id: str, now: int) -> None:
             await matches.expire(match_id, now)
@@ -76,6 +90,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
             asyncio.create_task(gateway.probe_forever(), name="probes"),
             asyncio.create_task(gateway.presence.sweep_gone(), name="presence"),
+            asyncio.create_task(
+                sweep_open_matches(limits, clock.now, cancel_unjoined), name="open-matches"
+            ),
         ]
         log.info("server process ready", extra=logs.fields(port=settings.port))
         try:

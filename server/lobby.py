@@ -18,6 +18,7 @@ match's open seat is kept for that player alone, private or not.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from typing import Any
@@ -29,8 +30,9 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
+from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
-from server.matches import MatchService, NotFound, Unavailable, summary
+from server.matches import Created, MatchService, NotFound, Unavailable, new_match_id, summary
 from server.store import LIVE_MATCHES, OPEN_MATCHES
 
 MATCH_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -136,6 +138,13 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
         except core.Rejected as exc:
             status = 403 if exc.code == "forbidden" else 409
             return error(exc.code, exc.message, status)
+        except Refused as exc:
+            answer = JSONResponse(
+                {"error": exc.code, "message": exc.message, "retry_after": exc.retry_after},
+                status_code=429,
+            )
+            answer.headers["Retry-After"] = str(exc.retry_after)
+            return answer
 
     return wrapped
 
@@ -146,7 +155,7 @@ async def create_match(request: Request) -> JSONResponse:
     settings = request.app.state.services.settings
     options, clock, private = parse_options(body, settings.clock_seconds)
     name = clean_name(body.get("name"))
-    created = await service(request).create(options, clock, private, name)
+    created = await limited_create(request, options, clock, private, name)
     return JSONResponse(
         {
             "match": created.match_id,
@@ -156,6 +165,30 @@ async def create_match(request: Request) -> JSONResponse:
         },
         status_code=201,
     )
+
+
+async def limited_create(
+    request: Request, options: MatchOptions, clock: int, private: bool, name: str
+) -> Created:
+    """Create the match within the lobby limits (server/lobby_limits.py) of the client."""
+    limits: LobbyLimits = request.app.state.lobby_limits
+    matches = service(request)
+    address = address_key(request.client.host if request.client else "unknown")
+    match_id = new_match_id()
+    try:
+        now = matches.now()
+        await limits.admit(address, now)
+        await limits.reserve(address, match_id, now)
+    except Refused:
+        raise
+    except Exception as exc:
+        raise Unavailable(str(exc)) from exc
+    try:
+        return await matches.create(options, clock, private, name, match_id=match_id)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await limits.release(address, match_id)
+        raise
 
 
 def secret_field(body: dict[str, Any], key: str) -> str | None:
@@ -226,6 +259,8 @@ async def list_matches(request: Request) -> JSONResponse:
         raise BadRequest("bad_field", "status is open or live")
     index = OPEN_MATCHES if status == "open" else LIVE_MATCHES
     store = service(request).store
+    limits: LobbyLimits = request.app.state.lobby_limits
+    now = service(request).now()
     try:
         ids = await store.listed(index, 50)
         blobs = await store.summaries(ids)
@@ -233,7 +268,8 @@ async def list_matches(request: Request) -> JSONResponse:
         for match_id, blob in zip(ids, blobs, strict=True):
             summary = msgpack.unpackb(blob, raw=False) if blob else None
             if summary is not None and _belongs(summary, status):
-                listed.append(summary)
+                if limits.listable(summary, now):  # else expiring: the sweeper ends it
+                    listed.append(summary)
             else:
                 stale.append(match_id)
         # The indexes are hints (a crash can leave one behind): the stored summary decides,

@@ -70,6 +70,10 @@ def rematch_token(token: str, match_id: str, seat: int) -> str:
     return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
 
+def new_match_id() -> str:
+    return secrets.token_hex(16)  # 128 random bits: unguessable, so a link is the only way in
+
+
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
@@ -143,9 +147,14 @@ class MatchService:
     # ------------------------------------------------------------------ lobby
 
     async def create(
-        self, options: MatchOptions, clock_seconds: int, private: bool, name: str
+        self,
+        options: MatchOptions,
+        clock_seconds: int,
+        private: bool,
+        name: str,
+        match_id: str | None = None,
     ) -> Created:
-        match_id = secrets.token_hex(16)  # 128 random bits
+        match_id = match_id or new_match_id()
         token = secrets.token_urlsafe(32)
         invite = secrets.token_urlsafe(16)
         config = Config(
@@ -253,6 +262,28 @@ class MatchService:
         if state.is_over and state.names[1] is None:
             return  # declined (or cancelled by the offerer) already
         await self.submit(match_id, DeclineRematch(1))
+
+    async def cancel_unjoined(self, match_id: str, lifetime_ms: int) -> bool:
+        """End match ``match_id`` if nobody joined it within ``lifetime_ms`` of its creation
+        (``match_over`` ``cancelled``, as when its creator leaves); True if this call ended it.
+        A join that wins the race leaves the match alone (compare-and-set on the version)."""
+        async with self._lock(match_id):
+            for _attempt in range(8):
+                try:
+                    state = await self.load(match_id, fresh=True)
+                except NotFound:
+                    return False
+                now = self.now()
+                if state.phase is not Phase.WAITING or now - state.created < lifetime_ms:
+                    return False
+                outcome = core.apply(state, Leave(0), now)
+                assert isinstance(outcome, core.Accepted)
+                try:
+                    await self._store(state, outcome.state, outcome.events, Leave(0), now)
+                except Conflict:
+                    continue
+                return True
+        return False
 
     async def _invited(self, match_id: str, token: str) -> MatchState:
         """Rematch ``match_id``, once ``token`` shows its holder is the player it is for."""

@@ -44,6 +44,15 @@ class Settings:
     resume_max_events: int = 500
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
+    # Lobby limits (server/lobby_limits.py), per client address.
+    create_burst: int = 5
+    create_per_minute: float = 10.0
+    open_per_creator: int = 3
+    # A match nobody joined within this long is cancelled.
+    open_match_seconds: int = 900
+    # Proxies whose X-Forwarded-For names the client (addresses or networks, or "*"); empty:
+    # the TCP peer is the client. deploy/nginx.conf's proxy must be listed when it is used.
+    trusted_proxies: tuple[str, ...] = ()
     workers: int = 1
     log_level: str = "info"
     web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
@@ -68,6 +77,10 @@ class Settings:
             raise SettingsError("clock_seconds must be between 3 and 3600")
         if self.max_frame_bytes < 1024:
             raise SettingsError("max_frame_bytes must be at least 1024")
+        if self.create_burst < 1 or self.create_per_minute <= 0 or self.open_per_creator < 1:
+            raise SettingsError("create_burst, create_per_minute and open_per_creator must be > 0")
+        if self.open_match_seconds < 10:
+            raise SettingsError("open_match_seconds must be at least 10")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
         for origin in self.allowed_origins:

@@ -58,6 +58,11 @@ class ServerProcess:
             # Bots play at machine speed: far faster than the per-connection limit for people.
             "FAIRGAMMON_RATE_BURST": "500",
             "FAIRGAMMON_RATE_PER_SECOND": "500",
+            # Every test client comes from 127.0.0.1: lift the lobby's per-address limits
+            # (tests/test_lobby_limits.py sets its own).
+            "FAIRGAMMON_CREATE_BURST": "100000",
+            "FAIRGAMMON_CREATE_PER_MINUTE": "1000000",
+            "FAIRGAMMON_OPEN_PER_CREATOR": "100000",
         }
         env.update(self.env)
         log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))

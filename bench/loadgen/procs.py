@@ -118,7 +118,15 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "FAIRGAMMON_LOG_LEVEL": "warning", **self.env}
+        env = {
+            **os.environ,
+            "FAIRGAMMON_LOG_LEVEL": "warning",
+            # All simulated players come from one address: lift the lobby's per-address limits.
+            "FAIRGAMMON_CREATE_BURST": "1000000",
+            "FAIRGAMMON_CREATE_PER_MINUTE": "100000000",
+            "FAIRGAMMON_OPEN_PER_CREATOR": "1000000",
+            **self.env,
+        }
         command = [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port),
                    "--redis-url", self.redis_url, "--workers", str(self.workers)]  # fmt: skip
         log = (self.log_dir / f"server-{self.port}.log").open("ab")

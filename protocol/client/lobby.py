@@ -14,10 +14,16 @@ from typing import Any
 
 
 class LobbyError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    """An error answer: HTTP ``status``, the error ``code``, and for a 429 when to try again
+    (``retry_after``, seconds, from the ``Retry-After`` header)."""
+
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: int | None = None
+    ) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
+        self.retry_after = retry_after
 
 
 def base_url(ws_url: str) -> str:
@@ -43,7 +49,13 @@ def _call(method: str, url: str, body: dict[str, Any] | None) -> dict[str, Any]:
             err = json.loads(exc.read())
         except ValueError:
             err = {"error": "http", "message": str(exc)}
-        raise LobbyError(exc.code, err.get("error", "?"), err.get("message", "")) from None
+        retry = exc.headers.get("Retry-After")
+        raise LobbyError(
+            exc.code,
+            err.get("error", "?"),
+            err.get("message", ""),
+            int(retry) if retry and retry.isdigit() else None,
+        ) from None
 
 
 async def create_match(base: str, **options: Any) -> dict[str, Any]:

@@ -22,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allowed-origins", help="comma-separated browser Origins allowed to open WebSockets"
     )
+    parser.add_argument(
+        "--trusted-proxies",
+        help="comma-separated proxy addresses or networks (or *) whose X-Forwarded-For names "
+        "the client (default: none, the TCP peer is the client)",
+    )
     parser.add_argument("--log-level", help="debug, info, warning or error")
 
 
@@ -36,9 +41,11 @@ def run(args: argparse.Namespace) -> int:
     from server.redis_process import RedisNotFound
     from server.settings import Settings, SettingsError
 
-    origins = None
+    origins = proxies = None
     if args.allowed_origins:
         origins = tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip())
+    if args.trusted_proxies:
+        proxies = tuple(p.strip() for p in args.trusted_proxies.split(",") if p.strip())
     try:
         settings = Settings.from_env(
             host=args.host,
@@ -48,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             clock_seconds=args.clock_seconds,
             allowed_origins=origins,
+            trusted_proxies=proxies,
             log_level=args.log_level,
         )
     except SettingsError as exc:
@@ -69,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         ("FAIRGAMMON_PORT", str(settings.port)),
         ("FAIRGAMMON_CLOCK_SECONDS", str(settings.clock_seconds)),
         ("FAIRGAMMON_ALLOWED_ORIGINS", ",".join(settings.allowed_origins)),
+        ("FAIRGAMMON_TRUSTED_PROXIES", ",".join(settings.trusted_proxies)),
         ("FAIRGAMMON_LOG_LEVEL", settings.log_level),
     ):
         os.environ[name] = value
@@ -100,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
             ws_per_message_deflate=False,
             ws_ping_interval=20,
             ws_ping_timeout=20,
+            # The client address (the lobby's limits count per address) is the TCP peer's,
+            # or X-Forwarded-For's when the peer is a trusted proxy, and only then: uvicorn's
+            # default would trust any local peer.
+            proxy_headers=bool(settings.trusted_proxies),
+            forwarded_allow_ips=list(settings.trusted_proxies) or None,
             log_config=None,
             access_log=False,
             timeout_graceful_shutdown=10,
