@@ -41,6 +41,9 @@ class Settings:
     rate_per_second: float = 10.0
     send_queue_frames: int = 256
     auth_timeout_seconds: float = 5.0
+    # Longest time to send one whole HTTP request (head and body; a WebSocket upgrade's head):
+    # server/http_guard.py.
+    request_timeout_seconds: float = 10.0
     resume_max_events: int = 500
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
@@ -79,6 +82,8 @@ class Settings:
             raise SettingsError("max_frame_bytes must be at least 1024")
         if self.create_burst < 1 or self.create_per_minute <= 0 or self.open_per_creator < 1:
             raise SettingsError("create_burst, create_per_minute and open_per_creator must be > 0")
+        if not 0.1 <= self.request_timeout_seconds <= 600:
+            raise SettingsError("request_timeout_seconds must be between 0.1 and 600")
         if self.open_match_seconds < 10:
             raise SettingsError("open_match_seconds must be at least 10")
         if self.workers < 1:

@@ -41,10 +41,14 @@ def render_site(upstreams: list[int], port: int) -> str:
 class ProxyProcess:
     """One nginx master (no daemon) with its files in ``folder``."""
 
-    def __init__(self, folder: Path, upstreams: list[int]) -> None:
+    def __init__(
+        self, folder: Path, upstreams: list[int], edits: dict[str, str] | None = None
+    ) -> None:
+        """``edits``: exact lines of deploy/nginx.conf to replace (each must be there)."""
         self.folder = folder
         self.port = free_port()
         self.upstreams = upstreams
+        self.edits = edits or {}
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -58,7 +62,11 @@ class ProxyProcess:
     def start(self, timeout: float = 10.0) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o777)  # workers may run as an unprivileged user
-        (self.folder / "site.conf").write_text(render_site(self.upstreams, self.port))
+        site = render_site(self.upstreams, self.port)
+        for line, replacement in self.edits.items():
+            assert line in site, f"deploy/nginx.conf has no line {line!r}"
+            site = site.replace(line, replacement)
+        (self.folder / "site.conf").write_text(site)
         user = "user root;\n" if os.geteuid() == 0 else ""
         temp = "".join(
             f"    {kind}_temp_path {self.folder / kind};\n"

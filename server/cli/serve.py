@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         ("FAIRGAMMON_CLOCK_SECONDS", str(settings.clock_seconds)),
         ("FAIRGAMMON_ALLOWED_ORIGINS", ",".join(settings.allowed_origins)),
         ("FAIRGAMMON_TRUSTED_PROXIES", ",".join(settings.trusted_proxies)),
+        ("FAIRGAMMON_REQUEST_TIMEOUT_SECONDS", str(settings.request_timeout_seconds)),
         ("FAIRGAMMON_LOG_LEVEL", settings.log_level),
     ):
         os.environ[name] = value
@@ -103,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             workers=settings.workers,
+            # uvicorn's h11 protocol with a bound on the time to send a whole request.
+            http="server.http_guard:GuardedH11Protocol",
             ws="websockets-sansio",
             ws_max_size=settings.max_frame_bytes,
             ws_max_queue=8,
