@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import exports, lobby, logs, metrics, pages
+from server import durability, exports, lobby, logs, metrics, pages
 from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
@@ -45,8 +45,19 @@ def services(request: Request) -> Services:
 async def healthz(request: Request) -> JSONResponse:
     svc = services(request)
     redis_ok = await svc.store.ping()
-    body = {"ok": redis_ok, "redis": "ok" if redis_ok else "unreachable", "time": svc.clock.now()}
-    return JSONResponse(body, status_code=200 if redis_ok else 503)
+    guard: durability.Guard = request.app.state.durability
+    if redis_ok:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(guard.check(), 1.0)
+    ok = redis_ok and guard.status != "unsafe"
+    body = {
+        "ok": ok,
+        "redis": "ok" if redis_ok else "unreachable",
+        "time": svc.clock.now(),
+        "durability": guard.status,
+        "persistence": guard.last.as_json() if guard.last else None,
+    }
+    return JSONResponse(body, status_code=200 if ok else 503)
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -71,8 +82,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ),
     )
 
+    guard = durability.Guard(store.redis, settings.durability)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            await guard.at_start()
+        except durability.NotDurable as exc:
+            log.critical(str(exc))
+            await store.close()
+            raise
+        app.state.durability = guard
         with contextlib.suppress(Exception):
             await clock.beat()
         hub.start()
@@ -90,6 +110,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
             asyncio.create_task(gateway.probe_forever(), name="probes"),
             asyncio.create_task(gateway.presence.sweep_gone(), name="presence"),
+            asyncio.create_task(guard.run(), name="durability"),
             asyncio.create_task(
                 sweep_open_matches(limits, clock.now, cancel_unjoined), name="open-matches"
             ),

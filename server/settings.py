@@ -56,6 +56,9 @@ class Settings:
     # Proxies whose X-Forwarded-For names the client (addresses or networks, or "*"); empty:
     # the TCP peer is the client. deploy/nginx.conf's proxy must be listed when it is used.
     trusted_proxies: tuple[str, ...] = ()
+    # What to do when Redis could lose acknowledged writes (server/durability.py): "required"
+    # refuses to start, "degraded" runs and says so loudly.
+    durability: str = "required"
     workers: int = 1
     log_level: str = "info"
     web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
@@ -86,6 +89,8 @@ class Settings:
             raise SettingsError("request_timeout_seconds must be between 0.1 and 600")
         if self.open_match_seconds < 10:
             raise SettingsError("open_match_seconds must be at least 10")
+        if self.durability not in ("required", "degraded"):
+            raise SettingsError("durability must be required or degraded")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
         for origin in self.allowed_origins:

@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comma-separated proxy addresses or networks (or *) whose X-Forwarded-For names "
         "the client (default: none, the TCP peer is the client)",
     )
+    parser.add_argument(
+        "--durability",
+        choices=["required", "degraded"],
+        help="when Redis could lose acknowledged writes: refuse to start (required, the "
+        "default) or run and say so (degraded)",
+    )
     parser.add_argument("--log-level", help="debug, info, warning or error")
 
 
@@ -56,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
             clock_seconds=args.clock_seconds,
             allowed_origins=origins,
             trusted_proxies=proxies,
+            durability=args.durability,
             log_level=args.log_level,
         )
     except SettingsError as exc:
@@ -79,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         ("FAIRGAMMON_ALLOWED_ORIGINS", ",".join(settings.allowed_origins)),
         ("FAIRGAMMON_TRUSTED_PROXIES", ",".join(settings.trusted_proxies)),
         ("FAIRGAMMON_REQUEST_TIMEOUT_SECONDS", str(settings.request_timeout_seconds)),
+        ("FAIRGAMMON_DURABILITY", settings.durability),
         ("FAIRGAMMON_LOG_LEVEL", settings.log_level),
     ):
         os.environ[name] = value
