@@ -59,7 +59,8 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
     CloseCode.SERVICE_RESTART: ("the server is restarting: reconnect (to any node)", True),
     CloseCode.TRY_AGAIN_LATER: ("the server is overloaded or its store is down", True),
     CloseCode.PROTOCOL_VIOLATION: (
-        "protocol violation: the first frame was not a valid hello, or too many bad frames",
+        "protocol violation: the first frame was not a valid hello, or MAX_BAD_FRAMES (10) "
+        "undecodable frames in a row",
         False,
     ),
     CloseCode.AUTH_FAILED: ("authentication failed (bad or foreign seat token)", False),
@@ -75,6 +76,11 @@ _FOR_ERROR: dict[ErrorCode, CloseCode] = {
     ErrorCode.UNSUPPORTED: CloseCode.UNSUPPORTED_DATA,
     ErrorCode.UNSUPPORTED_VERSION: CloseCode.UNSUPPORTED_VERSION,
     ErrorCode.NOT_AUTHENTICATED: CloseCode.PROTOCOL_VIOLATION,
+    # Undecodable frames are rejected one by one, and end the connection as the first frame
+    # (instead of hello) or when MAX_BAD_FRAMES come in a row.
+    ErrorCode.BAD_FRAME: CloseCode.PROTOCOL_VIOLATION,
+    ErrorCode.UNKNOWN_TYPE: CloseCode.PROTOCOL_VIOLATION,
+    ErrorCode.BAD_FIELD: CloseCode.PROTOCOL_VIOLATION,
     ErrorCode.AUTH_FAILED: CloseCode.AUTH_FAILED,
     ErrorCode.AUTH_TIMEOUT: CloseCode.AUTH_TIMEOUT,
     ErrorCode.FORBIDDEN_ORIGIN: CloseCode.POLICY_VIOLATION,

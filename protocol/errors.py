@@ -88,7 +88,8 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.REPLACED: "a newer connection took over this seat",
     ErrorCode.NOT_A_PLAYER: "a spectator sent a game action",
     ErrorCode.NOT_YOUR_TURN: "the action belongs to the other seat now",
-    ErrorCode.WRONG_PHASE: "the action is not possible in the current phase of the game",
+    ErrorCode.WRONG_PHASE: "the action is not possible in the current phase of the game (or "
+    "of the connection: a second `hello`)",
     ErrorCode.ILLEGAL_PLAY: "the play breaks the rules (the message says which step and why)",
     ErrorCode.STALE: "the action names an old game, turn or roll",
     ErrorCode.DUPLICATE: "this sequence number was already used for a different action",

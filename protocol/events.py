@@ -176,10 +176,14 @@ class Doubled:
 @event("taken")
 @dataclass(frozen=True, slots=True)
 class Taken:
-    """The double was taken: the cube is at ``value`` and owned by ``seat``."""
+    """The double was taken: the cube is at ``value`` and owned by ``seat`` — except right
+    after ``beavered``, where this is the doubler accepting the beaver and the beaverer keeps
+    the cube."""
 
     game: Game
-    seat: Annotated[Seat, "the seat that took (it now owns the cube)"]
+    seat: Annotated[
+        Seat, "the seat that took: it now owns the cube, unless it accepted a beaver"
+    ]
     value: Annotated[DoubledValue, "the cube value now"]
 
 
@@ -237,7 +241,10 @@ class ResignRejected:
 @event("game_started")
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """A new game begins (commitments are due next)."""
+    """A new game begins: both commitments are in (it follows ``committed``) and the roll-off
+    is next. Commitments for a game are due before this event: for game 1 once both seats are
+    seated, for game n + 1 right after ``game_over`` of game n (each time the clock says phase
+    ``commit``); a snapshot names that game (``state.game.game``)."""
 
     game: Game
     crawford: Annotated[bool, "this is the Crawford game (no cube)"]

@@ -34,6 +34,10 @@ HASH_SIZE = 32
 MATCH_ID_HEX = 32
 """Characters in a match id: 128 bits as lowercase hex."""
 
+MAX_BAD_FRAMES = 10
+"""Undecodable frames in a row (each answered `reject`) after which the server answers
+`error{bad_frame}` (or the last frame's code) and closes the connection with 4000."""
+
 MAX_TOKEN_CHARS = 64
 """Longest seat token (URL-safe base64 alphabet)."""
 

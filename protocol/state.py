@@ -34,7 +34,8 @@ class SeatState:
     name: Name
     status: Annotated[
         Literal["empty", "online", "reconnecting", "gone"],
-        "empty: nobody claimed the seat yet; otherwise as in presence",
+        "empty: nobody claimed the seat yet; reconnecting: not connected now (dropped, or claimed "
+        "and not connected yet); gone: away for 20 s or more; online: connected",
     ]
 
 

@@ -30,6 +30,7 @@ from protocol import codec
 from protocol import messages as m
 from protocol.close_codes import CloseCode
 from protocol.errors import DecodeError, ErrorCode
+from protocol.limits import MAX_BAD_FRAMES
 from server import logs, metrics
 from server.hub import Follower
 from server.machine import commands as c
@@ -299,6 +300,7 @@ class Gateway:
     async def _serve(self, conn: Connection) -> None:
         bucket = TokenBucket(self.settings.rate_burst, self.settings.rate_per_second)
         strikes = 0
+        bad_frames = 0  # undecodable frames in a row
         while not conn.closing:
             frame = await self._receive(conn)
             if frame is None:
@@ -324,8 +326,14 @@ class Gateway:
                 continue
             strikes = 0
             if message is None:
+                bad_frames += 1
+                if bad_frames >= MAX_BAD_FRAMES:
+                    detail = f"{bad_frames} undecodable frames in a row: {error.message}"
+                    await self._close(conn, CloseCode.PROTOCOL_VIOLATION, error.code, detail)
+                    return
                 conn.send_message(m.Reject(error.seq, error.code, error.message))
                 continue
+            bad_frames = 0
             await self._handle(conn, message)
 
     async def _handle(self, conn: Connection, message: m.ClientMessage) -> None:
@@ -343,7 +351,11 @@ class Gateway:
             self._resume(conn, state, message.last_v, presence)
             return
         if isinstance(message, m.Hello):
-            conn.send_message(m.Reject(None, ErrorCode.BAD_FRAME, "already authenticated"))
+            # Well formed, but the connection is past its handshake: refused, like an action
+            # in the wrong phase, and the connection stays as it was.
+            conn.send_message(
+                m.Reject(None, ErrorCode.WRONG_PHASE, "already authenticated: hello comes once")
+            )
             return
         seq = message.seq
         if conn.seat is None:

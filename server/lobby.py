@@ -37,6 +37,7 @@ from server.store import LIVE_MATCHES, OPEN_MATCHES
 
 MATCH_ID = re.compile(r"^[0-9a-f]{32}$")
 MAX_BODY = 4096
+MAX_INVITE_LINK = 512
 NAME_LIMIT = 24
 
 
@@ -68,6 +69,8 @@ def clean_name(raw: Any) -> str:
 
 def parse_options(body: dict[str, Any], default_clock: int) -> tuple[MatchOptions, int, bool]:
     mode = body.get("mode", "single_game")
+    if mode == Mode.MATCH and "length" not in body:
+        raise BadRequest("bad_field", "length (1..25 points) is required for a match")
     length = body.get("length", 0)
     clock = body.get("clock", default_clock)
     flags = {k: body.get(k, False) for k in ("jacoby", "beavers", "private")}
@@ -156,6 +159,7 @@ async def create_match(request: Request) -> JSONResponse:
     options, clock, private = parse_options(body, settings.clock_seconds)
     name = clean_name(body.get("name"))
     created = await limited_create(request, options, clock, private, name)
+    await not_connected_yet(request, created.match_id, 0)
     return JSONResponse(
         {
             "match": created.match_id,
@@ -217,11 +221,34 @@ async def join_match(request: Request) -> JSONResponse:
             {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
         )
     name = clean_name(body.get("name"))
-    invite = body.get("invite")
-    if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
-        raise BadRequest("bad_field", "invite must be a short string")
+    invite = invite_code(body.get("invite"))
     token = await service(request).join(match_id, name, invite)
+    await not_connected_yet(request, match_id, 1)
     return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
+
+
+def invite_code(raw: Any) -> str | None:
+    """The invite code: as given, or taken from the whole invite link ``…#join=<code>`` (what
+    ``POST /api/matches`` answers as ``invite``).
+
+    >>> invite_code("https://example.org/m/ab#join=Xy_1"), invite_code("Xy_1"), invite_code(None)
+    ('Xy_1', 'Xy_1', None)
+    """
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or len(raw) > MAX_INVITE_LINK:
+        raise BadRequest("bad_field", "invite is the invite code or the whole invite link")
+    code = raw.rsplit("#join=", 1)[-1]
+    if not 1 <= len(code) <= 64:
+        raise BadRequest("bad_field", "invite is the invite code or the whole invite link")
+    return code
+
+
+async def not_connected_yet(request: Request, match_id: str, seat: int) -> None:
+    """Record a seat that was just claimed over HTTP as not connected yet (``reconnecting``),
+    so that it shows ``gone`` only if it stays away as long as a dropped one would."""
+    with contextlib.suppress(Exception):  # presence is a hint: never fail the request for it
+        await request.app.state.services.gateway.presence.claimed(match_id, seat)
 
 
 @handles_errors

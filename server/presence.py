@@ -26,6 +26,8 @@ from server.store import Store
 log = logs.get("presence")
 
 GONE_AFTER_SECONDS = 20.0
+CLAIMED = "claimed"
+"""The connection id in the presence entry of a seat claimed over HTTP, not connected yet."""
 # Spectator counts are announced at most this often per match and process (a swarm of
 # spectators joining at once costs one frame per connection, not one per pair).
 WATCHERS_EVERY_SECONDS = 0.5
@@ -54,8 +56,8 @@ def greeting(
     owed, _ = owing(state)
     messages: list[m.ServerMessage] = []
     for seat, (entry, status) in enumerate(zip(raw, statuses(raw), strict=True)):
-        if seat == own_seat or entry is None:
-            continue  # itself, or a seat that never connected
+        if seat == own_seat or entry is None or entry.endswith(b":" + CLAIMED.encode()):
+            continue  # itself, or a seat that never connected (the snapshot shows it)
         deadline = state.deadline if status != "online" and seat in owed else None
         messages.append(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
     messages.append(m.Watchers(watchers))
@@ -88,6 +90,16 @@ class PresenceBook:
         deadline = await self._deadline(match_id, seat)
         gone_at = _wall_ms() + self.gone_after_ms
         await self._record(match_id, seat, "reconnecting", conn_id, deadline, gone_at)
+
+    async def claimed(self, match_id: str, seat: int) -> None:
+        """The seat was just taken over HTTP (create, join) and has no connection yet: it is
+        ``reconnecting`` (not connected, expected) until it connects, and ``gone`` only after
+        as long as a dropped seat. Nothing is announced: the seat's own connection is a moment
+        away, and only a seat that does not come is news."""
+        gone_at = _wall_ms() + self.gone_after_ms
+        await self.store.set_presence(
+            match_id, seat, f"reconnecting:{CLAIMED}", None, gone_at
+        )
 
     async def sweep_gone(self, interval: float = 0.5) -> None:
         """Forever: show gone the seats whose time has come (on any process)."""

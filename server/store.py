@@ -336,13 +336,19 @@ class Store:
         return await self.redis.hget(presence_key(match_id), str(seat))
 
     async def set_presence(
-        self, match_id: str, seat: int, entry: str, frame: bytes, gone_at: int | None = None
+        self,
+        match_id: str,
+        seat: int,
+        entry: str,
+        frame: bytes | None,
+        gone_at: int | None = None,
     ) -> None:
-        """Record a seat's presence entry and publish its frame, in one round trip; with
-        ``gone_at`` (ms) also index when the seat is to be shown gone (:meth:`claim_gone`)."""
+        """Record a seat's presence entry and publish its frame (if any), in one round trip;
+        with ``gone_at`` (ms) also index when the seat is to be shown gone (:meth:`claim_gone`)."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(presence_key(match_id), str(seat), entry)
-            pipe.publish(channel(match_id), published(frame))
+            if frame is not None:
+                pipe.publish(channel(match_id), published(frame))
             if gone_at is not None:
                 conn_id = entry.split(":", 1)[1]
                 pipe.zadd(GONE_DUE, {f"{match_id}:{seat}:{conn_id}": gone_at})

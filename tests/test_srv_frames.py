@@ -114,7 +114,8 @@ HOSTILE: list[tuple[str, bytes, str, int | None]] = [
     ("str for an int", pk({"t": "ping", "p": {"t": "5"}}), "bad_field", None),
     ("payload an array", pk({"t": "ping", "p": [5]}), "bad_field", None),
     ("payload nil", pk({"t": "ping", "p": None}), "bad_field", None),
-    ("a second hello", codec.encode(m.Hello(1, "a" * 32, None, None, None)), "bad_frame", None),
+    ("a second hello", codec.encode(m.Hello(1, "a" * 32, None, None, None)), "wrong_phase",
+     None),
 ]  # fmt: skip
 
 
@@ -133,7 +134,9 @@ async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
         await a.wait_for(lambda t: t.clock.phase == "move")
         version = await stored_version(server.redis_url, seated.match_id)
         for sender in (a, b, w):
-            for name, frame, code, seq in HOSTILE:
+            for i, (name, frame, code, seq) in enumerate(HOSTILE):
+                if i % 5 == 4:  # a good frame now and then: 10 bad ones in a row would close
+                    await sender.send_raw(PING)
                 reject = await rejected(sender, lambda f=frame, s=sender: s.send_raw(f))
                 assert (reject.code, reject.seq) == (code, seq), name
                 assert len(reject.message) <= 200
@@ -149,6 +152,25 @@ async def test_hostile_frames_are_rejected_and_the_match_plays_on(server):
     log = await stored_frames(server.redis_url, seated.match_id)
     for recorder in logs:
         assert check_stream(recorder.messages, log) > 10
+
+
+async def test_ten_undecodable_frames_in_a_row_close_with_4000(server):
+    seated = await seat_two(server.base)
+    steady = await seated.peer(server.ws, 0)
+    for _ in range(3):  # nine bad frames, then a good one, resets the count: still open
+        for _ in range(9):
+            await steady.send(b"\xc1")
+        await steady.send(PING)
+    await steady.wait(lambda: sum(isinstance(x, m.Pong) for x in steady.messages) == 3)
+    assert sum(isinstance(x, m.Reject) for x in steady.messages) == 27
+    flooder = await seated.peer(server.ws, 1)
+    for _ in range(10):
+        await flooder.send(b"\xc1")
+    assert await flooder.closed() == 4000
+    assert closing_error(flooder.messages) == "bad_frame"
+    assert sum(isinstance(x, m.Reject) for x in flooder.messages) == 9
+    assert steady.ws.close_code is None
+    await steady.close()
 
 
 async def test_text_frame_closes_with_1003(server):
