@@ -26,6 +26,7 @@ from server.machine.commands import (
     Leave,
     Resign,
     ResignReply,
+    Reveal,
     Stop,
     Take,
 )
@@ -150,6 +151,19 @@ def no_reveal() -> Play:
     p.until(lambda s: owing(s)[1] == "reveal" and s.match.game is not None
             and s.match.game.turns >= 4)
     p.expire()
+    return p
+
+
+def invalid_reveal() -> Play:
+    """The roller's opponent reveals a value that does not verify: it forfeits."""
+    p = Play(MatchOptions.match(3), 9)
+    p.until(lambda s: owing(s)[1] == "reveal" and s.match.game is not None
+            and s.match.game.turns >= 3)
+    seat = owing(p.state)[0][0]
+    dice = p.state.dice
+    p.apply(Reveal(seat, p.seq(seat), game=dice.game, k=dice.k, reveal=b"\x01" * 32))
+    assert any(isinstance(e.data, pe.Forfeit) and e.data.reason == "invalid_reveal"
+               for e in p.log)
     return p
 
 
@@ -278,6 +292,7 @@ SCENARIOS = [
     time_in_the_bear_off,
     time_in_the_second_game,
     no_reveal,
+    invalid_reveal,
     no_reveal_of_the_opening_roll,
     leave_mid_game,
     leave_between_games,
