@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 import msgpack
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
@@ -95,7 +95,10 @@ def parse_options(body: dict[str, Any], default_clock: int) -> tuple[MatchOption
 
 
 async def read_json(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    try:
+        raw = await request.body()
+    except ClientDisconnect:  # gone, or cut off for sending too slowly (server/http_guard.py)
+        raise BadRequest("bad_frame", "the request body did not arrive in time", 408) from None
     if len(raw) > MAX_BODY:
         raise BadRequest("too_large", f"request body over {MAX_BODY} bytes", 413)
     if not raw:
