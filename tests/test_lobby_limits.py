@@ -13,7 +13,9 @@ import redis.asyncio as aioredis
 
 from protocol.client import MatchClient
 from protocol.client.lobby import get
+from server.redis_process import RedisProcess
 from server.store import CLOCK_CREDIT
+from tests.proxy_process import ProxyProcess
 from tests.serverproc import ServerProcess
 from tests.srv_support import server_fixture
 
@@ -24,8 +26,26 @@ LIMITS = {
     "FAIRGAMMON_OPEN_PER_CREATOR": "3",
     "FAIRGAMMON_OPEN_MATCH_SECONDS": str(LIFETIME),
 }
+
+
+@pytest.fixture(scope="module")
+def redis_process(tmp_path_factory):
+    """This module's own Redis: the limits are kept per address in Redis, and every other
+    module's clients come from 127.0.0.1 too."""
+    proc = RedisProcess(tmp_path_factory.mktemp("redis-limits"))
+    proc.start()
+    yield proc
+    proc.stop()
+
+
 # The test client plays the documented proxy: it is on 127.0.0.1 and says who the client is.
 server = server_fixture(FAIRGAMMON_TRUSTED_PROXIES="127.0.0.1", **LIMITS)
+
+
+async def forget_limits(redis_url: str, address: str) -> None:
+    r = aioredis.from_url(redis_url)
+    await r.delete(f"fg:lim:create:{address}", f"fg:lim:open:{address}")
+    await r.aclose()
 
 
 async def call(
@@ -163,7 +183,25 @@ def untrusting(redis_process):
     proc.stop()
 
 
-async def test_a_forged_forwarded_address_is_ignored_without_a_trusted_proxy(untrusting):
+async def test_a_forged_forwarded_address_is_ignored_without_a_trusted_proxy(
+    untrusting, redis_process
+):
+    await forget_limits(redis_process.url, "127.0.0.1")
     answers = [await create(untrusting.port, f"203.0.113.{100 + i}") for i in range(4)]
     assert [a[0] for a in answers[:3]] == [201, 201, 201]
     refused(answers[3], "too_many_open")  # all four came from 127.0.0.1
+
+
+async def test_behind_the_documented_proxy_the_client_cannot_choose_its_address(
+    server, redis_process, tmp_path
+):
+    await forget_limits(redis_process.url, "127.0.0.1")
+    proxy = ProxyProcess(tmp_path / "nginx", [server.port])
+    await asyncio.to_thread(proxy.start)
+    try:
+        # deploy/nginx.conf replaces whatever X-Forwarded-For the client sent by its peer.
+        answers = [await create(proxy.port, f"203.0.113.{100 + i}") for i in range(4)]
+    finally:
+        proxy.stop()
+    assert [a[0] for a in answers[:3]] == [201, 201, 201]
+    refused(answers[3], "too_many_open")
