@@ -163,32 +163,39 @@ class LobbyLimits:
         """Count ``match_id`` (about to be created) as one of ``address``'s open matches;
         :class:`Refused` (``too_many_open``) when it already has the most allowed."""
         key = open_key(address)
-        # Forget the ones that are no longer waiting (joined, cancelled, expired); one not
-        # stored yet is being created by a request running now (unless that is long past).
-        entries = await self.store.redis.zrange(key, 0, -1, withscores=True)
-        if entries:
-            blobs = await self.store.summaries([m.decode() for m, _ in entries])
-            done = [
-                m
-                for (m, since), blob in zip(entries, blobs, strict=True)
-                if _finished(blob, now - since)
-            ]
-            if done:
-                await self.store.redis.zrem(key, *done)
-        limits = self.limits
-        oldest = int(
-            await self._reserve(
-                keys=[key, WAITING],
-                args=[limits.open_per_creator, match_id, now, limits.open_ms],
-            )
-        )
+        oldest = await self._try_reserve(key, match_id, now)
         if oldest >= 0:
+            # At the cap: forget the ones that no longer wait (joined, left, expired), then
+            # try again. Only here, so that a creation costs O(1) below the cap.
+            await self._forget_finished(key, now)
+            oldest = await self._try_reserve(key, match_id, now)
+        if oldest >= 0:
+            limits = self.limits
             raise Refused(
                 "too_many_open",
                 f"at most {limits.open_per_creator} open matches per client address: wait "
                 "for an opponent, or leave one",
                 oldest + limits.open_ms - now,
             )
+
+    async def _try_reserve(self, key: str, match_id: str, now: int) -> int:
+        limits = self.limits
+        args = [limits.open_per_creator, match_id, now, limits.open_ms]
+        return int(await self._reserve(keys=[key, WAITING], args=args))
+
+    async def _forget_finished(self, key: str, now: int) -> None:
+        # A match not stored yet is being created by a request running now (unless that is
+        # long past): it still counts.
+        entries = await self.store.redis.zrange(key, 0, -1, withscores=True)
+        if not entries:
+            return
+        blobs = await self.store.summaries([m.decode() for m, _ in entries])
+        done = [
+            m for (m, since), blob in zip(entries, blobs, strict=True)
+            if _finished(blob, now - since)
+        ]  # fmt: skip
+        if done:
+            await self.store.redis.zrem(key, *done)
 
     async def release(self, address: str, match_id: str) -> None:
         """Undo :meth:`reserve` (the match was not created after all)."""
