@@ -92,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
         os.environ[name] = value
     if settings.redis_url:
         os.environ["REDIS_URL"] = settings.redis_url
+    refusal = durability_refusal(os.environ["REDIS_URL"], settings.durability)
+    if refusal:
+        print(f"fairgammon serve: {refusal}", file=sys.stderr)
+        if embedded:
+            embedded.stop()
+        return 1
     if settings.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # Each worker writes its metrics here; /metrics on any worker sums them all.
         import shutil
@@ -134,3 +140,25 @@ def run(args: argparse.Namespace) -> int:
             embedded.stop()
         log.info("server stopped")
     return 0
+
+
+def durability_refusal(redis_url: str, mode: str) -> str | None:
+    """Why the server must not start on this Redis (server/durability.py), or None. Checked
+    here too (every worker checks again) so that the refusal is one clear line."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from server.durability import Guard, NotDurable
+
+    async def check() -> str | None:
+        client = aioredis.from_url(redis_url)
+        try:
+            await Guard(client, mode).at_start()
+        except NotDurable as exc:
+            return str(exc)
+        finally:
+            await client.aclose()
+        return None
+
+    return asyncio.run(check())
