@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
+from server import metrics
 from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
 from server.matches import Created, MatchService, NotFound, Unavailable, new_match_id, summary
@@ -145,6 +146,7 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
             status = 403 if exc.code == "forbidden" else 409
             return error(exc.code, exc.message, status)
         except Refused as exc:
+            metrics.REJECTIONS.labels(exc.code).inc()  # so an operator sees a flood
             answer = JSONResponse(
                 {"error": exc.code, "message": exc.message, "retry_after": exc.retry_after},
                 status_code=429,

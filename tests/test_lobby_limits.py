@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 import redis.asyncio as aioredis
 
 from protocol.client import MatchClient
-from protocol.client.lobby import get
+from protocol.client.lobby import get, get_text
 from server.redis_process import RedisProcess
 from server.store import CLOCK_CREDIT
 from tests.proxy_process import ProxyProcess
@@ -119,6 +120,11 @@ async def test_a_flood_from_one_address_leaves_a_real_match_findable_and_joinabl
     assert len([m for m in listed if m in {a[2]["match"] for a in made}]) == 3
     status, _, joined = await join(server.port, real[2]["match"], "203.0.113.8")
     assert status == 200 and joined["seat"] == 1
+    # The operator sees the flood.
+    text = await get_text(server.base, "/metrics")
+    pattern = r'^fairgammon_rejections_total\{code="(?:rate_limited|too_many_open)"\} (\S+)$'
+    refusals = sum(float(v) for v in re.findall(pattern, text, re.M))
+    assert refusals >= 297
 
 
 async def test_open_matches_per_address_free_up_when_joined_and_the_rate_refills(
