@@ -262,6 +262,8 @@ async def rematch_match(request: Request) -> JSONResponse:
     body = await read_json(request)
     token = required_secret(body, "token", "your seat token of this match")
     done = await service(request).rematch(match_id, token)
+    if done.created:  # (not on a retry: the seat may be connected by now)
+        await not_connected_yet(request, done.match_id, 0)
     return JSONResponse(
         {
             "match": done.match_id,
