@@ -13,11 +13,16 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import exports, lobby, logs, metrics, pages
+from server import accounts_api, exports, lobby, logs, metrics, pages
+from server.accounts import Accounts, Throttle
+from server.accounts_store import AccountsStore
 from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
 from server.matches import MatchService
+from server.origin import OriginCheck
+from server.players import Players
+from server.results import Results
 from server.settings import Settings
 from server.store import Store
 from server.tasks import cancel_all
@@ -60,6 +65,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(store, url)
     matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
     gateway = Gateway(settings, matches)
+    accounts_store = AccountsStore(store.redis)
+    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now)
+    matches.results = results
+    throttle = Throttle(account_fails=settings.login_failures)
+    players = Players(Accounts(accounts_store, throttle), results, settings.leaderboard_experience)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -67,6 +77,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await clock.beat()
         hub.start()
         app.state.services = Services(settings, store, clock, hub, matches, gateway)
+        app.state.players = players
 
         async def expire(match_id: str, now: int) -> None:
             await matches.expire(match_id, now)
@@ -76,6 +87,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
             asyncio.create_task(gateway.probe_forever(), name="probes"),
             asyncio.create_task(gateway.presence.sweep_gone(), name="presence"),
+            asyncio.create_task(results.sweep_forever(), name="results"),
         ]
         log.info("server process ready", extra=logs.fields(port=settings.port))
         try:
@@ -93,7 +105,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
+        *accounts_api.routes,
         *exports.routes,
         *pages.routes(settings.web_dist),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(OriginCheck, allowed=settings.origins())
+    return app

@@ -1,6 +1,7 @@
 """The lobby over HTTP (JSON): create, join, list and look up matches.
 
-    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?}
+    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?,
+                                       rated?}
     POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
     POST /api/matches/{id}/rematch    {token}
     POST /api/matches/{id}/decline    {rematch_token}
@@ -14,6 +15,9 @@ servers, so it never lands in a log either.
 A rematch is asked for by a seat of a finished match with its seat token (in the body), and
 taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
 match's open seat is kept for that player alone, private or not.
+
+Create and join accept the session cookie (docs/accounts.md): a signed-in player plays under
+the account's name and the seat is linked to the account (:mod:`server.players`).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
+from server import players
 from server.machine import core
 from server.matches import MatchService, NotFound, Unavailable, summary
 from server.store import LIVE_MATCHES, OPEN_MATCHES
@@ -136,6 +141,8 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
         except core.Rejected as exc:
             status = 403 if exc.code == "forbidden" else 409
             return error(exc.code, exc.message, status)
+        except players.Refused as exc:
+            return error(exc.code, exc.message, exc.status)
 
     return wrapped
 
@@ -145,13 +152,17 @@ async def create_match(request: Request) -> JSONResponse:
     body = await read_json(request)
     settings = request.app.state.services.settings
     options, clock, private = parse_options(body, settings.clock_seconds)
-    name = clean_name(body.get("name"))
-    created = await service(request).create(options, clock, private, name)
+    account = await players.signed_in(request)
+    rated = players.rated_choice(body, options, account)
+    name = account.name if account else clean_name(body.get("name"))
+    extra = players.seat_fields(0, account, rated)
+    created = await service(request).create(options, clock, private, name, seat_extra=extra)
     return JSONResponse(
         {
             "match": created.match_id,
             "seat": 0,
             "token": created.token,
+            "rated": rated,
             **links(request, created.match_id, created.invite),
         },
         status_code=201,
@@ -183,11 +194,14 @@ async def join_match(request: Request) -> JSONResponse:
         return JSONResponse(
             {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
         )
-    name = clean_name(body.get("name"))
     invite = body.get("invite")
     if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
         raise BadRequest("bad_field", "invite must be a short string")
-    token = await service(request).join(match_id, name, invite)
+    account = await players.signed_in(request)
+    await players.check_join(request, match_id, account)
+    name = account.name if account else clean_name(body.get("name"))
+    extra = players.seat_fields(1, account)
+    token = await service(request).join(match_id, name, invite, seat_extra=extra)
     return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
 
 
@@ -259,7 +273,8 @@ def _belongs(summary: dict[str, Any], status: str) -> bool:
 async def get_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
     state = await service(request).load(match_id, fresh=True)
-    return JSONResponse({**summary(state), **links(request, match_id)})
+    accounts = await players.match_accounts(request, match_id)
+    return JSONResponse({**summary(state), **accounts, **links(request, match_id)})
 
 
 routes = [

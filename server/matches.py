@@ -17,6 +17,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import msgpack
 
@@ -32,6 +33,12 @@ from server.store import Conflict, Store, Stored
 log = logs.get("matches")
 
 EncodeEvent = Callable[[core.Event], bytes]
+
+
+class Finishing(Protocol):
+    async def finishing(self, state: MatchState) -> None: ...
+
+    def finished(self, state: MatchState) -> None: ...
 
 
 class NotFound(Exception):
@@ -139,12 +146,22 @@ class MatchService:
         # What this process last wrote to the indexes per match: (open, live, deadline).
         self._indexed: dict[str, tuple[int | None, int | None, int | None]] = {}
         self.on_commit: Callable[[MatchState, tuple[core.Event, ...]], None] | None = None
+        # Told of the transition that ends a match: before its commit (awaited, may fail the
+        # commit) and after it (server.results records the match for its players' accounts).
+        self.results: Finishing | None = None
 
     # ------------------------------------------------------------------ lobby
 
     async def create(
-        self, options: MatchOptions, clock_seconds: int, private: bool, name: str
+        self,
+        options: MatchOptions,
+        clock_seconds: int,
+        private: bool,
+        name: str,
+        seat_extra: dict[str, bytes] | None = None,
     ) -> Created:
+        """A new match with its creator in seat 0; ``seat_extra`` is stored in the seats hash
+        with it (the account of a signed-in creator, ``rated``: see server.results)."""
         match_id = secrets.token_hex(16)  # 128 random bits
         token = secrets.token_urlsafe(32)
         invite = secrets.token_urlsafe(16)
@@ -153,12 +170,19 @@ class MatchService:
         )
         now = self.now()
         state, events = core.create(match_id, config, name, now)
-        fields = {"0": token_hash(token), "invite": token_hash(invite)}
+        fields = {"0": token_hash(token), "invite": token_hash(invite), **(seat_extra or {})}
         await self._store(None, state, events, config, now, seat_fields=fields)
         return Created(match_id, token, invite)
 
-    async def join(self, match_id: str, name: str, invite: str | None) -> str:
+    async def join(
+        self,
+        match_id: str,
+        name: str,
+        invite: str | None,
+        seat_extra: dict[str, bytes] | None = None,
+    ) -> str:
         """Take seat 1; returns its token. A private match needs its invite code.
+        ``seat_extra`` is stored in the seats hash with the join (a signed-in player's account).
 
         Raises :class:`core.Rejected` (``seat_taken``, ``forbidden``) or :class:`NotFound`.
         """
@@ -171,7 +195,8 @@ class MatchService:
         if state.config.private and not invited:
             raise core.Rejected("forbidden", "this private match needs its invite link")
         token = secrets.token_urlsafe(32)
-        await self.submit(match_id, Join(1, name=name), seat_fields={"1": token_hash(token)})
+        fields = {"1": token_hash(token), **(seat_extra or {})}
+        await self.submit(match_id, Join(1, name=name), seat_fields=fields)
         return token
 
     async def rematch(self, match_id: str, token: str) -> Rematched:
@@ -396,6 +421,7 @@ class MatchService:
     ) -> None:
         frames = [self.encode_event(e) for e in events]
         faults.check("before_store", command)
+        ending = after.is_over and (before is None or not before.is_over)
         started = time.perf_counter()
         try:
             if after.deadline is not None and (before is None or before.deadline is None):
@@ -405,6 +431,8 @@ class MatchService:
                 # sweeper re-checks the stored state and re-indexes it).
                 hint = after.deadline + after.config.grace_ms + 1
                 await self.store.hint_deadline(after.match_id, hint)
+            if ending and self.results is not None:
+                await self.results.finishing(after)
             await self.store.commit(
                 after.match_id,
                 before.version if before is not None else -1,
@@ -423,6 +451,10 @@ class MatchService:
             metrics.REDIS_ERRORS.inc()
             raise Unavailable(str(exc)) from exc
         faults.check("after_store", command)
+        if ending:
+            faults.check("after_finish", command)
+            if self.results is not None:
+                self.results.finished(after)
         metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
         metrics.count(command, events)
         self._remember(after)

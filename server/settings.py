@@ -45,6 +45,10 @@ class Settings:
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
     workers: int = 1
+    # Experience (points of rated matches) a player needs to be on the leaderboard.
+    leaderboard_experience: int = 25
+    # Failed logins allowed per account in 15 minutes (then 429 until the window passes).
+    login_failures: int = 10
     log_level: str = "info"
     web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
 
