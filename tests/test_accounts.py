@@ -3,12 +3,14 @@ login throttle, equal answers for unknown names, the Origin check, and rated-mat
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import time
 
 import pytest
 import redis.asyncio as aioredis
 
+from protocol.client import MatchClient
 from tests.account_support import Browser, signed_up
 from tests.serverproc import ServerProcess
 
@@ -22,6 +24,7 @@ def accounts_server(redis_process):
     proc = ServerProcess(
         redis_process.url,
         FAIRGAMMON_LOGIN_FAILURES=str(FAILURES),
+        FAIRGAMMON_LEADERBOARD_EXPERIENCE="5",
         FAIRGAMMON_LOG_LEVEL="debug",  # so that a password logged anywhere would show
     )
     proc.start()
@@ -212,3 +215,62 @@ async def test_passwords_are_never_logged_stored_in_clear_or_returned(server):
     log = server.log_path.read_text()
     assert '"level":"debug"' in log or '"level":"info"' in log  # the log is written at all
     assert secret not in log and wrong not in log
+
+
+async def finished(owner: Browser, joiner: Browser, leaver: int, **options) -> str:
+    """A match made by ``owner``, joined by ``joiner``, lost by seat ``leaver`` leaving."""
+    created = await owner.post("/api/matches", options)
+    assert created.status == 201, created.body
+    match = created.body["match"]
+    join = {"invite": created.body["invite"].split("#join=")[1]} if options.get("private") else {}
+    joined = await joiner.post(f"/api/matches/{match}/join", join)
+    assert joined.status == 200, joined.body
+    token = (created.body, joined.body)[leaver]["token"]
+    ws = owner.base.replace("http", "ws") + "/ws"
+    async with MatchClient(ws, match, token) as c:
+        await c.leave()
+        await c.wait_for(lambda t: t.over is not None)
+    return match
+
+
+async def test_profile_history_privacy_and_the_leaderboard(server):
+    alice = await signed_up(server.base, "alice")
+    bob = await signed_up(server.base, "bob")
+    carol = await signed_up(server.base, "carol")
+    public = await finished(alice, bob, 1, mode="match", length=5, rated=True)
+    private = await finished(alice, bob, 0, mode="match", length=1, rated=True, private=True)
+    unrated = await finished(carol, alice, 0, mode="single_game")
+
+    async def profile(browser: Browser, name: str, done: int) -> dict:
+        for _ in range(100):
+            body = (await browser.get(f"/api/players/{name}")).body
+            if body["matches"] == done:
+                return body
+            await asyncio.sleep(0.1)
+        raise AssertionError(body)
+
+    mine = await profile(alice, "alice", 3)
+    assert mine["own"] is True and mine["experience"] == 6
+    assert [h["match"] for h in mine["history"]] == [unrated, private, public]
+    newest = mine["history"][0]
+    assert newest["opponent"] == "carol" and newest["won"] is True and newest["rated"] is False
+    assert newest["change"] is None and newest["link"] == f"/m/{unrated}"
+    assert mine["history"][2]["score"] == [5, 0] and mine["history"][2]["change"] > 0
+    # Anyone else (signed in or not) sees no private match, and no link to it on the chart.
+    for viewer in (Browser(server.base), carol):
+        seen = await profile(viewer, "ALICE", 3)
+        assert seen["own"] is False and seen["username"] == "alice"
+        assert [h["match"] for h in seen["history"]] == [unrated, public]
+        assert [p["match"] for p in seen["chart"]] == [public, None]
+        assert seen["rating"] == mine["rating"] and seen["total"] == 2
+    assert mine["chart"][-1]["rating"] == mine["rating"]
+    # Carol's history is her own match only.
+    assert [h["match"] for h in (await profile(carol, "carol", 1))["history"]] == [unrated]
+    # The leaderboard: rated players with at least 5 points of experience, best first.
+    board = (await Browser(server.base).get("/api/leaderboard")).body
+    assert board["min_experience"] == 5
+    assert [(p["rank"], p["username"]) for p in board["players"]] == [(1, "alice"), (2, "bob")]
+    assert board["players"][0]["rating"] > board["players"][1]["rating"]
+    assert board["players"][0]["matches"] == 3 and board["players"][1]["matches"] == 2
+    assert (await Browser(server.base).get("/api/players/nobody")).status == 404
+    assert (await Browser(server.base).get("/api/players/alice?page=0")).status == 400
