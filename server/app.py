@@ -16,8 +16,11 @@ from protocol.codec import encode
 from server import accounts_api, exports, lobby, logs, metrics, pages
 from server.accounts import Accounts, Throttle
 from server.accounts_store import AccountsStore
+from server.chat import BURST as CHAT_BURST
+from server.chat import PER_SECOND as CHAT_RATE
+from server.chat import ChatRooms
 from server.clock import ServerClock, sweep_deadlines
-from server.gateway import Gateway
+from server.gateway import Gateway, TokenBucket
 from server.hub import Hub
 from server.matches import MatchService
 from server.origin import OriginCheck
@@ -69,7 +72,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now)
     matches.results = results
     throttle = Throttle(account_fails=settings.login_failures)
-    players = Players(Accounts(accounts_store, throttle), results, settings.leaderboard_experience)
+    accounts = Accounts(accounts_store, throttle)
+    gateway.chat = ChatRooms(
+        store.redis, matches, accounts, gateway, lambda: TokenBucket(CHAT_BURST, CHAT_RATE)
+    )
+    players = Players(accounts, results, settings.leaderboard_experience)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

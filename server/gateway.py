@@ -113,6 +113,7 @@ class Gateway:
         self._tasks: set[asyncio.Task[None]] = set()
         self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
         matches.hub.on_control = self._on_control
+        self.chat: Any = None  # server.chat.ChatRooms, installed by the app
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -344,6 +345,9 @@ class Gateway:
             return
         if isinstance(message, m.Hello):
             conn.send_message(m.Reject(None, ErrorCode.BAD_FRAME, "already authenticated"))
+            return
+        if isinstance(message, m.ChatSend | m.ChatSync):
+            await self.chat.handle(conn, message)
             return
         seq = message.seq
         if conn.seat is None:
