@@ -26,6 +26,7 @@ import {
 } from '../net/storage';
 import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
+import { chatPanel } from '../ui/chatPanel';
 import { button, h } from '../ui/dom';
 import { ConnectionBanner } from './banner';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
@@ -149,6 +150,8 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
   app.sideExtra.append(matchPanel(session, matchId, record));
+  const chat = chatPanel(session, storage, () => loadName(storage) || null);
+  app.sideExtra.prepend(chat.el);
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
@@ -162,6 +165,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     document.title = names ? `${names} · fairgammon` : 'fairgammon';
     banner.render();
     offer.render();
+    chat.render();
   };
   session.subscribe(update);
   setInterval(() => banner.render(), 500);
