@@ -4,7 +4,7 @@
     POST   /api/account/login    {username, password}  -> 200, the session cookie
     POST   /api/account/logout                         -> 200, the cookie cleared
     DELETE /api/account                                -> 200, account and sessions gone
-    GET    /api/account                                -> who am I (401 when signed out)
+    GET    /api/account                                -> who am I ({signed_in: false} if nobody)
     GET    /api/players/{name}?page=<n>                -> profile, rating chart, history
     GET    /api/leaderboard                            -> the top rated players
 
@@ -103,10 +103,10 @@ async def logout(request: Request) -> Response:
 
 @handles
 async def whoami(request: Request) -> Response:
+    """200 either way (a page asks on every load; signed out is not an error)."""
     account = await signed_in(request)
-    if account is None:
-        return error("signed_out", "not signed in", 401)
-    return JSONResponse(account.public(), headers={"Cache-Control": "no-store"})
+    body = {"signed_in": True, **account.public()} if account else {"signed_in": False}
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
 @handles

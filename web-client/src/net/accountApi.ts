@@ -83,7 +83,8 @@ export const deleteAccount = () => call<{ deleted: string }>('DELETE', '/api/acc
 /** The signed-in account, or null when signed out (or the server cannot tell). */
 export async function whoAmI(): Promise<AccountInfo | null> {
   try {
-    return await call<AccountInfo>('GET', '/api/account');
+    const me = await call<AccountInfo & { signed_in: boolean }>('GET', '/api/account');
+    return me.signed_in ? me : null;
   } catch {
     return null;
   }

@@ -27,8 +27,10 @@ export function ticks(lo: number, hi: number): number[] {
 }
 
 export function ratingChart(points: readonly Point[], start = 1500): SVGSVGElement {
-  const W = 640;
-  const H = 220;
+  // Drawn at about the size it is shown, so the axis labels stay legible on a phone.
+  const narrow = typeof innerWidth === 'number' && innerWidth < 600;
+  const W = narrow ? 360 : 640;
+  const H = narrow ? 200 : 220;
   const pad = { l: 48, r: 12, t: 12, b: 28 };
   const series = [{ at: points[0]?.at ?? 0, rating: start }, ...points];
   const values = series.map((p) => p.rating);
