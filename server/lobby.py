@@ -254,6 +254,7 @@ async def list_matches(request: Request) -> JSONResponse:
         # and a stale entry is dropped on the way.
         if stale:
             await store.redis.zrem(index, *stale)
+        await players.mark_rated(request, listed)
     except Exception as exc:
         raise Unavailable(str(exc)) from exc
     return JSONResponse({"matches": listed})

@@ -79,6 +79,13 @@ async def check_join(request: Request, match_id: str, account: Account | None) -
         raise Refused("same_account", "this is your own match", 409)
 
 
+async def mark_rated(request: Request, summaries: list[dict[str, Any]]) -> None:
+    """Add ``rated`` to each listed match's summary (one pipelined read)."""
+    flags = await players(request).results.rated_flags([s["id"] for s in summaries])
+    for summary, rated in zip(summaries, flags, strict=True):
+        summary["rated"] = rated
+
+
 async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:
     """For a match's summary: whether it is rated, and which seats are accounts."""
     r0, r1, rated = await players(request).results.seats(match_id)

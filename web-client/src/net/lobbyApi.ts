@@ -44,6 +44,8 @@ export interface MatchSummary {
   readonly winner: number | null;
   readonly rematch_of: string | null;
   readonly rematch: string | null;
+  /** Listed and looked-up matches: whether it counts for the ratings (docs/accounts.md). */
+  readonly rated?: boolean;
 }
 
 export class LobbyError extends Error {

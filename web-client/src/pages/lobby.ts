@@ -124,7 +124,8 @@ export function startLobby(root: HTMLElement): void {
   const row = (m: MatchSummary, live: boolean) => {
     const who = live ? `${m.names[0] ?? '?'} vs ${m.names[1] ?? '?'}` : (m.names[0] ?? 'Guest');
     const score = live && m.mode !== 'single_game' ? ` · ${m.score[0]}–${m.score[1]}` : '';
-    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock) + score }));
+    const rated = m.rated ? ' · rated' : '';
+    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock) + rated + score }));
     let action: HTMLElement;
     if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: 'Watch' });
     else {
