@@ -4,10 +4,12 @@ which, plain text kept as typed, limits, rate limiting, and the history after a 
 from __future__ import annotations
 
 import msgpack
+from websockets.asyncio.client import connect
 
 from protocol import codec
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from tests.account_support import signed_up
 from tests.srv_support import Peer, seat_two
 
 
@@ -56,6 +58,17 @@ async def test_players_and_spectators_chat_apart_and_a_reload_shows_the_history(
         assert lines(kib, "players") == [] and lines(lurker, "players") == []
         assert lines(lurker, "spectators")[1] == (2, "Spectator", "second")  # nil name
 
+        # A signed-in spectator speaks under the account's name, whatever it types.
+        browser = await signed_up(server.base, "carla")
+        cookie = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        ws = await connect(server.ws, origin=server.base, additional_headers={"Cookie": cookie})
+        member = Peer(ws)
+        await member.hello(seated.match_id)
+        await member.send_msg(m.ChatSend("spectators", "hello", "Impostor"))
+        heard = await kib.next(m.Chat, lambda x: x.text == "hello")
+        assert (heard.n, heard.name, heard.account, heard.seat) == (3, "carla", True, None)
+        await member.close()
+
         # Who may write and read where.
         assert await refused(kib, m.ChatSend("players", "hi", None)) is ErrorCode.NOT_A_PLAYER
         assert await refused(ann, m.ChatSend("spectators", "hi", None)) is ErrorCode.FORBIDDEN
@@ -73,7 +86,7 @@ async def test_players_and_spectators_chat_apart_and_a_reload_shows_the_history(
         more = m.ChatSend("spectators", "more", "L")
         assert await refused(lurker, more) is ErrorCode.RATE_LIMITED
         await kib.next(m.Chat, lambda x: x.text == "spam 4")
-        assert [t for _, _, t in lines(kib, "spectators")][2:] == [f"spam {i}" for i in range(5)]
+        assert [t for _, _, t in lines(kib, "spectators")][3:] == [f"spam {i}" for i in range(5)]
 
         # A reload (a new connection for Bob's seat) asks for the history and gets it in order.
         again = await seated.peer(server.ws, 1)
@@ -92,8 +105,8 @@ async def test_players_and_spectators_chat_apart_and_a_reload_shows_the_history(
         await ann.send_msg(m.Leave(1))
         await again.next(m.Event, lambda x: type(x.data).__name__ == "MatchOver", start=start)
         await again.send_msg(m.ChatSync("spectators", 0))
-        await again.next(m.Chat, lambda x: x.room == "spectators" and x.n == 7)
-        assert len(lines(again, "spectators")) == 7
+        await again.next(m.Chat, lambda x: x.room == "spectators" and x.n == 8)
+        assert len(lines(again, "spectators")) == 8
         await again.send_msg(m.ChatSend("players", "Thanks, good game", None))
         await ann.next(m.Chat, lambda x: x.text == "Thanks, good game")
         # ... and new spectators' lines reach them live.
