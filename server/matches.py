@@ -227,7 +227,7 @@ class MatchService:
             new_token = rematch_token(token, new_id, 0)
             name = state.names[seat] or "Guest"
             created, events = core.create(new_id, config, name, now)
-            fields = {"0": token_hash(new_token)}
+            fields = {"0": token_hash(new_token), **await self._account(match_id, seat, 0)}
             await self._store(None, created, events, config, now, seat_fields=fields)
             try:
                 await self.submit(match_id, OfferRematch(seat, match=new_id))
@@ -252,7 +252,7 @@ class MatchService:
         previous, invited = state.config.rematch_of, state.config.rematch_for
         assert previous is not None and invited is not None
         new_token = rematch_token(token, match_id, 1)
-        fields = {"1": token_hash(new_token)}
+        fields = {"1": token_hash(new_token), **await self._account(previous, invited, 1)}
         if state.names[1] is None:
             before = await self.load(previous)
             name = before.names[invited] or "Guest"
@@ -288,6 +288,12 @@ class MatchService:
         if await self._seat_by_token(previous, token) != invited:
             raise core.Rejected("forbidden", "this rematch is offered to the other player")
         return state
+
+    async def _account(self, match_id: str, seat: int, new_seat: int) -> dict[str, bytes]:
+        """The account link of ``seat`` of ``match_id`` (server.players), for ``new_seat`` of
+        its rematch: a rematch goes into both players' histories (it is never rated)."""
+        linked = await self.store.seat_hash(match_id, f"a{seat}")
+        return {f"a{new_seat}": linked} if linked else {}
 
     async def _seat_by_token(self, match_id: str, token: str) -> int:
         try:

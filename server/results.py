@@ -80,6 +80,8 @@ class Results:
 
     async def finishing(self, state: MatchState) -> None:
         """Before the commit that ends ``state``'s match: mark it due if it has an account."""
+        if state.names[1] is None:
+            return  # nobody joined (cancelled, or a rematch declined): nothing to record
         r0, r1, _ = await self.seats(state.match_id)
         if r0 is not None or r1 is not None:
             await self.store.due(state.match_id, _wall() + LEASE_MS)
@@ -106,6 +108,9 @@ class Results:
         if not state.is_over:
             await self.store.settled(match_id)  # the ending commit never happened
             return False
+        if state.names[1] is None:
+            await self.store.settled(match_id)  # nobody joined: not a match played
+            return True
         r = await self.seats(match_id)
         blob = await self.store.result(match_id)
         if blob is None:

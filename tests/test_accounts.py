@@ -220,19 +220,27 @@ async def test_passwords_are_never_logged_stored_in_clear_or_returned(server):
     assert secret not in log and wrong not in log
 
 
+TOKENS: dict[str, tuple[str, str]] = {}
+
+
+async def leave(base: str, match: str, token: str) -> None:
+    ws = base.replace("http", "ws") + "/ws"
+    async with MatchClient(ws, match, token) as c:
+        await c.leave()
+        await c.wait_for(lambda t: t.over is not None)
+
+
 async def finished(owner: Browser, joiner: Browser, leaver: int, **options) -> str:
-    """A match made by ``owner``, joined by ``joiner``, lost by seat ``leaver`` leaving."""
+    """A match made by ``owner``, joined by ``joiner``, lost by seat ``leaver`` leaving (the
+    seat tokens are kept in TOKENS)."""
     created = await owner.post("/api/matches", options)
     assert created.status == 201, created.body
     match = created.body["match"]
     join = {"invite": created.body["invite"].split("#join=")[1]} if options.get("private") else {}
     joined = await joiner.post(f"/api/matches/{match}/join", join)
     assert joined.status == 200, joined.body
-    token = (created.body, joined.body)[leaver]["token"]
-    ws = owner.base.replace("http", "ws") + "/ws"
-    async with MatchClient(ws, match, token) as c:
-        await c.leave()
-        await c.wait_for(lambda t: t.over is not None)
+    TOKENS[match] = (created.body["token"], joined.body["token"])
+    await leave(owner.base, match, TOKENS[match][leaver])
     return match
 
 
@@ -252,28 +260,39 @@ async def test_profile_history_privacy_and_the_leaderboard(server):
             await asyncio.sleep(0.1)
         raise AssertionError(body)
 
-    mine = await profile(alice, "alice", 3)
+    # A rematch goes into both histories (never rated); a match nobody joined into none.
+    carol_token, alice_token = TOKENS[unrated]
+    offered = await carol.post(f"/api/matches/{unrated}/rematch", {"token": carol_token})
+    rematch = offered.body["match"]
+    taken = await alice.post(f"/api/matches/{rematch}/join", {"rematch_token": alice_token})
+    await leave(server.base, rematch, taken.body["token"])
+    cancelled = (await alice.post("/api/matches", {"mode": "single_game"})).body
+    await leave(server.base, cancelled["match"], cancelled["token"])
+    mine = await profile(alice, "alice", 4)
     assert mine["own"] is True and mine["experience"] == 6
-    assert [h["match"] for h in mine["history"]] == [unrated, private, public]
+    assert [h["match"] for h in mine["history"]] == [rematch, unrated, private, public]
+    assert mine["history"][0]["won"] is False and mine["history"][0]["rated"] is False
+    mine["history"].pop(0)
     newest = mine["history"][0]
     assert newest["opponent"] == "carol" and newest["won"] is True and newest["rated"] is False
     assert newest["change"] is None and newest["link"] == f"/m/{unrated}"
     assert mine["history"][2]["score"] == [5, 0] and mine["history"][2]["change"] > 0
     # Anyone else (signed in or not) sees no private match, and no link to it on the chart.
     for viewer in (Browser(server.base), carol):
-        seen = await profile(viewer, "ALICE", 3)
+        seen = await profile(viewer, "ALICE", 4)
         assert seen["own"] is False and seen["username"] == "alice"
-        assert [h["match"] for h in seen["history"]] == [unrated, public]
+        assert [h["match"] for h in seen["history"]] == [rematch, unrated, public]
         assert [p["match"] for p in seen["chart"]] == [public, None]
-        assert seen["rating"] == mine["rating"] and seen["total"] == 2
+        assert seen["rating"] == mine["rating"] and seen["total"] == 3
     assert mine["chart"][-1]["rating"] == mine["rating"]
-    # Carol's history is her own match only.
-    assert [h["match"] for h in (await profile(carol, "carol", 1))["history"]] == [unrated]
+    # Carol's history is her own matches only.
+    carols = (await profile(carol, "carol", 2))["history"]
+    assert [h["match"] for h in carols] == [rematch, unrated]
     # The leaderboard: rated players with at least 5 points of experience, best first.
     board = (await Browser(server.base).get("/api/leaderboard")).body
     assert board["min_experience"] == 5
     assert [(p["rank"], p["username"]) for p in board["players"]] == [(1, "alice"), (2, "bob")]
     assert board["players"][0]["rating"] > board["players"][1]["rating"]
-    assert board["players"][0]["matches"] == 3 and board["players"][1]["matches"] == 2
+    assert board["players"][0]["matches"] == 4 and board["players"][1]["matches"] == 2
     assert (await Browser(server.base).get("/api/players/nobody")).status == 404
     assert (await Browser(server.base).get("/api/players/alice?page=0")).status == 400
