@@ -34,7 +34,8 @@ async def sign_up(page: Page, base: str, username: str) -> None:
     await page.fill(".account-card input[name=password]", PASSWORD)
     await page.click(".account-card button.create-account")
     await page.locator(".account-box .me").wait_for()
-    assert (await page.locator(".account-box .me").inner_text()).startswith(f"{username} 1500.00")
+    me = await page.locator(".account-box .me").text_content()
+    assert me == f"{username} 1500.00"
     assert await page.input_value("input[name=name]") == username
 
 
@@ -46,8 +47,17 @@ async def test_sign_up_play_rated_chat_and_see_the_profile(net: NetPages) -> Non
     ann = await net.new(DESKTOP, who="ann")
     bob = await net.new(PHONE, who="bob")
     fan = await net.new(DESKTOP, who="fan")
+    await ann.goto(f"{net.base}/")
+    await ann.click(".account-box button.signin")
+    await ann.locator(".account-card").wait_for()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    await ann.screenshot(path=SCREENSHOTS / "sign-in-1440x900.png")
     await sign_up(ann, net.base, "ann_b")
     await sign_up(bob, net.base, "bob_b")
+    await bob.click("label[for=mode-match]")
+    await bob.locator("input[name=rated]").wait_for()  # offered to signed-in players only
+    await bob.screenshot(path=SCREENSHOTS / "lobby-signed-in-390x844.png", full_page=True)
+    assert await fan.goto(f"{net.base}/") and await fan.locator("input[name=rated]").is_hidden()
 
     # Ann creates a rated match to 1 point; Bob joins it from the invite link.
     await ann.click("label[for=mode-match]")

@@ -30,7 +30,7 @@ export function accountBox(changed: () => void = () => location.reload()): HTMLE
         await logOut().catch(() => undefined);
         changed();
       });
-      const who = h('a', { class: 'me', href: `/u/${encodeURIComponent(me.username)}` }, h('strong', { text: me.username }), ` ${rating(me.rating)}`);
+      const who = h('a', { class: 'me', href: `/u/${encodeURIComponent(me.username)}` }, h('strong', { text: me.username }), h('span', { class: 'my-rating', text: ` ${rating(me.rating)}` }));
       box.replaceChildren(board, who, out);
     } else {
       const open = button('Sign in', 'btn small signin');

@@ -28,7 +28,7 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
         'section',
         { class: 'card leaderboard' },
         h('h1', { text: 'Leaderboard' }),
-        h('p', { class: 'sub', text: `Rated players with at least ${board.min_experience} points of experience (the total length of their rated matches).` }),
+        h('p', { class: 'sub', text: `Rated players with at least ${board.min_experience} point${board.min_experience === 1 ? '' : 's'} of experience (the total length of their rated matches).` }),
         rows.length
           ? h('table', { class: 'history leaders' }, h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Experience', 'Matches'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows))
           : h('p', { class: 'sub', text: 'Nobody yet: play rated matches to appear here.' }),

@@ -180,6 +180,8 @@ export function startLobby(root: HTMLElement): void {
       h('a', { href: '/demo.html', text: 'Play on this device (two players)' }),
       ' · ',
       h('a', { href: '/verify', text: 'Verify a transcript' }),
+      ' · ',
+      h('a', { href: '/leaderboard', text: 'Leaderboard' }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');
