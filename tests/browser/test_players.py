@@ -76,10 +76,13 @@ async def test_sign_up_play_rated_chat_and_see_the_profile(net: NetPages) -> Non
     # The players chat (a quick phrase, then typed text); the spectator chats apart.
     await ann.click(".chat-quick button:has-text('Good luck')")
     await bob.locator(".chat-lines .chat-line:has-text('Good luck')").wait_for()
+    await fan.fill(".chat-name input", "Fan")  # a guest spectator's name
     await fan.fill(".chat-form input", "<b>go</b> Ann")
     await fan.press(".chat-form input", "Enter")
     await fan.locator(".chat-line:has-text('<b>go</b> Ann')").wait_for()  # text, not markup
     assert await fan.locator(".chat-lines b").count() == 0
+    assert await chat_lines(fan) == ["Fan (guest)<b>go</b> Ann"]
+    assert await ann.locator(".chat-name").is_hidden()  # players speak under their seat
     await bob.fill(".chat-form input", "You too")
     await bob.press(".chat-form input", "Enter")
     await ann.locator(".chat-line:has-text('You too')").wait_for()

@@ -20,6 +20,7 @@ import {
   loadSeat,
   dismissRematch,
   parseSeatLink,
+  saveName,
   saveSeat,
   seatLink,
   rematchDismissed,
@@ -159,7 +160,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
   app.sideExtra.append(matchPanel(session, matchId, record));
-  const chat = chatPanel(session, storage, () => loadName(storage) || null);
+  const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n));
   app.sideExtra.prepend(chat.el);
   const update = () => {
     const t = session.tracker;

@@ -14,8 +14,19 @@ import { button, h } from './dom';
 export const QUICK_PHRASES = ['Good luck', 'Nice roll', 'Thanks, good game'] as const;
 const MUTE_KEY = 'fairgammon.mute';
 
-export function chatPanel(session: MatchSession, storage: SecretStorage, spectatorName: () => string | null): { el: HTMLElement; render: () => void } {
+export function chatPanel(
+  session: MatchSession,
+  storage: SecretStorage,
+  spectatorName: () => string | null,
+  setSpectatorName: (name: string) => void = () => undefined,
+): { el: HTMLElement; render: () => void } {
   const chat = session.chat;
+  // A guest spectator chats under the name typed here (kept like the lobby's name); a
+  // signed-in one under the account's name whatever is typed.
+  const nameInput = h('input', { type: 'text', maxlength: '24', placeholder: 'Spectator', 'aria-label': 'Your name in the chat', autocomplete: 'nickname' });
+  nameInput.value = spectatorName() ?? '';
+  nameInput.addEventListener('change', () => setSpectatorName(nameInput.value.trim().replace(/\s+/g, ' ')));
+  const nameField = h('label', { class: 'chat-name' }, h('span', { class: 'flabel', text: 'Name' }), nameInput);
   const list = h('ol', { class: 'chat-lines', 'aria-live': 'polite' });
   const input = h('input', { type: 'text', maxlength: String(MAX_CHAT_CHARS), placeholder: 'Say something', 'aria-label': 'Chat message', enterkeyhint: 'send' });
   const send = button('Send', 'btn primary small chat-send');
@@ -24,7 +35,7 @@ export function chatPanel(session: MatchSession, storage: SecretStorage, spectat
   const quick = h('div', { class: 'chat-quick' });
   for (const phrase of QUICK_PHRASES) {
     const b = button(phrase, 'btn ghost small quick');
-    b.addEventListener('click', () => chat.say(phrase, spectatorName()));
+    b.addEventListener('click', () => chat.say(phrase, nameInput.value.trim() || spectatorName()));
     quick.append(b);
   }
   const error = h('p', { class: 'chat-error', role: 'alert' });
@@ -40,7 +51,7 @@ export function chatPanel(session: MatchSession, storage: SecretStorage, spectat
     h('label', { class: 'toggle' }, muteOpponent, h('span', { text: 'Mute opponent' })),
     h('label', { class: 'toggle' }, muteSpectators, h('span', { text: 'Hide spectators' })),
   );
-  const el = h('section', { class: 'chat-panel', 'aria-label': 'Chat' }, h('h2', { text: 'Chat' }), tabs, list, error, form, quick, mutes);
+  const el = h('section', { class: 'chat-panel', 'aria-label': 'Chat' }, h('h2', { text: 'Chat' }), tabs, list, error, nameField, form, quick, mutes);
   let room: ChatRoom | null = null;
   let shown = '';
 
@@ -56,7 +67,7 @@ export function chatPanel(session: MatchSession, storage: SecretStorage, spectat
   muteSpectators.addEventListener('change', saveMutes);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    if (chat.say(input.value, spectatorName())) input.value = '';
+    if (chat.say(input.value, nameInput.value.trim() || spectatorName())) input.value = '';
   });
 
   function render(): void {
@@ -87,6 +98,7 @@ export function chatPanel(session: MatchSession, storage: SecretStorage, spectat
     );
     const writable = room === chat.ownRoom;
     form.hidden = quick.hidden = !writable;
+    nameField.hidden = !writable || chat.seat !== null;
     error.textContent = chat.refusal ?? '';
     if (room === null) return;
     const lines = chat.list(room).filter((l) => !(muteOpponent.checked && chat.seat !== null && l.room === 'players' && l.seat !== chat.seat));
