@@ -136,9 +136,7 @@ def dummy_record() -> str:
 
 def check_username(raw: object) -> str:
     if not isinstance(raw, str) or not USERNAME.match(raw):
-        raise AccountError(
-            "bad_username", "a username is 3-20 letters, digits, '_' or '-'", 400
-        )
+        raise AccountError("bad_username", "a username is 3-20 letters, digits, '_' or '-'", 400)
     return raw
 
 
@@ -188,7 +186,7 @@ class Accounts:
         name = check_username(username)
         secret = check_password(password)
         t = self.throttle
-        (count, left), = await self.store.counters([address_key("signup", address)])
+        ((count, left),) = await self.store.counters([address_key("signup", address)])
         if count >= t.signups:
             raise _too_many(left, "too many sign-ups from this address")
         if await self.store.account(name) is not None:

@@ -208,4 +208,3 @@ class ChatRooms:
         if state.is_over:
             for conn in seats:
                 conn.send(frame)
-

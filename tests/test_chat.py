@@ -93,7 +93,9 @@ async def test_players_and_spectators_chat_apart_and_a_reload_shows_the_history(
         await again.send_msg(m.ChatSync("players", 0))
         await again.next(m.Chat, lambda x: x.n == 3)
         assert lines(again, "players") == [
-            (1, "Ann", "Good luck"), (2, "Bob", "Nice roll"), (3, "Ann", "y" * 200)
+            (1, "Ann", "Good luck"),
+            (2, "Bob", "Nice roll"),
+            (3, "Ann", "y" * 200),
         ]
         start = len(again.messages)
         await again.send_msg(m.ChatSync("players", 1))  # only what it lacks

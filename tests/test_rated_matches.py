@@ -137,9 +137,7 @@ async def test_ratings_move_exactly_once_whatever_crashes(stack):
         assert history[0]["change"] == round(change.deltas[i], 2)
         assert history[0]["opponent"] == names[1 - i] and history[0]["length"] == 3
     profile = (await Browser(proc.base).get("/api/players/alice")).body
-    assert [p["rating"] for p in profile["chart"]] == [
-        first["alice"][0], second["alice"][0]
-    ]
+    assert [p["rating"] for p in profile["chart"]] == [first["alice"][0], second["alice"][0]]
     # Nothing is left due, however long the sweepers run.
     redis = aioredis.from_url(stack.redis.url)
     try:
