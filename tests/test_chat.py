@@ -10,6 +10,7 @@ from protocol import codec
 from protocol import messages as m
 from protocol.errors import ErrorCode
 from tests.account_support import signed_up
+from tests.serverproc import ServerProcess
 from tests.srv_support import Peer, seat_two
 
 
@@ -117,3 +118,29 @@ async def test_players_and_spectators_chat_apart_and_a_reload_shows_the_history(
     finally:
         for peer in (ann, bob, kib, lurker):
             await peer.close()
+
+
+async def test_chat_crosses_server_processes(server):
+    other = ServerProcess(server.redis_url)
+    other.start()
+    try:
+        seated = await seat_two(server.base, mode="single_game")
+        ann, bob = await seated.peer(server.ws, 0), await seated.peer(other.ws, 1)
+        near, far = await Peer.open(server.ws), await Peer.open(other.ws)
+        for spectator in (near, far):
+            await spectator.hello(seated.match_id)
+        await ann.send_msg(m.ChatSend("players", "Good luck", None))
+        assert (await bob.next(m.Chat)).text == "Good luck"
+        await far.send_msg(m.ChatSend("spectators", "from afar", "Far"))
+        heard = await near.next(m.Chat)
+        assert (heard.room, heard.n, heard.name) == ("spectators", 1, "Far")
+        assert heard.text == "from afar"
+        # A new connection on either process gets the same history.
+        late = await Peer.open(other.ws)
+        await late.hello(seated.match_id)
+        await late.send_msg(m.ChatSync("spectators", 0))
+        assert (await late.next(m.Chat)).text == "from afar"
+        for peer in (ann, bob, near, far, late):
+            await peer.close()
+    finally:
+        other.stop()
