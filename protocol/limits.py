@@ -53,6 +53,12 @@ MAX_MESSAGE_CHARS = 200
 MAX_MESSAGE_BYTES = 4 * MAX_MESSAGE_CHARS
 """Longest human-readable message, in UTF-8 bytes."""
 
+MAX_CHAT_CHARS = 200
+"""A chat line, in characters."""
+
+MAX_CHAT_BYTES = 4 * MAX_CHAT_CHARS
+"""A chat line, in UTF-8 bytes."""
+
 POSITION_ID_CHARS = 14
 """Characters in a gnubg Position ID."""
 

@@ -20,6 +20,7 @@ from protocol import limits as L
 from protocol.errors import ErrorCode
 from protocol.events import Clock, EventData, ResignLevel
 from protocol.fields import (
+    SEAT,
     TOKEN,
     VERSION,
     Game,
@@ -36,7 +37,7 @@ from protocol.fields import (
     Version,
 )
 from protocol.registry import Direction, Envelope, message
-from protocol.schema import Const, EnumOf, Int, Nullable, Spec, struct_spec
+from protocol.schema import Const, EnumOf, Int, Nullable, Spec, Str, struct_spec
 from protocol.state import MatchState
 
 _CLIENT = Direction.CLIENT
@@ -218,6 +219,43 @@ class Resync:
     last_v: Annotated[Version, "last event version this client holds"]
 
 
+# ---------------------------------------------------------------- chat (client -> server)
+
+ChatRoom = Annotated[
+    Literal["players", "spectators"],
+    "players: the two seats (spectators never see it); spectators: the watchers (the players "
+    "see it once the match is over)",
+]
+ChatText = Annotated[
+    str,
+    Str(1, L.MAX_CHAT_CHARS, max_bytes=L.MAX_CHAT_BYTES),
+    "plain text (no control or bidi-override characters); shown as text, never as markup",
+]
+
+
+@message("chat_send", _CLIENT)
+@dataclass(frozen=True, slots=True)
+class ChatSend:
+    """Say something in a chat room of this match: a seat in players, a spectator in
+    spectators. The sender gets its own line back as chat, like everyone in the room; a
+    refusal is a reject with seq nil (rate_limited, not_a_player, forbidden)."""
+
+    room: ChatRoom
+    text: ChatText
+    name: Annotated[Name, "a guest spectator's name (nil: Spectator); seats and signed-in "
+                    "players speak under their own name"]  # fmt: skip
+
+
+@message("chat_sync", _CLIENT)
+@dataclass(frozen=True, slots=True)
+class ChatSync:
+    """Ask for a room's lines numbered after ``after`` (0: every line kept), answered by chat
+    frames in order: on (re)connecting, and when a chat frame skips a number."""
+
+    room: ChatRoom
+    after: Annotated[int, Int(0, L.MAX_COUNTER), "the last line number this client holds"]
+
+
 ClientMessage = (
     Hello
     | Commit
@@ -236,6 +274,8 @@ ClientMessage = (
     | Ping
     | Echo
     | Resync
+    | ChatSend
+    | ChatSync
 )
 """Any message a client sends."""
 
@@ -378,8 +418,27 @@ class Error:
     message: Message
 
 
+# ---------------------------------------------------------------- chat (server -> client)
+
+
+@message("chat", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """One line of a chat room (not versioned: lines are numbered per room, from 1, without
+    gaps; a number above last + 1 means lines were missed: send chat_sync)."""
+
+    room: ChatRoom
+    n: Annotated[int, Int(1, L.MAX_COUNTER), "the line's number in its room"]
+    seat: Annotated[int | None, Nullable(SEAT), "the sender's seat, nil for a spectator"]
+    name: Annotated[str, Str(1, L.MAX_NAME_CHARS, max_bytes=L.MAX_NAME_BYTES), "who said it"]
+    account: Annotated[bool, "true when the sender is a signed-in player of that name"]
+    text: ChatText
+    t: TimeMs
+
+
 ServerMessage = (
     Welcome | Ack | Reject | Event | Snapshot | Presence | Watchers | Pong | Probe | Error
+    | Chat
 )
 """Any message the server sends."""
 

@@ -13,12 +13,20 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import durability, exports, lobby, logs, metrics, pages
+from server import accounts_api, durability, exports, lobby, logs, metrics, pages
+from server.accounts import Accounts, Throttle
+from server.accounts_store import AccountsStore
+from server.chat import BURST as CHAT_BURST
+from server.chat import PER_SECOND as CHAT_RATE
+from server.chat import ChatRooms
 from server.clock import ServerClock, sweep_deadlines
-from server.gateway import Gateway
+from server.gateway import Gateway, TokenBucket
 from server.hub import Hub
 from server.lobby_limits import Limits, LobbyLimits, sweep_open_matches
 from server.matches import MatchService
+from server.origin import OriginCheck
+from server.players import Players
+from server.results import Results
 from server.settings import Settings
 from server.store import Store
 from server.tasks import cancel_all
@@ -83,6 +91,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
 
     guard = durability.Guard(store.redis, settings.durability)
+    accounts_store = AccountsStore(store.redis)
+    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now)
+    matches.results = results
+    throttle = Throttle(account_fails=settings.login_failures)
+    accounts = Accounts(accounts_store, throttle)
+    gateway.chat = ChatRooms(
+        store.redis, matches, accounts, gateway, lambda: TokenBucket(CHAT_BURST, CHAT_RATE)
+    )
+    players = Players(accounts, results, settings.leaderboard_experience)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -102,6 +119,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         async def cancel_unjoined(match_id: str) -> bool:
             return await matches.cancel_unjoined(match_id, limits.limits.open_ms)
 
+        app.state.players = players
+
         async def expire(match_id: str, now: int) -> None:
             await matches.expire(match_id, now)
 
@@ -114,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(
                 sweep_open_matches(limits, clock.now, cancel_unjoined), name="open-matches"
             ),
+            asyncio.create_task(results.sweep_forever(), name="results"),
         ]
         log.info("server process ready", extra=logs.fields(port=settings.port))
         try:
@@ -131,7 +151,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
+        *accounts_api.routes,
         *exports.routes,
         *pages.routes(settings.web_dist),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(OriginCheck, allowed=settings.origins())
+    return app

@@ -114,6 +114,7 @@ class Gateway:
         self._tasks: set[asyncio.Task[None]] = set()
         self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
         matches.hub.on_control = self._on_control
+        self.chat: Any = None  # server.chat.ChatRooms, installed by the app
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -356,6 +357,9 @@ class Gateway:
             conn.send_message(
                 m.Reject(None, ErrorCode.WRONG_PHASE, "already authenticated: hello comes once")
             )
+            return
+        if isinstance(message, m.ChatSend | m.ChatSync):
+            await self.chat.handle(conn, message)
             return
         seq = message.seq
         if conn.seat is None:

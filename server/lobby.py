@@ -1,6 +1,7 @@
 """The lobby over HTTP (JSON): create, join, list and look up matches.
 
-    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?}
+    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?,
+                                       rated?}
     POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
     POST /api/matches/{id}/rematch    {token}
     POST /api/matches/{id}/decline    {rematch_token}
@@ -14,6 +15,9 @@ servers, so it never lands in a log either.
 A rematch is asked for by a seat of a finished match with its seat token (in the body), and
 taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
 match's open seat is kept for that player alone, private or not.
+
+Create and join accept the session cookie (docs/accounts.md): a signed-in player plays under
+the account's name and the seat is linked to the account (:mod:`server.players`).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
-from server import metrics
+from server import metrics, players
 from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
 from server.matches import Created, MatchService, NotFound, Unavailable, new_match_id, summary
@@ -153,6 +157,8 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
             )
             answer.headers["Retry-After"] = str(exc.retry_after)
             return answer
+        except players.Refused as exc:
+            return error(exc.code, exc.message, exc.status)
 
     return wrapped
 
@@ -162,14 +168,18 @@ async def create_match(request: Request) -> JSONResponse:
     body = await read_json(request)
     settings = request.app.state.services.settings
     options, clock, private = parse_options(body, settings.clock_seconds)
-    name = clean_name(body.get("name"))
-    created = await limited_create(request, options, clock, private, name)
+    account = await players.signed_in(request)
+    rated = players.rated_choice(body, options, account)
+    name = account.name if account else clean_name(body.get("name"))
+    extra = players.seat_fields(0, account, rated)
+    created = await limited_create(request, options, clock, private, name, extra)
     await not_connected_yet(request, created.match_id, 0)
     return JSONResponse(
         {
             "match": created.match_id,
             "seat": 0,
             "token": created.token,
+            "rated": rated,
             **links(request, created.match_id, created.invite),
         },
         status_code=201,
@@ -177,7 +187,12 @@ async def create_match(request: Request) -> JSONResponse:
 
 
 async def limited_create(
-    request: Request, options: MatchOptions, clock: int, private: bool, name: str
+    request: Request,
+    options: MatchOptions,
+    clock: int,
+    private: bool,
+    name: str,
+    seat_extra: dict[str, bytes] | None = None,
 ) -> Created:
     """Create the match within the lobby limits (server/lobby_limits.py) of the client."""
     limits: LobbyLimits = request.app.state.lobby_limits
@@ -193,7 +208,9 @@ async def limited_create(
     except Exception as exc:
         raise Unavailable(str(exc)) from exc
     try:
-        return await matches.create(options, clock, private, name, match_id=match_id)
+        return await matches.create(
+            options, clock, private, name, match_id=match_id, seat_extra=seat_extra
+        )
     except BaseException:
         with contextlib.suppress(Exception):
             await limits.release(address, match_id)
@@ -225,9 +242,12 @@ async def join_match(request: Request) -> JSONResponse:
         return JSONResponse(
             {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
         )
-    name = clean_name(body.get("name"))
     invite = invite_code(body.get("invite"))
-    token = await service(request).join(match_id, name, invite)
+    account = await players.signed_in(request)
+    await players.check_join(request, match_id, account)
+    name = account.name if account else clean_name(body.get("name"))
+    extra = players.seat_fields(1, account)
+    token = await service(request).join(match_id, name, invite, seat_extra=extra)
     await not_connected_yet(request, match_id, 1)
     return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
 
@@ -310,6 +330,7 @@ async def list_matches(request: Request) -> JSONResponse:
         # and a stale entry is dropped on the way.
         if stale:
             await store.redis.zrem(index, *stale)
+        await players.mark_rated(request, listed)
     except Exception as exc:
         raise Unavailable(str(exc)) from exc
     return JSONResponse({"matches": listed})
@@ -329,7 +350,8 @@ def _belongs(summary: dict[str, Any], status: str) -> bool:
 async def get_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
     state = await service(request).load(match_id, fresh=True)
-    return JSONResponse({**summary(state), **links(request, match_id)})
+    accounts = await players.match_accounts(request, match_id)
+    return JSONResponse({**summary(state), **accounts, **links(request, match_id)})
 
 
 routes = [

@@ -17,6 +17,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import msgpack
 
@@ -32,6 +33,12 @@ from server.store import Conflict, Store, Stored
 log = logs.get("matches")
 
 EncodeEvent = Callable[[core.Event], bytes]
+
+
+class Finishing(Protocol):
+    async def finishing(self, state: MatchState) -> None: ...
+
+    def finished(self, state: MatchState) -> None: ...
 
 
 class NotFound(Exception):
@@ -143,6 +150,9 @@ class MatchService:
         # What this process last wrote to the indexes per match: (open, live, deadline).
         self._indexed: dict[str, tuple[int | None, int | None, int | None]] = {}
         self.on_commit: Callable[[MatchState, tuple[core.Event, ...]], None] | None = None
+        # Told of the transition that ends a match: before its commit (awaited, may fail the
+        # commit) and after it (server.results records the match for its players' accounts).
+        self.results: Finishing | None = None
 
     # ------------------------------------------------------------------ lobby
 
@@ -153,7 +163,10 @@ class MatchService:
         private: bool,
         name: str,
         match_id: str | None = None,
+        seat_extra: dict[str, bytes] | None = None,
     ) -> Created:
+        """A new match with its creator in seat 0; ``seat_extra`` is stored in the seats hash
+        with it (the account of a signed-in creator, ``rated``: see server.results)."""
         match_id = match_id or new_match_id()
         token = secrets.token_urlsafe(32)
         invite = secrets.token_urlsafe(16)
@@ -162,12 +175,19 @@ class MatchService:
         )
         now = self.now()
         state, events = core.create(match_id, config, name, now)
-        fields = {"0": token_hash(token), "invite": token_hash(invite)}
+        fields = {"0": token_hash(token), "invite": token_hash(invite), **(seat_extra or {})}
         await self._store(None, state, events, config, now, seat_fields=fields)
         return Created(match_id, token, invite)
 
-    async def join(self, match_id: str, name: str, invite: str | None) -> str:
+    async def join(
+        self,
+        match_id: str,
+        name: str,
+        invite: str | None,
+        seat_extra: dict[str, bytes] | None = None,
+    ) -> str:
         """Take seat 1; returns its token. A private match needs its invite code.
+        ``seat_extra`` is stored in the seats hash with the join (a signed-in player's account).
 
         Raises :class:`core.Rejected` (``seat_taken``, ``forbidden``) or :class:`NotFound`.
         """
@@ -180,7 +200,8 @@ class MatchService:
         if state.config.private and not invited:
             raise core.Rejected("forbidden", "this private match needs its invite link")
         token = secrets.token_urlsafe(32)
-        await self.submit(match_id, Join(1, name=name), seat_fields={"1": token_hash(token)})
+        fields = {"1": token_hash(token), **(seat_extra or {})}
+        await self.submit(match_id, Join(1, name=name), seat_fields=fields)
         return token
 
     async def rematch(self, match_id: str, token: str) -> Rematched:
@@ -211,7 +232,7 @@ class MatchService:
             new_token = rematch_token(token, new_id, 0)
             name = state.names[seat] or "Guest"
             created, events = core.create(new_id, config, name, now)
-            fields = {"0": token_hash(new_token)}
+            fields = {"0": token_hash(new_token), **await self._account(match_id, seat, 0)}
             await self._store(None, created, events, config, now, seat_fields=fields)
             try:
                 await self.submit(match_id, OfferRematch(seat, match=new_id))
@@ -236,7 +257,7 @@ class MatchService:
         previous, invited = state.config.rematch_of, state.config.rematch_for
         assert previous is not None and invited is not None
         new_token = rematch_token(token, match_id, 1)
-        fields = {"1": token_hash(new_token)}
+        fields = {"1": token_hash(new_token), **await self._account(previous, invited, 1)}
         if state.names[1] is None:
             before = await self.load(previous)
             name = before.names[invited] or "Guest"
@@ -294,6 +315,12 @@ class MatchService:
         if await self._seat_by_token(previous, token) != invited:
             raise core.Rejected("forbidden", "this rematch is offered to the other player")
         return state
+
+    async def _account(self, match_id: str, seat: int, new_seat: int) -> dict[str, bytes]:
+        """The account link of ``seat`` of ``match_id`` (server.players), for ``new_seat`` of
+        its rematch: a rematch goes into both players' histories (it is never rated)."""
+        linked = await self.store.seat_hash(match_id, f"a{seat}")
+        return {f"a{new_seat}": linked} if linked else {}
 
     async def _seat_by_token(self, match_id: str, token: str) -> int:
         try:
@@ -427,6 +454,7 @@ class MatchService:
     ) -> None:
         frames = [self.encode_event(e) for e in events]
         faults.check("before_store", command)
+        ending = after.is_over and (before is None or not before.is_over)
         started = time.perf_counter()
         try:
             if after.deadline is not None and (before is None or before.deadline is None):
@@ -436,6 +464,8 @@ class MatchService:
                 # sweeper re-checks the stored state and re-indexes it).
                 hint = after.deadline + after.config.grace_ms + 1
                 await self.store.hint_deadline(after.match_id, hint)
+            if ending and self.results is not None:
+                await self.results.finishing(after)
             await self.store.commit(
                 after.match_id,
                 before.version if before is not None else -1,
@@ -454,6 +484,10 @@ class MatchService:
             metrics.REDIS_ERRORS.inc()
             raise Unavailable(str(exc)) from exc
         faults.check("after_store", command)
+        if ending:
+            faults.check("after_finish", command)
+            if self.results is not None:
+                self.results.finished(after)
         metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
         metrics.count(command, events)
         self._remember(after)

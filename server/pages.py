@@ -34,6 +34,8 @@ def routes(dist: Path) -> list[BaseRoute]:
         Route("/", page("index.html")),
         Route("/m/{match_id}", page("index.html")),
         Route("/verify", page("index.html")),
+        Route("/u/{name}", page("index.html")),
+        Route("/leaderboard", page("index.html")),
         Route("/demo.html", page("demo.html")),
     ]
     if (dist / "assets").is_dir():

@@ -60,6 +60,10 @@ class Settings:
     # refuses to start, "degraded" runs and says so loudly.
     durability: str = "required"
     workers: int = 1
+    # Experience (points of rated matches) a player needs to be on the leaderboard.
+    leaderboard_experience: int = 25
+    # Failed logins allowed per account in 15 minutes (then 429 until the window passes).
+    login_failures: int = 10
     log_level: str = "info"
     web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
 

@@ -63,15 +63,17 @@ def test_the_catalogue_has_the_agreed_messages():
     assert set(MESSAGES[Direction.CLIENT]) == {
         "hello", "commit", "recommit", "roll", "reveal", "double", "take", "drop", "beaver",
         "move", "resign", "resign_reply", "leave", "stop", "ping", "echo", "resync",
+        "chat_send", "chat_sync",
     }  # fmt: skip
     assert set(MESSAGES[Direction.SERVER]) == {
         "welcome", "ack", "reject", "event", "snapshot", "presence", "watchers", "pong", "probe",
-        "error",
+        "error", "chat",
     }  # fmt: skip
     # Who must act next rides in every event's envelope, not in an event kind of its own.
     assert "clock" not in EVENT_KINDS
     actions = {n for n, mt in MESSAGES[Direction.CLIENT].items() if mt.envelope is Envelope.ACTION}
-    assert actions == set(MESSAGES[Direction.CLIENT]) - {"hello", "ping", "echo", "resync"}
+    plain = {"hello", "ping", "echo", "resync", "chat_send", "chat_sync"}
+    assert actions == set(MESSAGES[Direction.CLIENT]) - plain
 
 
 def test_actions_carry_seq_first_and_other_client_messages_none():

@@ -12,6 +12,7 @@ from websockets.asyncio.client import connect
 
 from protocol import codec
 from protocol import messages as m
+from protocol.registry import Direction
 from tests.srv_support import (
     Peer,
     check_stream,
@@ -47,6 +48,9 @@ VALID_MOVE = codec.encode(m.Move(7, 1, 1, ((8, 5), (6, 5))))
 PING = codec.encode(m.Ping(5))
 
 # (name, frame, expected reject code, the seq the reject must name)
+MAX_STR = codec.DECODER_LIMITS[Direction.CLIENT]["max_str_len"]
+"""The longest str the server's decoder reads (twice the longest str field: a chat line)."""
+
 HOSTILE: list[tuple[str, bytes, str, int | None]] = [
     ("empty frame", b"", "bad_frame", None),
     ("reserved byte", b"\xc1", "bad_frame", None),
@@ -61,7 +65,8 @@ HOSTILE: list[tuple[str, bytes, str, int | None]] = [
     ("bin claiming 4 GiB", b"\xc6\xff\xff\xff\xff" + b"x" * 10, "bad_frame", None),
     ("nested array claiming 2^31-1", VALID_MOVE[:-7] + b"\xdd\x7f\xff\xff\xff", "bad_frame",
      None),
-    ("str longer than any field", pk({"t": "ping", "p": {"t": "x" * 500}}), "bad_frame", None),
+    ("str longer than any field", pk({"t": "ping", "p": {"t": "x" * (MAX_STR + 1)}}), "bad_frame",
+     None),
     ("ext type", pk({"t": "ping", "p": {"t": msgpack.ExtType(5, b"abc")}}), "bad_frame", None),
     ("fixext", pk({"t": "ping", "p": {"t": msgpack.ExtType(1, b"\x00")}}), "bad_frame", None),
     ("timestamp ext", pk({"t": "ping", "p": {"t": msgpack.Timestamp(1, 0)}}), "bad_frame",

@@ -5,13 +5,19 @@
 
 import './ui/style.css';
 import './ui/pages.css';
+import './ui/players.css';
 import { startLobby } from './pages/lobby';
 import { startMatchPage } from './pages/matchPage';
 import { startVerifyPage } from './pages/verifyPage';
+import { startLeaderboard } from './pages/leaderboard';
+import { startProfile } from './pages/profile';
 
 const root = document.getElementById('app')!;
 const path = location.pathname.replace(/\/+$/, '');
 const match = /^\/m\/([^/]+)$/.exec(path);
+const player = /^\/u\/([^/]+)$/.exec(path);
 if (match) void startMatchPage(root, match[1]!);
+else if (player) void startProfile(root, decodeURIComponent(player[1]!));
+else if (path === '/leaderboard') void startLeaderboard(root);
 else if (path === '/verify') startVerifyPage(root);
 else startLobby(root);

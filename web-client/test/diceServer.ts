@@ -97,6 +97,7 @@ export class DiceServer {
     const p = (frame.p ?? {}) as Record<string, unknown>;
     if (frame.t === 'hello') return this.hello(sock, p);
     if (frame.t === 'ping' || frame.t === 'echo' || frame.t === 'resync') return;
+    if (frame.t === 'chat_sync' || frame.t === 'chat_send') return; // no chat here: no lines
     const seat = this.seatSockets.indexOf(sock);
     if (seat < 0) return;
     const mute = this.muted[seat];

@@ -44,6 +44,8 @@ export interface MatchSummary {
   readonly winner: number | null;
   readonly rematch_of: string | null;
   readonly rematch: string | null;
+  /** Listed and looked-up matches: whether it counts for the ratings (docs/accounts.md). */
+  readonly rated?: boolean;
 }
 
 export class LobbyError extends Error {
@@ -81,8 +83,9 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
   return data as T;
 }
 
-export function createMatch(options: CreateOptions, name: string): Promise<Created> {
+export function createMatch(options: CreateOptions, name: string, rated = false): Promise<Created> {
   const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, private: options.private, name };
+  if (rated) body.rated = true; // docs/accounts.md: a signed-in player's match to N points
   if (options.mode === 'match') body.length = options.length;
   if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });
   return call<Created>('POST', '/api/matches', body);

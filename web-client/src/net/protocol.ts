@@ -133,9 +133,35 @@ export type ServerFrame =
   | { readonly t: 'watchers'; readonly p: { count: number } }
   | { readonly t: 'pong'; readonly p: { t: number; server_time: number } }
   | { readonly t: 'probe'; readonly p: { t: number } }
-  | { readonly t: 'error'; readonly p: { code: string; message: string } };
+  | { readonly t: 'error'; readonly p: { code: string; message: string } }
+  | { readonly t: 'chat'; readonly p: ChatLine };
 
-const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'probe', 'error']);
+const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'probe', 'error', 'chat']);
+
+// ---- chat (docs/protocol.md, "Chat") ----------------------------------------------------------
+
+export type ChatRoom = 'players' | 'spectators';
+
+/** One line of a chat room: numbered per room from 1, without gaps. */
+export interface ChatLine {
+  readonly room: ChatRoom;
+  readonly n: number;
+  readonly seat: Seat | null;
+  readonly name: string;
+  readonly account: boolean;
+  readonly text: string;
+  readonly t: number;
+}
+
+export const MAX_CHAT_CHARS = 200;
+
+export function chatSend(room: ChatRoom, text: string, name: string | null): Uint8Array {
+  return encodeFrame({ t: 'chat_send', p: { room, text, name } });
+}
+
+export function chatSync(room: ChatRoom, after: number): Uint8Array {
+  return encodeFrame({ t: 'chat_sync', p: { room, after } });
+}
 
 const isMap = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x) && !(x instanceof Uint8Array);

@@ -33,6 +33,7 @@ import {
   obtainSecret,
   storeRecommitted,
 } from '../fairdice';
+import { ChatLog } from './chatLog';
 import { Connection, type Env, type LinkState } from './connection';
 import { LiveVerifier, type Verdict } from './liveVerifier';
 import {
@@ -113,6 +114,8 @@ export class MatchSession {
   offset = 0;
   private bestRtt = Infinity;
   watchers = 0;
+  /** The match's chat rooms (net/chatLog.ts). */
+  readonly chat: ChatLog;
   /** Last connection-level error from the server (e.g. replaced, auth_failed). */
   lastError: { code: string; message: string } | null = null;
   /** The dice check of each roll, by `${game}:${k}`. */
@@ -152,6 +155,7 @@ export class MatchSession {
     this.seat = options.seat?.seat ?? null;
     this.seq = this.seat === null ? 0 : loadSeq(options.storage, options.matchId, this.seat);
     this.matchBytes = fromHex(options.matchId);
+    this.chat = new ChatLog((frame) => this.connection.send(frame), () => options.env.now());
     this.connection = new Connection(options.url, options.env, {
       open: () => this.onOpen(),
       message: (frame) => this.onFrame(frame),
@@ -252,6 +256,7 @@ export class MatchSession {
           }
         }
         this.startPings();
+        this.chat.welcomed(this.seat, t.over !== null);
         break;
       }
       case 'event':
@@ -266,6 +271,10 @@ export class MatchSession {
         break;
       case 'reject':
         if (frame.p.seq !== null) this.answer(frame.p.seq, { ok: false, code: frame.p.code, message: frame.p.message });
+        else this.chat.refused(frame.p.message);
+        break;
+      case 'chat':
+        this.chat.receive(frame.p);
         break;
       case 'presence':
         this.onPresence(frame.p.seat, frame.p.status, frame.p.deadline);

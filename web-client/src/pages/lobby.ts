@@ -8,6 +8,7 @@ import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } fr
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { describeOptions, heroSection, pageHeader, rememberName } from './common';
+import { account, accountBox } from './account';
 
 const REFRESH_MS = 4000;
 
@@ -42,6 +43,8 @@ export function startLobby(root: HTMLElement): void {
     return { input, label: h('label', { class: 'toggle' }, input, h('span', { text: label })) };
   };
   const priv = check('private', 'Private: only people with the invite link can join', options.private);
+  const rated = check('rated', 'Rated: counts for both ratings (signed-in players only)', false);
+  rated.label.hidden = true;
   const jacoby = check('jacoby', 'Jacoby rule', options.jacoby);
   const beavers = check('beavers', 'Beavers', options.beavers);
   const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
@@ -57,6 +60,7 @@ export function startLobby(root: HTMLElement): void {
     h('div', { class: 'field-row' }, lengthField, h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock)),
     moneyField,
     priv.label,
+    rated.label,
     error,
     create,
   );
@@ -64,7 +68,17 @@ export function startLobby(root: HTMLElement): void {
   const sync = () => {
     lengthField.hidden = selectedMode() !== 'match';
     moneyField.hidden = selectedMode() !== 'money';
+    rated.label.hidden = !signedIn || selectedMode() !== 'match';
   };
+  // A signed-in player plays under the account's name and may create rated matches.
+  let signedIn = false;
+  void account().then((me) => {
+    if (!me) return;
+    signedIn = true;
+    name.value = me.username;
+    name.disabled = true;
+    sync();
+  });
   modeGroup.addEventListener('change', sync);
   sync();
   const readOptions = (): CreateOptions => ({
@@ -82,7 +96,8 @@ export function startLobby(root: HTMLElement): void {
     const chosen = readOptions();
     saveOptions(storage, chosen);
     try {
-      const created = await createMatch(chosen, rememberName(storage, name));
+      const wantRated = signedIn && chosen.mode === 'match' && rated.input.checked;
+      const created = await createMatch(chosen, signedIn ? name.value : rememberName(storage, name), wantRated);
       saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
       location.assign(`/m/${created.match}`);
     } catch (err) {
@@ -97,7 +112,7 @@ export function startLobby(root: HTMLElement): void {
   const joinAs = async (m: MatchSummary, b: HTMLButtonElement) => {
     b.disabled = true;
     try {
-      const joined = await joinMatch(m.id, rememberName(storage, name), null);
+      const joined = await joinMatch(m.id, signedIn ? name.value : rememberName(storage, name), null);
       saveSeat(storage, m.id, { seat: 1, token: joined.token });
       location.assign(`/m/${m.id}`);
     } catch (err) {
@@ -109,7 +124,8 @@ export function startLobby(root: HTMLElement): void {
   const row = (m: MatchSummary, live: boolean) => {
     const who = live ? `${m.names[0] ?? '?'} vs ${m.names[1] ?? '?'}` : (m.names[0] ?? 'Guest');
     const score = live && m.mode !== 'single_game' ? ` · ${m.score[0]}–${m.score[1]}` : '';
-    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock) + score }));
+    const rated = m.rated ? ' · rated' : '';
+    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock) + rated + score }));
     let action: HTMLElement;
     if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: 'Watch' });
     else {
@@ -164,10 +180,12 @@ export function startLobby(root: HTMLElement): void {
       h('a', { href: '/demo.html', text: 'Play on this device (two players)' }),
       ' · ',
       h('a', { href: '/verify', text: 'Verify a transcript' }),
+      ' · ',
+      h('a', { href: '/leaderboard', text: 'Leaderboard' }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');
-  root.replaceChildren(pageHeader(), h('main', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, form, side)));
+  root.replaceChildren(pageHeader(accountBox()), h('main', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, form, side)));
   fill(openList, [], false, 'Loading…');
   fill(liveList, [], true, 'Loading…');
   void refresh();

@@ -20,12 +20,15 @@ import {
   loadSeat,
   dismissRematch,
   parseSeatLink,
+  saveName,
   saveSeat,
   seatLink,
   rematchDismissed,
 } from '../net/storage';
 import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
+import { chatPanel } from '../ui/chatPanel';
+import { account } from './account';
 import { button, h } from '../ui/dom';
 import { ConnectionBanner } from './banner';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
@@ -90,6 +93,12 @@ function joinScreen(
   return new Promise((resolve) => {
     const name = h('input', { type: 'text', name: 'name', maxlength: '24', autocomplete: 'nickname', placeholder: 'Guest', 'aria-label': 'Your name' });
     name.value = loadName(storage);
+    // A signed-in player plays under the account's name (the server ignores a typed one).
+    void account().then((me) => {
+      if (!me) return;
+      name.value = me.username;
+      name.disabled = true;
+    });
     const error = h('p', { class: 'form-error', role: 'alert' });
     const join = button('Join and play', 'btn primary join');
     join.setAttribute('type', 'submit');
@@ -122,7 +131,9 @@ function joinScreen(
             ? 'This match already has two players. You can still watch it.'
             : code === 'forbidden'
               ? 'This invite link is not valid for this match.'
-              : errorText(err);
+              : code === 'needs_account'
+                ? 'This is a rated match: sign in (in the lobby) to play it, or just watch.'
+                : errorText(err);
       }
     });
     root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, form));
@@ -149,6 +160,8 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
   app.sideExtra.append(matchPanel(session, matchId, record));
+  const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n));
+  app.sideExtra.prepend(chat.el);
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
@@ -162,6 +175,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     document.title = names ? `${names} · fairgammon` : 'fairgammon';
     banner.render();
     offer.render();
+    chat.render();
   };
   session.subscribe(update);
   setInterval(() => banner.render(), 500);

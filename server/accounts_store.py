@@ -1,0 +1,299 @@
+"""Redis keys and scripts of accounts, sessions, login throttles and per-player records.
+
+Every key of one account shares the hash tag ``{u:<lowercased name>}`` (one Redis Cluster
+slot), so each script below touches one slot. What a match records about its players lives
+under the match's own tag ``{m:<id>}``. The global indexes (the leaderboard, the results still
+to record, the per-address login throttle) are separate single-key commands.
+
+    fg:{u:<name>}:acct         hash: id, name (as typed at sign-up), pw (scrypt record),
+                               created, rating, exp, matches, wins
+    fg:{u:<name>}:s:<sha256>   string: the account id; one per session, expiring
+    fg:{u:<name>}:sessions     set: the <sha256> of each session (for logout everywhere)
+    fg:{u:<name>}:fails        counter: failed logins in the current window (expiring)
+    fg:{u:<name>}:done         set: match ids already recorded for this account
+    fg:{u:<name>}:hist         list, newest first: one msgpack record per match played
+    fg:{u:<name>}:pub          list, newest first: the same, without private matches
+    fg:{u:<name>}:chart        list, oldest first: msgpack [time ms, rating after, match id
+                               or '' for a private match]
+    fg:{m:<id>}:result         msgpack: the match's result for its players (set once, NX)
+    fg:login:<address>         counter: failed logins from one address (expiring)
+    fg:signup:<address>        counter: sign-ups from one address (expiring)
+    fg:idx:leaders             sorted set: rated accounts by rating
+    fg:idx:results             sorted set: matches whose result is still to be recorded
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import redis.asyncio as aioredis
+
+LEADERS = "fg:idx:leaders"
+RESULTS_DUE = "fg:idx:results"
+
+
+def tag(name: str) -> str:
+    return f"fg:{{u:{name.lower()}}}"
+
+
+def account_key(name: str) -> str:
+    return f"{tag(name)}:acct"
+
+
+def session_key(name: str, digest: str) -> str:
+    return f"{tag(name)}:s:{digest}"
+
+
+def sessions_key(name: str) -> str:
+    return f"{tag(name)}:sessions"
+
+
+def fails_key(name: str) -> str:
+    return f"{tag(name)}:fails"
+
+
+def done_key(name: str) -> str:
+    return f"{tag(name)}:done"
+
+
+def history_key(name: str, public: bool = False) -> str:
+    return f"{tag(name)}:{'pub' if public else 'hist'}"
+
+
+def chart_key(name: str) -> str:
+    return f"{tag(name)}:chart"
+
+
+def result_key(match_id: str) -> str:
+    return f"fg:{{m:{match_id}}}:result"
+
+
+def address_key(kind: str, address: str) -> str:
+    return f"fg:{kind}:{address}"
+
+
+# KEYS: acct. ARGV: id, name, pw record, created ms, start rating.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'name', ARGV[2], 'pw', ARGV[3], 'created', ARGV[4],
+  'rating', ARGV[5], 'exp', 0, 'matches', 0, 'wins', 0)
+return 1
+"""
+
+# KEYS: acct, session, sessions. ARGV: account id, session digest, ttl ms.
+# A session only for the account that still has this id (not one deleted meanwhile).
+_OPEN_SESSION = """
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then
+  return 0
+end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[3], ARGV[3], 'GT')
+return 1
+"""
+
+# KEYS: counter. ARGV: window ms. Counts one more and returns the count (the window starts
+# with the first).
+_COUNT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return n
+"""
+
+# KEYS: acct, done, hist, pub, chart. ARGV: match id, account id, rated (0/1), rating change,
+# experience gain, won (0/1), history record, public (0/1), time ms.
+# Records one finished match for one account, once: returns the rating after it, or -1 when
+# the account is gone (deleted, or deleted and signed up again: another id), or the rating
+# unchanged when the match was recorded already.
+_RECORD = """
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[2] then
+  return '-1'
+end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
+  return redis.call('HGET', KEYS[1], 'rating')
+end
+local rating = redis.call('HGET', KEYS[1], 'rating')
+if ARGV[3] == '1' then
+  rating = redis.call('HINCRBYFLOAT', KEYS[1], 'rating', ARGV[4])
+  redis.call('HINCRBY', KEYS[1], 'exp', ARGV[5])
+  local label = ARGV[1]
+  if ARGV[8] ~= '1' then
+    label = ''
+  end
+  redis.call('RPUSH', KEYS[5], cmsgpack.pack({tonumber(ARGV[9]), tonumber(rating), label}))
+end
+redis.call('HINCRBY', KEYS[1], 'matches', 1)
+redis.call('HINCRBY', KEYS[1], 'wins', tonumber(ARGV[6]))
+redis.call('LPUSH', KEYS[3], ARGV[7])
+if ARGV[8] == '1' then
+  redis.call('LPUSH', KEYS[4], ARGV[7])
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+return rating
+"""
+
+# KEYS: index. ARGV: now, lease ms, max count. Claims due entries for one process each.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local lease = tonumber(ARGV[1]) + tonumber(ARGV[2])
+for _, m in ipairs(due) do
+  redis.call('ZADD', KEYS[1], 'XX', lease, m)
+end
+return due
+"""
+
+
+class AccountsStore:
+    """Async access to the keys above. One instance per process (shares the store's pool)."""
+
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis
+        self._create = redis.register_script(_CREATE)
+        self._open_session = redis.register_script(_OPEN_SESSION)
+        self._count = redis.register_script(_COUNT)
+        self._record = redis.register_script(_RECORD)
+        self._claim = redis.register_script(_CLAIM)
+
+    # --- accounts
+
+    async def create(self, name: str, account_id: str, pw: str, now: int, rating: float) -> bool:
+        """Store a new account; False when the name (in any case) is taken."""
+        args = [account_id, name, pw, now, repr(rating)]
+        return bool(await self._create(keys=[account_key(name)], args=args))
+
+    async def account(self, name: str) -> dict[str, str] | None:
+        raw = await self.redis.hgetall(account_key(name))
+        if not raw:
+            return None
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    async def accounts(self, names: Sequence[str]) -> list[dict[str, str] | None]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.hgetall(account_key(name))
+            rows = await pipe.execute()
+        return [{k.decode(): v.decode() for k, v in r.items()} or None for r in rows]
+
+    async def delete(self, name: str) -> None:
+        """The account and everything under its tag: sessions, history, throttle."""
+        digests = await self.redis.smembers(sessions_key(name))
+        keys = [
+            account_key(name),
+            sessions_key(name),
+            fails_key(name),
+            done_key(name),
+            history_key(name),
+            history_key(name, public=True),
+            chart_key(name),
+            *(session_key(name, d.decode()) for d in digests),
+        ]
+        await self.redis.delete(*keys)  # one slot: atomic
+        await self.redis.zrem(LEADERS, name.lower())
+
+    # --- sessions
+
+    async def open_session(self, name: str, account_id: str, digest: str, ttl_ms: int) -> bool:
+        keys = [account_key(name), session_key(name, digest), sessions_key(name)]
+        return bool(await self._open_session(keys=keys, args=[account_id, digest, ttl_ms]))
+
+    async def session(self, name: str, digest: str) -> tuple[str | None, dict[str, str] | None]:
+        """The account id a session is for, and the account (one round trip)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(session_key(name, digest))
+            pipe.hgetall(account_key(name))
+            owner, raw = await pipe.execute()
+        account = {k.decode(): v.decode() for k, v in raw.items()} or None
+        return (owner.decode() if owner else None), account
+
+    async def close_session(self, name: str, digest: str) -> None:
+        async with self.redis.pipeline(transaction=True) as pipe:  # one slot
+            pipe.delete(session_key(name, digest))
+            pipe.srem(sessions_key(name), digest)
+            await pipe.execute()
+
+    # --- throttles
+
+    async def count(self, key: str, window_ms: int) -> int:
+        return int(await self._count(keys=[key], args=[window_ms]))
+
+    async def counters(self, keys: Sequence[str]) -> list[tuple[int, int]]:
+        """``(count, ms left in its window)`` of each counter."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.get(key)
+                pipe.pttl(key)
+            raw = await pipe.execute()
+        return [(int(raw[i] or 0), max(int(raw[i + 1]), 0)) for i in range(0, len(raw), 2)]
+
+    async def clear(self, key: str) -> None:
+        await self.redis.delete(key)
+
+    # --- results
+
+    async def record(
+        self,
+        name: str,
+        match_id: str,
+        account_id: str,
+        rated: bool,
+        delta: float,
+        experience: int,
+        won: bool,
+        record: bytes,
+        public: bool,
+        now: int,
+    ) -> float | None:
+        """Record a finished match for one account, once (see ``_RECORD``): the rating after
+        it, or None when the account is gone."""
+        keys = [
+            account_key(name),
+            done_key(name),
+            history_key(name),
+            history_key(name, public=True),
+            chart_key(name),
+        ]
+        args = [match_id, account_id, int(rated), repr(delta), experience, int(won), record,
+                int(public), now]  # fmt: skip
+        out = float(await self._record(keys=keys, args=args))
+        return None if out < 0 else out
+
+    async def put_result(self, match_id: str, blob: bytes) -> bytes:
+        """Store a match's result unless one is stored; the stored one (first writer wins)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(result_key(match_id), blob, nx=True)
+            pipe.get(result_key(match_id))
+            _, stored = await pipe.execute()
+        return bytes(stored)
+
+    async def result(self, match_id: str) -> bytes | None:
+        return await self.redis.get(result_key(match_id))
+
+    async def history(self, name: str, public: bool, start: int, count: int) -> list[bytes]:
+        return await self.redis.lrange(history_key(name, public), start, start + count - 1)
+
+    async def history_length(self, name: str, public: bool) -> int:
+        return int(await self.redis.llen(history_key(name, public)))
+
+    async def chart(self, name: str, points: int) -> list[bytes]:
+        return await self.redis.lrange(chart_key(name), -points, -1)
+
+    async def lead(self, name: str, rating: float) -> None:
+        await self.redis.zadd(LEADERS, {name.lower(): rating})
+
+    async def leaders(self, count: int) -> list[tuple[str, float]]:
+        rows = await self.redis.zrevrange(LEADERS, 0, count - 1, withscores=True)
+        return [(m.decode(), float(s)) for m, s in rows]
+
+    async def due(self, match_id: str, at: int) -> None:
+        await self.redis.zadd(RESULTS_DUE, {match_id: at})
+
+    async def settled(self, match_id: str) -> None:
+        await self.redis.zrem(RESULTS_DUE, match_id)
+
+    async def claim_due(self, now: int, lease_ms: int, count: int = 50) -> list[str]:
+        due = await self._claim(keys=[RESULTS_DUE], args=[now, lease_ms, count])
+        return [m.decode() for m in due]

@@ -1,0 +1,94 @@
+/**
+ * Accounts, profiles and the leaderboard over HTTP (docs/accounts.md). The session lives in an
+ * HttpOnly cookie this code never sees: the browser sends it with every same-origin request.
+ */
+
+import { LobbyError } from './lobbyApi';
+
+export interface AccountInfo {
+  readonly username: string;
+  readonly rating: number;
+  readonly experience: number;
+  readonly matches: number;
+}
+
+export interface HistoryEntry {
+  readonly match: string;
+  readonly at: number;
+  readonly opponent: string;
+  readonly opponent_account: boolean;
+  readonly mode: 'single_game' | 'match' | 'money';
+  readonly length: number;
+  readonly score: readonly [number, number];
+  readonly won: boolean | null;
+  readonly rated: boolean;
+  readonly change: number | null;
+  readonly private: boolean;
+  readonly link: string;
+}
+
+export interface ChartPoint {
+  readonly at: number;
+  readonly rating: number;
+  readonly match: string | null;
+}
+
+export interface Profile extends AccountInfo {
+  readonly wins: number;
+  readonly created: number;
+  readonly chart: readonly ChartPoint[];
+  readonly history: readonly HistoryEntry[];
+  readonly page: number;
+  readonly pages: number;
+  readonly total: number;
+  readonly own: boolean;
+}
+
+export interface Leader extends AccountInfo {
+  readonly rank: number;
+  readonly wins: number;
+}
+
+async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new LobbyError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');
+  }
+  let data: unknown = null;
+  try {
+    data = await response.json();
+  } catch {
+    // not JSON: reported below
+  }
+  if (!response.ok) {
+    const err = (data ?? {}) as { error?: string; message?: string };
+    throw new LobbyError(response.status, err.error ?? 'http', err.message ?? `HTTP ${response.status}`);
+  }
+  return data as T;
+}
+
+export const signUp = (username: string, password: string) => call<AccountInfo>('POST', '/api/account/signup', { username, password });
+export const logIn = (username: string, password: string) => call<AccountInfo>('POST', '/api/account/login', { username, password });
+export const logOut = () => call<{ signed_in: false }>('POST', '/api/account/logout', {});
+export const deleteAccount = () => call<{ deleted: string }>('DELETE', '/api/account');
+
+/** The signed-in account, or null when signed out (or the server cannot tell). */
+export async function whoAmI(): Promise<AccountInfo | null> {
+  try {
+    const me = await call<AccountInfo & { signed_in: boolean }>('GET', '/api/account');
+    return me.signed_in ? me : null;
+  } catch {
+    return null;
+  }
+}
+
+export const getProfile = (name: string, page = 1) => call<Profile>('GET', `/api/players/${encodeURIComponent(name)}?page=${page}`);
+export const getLeaderboard = () => call<{ min_experience: number; players: Leader[] }>('GET', '/api/leaderboard');

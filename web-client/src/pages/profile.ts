@@ -1,0 +1,106 @@
+/**
+ * A player's page at `/u/<name>`: rating and experience, the rating chart, and the match
+ * history (paged), each match linking to its replay and analysis. The player's own page also
+ * lists their private matches and offers to delete the account.
+ */
+
+import { type HistoryEntry, type Profile, deleteAccount, getProfile } from '../net/accountApi';
+import { LobbyError } from '../net/lobbyApi';
+import { button, h } from '../ui/dom';
+import { accountBox, rating } from './account';
+import { pageHeader } from './common';
+import { ratingChart } from './ratingChart';
+
+const what = (e: HistoryEntry): string => (e.mode === 'match' ? `${e.length}-point match` : e.mode === 'money' ? 'Money session' : 'Single game');
+
+function historyRow(e: HistoryEntry): HTMLElement {
+  const result = e.won === null ? 'No result' : e.won ? 'Won' : 'Lost';
+  const change = e.change === null ? '' : `${e.change > 0 ? '+' : ''}${e.change.toFixed(2)}`;
+  const opponent = e.opponent_account ? h('a', { href: `/u/${encodeURIComponent(e.opponent)}`, text: e.opponent }) : h('span', { text: `${e.opponent} (guest)` });
+  return h(
+    'tr',
+    { class: e.won ? 'won' : e.won === false ? 'lost' : '' },
+    h('td', { class: 'date', text: new Date(e.at).toLocaleDateString() }),
+    h('td', {}, opponent),
+    h('td', { text: what(e) + (e.private ? ' · private' : '') }),
+    h('td', { class: 'score', text: `${result} ${e.score[0]}–${e.score[1]}` }),
+    h('td', { class: `change ${e.change === null ? '' : e.change >= 0 ? 'up' : 'down'}`, text: e.rated ? change : 'unrated' }),
+    h('td', {}, h('a', { href: e.link, text: 'Replay' })),
+  );
+}
+
+export async function startProfile(root: HTMLElement, name: string): Promise<void> {
+  root.classList.add('fg-app', 'players-page');
+  const main = h('main', { class: 'players' });
+  root.replaceChildren(pageHeader(accountBox()), main);
+  let page = Number(new URLSearchParams(location.search).get('page') ?? '1') || 1;
+  const show = async () => {
+    let p: Profile;
+    try {
+      p = await getProfile(name, page);
+    } catch (err) {
+      const text = err instanceof LobbyError && err.status === 404 ? 'No player of that name.' : String(err instanceof Error ? err.message : err);
+      main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: name }), h('p', { text })));
+      return;
+    }
+    document.title = `${p.username} · fairgammon`;
+    const stats = h(
+      'div',
+      { class: 'stats' },
+      h('div', {}, h('span', { class: 'big rating-value', text: rating(p.rating) }), h('span', { class: 'sub', text: 'rating' })),
+      h('div', {}, h('span', { class: 'big', text: String(p.experience) }), h('span', { class: 'sub', text: 'experience' })),
+      h('div', {}, h('span', { class: 'big', text: String(p.matches) }), h('span', { class: 'sub', text: 'matches' })),
+      h('div', {}, h('span', { class: 'big', text: String(p.wins) }), h('span', { class: 'sub', text: 'won' })),
+    );
+    const chart = p.chart.length
+      ? ratingChart(p.chart)
+      : h('p', { class: 'sub empty-chart', text: 'No rated match yet: the chart starts with the first one.' });
+    const rows = p.history.map(historyRow);
+    const table = rows.length
+      ? h(
+          'table',
+          { class: 'history' },
+          h('thead', {}, h('tr', {}, ...['Date', 'Opponent', 'Match', 'Result', 'Rating', ''].map((t) => h('th', { text: t })))),
+          h('tbody', {}, ...rows),
+        )
+      : h('p', { class: 'sub', text: 'No matches yet.' });
+    const pager = h('p', { class: 'pager' });
+    if (p.pages > 1) {
+      const prev = button('Newer', 'btn ghost small newer');
+      const next = button('Older', 'btn ghost small older');
+      prev.disabled = p.page <= 1;
+      next.disabled = p.page >= p.pages;
+      prev.addEventListener('click', () => void go(page - 1));
+      next.addEventListener('click', () => void go(page + 1));
+      pager.append(prev, h('span', { class: 'sub', text: ` Page ${p.page} of ${p.pages} ` }), next);
+    }
+    const kids: Node[] = [
+      h('section', { class: 'card profile-head' }, h('h1', { text: p.username }), stats),
+      h('section', { class: 'card chart-card' }, h('h2', { text: 'Rating' }), chart),
+      h('section', { class: 'card history-card' }, h('h2', { text: 'Matches' }), table, pager),
+    ];
+    if (p.own) kids.push(deleteCard(p.username));
+    main.replaceChildren(...kids);
+  };
+  const go = async (n: number) => {
+    page = n;
+    history.replaceState(null, '', n > 1 ? `?page=${n}` : location.pathname);
+    await show();
+  };
+  await show();
+}
+
+function deleteCard(username: string): HTMLElement {
+  const del = button('Delete my account', 'btn ghost delete-account');
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  del.addEventListener('click', async () => {
+    if (!confirm(`Delete the account ${username}? Your rating and history are deleted for good.`)) return;
+    try {
+      await deleteAccount();
+      location.assign('/');
+    } catch (err) {
+      error.textContent = err instanceof Error ? err.message : String(err);
+    }
+  });
+  return h('section', { class: 'card danger' }, h('h2', { text: 'Account' }), h('p', { class: 'sub', text: 'Deleting removes your account, rating, history and every session.' }), error, del);
+}

@@ -1,0 +1,120 @@
+/**
+ * The chat panel of a match page: the players' room for the two seats, the spectators' room
+ * for the watchers (and, once the match is over, for the players to read). Lines are shown as
+ * text, never markup. Quick phrases for phones; a player can mute the opponent or the
+ * spectators (in this browser only).
+ */
+
+import type { SecretStorage } from '../fairdice';
+import type { ChatRoom } from '../net/protocol';
+import { MAX_CHAT_CHARS } from '../net/protocol';
+import type { MatchSession } from '../net/session';
+import { button, h } from './dom';
+
+export const QUICK_PHRASES = ['Good luck', 'Nice roll', 'Thanks, good game'] as const;
+const MUTE_KEY = 'fairgammon.mute';
+
+export function chatPanel(
+  session: MatchSession,
+  storage: SecretStorage,
+  spectatorName: () => string | null,
+  setSpectatorName: (name: string) => void = () => undefined,
+): { el: HTMLElement; render: () => void } {
+  const chat = session.chat;
+  // A guest spectator chats under the name typed here (kept like the lobby's name); a
+  // signed-in one under the account's name whatever is typed.
+  const nameInput = h('input', { type: 'text', maxlength: '24', placeholder: 'Spectator', 'aria-label': 'Your name in the chat', autocomplete: 'nickname' });
+  nameInput.value = spectatorName() ?? '';
+  nameInput.addEventListener('change', () => setSpectatorName(nameInput.value.trim().replace(/\s+/g, ' ')));
+  const nameField = h('label', { class: 'chat-name' }, h('span', { class: 'flabel', text: 'Name' }), nameInput);
+  const list = h('ol', { class: 'chat-lines', 'aria-live': 'polite' });
+  const input = h('input', { type: 'text', maxlength: String(MAX_CHAT_CHARS), placeholder: 'Say something', 'aria-label': 'Chat message', enterkeyhint: 'send' });
+  const send = button('Send', 'btn primary small chat-send');
+  send.setAttribute('type', 'submit');
+  const form = h('form', { class: 'chat-form' }, input, send);
+  const quick = h('div', { class: 'chat-quick' });
+  for (const phrase of QUICK_PHRASES) {
+    const b = button(phrase, 'btn ghost small quick');
+    b.addEventListener('click', () => chat.say(phrase, nameInput.value.trim() || spectatorName()));
+    quick.append(b);
+  }
+  const error = h('p', { class: 'chat-error', role: 'alert' });
+  const tabs = h('div', { class: 'chat-tabs', role: 'tablist' });
+  const muteOpponent = h('input', { type: 'checkbox', class: 'mute-opponent' });
+  const muteSpectators = h('input', { type: 'checkbox', class: 'mute-spectators' });
+  const muted = new Set<string>((storage.getItem(MUTE_KEY) ?? '').split(',').filter(Boolean));
+  muteOpponent.checked = muted.has('opponent');
+  muteSpectators.checked = muted.has('spectators');
+  const mutes = h(
+    'div',
+    { class: 'chat-mutes' },
+    h('label', { class: 'toggle' }, muteOpponent, h('span', { text: 'Mute opponent' })),
+    h('label', { class: 'toggle' }, muteSpectators, h('span', { text: 'Hide spectators' })),
+  );
+  const el = h('section', { class: 'chat-panel', 'aria-label': 'Chat' }, h('h2', { text: 'Chat' }), tabs, list, error, nameField, form, quick, mutes);
+  let room: ChatRoom | null = null;
+  let shown = '';
+
+  const saveMutes = () => {
+    muted.clear();
+    if (muteOpponent.checked) muted.add('opponent');
+    if (muteSpectators.checked) muted.add('spectators');
+    storage.setItem(MUTE_KEY, [...muted].join(','));
+    shown = '';
+    render();
+  };
+  muteOpponent.addEventListener('change', saveMutes);
+  muteSpectators.addEventListener('change', saveMutes);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (chat.say(input.value, nameInput.value.trim() || spectatorName())) input.value = '';
+  });
+
+  function render(): void {
+    const over = session.tracker.over !== null;
+    if (over) chat.matchOver();
+    const rooms: ChatRoom[] = (['players', 'spectators'] as const).filter((r) => chat.canRead(r) && !(r === 'spectators' && chat.seat !== null && muteSpectators.checked));
+    if (room === null || !rooms.includes(room)) room = rooms[0] ?? null;
+    const key = `${chat.revision}|${room}|${rooms.join()}|${chat.seat}`;
+    if (key === shown) return;
+    shown = key;
+    el.hidden = room === null;
+    muteOpponent.parentElement!.hidden = chat.seat === null;
+    muteSpectators.parentElement!.hidden = chat.seat === null || !over;
+    tabs.replaceChildren(
+      ...(rooms.length > 1
+        ? rooms.map((r) => {
+            const b = button(r === 'players' ? 'Players' : 'Spectators', `tab chat-tab-${r}${r === room ? ' on' : ''}`);
+            b.setAttribute('role', 'tab');
+            b.setAttribute('aria-selected', String(r === room));
+            b.addEventListener('click', () => {
+              room = r;
+              shown = '';
+              render();
+            });
+            return b;
+          })
+        : []),
+    );
+    const writable = room === chat.ownRoom;
+    form.hidden = quick.hidden = !writable;
+    nameField.hidden = !writable || chat.seat !== null;
+    error.textContent = chat.refusal ?? '';
+    if (room === null) return;
+    const lines = chat.list(room).filter((l) => !(muteOpponent.checked && chat.seat !== null && l.room === 'players' && l.seat !== chat.seat));
+    list.replaceChildren(
+      ...(lines.length
+        ? lines.map((l) =>
+            h(
+              'li',
+              { class: `chat-line${l.seat !== null && l.seat === chat.seat ? ' mine' : ''}` },
+              h('span', { class: 'who', text: l.account ? l.name : l.seat === null ? `${l.name} (guest)` : l.name }),
+              h('span', { class: 'said', text: l.text }),
+            ),
+          )
+        : [h('li', { class: 'chat-empty', text: room === 'players' ? 'Say hello to your opponent.' : 'Spectators talk here; the players do not see it during the match.' })]),
+    );
+    list.scrollTop = list.scrollHeight;
+  }
+  return { el, render };
+}
