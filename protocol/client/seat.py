@@ -241,6 +241,8 @@ class Config:
     """Between games, commit once this share of the commit clock has passed (None: at once)."""
     first_last_v: int | None = None
     """``hello.last_v`` of the first connection: None (a snapshot) or 0 (the whole log)."""
+    reconnect_cap: float = RECONNECT_CAP
+    """The longest pause between reconnection attempts (seconds)."""
 
 
 # ---------------------------------------------------------------- actions in flight
@@ -336,7 +338,7 @@ class SeatCore:
                 pause = RESTART_RETRY * (0.5 + self.jitter())
         else:
             pause = self._reconnect_delay * (0.5 + self.jitter())
-            self._reconnect_delay = min(self._reconnect_delay * 2, RECONNECT_CAP)
+            self._reconnect_delay = min(self._reconnect_delay * 2, self.config.reconnect_cap)
         return [Connect(now + pause)]
 
     def refused(self, status: int, now: float) -> list[Effect]:
