@@ -228,7 +228,9 @@ class Room:
         while self.now < end:
             due = [t for c in self.clients for t in (c.wake, c.connect_at) if t is not None]
             nxt = min([*due, end])
-            self.now = max(self.now, min(nxt, end))
+            # A millisecond after the time asked for, as a real timer fires: no tie between
+            # "due" and "not yet" that the last bit of a float could decide.
+            self.now = max(self.now, min(nxt + 0.001, end))
             for c in self.clients:
                 if c.wake is not None and c.wake <= self.now:
                     c.wake = None
@@ -238,7 +240,6 @@ class Room:
             self.pump()
             if nxt >= end:
                 break
-            self.now += 1e-6 if nxt == self.now else 0
 
     # ------------------------------------------------------------ players
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 CHAIN_LENGTH = 1024
 CHAIN_STRIDE = 32  # 1 KB per chain instead of 32 KB: thousands of seats per process
-_SAMPLED = {"roll", "reveal", "move", "commit", "take", "resignreply"}
+_SAMPLED = {"roll", "reveal", "move", "commit", "take", "resign_reply"}
 
 
 class MatchPlay:
@@ -177,7 +177,7 @@ class SeatBot:
         if seq is not None:
             known = self.sent.get(seq)
             if known is None:
-                self.sent[seq] = (type(msg).__name__.lower(), time.monotonic(), False)
+                self.sent[seq] = (type(msg).__name__, time.monotonic(), False)
                 self.gen.count("sent")
             else:
                 self.sent[seq] = (known[0], known[1], True)  # a resend: not a clean sample
@@ -188,7 +188,8 @@ class SeatBot:
         sent = self.sent.pop(answer.seq, None)
         if sent is None or not isinstance(answer.reply, m.Ack):
             return
-        kind, at, resent = sent
+        _, at, resent = sent
+        kind = answer.kind
         if not resent and kind in _SAMPLED and not answer.local:
             self.gen.sample(kind, time.monotonic() - at)
         self.gen.count("acked")

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -249,8 +250,9 @@ class Config:
 
 
 def _kind(p: _Pending) -> str:
+    """The action's wire type (``resign_reply``), or the dice action it will be."""
     if p.message is not None:
-        return type(p.message).__name__.lower()
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", type(p.message).__name__).lower()
     return p.build[0] if p.build else ""
 
 
