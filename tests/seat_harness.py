@@ -39,6 +39,8 @@ class Client:
     sent_at_v: list[int] = field(default_factory=list)
     """The version the core's tracker was at when it sent each frame of ``sent``."""
     answers: dict[int, sc.Answer] = field(default_factory=dict)
+    """By ticket (what the core's act, roll, ... returned)."""
+    by_seq: dict[int, sc.Answer] = field(default_factory=dict)
     notices: list[sc.Notice] = field(default_factory=list)
     ended: sc.Ended | None = None
     wake: float | None = None
@@ -147,7 +149,9 @@ class Room:
                 c.sent_at_v.append(c.core.tracker.version)
                 self.inbox.append((c, e.message))
             elif isinstance(e, sc.Answer):
-                c.answers[e.seq] = e
+                c.answers[e.ticket] = e
+                if e.reply.seq is not None:
+                    c.by_seq[e.reply.seq] = e
             elif isinstance(e, sc.Wake):
                 c.wake = e.at
             elif isinstance(e, sc.Connect):

@@ -60,7 +60,7 @@ def test_an_owed_reveal_refused_for_ten_minutes_is_still_retried_with_a_capped_b
     assert times[-1] >= room.now - sc.RETRY_CAP * 1.5  # still trying at the end
     room.outage = False
     room.advance(sc.RETRY_CAP * 1.5 + 0.1)
-    assert isinstance(other.answers[tries[0][1].seq].reply, m.Ack)
+    assert isinstance(other.by_seq[tries[0][1].seq].reply, m.Ack)
     assert other.core.tracker.owes(roller.core.seat) == "move"
     room.play_until(lambda: room.state.is_over, rng, limit=5000)
     assert kinds(room, pe.Forfeit) == 0
@@ -128,18 +128,18 @@ def test_unanswered_actions_are_sent_again_after_the_welcome_with_the_same_seq()
     room.advance(3)
     again = mover.sends(m.Move)[-1][1]
     assert again == move and mover.core.welcomes == 2
-    assert isinstance(mover.answers[move.seq].reply, m.Ack)
+    assert isinstance(mover.by_seq[move.seq].reply, m.Ack)
     # 2. Applied, but the ack is lost with the link: the welcome's seq answers it; no resend.
     room.play_until(lambda: owing(room, "move") is not None, rng)
     mover = owing(room, "move")
     room.lose_next_ack.add(mover.core.seat)
     room.decide(mover, rng)
     move = mover.sends(m.Move)[-1][1]
-    assert move.seq not in mover.answers
+    assert move.seq not in mover.by_seq
     room.drop(mover)
     room.advance(3)
     assert mover.sends(m.Move)[-1][1] == move  # not sent again
-    assert mover.answers[move.seq].reply == m.Ack(move.seq, room.state.version)
+    assert mover.by_seq[move.seq].reply == m.Ack(move.seq, room.state.version)
 
 
 def test_automatic_actions_wait_for_the_catch_up_and_act_once_on_the_present():
@@ -251,11 +251,11 @@ def test_an_automatic_action_no_longer_wanted_is_withdrawn_not_retried():
     room.effects(roller, roller.core.roll(room.now)[1])
     room.pump()
     (reveal,) = other.sends(m.Reveal)[-1:]
-    assert reveal[1].seq not in other.answers  # refused for now: waiting to be sent again
+    assert reveal[1].seq not in other.by_seq  # refused for now: waiting to be sent again
     # Before the retry the roller leaves: the match is over, the reveal is not wanted.
     room.effects(roller, roller.core.act(m.Leave(0), room.now)[1])
     room.pump()
-    assert other.answers[reveal[1].seq].local
+    assert other.by_seq[reveal[1].seq].local
     sent = len(other.sent)
     room.advance(10)
     assert len(other.sent) == sent and other.wake is None

@@ -80,5 +80,5 @@ def test_the_python_core_replays_each_conversation(conv: dict[str, Any]) -> None
             result = getattr(core, name)(now)
         effects = result[1] if isinstance(result, tuple) else result
         if isinstance(result, tuple):
-            assert result[0] == step["seq"], (i, step)
+            assert result[0] == step["ticket"], (i, step)
         assert rendered(tool, effects) == step["out"], (i, step["in"])

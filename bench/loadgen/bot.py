@@ -185,7 +185,8 @@ class SeatBot:
             self.conn.send(encode(msg))
 
     def _answered(self, answer: sc.Answer) -> None:
-        sent = self.sent.pop(answer.seq, None)
+        seq = answer.reply.seq
+        sent = self.sent.pop(seq, None) if seq is not None else None
         if sent is None or not isinstance(answer.reply, m.Ack):
             return
         _, at, resent = sent

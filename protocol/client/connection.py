@@ -369,7 +369,7 @@ class MatchClient:
     def _answered(self, answer: sc.Answer) -> None:
         if answer.kind == "recommit" and not answer.local:
             self.recommit_replies.append(answer.reply)
-        future = self._replies.pop(answer.seq, None)
+        future = self._replies.pop(answer.ticket, None)
         if future is not None and not future.done():
             future.set_result(answer.reply)
 
@@ -445,9 +445,9 @@ class MatchClient:
 
     # ---------------------------------------------------------------- acting
 
-    async def _wait(self, seq: int, effects: list[sc.Effect], timeout: float) -> Reply:
+    async def _wait(self, ticket: int, effects: list[sc.Effect], timeout: float) -> Reply:
         future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-        self._replies[seq] = future
+        self._replies[ticket] = future
         self._apply(effects)
         return await asyncio.wait_for(asyncio.shield(future), timeout)
 

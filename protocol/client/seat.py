@@ -13,7 +13,7 @@ input                     meaning
 ``closed(code, now)``     the socket closed with ``code`` (None: dropped, refused, or the
                           handshake failed); ``refused(status, now)``: an HTTP refusal
 ``receive(msg, now)``     a decoded server message
-``act(message, now)``     an action of the program (``seq`` is given by the core)
+``act(message, now)``     an action of the program (the core numbers it; returns a ticket)
 ``roll/reveal/commit``    dice actions whose link or commitment come from the seat's chain
 ``chain_ready(...)``      the chain asked for by :class:`NeedChain` (or None: none stored)
 ``tick(now)``             the time asked for by :class:`Wake` has come
@@ -89,6 +89,8 @@ BETWEEN_ROLLS = frozenset({"decide", "move", "take", "resign"})
 """Clock phases between two rolls: a re-commitment is accepted then."""
 ROLLING = frozenset({"rolloff", "reveal"})
 TRY_AGAIN = frozenset({ErrorCode.RATE_LIMITED, ErrorCode.RETRY_LATER})
+_HANDS_OVER = (m.Move, m.Take, m.Beaver)
+"""Actions after which the opponent rolls and this seat must reveal."""
 
 Reply = m.Ack | m.Reject
 
@@ -156,10 +158,11 @@ class Send:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The final answer to action ``seq``. ``local``: the core answered it without the server
-    (an action it could not build or withdrew); then ``reply`` is a Reject naming why."""
+    """The final answer to the action of ``ticket`` (what ``act``, ``roll``, ... returned).
+    ``local``: the core answered it without the server (an action it could not build, withdrew,
+    or never sent); then ``reply`` is a Reject naming why."""
 
-    seq: int
+    ticket: int
     reply: Reply
     local: bool = False
     kind: str = ""
@@ -258,7 +261,7 @@ def _kind(p: _Pending) -> str:
 
 @dataclass(slots=True)
 class _Pending:
-    seq: int
+    ticket: int
     message: m.ClientMessage | None
     """None until it can be built (a dice action waiting for the seat's chain)."""
     build: tuple[str, int, int] | None = None
@@ -268,6 +271,8 @@ class _Pending:
     state: Literal["unsent", "sent", "waiting"] = "unsent"
     retry_at: float = 0.0
     delay: float = RETRY_FIRST
+    seq: int | None = None
+    """Given when it is first sent (so that seqs follow the order of sending), then kept."""
 
 
 @dataclass
@@ -308,6 +313,7 @@ class SeatCore:
         self._heads_game = 0
         self._game_id_cache: dict[int, GameId] = {}
         self._commit_replies: dict[int, Reply] = {}
+        self._tickets = 0
         self._acked_recommit: tuple[int, int] | None = None
         self.server_offset_ms = 0
         """Server clock minus ``now`` (ms), from the welcome: for the next game's commit."""
@@ -360,9 +366,10 @@ class SeatCore:
     def _end(self, reason: EndReason, code: int | None) -> list[Effect]:
         self.ended = Ended(reason, code)
         out: list[Effect] = [self.ended]
-        for seq, p in sorted(self._pending.items()):
+        for ticket, p in sorted(self._pending.items()):
             why = f"not sent: the client ended ({reason})"
-            out.append(Answer(seq, m.Reject(seq, ErrorCode.MATCH_OVER, why), True, _kind(p)))
+            reply = m.Reject(p.seq, ErrorCode.MATCH_OVER, why)
+            out.append(Answer(ticket, reply, True, _kind(p)))
         self._pending.clear()
         return out
 
@@ -397,12 +404,12 @@ class SeatCore:
         self._reconnect_delay, self._restarting = RECONNECT_FIRST, False
         applied = w.seq or 0
         self.seq = max(self.seq, applied)
-        for seq in sorted(self._pending):
-            if seq <= applied:  # applied before the drop: its events tell the rest
-                p = self._pending.pop(seq)
-                self._answer(out, Answer(seq, m.Ack(seq, w.v), kind=_kind(p)))
+        for ticket, p in sorted(self._pending.items()):
+            if p.seq is not None and p.seq <= applied:  # applied: its events tell the rest
+                del self._pending[ticket]
+                self._answer(out, Answer(ticket, m.Ack(p.seq, w.v), kind=_kind(p)))
             else:
-                self._pending[seq].state = "unsent"  # sent again now, retries included
+                p.state = "unsent"  # sent again now, retries included
         self._flush(out)
 
     def _event(self, e: m.Event, out: list[Effect]) -> None:
@@ -437,7 +444,7 @@ class SeatCore:
     def _answered(self, msg: Reply, now: float, out: list[Effect]) -> None:
         if msg.seq is None:
             return
-        p = self._pending.get(msg.seq)
+        p = next((p for p in self._pending.values() if p.seq == msg.seq), None)
         if p is None:
             return
         if isinstance(msg, m.Reject) and msg.code in TRY_AGAIN:
@@ -446,8 +453,8 @@ class SeatCore:
             p.retry_at = now + p.delay * (0.5 + self.jitter())
             p.delay = min(p.delay * 2, RETRY_CAP)
             return
-        del self._pending[msg.seq]
-        self._answer(out, Answer(msg.seq, msg, kind=_kind(p)))
+        del self._pending[p.ticket]
+        self._answer(out, Answer(p.ticket, msg, kind=_kind(p)))
         if isinstance(p.message, m.Recommit):
             if isinstance(msg, m.Ack):
                 held = self._held.get(p.message.game)
@@ -460,14 +467,14 @@ class SeatCore:
     # ================================================================ acting
 
     def act(self, message: m.Action, now: float) -> tuple[int, list[Effect]]:
-        """Send ``message`` (its ``seq`` is replaced by the next one); returns the seq."""
+        """Send ``message`` (its ``seq`` is given when it is sent); returns its ticket."""
         if isinstance(message, m.Stop):
             self._done.add(("commit", self.tracker.commit_game, 0))  # no commit races it
         p = self._new(message)
         out: list[Effect] = []
         self._flush(out)
         self._automate(now, out)
-        return p.seq, self._finish(out)
+        return p.ticket, self._finish(out)
 
     def roll(self, now: float) -> tuple[int, list[Effect]]:
         t = self.tracker
@@ -478,15 +485,15 @@ class SeatCore:
         return self._dice("reveal", game, k, now)
 
     def commit(self, game: int, now: float) -> tuple[int, list[Effect]]:
-        """Commit to this seat's chain for ``game`` (once: again, the same seq; its answer, once
-        there, is :meth:`commit_reply`)."""
+        """Commit to this seat's chain for ``game`` (once: again, the same ticket; its answer,
+        once there, is :meth:`commit_reply`)."""
         if game in self._commits:
             return self._commits[game], []
         return self._dice("commit", game, 0, now)
 
     def commit_reply(self, game: int) -> Reply | None:
-        seq = self._commits.get(game)
-        return None if seq is None else self._commit_replies.get(seq)
+        ticket = self._commits.get(game)
+        return None if ticket is None else self._commit_replies.get(ticket)
 
     def next_game(self, now: float) -> list[Effect]:
         """The player asks for the next game now (instead of the automatic commit)."""
@@ -500,19 +507,17 @@ class SeatCore:
     ) -> tuple[int, list[Effect]]:
         p = self._new(None, build=(kind, game, k), auto=(kind, game, k) if auto else None)
         if kind == "commit":
-            self._commits[game] = p.seq
+            self._commits[game] = p.ticket
         out: list[Effect] = []
         if not auto:
             self._flush(out)
             self._automate(now, out)
-        return p.seq, self._finish(out)
+        return p.ticket, self._finish(out)
 
     def _new(self, message: m.ClientMessage | None, **kw: object) -> _Pending:
-        self.seq += 1
-        if message is not None:
-            message = dataclasses.replace(message, seq=self.seq)  # type: ignore[type-var]
-        p = _Pending(self.seq, message, **kw)  # type: ignore[arg-type]
-        self._pending[p.seq] = p
+        self._tickets += 1
+        p = _Pending(self._tickets, message, **kw)  # type: ignore[arg-type]
+        self._pending[p.ticket] = p
         return p
 
     def chain_ready(self, game: int, held: Held | None, now: float) -> list[Effect]:
@@ -529,9 +534,9 @@ class SeatCore:
                      and t.recommits[seat] + 1 == held.n)  # fmt: skip
             if still:
                 self._held[game] = held
-                recommit.message = m.Recommit(recommit.seq, game, held.head)
+                recommit.message = m.Recommit(0, game, held.head)
             else:  # the moment passed while the chain was made: look again
-                del self._pending[recommit.seq]
+                del self._pending[recommit.ticket]
                 self._done.discard(("recommit", game, k0))
         elif held is not None or game not in self._held:
             self._held[game] = held
@@ -565,24 +570,42 @@ class SeatCore:
         return out
 
     def _answer(self, out: list[Effect], answer: Answer) -> None:
-        if answer.seq in self._commits.values():
-            self._commit_replies[answer.seq] = answer.reply
+        if answer.ticket in self._commits.values():
+            self._commit_replies[answer.ticket] = answer.reply
         out.append(answer)
 
     # ================================================================ sending
 
     def _flush(self, out: list[Effect]) -> None:
-        """Build and send what can go, in seq order; an action not built yet (waiting for the
-        seat's chain) or an unanswered re-commitment holds back every later one."""
-        for seq in sorted(self._pending):
-            p = self._pending.get(seq)
-            if p is None:
+        """Build and send what can go: first what was sent before (in seq order), then the rest
+        in the order it was asked for; each gets its seq when first sent. An action that must
+        wait (not built yet: it needs the seat's chain; or one after which this seat reveals,
+        while its chain is unknown or to be renewed) holds back every later one but a
+        re-commitment, which is what it waits for; an unanswered re-commitment holds back
+        everything after it."""
+        waiting = False
+        order = sorted(self._pending.values(), key=lambda p: (p.seq is None, p.seq or 0, p.ticket))
+        for p in order:
+            if self._pending.get(p.ticket) is not p:
+                continue
+            recommit = p.build is not None and p.build[0] == "recommit"
+            if waiting and not recommit:
                 continue
             if p.message is None:
                 self._build(p, out)
                 if p.message is None:
-                    return
+                    if recommit:
+                        return  # its chain is being made
+                    waiting = True
+                    continue
+            if p.seq is None and isinstance(p.message, _HANDS_OVER) and self._chain_unknown():
+                waiting = True  # after it this seat reveals: first know (or renew) its chain
+                continue
             if p.state == "unsent" and self.welcomed:
+                if p.seq is None:
+                    self.seq += 1
+                    p.seq = self.seq
+                    p.message = dataclasses.replace(p.message, seq=p.seq)  # type: ignore[type-var]
                 p.state = "sent"
                 out.append(Send(p.message))
             if isinstance(p.message, m.Recommit):
@@ -602,18 +625,26 @@ class SeatCore:
             if held is None or held.n != 0:
                 self._ask(NeedChain(game, "commit"), out)
                 return
-            p.message = m.Commit(p.seq, game, held.chain.commitment)
+            p.message = m.Commit(0, game, held.chain.commitment)
             return
         if held is not None and self._current(held, game) and k <= held.chain.length:
             link = held.chain.link(k)
-            p.message = (m.Roll if kind == "roll" else m.Reveal)(p.seq, game, k, link)
+            p.message = (m.Roll if kind == "roll" else m.Reveal)(0, game, k, link)
             return
         if self._recommit_coming(game):
             return  # a re-commitment is (or will be) under way: the action waits for it
-        del self._pending[p.seq]
+        del self._pending[p.ticket]
         why = "not sent: this client does not hold the seat's dice chain"
         reply = m.Reject(p.seq, ErrorCode.BAD_REVEAL, why)
-        self._answer(out, Answer(p.seq, reply, True, kind))
+        self._answer(out, Answer(p.ticket, reply, True, kind))
+
+    def _chain_unknown(self) -> bool:
+        """In a game, between rolls, with this seat's chain not loaded yet, or not the current
+        one while a re-commitment is to come."""
+        t, seat = self.tracker, self.seat
+        if seat is None or t.commitments[seat] is None or t.clock.phase not in BETWEEN_ROLLS:
+            return False
+        return t.game not in self._held or (not self._current() and self._recommit_coming(t.game))
 
     def _ask(self, need: NeedChain, out: list[Effect]) -> None:
         key = (need.game, need.purpose)
@@ -695,8 +726,8 @@ class SeatCore:
     def _withdraw(self, out: list[Effect]) -> None:
         """Automatic actions the match no longer wants (not in flight) are dropped."""
         t, seat = self.tracker, self.seat
-        for seq in sorted(self._pending):
-            p = self._pending[seq]
+        for ticket in sorted(self._pending):
+            p = self._pending[ticket]
             if p.auto is None or p.state == "sent":
                 continue
             kind, game, k = p.auto
@@ -710,9 +741,9 @@ class SeatCore:
                     continue
                 if kind == "recommit" and (t.game, t.k) == (game, k):
                     continue
-            del self._pending[seq]
+            del self._pending[ticket]
             why = "withdrawn: the match no longer waits for it"
-            out.append(Answer(seq, m.Reject(seq, ErrorCode.STALE, why), True, kind))
+            out.append(Answer(ticket, m.Reject(p.seq, ErrorCode.STALE, why), True, kind))
 
     def _current(self, held: Held | None = None, game: int | None = None) -> bool:
         """Whether ``held`` (default: the chain held for the current game) is the one the
@@ -784,8 +815,8 @@ class SeatCore:
         key = ("recommit", t.game, t.k)
         self._done.add(key)
         out: list[Effect] = []
-        seq = self._start_recommit(key, out)
-        return seq, self._finish(out)
+        ticket = self._start_recommit(key, out)
+        return ticket, self._finish(out)
 
     def _start_recommit(self, key: tuple[str, int, int], out: list[Effect]) -> int:
         _, game, k = key
@@ -794,7 +825,7 @@ class SeatCore:
         length = max(self.config.chain_length, 2 * k)  # as many rolls ahead as behind
         p = self._new(None, build=key, auto=key)
         out.append(NeedChain(game, "recommit", k, length, n))
-        return p.seq
+        return p.ticket
 
     def holds_chain(self) -> bool:
         """Whether this client holds the chain the seat's next reveal must come from."""

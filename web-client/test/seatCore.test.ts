@@ -20,7 +20,7 @@ interface Step {
   code?: number | null;
   game?: number;
   held?: { secret: string; length: number; from: number; n: number } | null;
-  seq?: number;
+  ticket?: number;
   out: Record<string, unknown>[];
 }
 
@@ -53,7 +53,7 @@ function rendered(c: Conversation, e: Effect): Record<string, unknown> {
       return { send: toHex(bytes) };
     }
     case 'answer':
-      return { answer: e.seq, ok: e.reply.ok, code: e.reply.ok ? null : e.reply.code, local: e.local, kind: e.kind };
+      return { answer: e.ticket, seq: e.seq, ok: e.reply.ok, code: e.reply.ok ? null : e.reply.code, local: e.local, kind: e.kind };
     case 'wake':
       return { wake: e.at / 1000 };
     case 'connect':
@@ -92,7 +92,7 @@ async function replay(c: Conversation): Promise<number> {
   let sends = 0;
   for (const [n, step] of c.steps.entries()) {
     const now = (step.now ?? 0) * 1000;
-    let result: Effect[] | { seq: number; effects: Effect[] };
+    let result: Effect[] | { ticket: number; effects: Effect[] };
     switch (step.in) {
       case 'opened':
         result = core.opened(now);
@@ -131,7 +131,7 @@ async function replay(c: Conversation): Promise<number> {
         throw new Error(`unknown input ${step.in}`);
     }
     const effects = Array.isArray(result) ? result : result.effects;
-    if (!Array.isArray(result)) expect(result.seq, `${c.name} step ${n}: seq`).toBe(step.seq);
+    if (!Array.isArray(result)) expect(result.ticket, `${c.name} step ${n}: ticket`).toBe(step.ticket);
     const actual = effects.map((e) => rendered(c, e));
     if (!same(actual, step.out)) {
       expect(actual, `${c.name} step ${n} (${step.in})`).toEqual(step.out);

@@ -58,7 +58,8 @@ def effect(e: sc.Effect) -> dict[str, Any]:
         return {"send": encode(e.message).hex()}
     if isinstance(e, sc.Answer):
         code = None if isinstance(e.reply, m.Ack) else str(e.reply.code)
-        return {"answer": e.seq, "ok": code is None, "code": code, "local": e.local, "kind": e.kind}
+        return {"answer": e.ticket, "seq": e.reply.seq, "ok": code is None, "code": code,
+                "local": e.local, "kind": e.kind}  # fmt: skip
     if isinstance(e, sc.Wake):
         return {"wake": secs(e.at)}
     if isinstance(e, sc.Connect):
@@ -97,7 +98,7 @@ class Recording:
                 effects = result[1] if isinstance(result, tuple) else result
                 step = {"in": name, **describe(*args)}
                 if isinstance(result, tuple):
-                    step["seq"] = result[0]
+                    step["ticket"] = result[0]
                 step["out"] = [effect(e) for e in effects]
                 self.steps.append(step)
                 return result

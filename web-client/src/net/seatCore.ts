@@ -38,6 +38,8 @@ export const RETRY_CAP_MS = 2000;
 export const BETWEEN_ROLLS: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign']);
 export const ROLLING: ReadonlySet<ClockPhase> = new Set(['rolloff', 'reveal']);
 const TRY_AGAIN: ReadonlySet<string> = new Set(['rate_limited', 'retry_later']);
+/** Actions after which the opponent rolls and this seat must reveal. */
+const HANDS_OVER: ReadonlySet<string> = new Set(['move', 'take', 'beaver']);
 
 export type EndReason = 'match_over' | 'replaced' | 'auth_failed' | 'not_found' | 'refused' | 'closed';
 
@@ -81,7 +83,17 @@ export type NeedPurpose = 'load' | 'commit' | 'recommit';
 
 export type Effect =
   | { readonly t: 'send'; readonly frame: OutFrame }
-  | { readonly t: 'answer'; readonly seq: number; readonly reply: Reply; readonly local: boolean; readonly kind: string; readonly auto: boolean }
+  | {
+      readonly t: 'answer';
+      /** What act(), roll(), ... returned for the action. */
+      readonly ticket: number;
+      /** Its seq, once it was sent (null: never sent). */
+      readonly seq: number | null;
+      readonly reply: Reply;
+      readonly local: boolean;
+      readonly kind: string;
+      readonly auto: boolean;
+    }
   | { readonly t: 'wake'; readonly at: number }
   | { readonly t: 'connect'; readonly at: number }
   | { readonly t: 'needChain'; readonly game: number; readonly purpose: NeedPurpose; readonly fromK: number; readonly length: number; readonly n: number }
@@ -120,7 +132,9 @@ export const DEFAULT_CONFIG: SeatConfig = {
 type Build = readonly [kind: string, game: number, k: number];
 
 interface Pending {
-  readonly seq: number;
+  readonly ticket: number;
+  /** Given when it is first sent (seqs follow the order of sending), then kept. */
+  seq: number | null;
   action: Action | null;
   readonly build: Build | null;
   readonly auto: Build | null;
@@ -152,6 +166,7 @@ export class SeatCore {
   private readonly commits = new Map<number, number>();
   private readonly commitReplies = new Map<number, Reply>();
   private nextGameAsked = 0;
+  private tickets = 0;
   private reconnectDelay = RECONNECT_FIRST_MS;
   private restarting = false;
   private resyncAsked = -1;
@@ -204,9 +219,9 @@ export class SeatCore {
   private end(reason: EndReason, code: number | null): Effect[] {
     this.ended = { reason, code };
     const out: Effect[] = [{ t: 'ended', reason, code }];
-    for (const [seq, p] of [...this.pending].sort((a, b) => a[0] - b[0])) {
+    for (const [ticket, p] of [...this.pending].sort((a, b) => a[0] - b[0])) {
       const reply: Reply = { ok: false, code: 'match_over', message: `not sent: the client ended (${reason})` };
-      out.push({ t: 'answer', seq, reply, local: true, kind: kindOf(p), auto: p.auto !== null });
+      out.push({ t: 'answer', ticket, seq: p.seq, reply, local: true, kind: kindOf(p), auto: p.auto !== null });
     }
     this.pending.clear();
     return out;
@@ -253,13 +268,14 @@ export class SeatCore {
     this.restarting = false;
     const applied = p.seq ?? 0;
     this.seq = Math.max(this.seq, applied);
-    for (const seq of [...this.pending.keys()].sort((a, b) => a - b)) {
-      const pending = this.pending.get(seq)!;
-      if (seq <= applied) {
-        this.pending.delete(seq);
-        this.answer(out, seq, { ok: true, v: p.v }, false, pending);
+    for (const ticket of [...this.pending.keys()].sort((a, b) => a - b)) {
+      const pending = this.pending.get(ticket)!;
+      if (pending.seq !== null && pending.seq <= applied) {
+        // Applied before the drop: its events tell the rest.
+        this.pending.delete(ticket);
+        this.answer(out, { ok: true, v: p.v }, false, pending);
       } else {
-        pending.state = 'unsent';
+        pending.state = 'unsent'; // sent again now, retries included
       }
     }
     this.flush(out);
@@ -291,7 +307,7 @@ export class SeatCore {
   }
 
   private answered(seq: number, reply: Reply, now: number, out: Effect[]): void {
-    const p = this.pending.get(seq);
+    const p = [...this.pending.values()].find((x) => x.seq === seq);
     if (!p) return;
     if (!reply.ok && TRY_AGAIN.has(reply.code)) {
       // Not an answer: the same action, same seq, again later (no horizon).
@@ -300,8 +316,8 @@ export class SeatCore {
       p.delay = Math.min(p.delay * 2, RETRY_CAP_MS);
       return;
     }
-    this.pending.delete(seq);
-    this.answer(out, seq, reply, false, p);
+    this.pending.delete(p.ticket);
+    this.answer(out, reply, false, p);
     if (p.action?.t === 'recommit') {
       const game = p.action.p.game as number;
       if (reply.ok) this.ackedRecommit = `${game}:${this.held.get(game)?.n ?? 0}`;
@@ -312,35 +328,35 @@ export class SeatCore {
 
   // ---- acting --------------------------------------------------------------------------------
 
-  /** Send `action` with the next seq; returns the seq. */
-  act(action: Action, now: number): { seq: number; effects: Effect[] } {
+  /** Send `action` (its seq is given when it is sent); returns its ticket. */
+  act(action: Action, now: number): { ticket: number; effects: Effect[] } {
     if (action.t === 'stop') this.done.add(key(['commit', this.tracker.commitGame, 0]));
     const p = this.add(action, null, null);
     const out: Effect[] = [];
     this.flush(out);
     this.automate(now, out);
-    return { seq: p.seq, effects: this.finish(out) };
+    return { ticket: p.ticket, effects: this.finish(out) };
   }
 
-  roll(now: number): { seq: number; effects: Effect[] } {
+  roll(now: number): { ticket: number; effects: Effect[] } {
     const t = this.tracker;
     this.done.add(key(['decide', t.game, t.k]));
     return this.dice('roll', t.game, t.k, now, false);
   }
 
-  reveal(game: number, k: number, now: number): { seq: number; effects: Effect[] } {
+  reveal(game: number, k: number, now: number): { ticket: number; effects: Effect[] } {
     return this.dice('reveal', game, k, now, false);
   }
 
-  commit(game: number, now: number): { seq: number; effects: Effect[] } {
+  commit(game: number, now: number): { ticket: number; effects: Effect[] } {
     const known = this.commits.get(game);
-    if (known !== undefined) return { seq: known, effects: [] };
+    if (known !== undefined) return { ticket: known, effects: [] };
     return this.dice('commit', game, 0, now, false);
   }
 
   commitReply(game: number): Reply | null {
-    const seq = this.commits.get(game);
-    return seq === undefined ? null : (this.commitReplies.get(seq) ?? null);
+    const ticket = this.commits.get(game);
+    return ticket === undefined ? null : (this.commitReplies.get(ticket) ?? null);
   }
 
   nextGame(now: number): Effect[] {
@@ -355,22 +371,22 @@ export class SeatCore {
     return [...this.pending.values()].map(kindOf);
   }
 
-  private dice(kind: string, game: number, k: number, now: number, auto: boolean): { seq: number; effects: Effect[] } {
+  private dice(kind: string, game: number, k: number, now: number, auto: boolean): { ticket: number; effects: Effect[] } {
     const b: Build = [kind, game, k];
     const p = this.add(null, b, auto ? b : null);
-    if (kind === 'commit') this.commits.set(game, p.seq);
+    if (kind === 'commit') this.commits.set(game, p.ticket);
     const out: Effect[] = [];
     if (!auto) {
       this.flush(out);
       this.automate(now, out);
     }
-    return { seq: p.seq, effects: this.finish(out) };
+    return { ticket: p.ticket, effects: this.finish(out) };
   }
 
   private add(action: Action | null, build: Build | null, auto: Build | null): Pending {
-    this.seq++;
-    const p: Pending = { seq: this.seq, action, build, auto, state: 'unsent', retryAt: 0, delay: RETRY_FIRST_MS };
-    this.pending.set(p.seq, p);
+    this.tickets++;
+    const p: Pending = { ticket: this.tickets, seq: null, action, build, auto, state: 'unsent', retryAt: 0, delay: RETRY_FIRST_MS };
+    this.pending.set(p.ticket, p);
     return p;
   }
 
@@ -387,7 +403,7 @@ export class SeatCore {
         recommit.action = { t: 'recommit', p: { game, commitment: held.chain.commitment } };
       } else {
         // The moment passed while the chain was made: look again.
-        this.pending.delete(recommit.seq);
+        this.pending.delete(recommit.ticket);
         this.done.delete(key(['recommit', game, k0]));
       }
     } else if (held !== null || !this.held.has(game)) {
@@ -421,28 +437,48 @@ export class SeatCore {
     return out;
   }
 
-  private answer(out: Effect[], seq: number, reply: Reply, local: boolean, p: Pending): void {
-    if ([...this.commits.values()].includes(seq)) this.commitReplies.set(seq, reply);
-    out.push({ t: 'answer', seq, reply, local, kind: kindOf(p), auto: p.auto !== null });
+  private answer(out: Effect[], reply: Reply, local: boolean, p: Pending): void {
+    if ([...this.commits.values()].includes(p.ticket)) this.commitReplies.set(p.ticket, reply);
+    out.push({ t: 'answer', ticket: p.ticket, seq: p.seq, reply, local, kind: kindOf(p), auto: p.auto !== null });
   }
 
   // ---- sending -------------------------------------------------------------------------------
 
-  /** Build and send what can go, in seq order; an action not built yet or an unanswered
-   * re-commitment holds back every later one. */
+  /**
+   * Build and send what can go: first what was sent before (in seq order), then the rest in the
+   * order it was asked for; each gets its seq when first sent. An action that must wait (not
+   * built yet: it needs the seat's chain; or one after which this seat reveals, while its chain
+   * is unknown or to be renewed) holds back every later one but a re-commitment, which is what
+   * it waits for; an unanswered re-commitment holds back everything after it.
+   */
   private flush(out: Effect[]): void {
-    for (const seq of [...this.pending.keys()].sort((a, b) => a - b)) {
-      const p = this.pending.get(seq);
-      if (!p) continue;
+    let waiting = false;
+    const order = [...this.pending.values()].sort((a, b) =>
+      a.seq !== null && b.seq !== null ? a.seq - b.seq : a.seq !== null ? -1 : b.seq !== null ? 1 : a.ticket - b.ticket,
+    );
+    for (const p of order) {
+      if (this.pending.get(p.ticket) !== p) continue;
+      const recommit = p.build?.[0] === 'recommit';
+      if (waiting && !recommit) continue;
       if (p.action === null) {
         this.build(p, out);
-        if (p.action === null) return;
+        if (p.action === null) {
+          if (recommit) return; // its chain is being made
+          waiting = true;
+          continue;
+        }
+      }
+      const action: Action = p.action;
+      if (p.seq === null && HANDS_OVER.has(action.t) && this.chainUnknown()) {
+        waiting = true; // after it this seat reveals: first know (or renew) its chain
+        continue;
       }
       if (p.state === 'unsent' && this.welcomed) {
+        if (p.seq === null) p.seq = ++this.seq;
         p.state = 'sent';
-        out.push({ t: 'send', frame: { t: 'action', seq: p.seq, action: p.action } });
+        out.push({ t: 'send', frame: { t: 'action', seq: p.seq, action } });
       }
-      if (p.action.t === 'recommit') return;
+      if (action.t === 'recommit') return;
     }
   }
 
@@ -467,9 +503,18 @@ export class SeatCore {
       return;
     }
     if (this.recommitComing(game)) return; // a re-commitment is (or will be) under way
-    this.pending.delete(p.seq);
+    this.pending.delete(p.ticket);
     const reply: Reply = { ok: false, code: 'bad_reveal', message: "not sent: this client does not hold the seat's dice chain" };
-    this.answer(out, p.seq, reply, true, p);
+    this.answer(out, reply, true, p);
+  }
+
+  /** In a game, between rolls, with this seat's chain not loaded yet, or not the current one
+   * while a re-commitment is to come. */
+  private chainUnknown(): boolean {
+    const t = this.tracker;
+    const seat = this.seat;
+    if (seat === null || t.commitments[seat] === null || !BETWEEN_ROLLS.has(t.clock.phase)) return false;
+    return !this.held.has(t.game) || (!this.current() && this.recommitComing(t.game));
   }
 
   private ask(game: number, purpose: 'load' | 'commit', out: Effect[]): void {
@@ -553,8 +598,8 @@ export class SeatCore {
   private withdraw(out: Effect[]): void {
     const t = this.tracker;
     const seat = this.seat;
-    for (const seq of [...this.pending.keys()].sort((a, b) => a - b)) {
-      const p = this.pending.get(seq)!;
+    for (const ticket of [...this.pending.keys()].sort((a, b) => a - b)) {
+      const p = this.pending.get(ticket)!;
       if (p.auto === null || p.state === 'sent') continue;
       const [kind, game, k] = p.auto;
       if (t.over === null && seat !== null) {
@@ -565,9 +610,9 @@ export class SeatCore {
         if (kind === 'roll' && (owed === null || owed === 'decide') && here) continue;
         if (kind === 'recommit' && here) continue;
       }
-      this.pending.delete(seq);
+      this.pending.delete(ticket);
       const reply: Reply = { ok: false, code: 'stale', message: 'withdrawn: the match no longer waits for it' };
-      out.push({ t: 'answer', seq, reply, local: true, kind, auto: true });
+      out.push({ t: 'answer', ticket, seq: p.seq, reply, local: true, kind, auto: true });
     }
   }
 
@@ -639,7 +684,7 @@ export class SeatCore {
     const b: Build = ['recommit', game, k];
     const p = this.add(null, b, b);
     out.push({ t: 'needChain', game, purpose: 'recommit', fromK: k, length, n });
-    return p.seq;
+    return p.ticket;
   }
 
   private say(out: Effect[], kind: NoticeKind, text: string, k: number, alarm: boolean): void {
