@@ -94,6 +94,8 @@ class Room:
         """Seconds of outage: the server's clock stops while its store is away."""
         self.refuse_next: set[int] = set()
         """Seats whose next action is answered retry_later once."""
+        self.refuse_with: dict[int, ErrorCode] = {}
+        """Seats whose next action is refused with this code (a refusal the test chooses)."""
         self.lose_next_ack: set[int] = set()
         self.drop_outgoing: set[int] = set()
         """Seats whose frames are lost (in flight when their link drops)."""
@@ -192,6 +194,10 @@ class Room:
         assert seat is not None
         seq = msg.seq  # type: ignore[union-attr]
         if seat in self.drop_outgoing:
+            return
+        refusal = self.refuse_with.pop(seat, None)
+        if refusal is not None:
+            self.to(c, m.Reject(seq, refusal, "refused by the test"))
             return
         if self.outage or seat in self.refuse_next:
             self.refuse_next.discard(seat)

@@ -151,12 +151,17 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       'new_device',
       'reload_after_recommit',
       'catch_up',
+      'recommit_limit',
+      'recommit_refused',
+      'owed_reveal',
+      'old_device',
+      'run_out',
     ]);
   });
 
   for (const c of FIXTURE.conversations) {
     it(`${c.name}: ${c.what}`, async () => {
-      expect(await replay(c)).toBeGreaterThan(5);
+      expect(await replay(c)).toBeGreaterThan(0); // each step compared inside
     });
   }
 });

@@ -36,6 +36,7 @@ from protocol import messages as m  # noqa: E402
 from protocol.client import seat as sc  # noqa: E402
 from protocol.close_codes import CloseCode  # noqa: E402
 from protocol.codec import encode  # noqa: E402
+from protocol.errors import ErrorCode  # noqa: E402
 from tests.seat_harness import Client, Room  # noqa: E402
 
 FIXTURE = ROOT / "web-client" / "test" / "fixtures" / "seat-conversations.json"
@@ -287,10 +288,109 @@ def catch_up() -> dict[str, Any]:
                       "present", room.match_id)  # fmt: skip
 
 
+def device(room: Room, old: Client, seat: int, **config: Any) -> Client:
+    """``old``'s page goes away; a page without its secrets opens the seat."""
+    room.drop(old)
+    old.connect_at = None
+    room.clients.remove(old)
+    page = fresh(room, seat, **config)
+    return page
+
+
+def recommit_limit() -> dict[str, Any]:
+    room, a, b = seated(MatchOptions.single_game(), 27)
+    rng = random.Random(27)
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: owing(room, "move") is b, rng)
+    page = b
+    for _ in range(3):  # three new devices, each re-commits between rolls and plays a little
+        page = device(room, page, 1)
+        room.connect(page)
+        room.play_until(lambda p=page: owing(room, "move") is p and p.core.holds_chain(), rng)
+        room.decide(page, rng)
+        room.play_until(lambda p=page: owing(room, "move") is p, rng)
+    last = device(room, page, 1)
+    rec = Recording(last, room)
+    room.connect(last)
+    room.decide(last, rng)  # its move; then Ann rolls and it owes a reveal it cannot make
+    room.play_until(lambda: owing(room, "reveal") is last, rng)
+    room.advance(5)
+    assert sum(isinstance(e.data, pe.Recommitted) for e in room.log) == 3
+    return rec.render("recommit_limit", "a fourth device: the game's three re-commitments are "
+                      "used, it says so once and sends no reveal", room.match_id)  # fmt: skip
+
+
+def recommit_refused() -> dict[str, Any]:
+    room, a, b = seated(MatchOptions.single_game(), 28)
+    rng = random.Random(28)
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "move") is b, rng)
+    phone = device(room, b, 1)
+    rec = Recording(phone, room)
+    room.refuse_with[1] = ErrorCode.BAD_COMMITMENT
+    room.connect(phone)
+    room.advance(5)
+    return rec.render("recommit_refused", "a refused re-commitment is said once and not sent "
+                      "again", room.match_id)  # fmt: skip
+
+
+def owed_reveal() -> dict[str, Any]:
+    room, a, b = seated(MatchOptions.single_game(), 29)
+    rng = random.Random(29)
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "decide") is a, rng)
+    b.core.config.auto_reveal = False  # its reveal of Ann's roll is lost
+    room.effects(a, a.core.roll(room.now)[1])
+    room.pump()
+    phone = device(room, b, 1)
+    rec = Recording(phone, room)
+    room.connect(phone)
+    room.advance(5)
+    return rec.render("owed_reveal", "a device without the secret while its reveal is owed: it "
+                      "cannot re-commit during a roll, says so once, sends nothing",
+                      room.match_id)  # fmt: skip
+
+
+def old_device() -> dict[str, Any]:
+    room, a, b = seated(MatchOptions.single_game(), 30, first_last_v=0)
+    rng = random.Random(30)
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "move") is b, rng)
+    phone = device(room, b, 1, first_last_v=0)
+    room.connect(phone)
+    room.play_until(lambda: a.core.tracker.k > 6 and owing(room, "move") is phone, rng)
+    back = device(room, phone, 1, first_last_v=0)
+    back.secrets = b.secrets  # the first browser again: the chain of the game's commitment
+    rec = Recording(back, room)
+    room.connect(back)
+    room.play_until(lambda: a.core.tracker.k > 10, rng, limit=5000)
+    assert sum(isinstance(e.data, pe.Recommitted) for e in room.log) == 2
+    what = "the first device, back after another re-committed, re-commits too"
+    return rec.render("old_device", what, room.match_id)
+
+
+def run_out() -> dict[str, Any]:
+    room, a, b = seated(MatchOptions.single_game(), 31, chain_length=8)
+    rng = random.Random(31)
+    rec = Recording(a, room)
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: a.core.tracker.k > 20, rng, limit=5000)
+    ks = [(e.data.seat, e.data.k) for e in room.log if isinstance(e.data, pe.Recommitted)]
+    assert (0, 9) in ks and (1, 9) in ks, ks
+    return rec.render("run_out", "a chain of 8 links runs out: a new one between rolls, again "
+                      "and again", room.match_id)  # fmt: skip
+
+
 def conversations() -> list[dict[str, Any]]:
     out = [single_game(), match_with_cube(), outage(), drops()]
     out += new_device()["list"]
     out.append(catch_up())
+    out += [recommit_limit(), recommit_refused(), owed_reveal(), old_device(), run_out()]
     return out
 
 
