@@ -1,11 +1,11 @@
 """A lean, paced bot for one seat (or a spectator) of one match, driven by callbacks.
 
-It speaks the real protocol (hello with ``last_v``, welcome, gap-free events, ack/reject,
-resend of unanswered actions with the same seq after a reconnect) and plays like
-``protocol.client.play_random`` without doubling: commit and reveal at once, roll when the
-match's pace allows, then a random legal play. Frames are read with plain ``msgpack`` (the
-server's frames are trusted here; the strict decoder is the server's job) and actions are
-built with the real codec.
+The protocol side is the seat core's (``protocol.client.seat``, the same as ``MatchClient``'s
+and the browser's): hello with ``last_v``, welcome, gap-free events, ack/reject, resend of
+unanswered actions with the same seq, retries of ``retry_later``, reconnection with back-off,
+automatic commit and reveal. This adapter only moves bytes and timers and plays like
+``protocol.client.play_random`` without doubling: roll when the match's pace allows, then a
+random legal play. Chains are kept with a stride (1 KB per seat instead of 32 KB).
 
 Everything is measured on ``time.monotonic()``, one clock for every process of the machine.
 """
@@ -15,39 +15,32 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import msgpack
-
 from engine.movegen import legal_plays
-from engine.position import Position
-from engine.position_id import decode as decode_position
 from protocol import messages as m
-from protocol.client.connection import RESTART_RETRY, RESTART_SPREAD
-from protocol.close_codes import CloseCode
-from protocol.codec import encode
+from protocol.client import seat as sc
+from protocol.codec import decode_from_server, encode
 from protocol.fairdice import GameId, HashChain
 
 if TYPE_CHECKING:
     from loadgen.generator import Generator
 
-# Close codes after which reconnecting cannot help (as protocol.client.connection).
-FINAL_CLOSES = {4000, 4001, 4003, 4004, 4005}
-RETRY_CODES = {"rate_limited", "retry_later"}
 CHAIN_LENGTH = 1024
 CHAIN_STRIDE = 32  # 1 KB per chain instead of 32 KB: thousands of seats per process
+_SAMPLED = {"roll", "reveal", "move", "commit", "take", "resign_reply"}
 
 
-@dataclass(eq=False)
 class MatchPlay:
     """What the seats of one match share in a generator: the pace and move timings."""
 
-    match_id: str
-    pace: float
-    next_slot: float
-    move_sent: dict[tuple[int, int], float] = field(default_factory=dict)
+    __slots__ = ("match_id", "move_sent", "next_slot", "pace")
+
+    def __init__(self, match_id: str, pace: float, next_slot: float) -> None:
+        self.match_id = match_id
+        self.pace = pace
+        self.next_slot = next_slot
+        self.move_sent: dict[tuple[int, int], float] = {}
 
     def slot(self, now: float) -> float:
         """When the player on roll may roll: one turn per ``pace`` seconds, never earlier
@@ -68,38 +61,30 @@ class SeatBot:
         self.url = url
         self.token = token
         self.rng = rng
-        self.seat: int | None = None
+        config = sc.Config(CHAIN_LENGTH, first_last_v=0, reconnect_cap=gen.config.reconnect_cap)
+        self.core = sc.SeatCore(match.match_id, token, "LoadBot", config, rng.random)
         self.conn: Any = None
         self.live = False  # welcomed and caught up: may act
-        self.dead = False
         self.stopping = False
-        # the match as the events tell it
-        self.version = 0
-        self.game = 0
-        self.k = 1
-        self.turn = 0
-        self.dice: tuple[int, int] | None = None
-        self.position_id: str | None = None
-        self.position_seat = 0
-        self._boards: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self.last_over_game = 0
-        self.over = False
-        self.phase = "waiting"
-        self.owing: tuple[int, ...] | list[int] = ()
-        # actions
-        self.seq = 0
-        self.pending: dict[int, list[Any]] = {}  # seq -> [frame, kind, sent_at, resent]
+        self.sent: dict[int, tuple[str, float, bool]] = {}  # seq -> kind, first send, resent
         self.acted: set[tuple[Any, ...]] = set()
-        self.secrets: dict[int, bytes] = {}
-        self.chains: dict[int, HashChain] = {}
-        # reconnects
-        self.welcome_v = 0
-        self.welcomes = 0
-        self.delay = 0.05
-        self.restarting = False
+        self.secret: tuple[int, bytes] | None = None
+        self.timer: Any = None
         self.down_at: float | None = None
         self.reconnect_at: float | None = None
         self.sampled_drop = False
+
+    @property
+    def seat(self) -> int | None:
+        return self.core.seat
+
+    @property
+    def welcomes(self) -> int:
+        return self.core.welcomes
+
+    @property
+    def dead(self) -> bool:
+        return self.core.ended is not None and self.core.tracker.over is None
 
     # ---------------------------------------------------------------- connection
 
@@ -107,8 +92,7 @@ class SeatBot:
         if conn is not self.conn:
             conn.abort()  # a connection this bot no longer wants
             return
-        hello = m.Hello(1, self.match.match_id, self.token, self.version, "LoadBot")
-        self.conn.send(encode(hello))
+        self._apply(self.core.opened(time.monotonic()))
 
     def on_close(self, conn: Any, code: int | None) -> None:
         if conn is not self.conn:
@@ -122,22 +106,7 @@ class SeatBot:
             self.down_at = now
         if not self.sampled_drop:
             self.gen.closed(code)
-        if code in FINAL_CLOSES or self.over:
-            self.dead = self.dead or code in FINAL_CLOSES
-            return
-        if self.sampled_drop:
-            delay = 0.0  # a dropped network: the client notices at once and reconnects
-        elif code == CloseCode.SERVICE_RESTART or self.restarting:
-            # As MatchClient: told of a restart, come back spread over RESTART_SPREAD, then
-            # retry every RESTART_RETRY until the server is up (reset by the welcome).
-            first = not self.restarting
-            self.restarting = True
-            delay = self.rng.uniform(0, RESTART_SPREAD) if first else RESTART_RETRY
-        else:
-            # As MatchClient: back off with jitter so a restarted server is not hit at once.
-            delay = self.delay * (0.5 + self.rng.random())
-            self.delay = min(self.delay * 2, self.gen.config.reconnect_cap)
-        self.gen.loop.call_later(delay, self.gen.connect, self)
+        self._apply(self.core.closed(code, now))
 
     def connect_failed(self) -> None:
         """The TCP connection or the upgrade failed: try again later."""
@@ -153,185 +122,117 @@ class SeatBot:
 
     def stop(self) -> None:
         self.stopping = True
+        if self.timer is not None:
+            self.timer.cancel()
         if self.conn is not None:
             self.conn.close()
 
-    # ---------------------------------------------------------------- receiving
+    # ---------------------------------------------------------------- the core's effects
 
     def on_frame(self, data: bytes) -> None:
-        msg = msgpack.unpackb(data, raw=False)
-        kind = msg["t"]
-        if kind == "event":
-            self._event(msg)
-        elif kind == "ack":
-            self._answer(msg["p"]["seq"], None)
-        elif kind == "reject":
-            p = msg["p"]
-            self._answer(p["seq"], p["code"])
-        elif kind == "welcome":
-            self._welcome(msg["p"])
-        elif kind == "snapshot":
-            self._snapshot(msg["p"])
-        elif kind == "error":
-            self.gen.count("error:" + msg["p"]["code"])
-
-    def _welcome(self, p: dict[str, Any]) -> None:
-        self.welcomes += 1
-        role = p["role"]
-        self.seat = None if role == "spectator" else int(role[-1])
-        self.welcome_v = p["v"]
-        applied = p["seq"] or 0
-        self.delay = 0.05
-        self.restarting = False
-        for seq in sorted(self.pending):
-            entry = self.pending[seq]
-            if seq <= applied:
-                del self.pending[seq]  # applied before the drop: its events follow
-            else:
-                entry[3] = True
-                self.conn.send(entry[0])
-        if self.version >= self.welcome_v:
-            self._caught_up()
-
-    def _caught_up(self) -> None:
-        self.live = True
+        msg = decode_from_server(data)
         now = time.monotonic()
+        if isinstance(msg, m.Reject):
+            self.gen.count("reject:" + msg.code)
+        elif isinstance(msg, m.Snapshot):
+            self.gen.count("snapshot")  # sent only when last_v is too far behind
+        elif isinstance(msg, m.Error):
+            self.gen.count("error:" + msg.code)
+        elif isinstance(msg, m.Event) and self.live and self.seat is not None:
+            d = msg.data
+            if type(d).__name__ == "Moved" and d.seat != self.seat:  # type: ignore[union-attr]
+                sent = self.match.move_sent.pop((d.game, d.turn), None)  # type: ignore[union-attr]
+                if sent is not None:
+                    self.gen.sample("broadcast", now - sent)
+        self._apply(self.core.receive(msg, now))
+        if not self.live and self.core.caught_up:
+            self._caught_up(now)
+        if self.live:
+            self._act()
+
+    def _caught_up(self, now: float) -> None:
+        self.live = True
         if self.reconnect_at is not None and self.welcomes > 1:
             self.gen.resumed(self, now)
         self.down_at = self.reconnect_at = None
         self.sampled_drop = False
-        self._act()
 
-    def _snapshot(self, p: dict[str, Any]) -> None:
-        # Sent only when the client's last_v is too far behind (not in a normal run).
-        self.gen.count("snapshot")
-        state = p["state"]
-        self.version = p["v"]
-        g = state.get("game")
-        self.over = state.get("result") is not None
-        if g is not None:
-            self.game, self.k, self.turn = g["game"], g["k"] + 1, g["turn"]
-            self.dice = tuple(g["dice"]) if g.get("dice") else None  # type: ignore[assignment]
-            boards = g["boards"]
-            self.position_id = None
-            self._boards = (tuple(boards[0]), tuple(boards[1]))
-            clock = g.get("clock")
-            if clock:
-                self.phase, self.owing = clock["phase"], clock["seats"]
-            if g.get("result") is not None:
-                self.last_over_game = self.game
-        if self.version >= self.welcome_v and not self.live:
-            self._caught_up()
+    def _apply(self, effects: list[sc.Effect]) -> None:
+        for e in effects:
+            if isinstance(e, sc.Send):
+                self._send(e.message)
+            elif isinstance(e, sc.Answer):
+                self._answered(e)
+            elif isinstance(e, sc.Wake):
+                if self.timer is not None:
+                    self.timer.cancel()
+                self.timer = self.gen.loop.call_at(e.at, self._tick)
+            elif isinstance(e, sc.Connect):
+                self.gen.loop.call_at(e.at, self.gen.connect, self)
+            elif isinstance(e, sc.NeedChain):
+                self._apply(self.core.chain_ready(e.game, self._chain(e), time.monotonic()))
 
-    def _event(self, msg: dict[str, Any]) -> None:
-        v = msg["v"]
-        if v <= self.version:
-            self.gen.count("duplicate_event")
-            return
-        if v != self.version + 1:
-            self.gen.count("gap")
-        self.version = v
-        kind = msg["k"]
-        p = msg["p"]
-        if kind == "dice":
-            self.k = p["k"] + 1
-            d1, d2 = p["d1"], p["d2"]
-            if p["kind"] == "rolloff":
-                if d1 != d2:
-                    self.turn = 1
-                    self.dice = (max(d1, d2), min(d1, d2))
+    def _send(self, msg: m.ClientMessage) -> None:
+        seq = getattr(msg, "seq", None)
+        if seq is not None:
+            known = self.sent.get(seq)
+            if known is None:
+                self.sent[seq] = (type(msg).__name__, time.monotonic(), False)
+                self.gen.count("sent")
             else:
-                self.dice = (d1, d2)
-        elif kind == "moved":
-            self.position_id = p["position_id"]
-            self.position_seat = p["seat"]
-            self.turn = p["turn"] + 1
-            self.dice = None
-            if self.seat is not None and p["seat"] != self.seat and self.live:
-                sent = self.match.move_sent.pop((p["game"], p["turn"]), None)
-                if sent is not None:
-                    self.gen.sample("broadcast", time.monotonic() - sent)
-        elif kind == "passed":
-            self.turn = p["turn"] + 1
-            self.dice = None
-        elif kind == "committed":
-            self.game, self.k = p["game"], 1
-        elif kind == "game_started":
-            self.game, self.k, self.turn = p["game"], 1, 0
-            self.dice = self.position_id = None
-            self._boards = None
-        elif kind == "game_over":
-            self.last_over_game = p["game"]
-        elif kind == "match_over":
-            self.over = True
-        nxt = msg["n"]
-        if nxt is None:
-            self.owing = ()
-        else:
-            self.phase, self.owing = nxt["phase"], nxt["seats"]
-        if not self.live:
-            if self.welcomes and v >= self.welcome_v:
-                self._caught_up()
-        elif nxt is not None:
-            self._act()
+                self.sent[seq] = (known[0], known[1], True)  # a resend: not a clean sample
+        if self.conn is not None:
+            self.conn.send(encode(msg))
 
-    def _answer(self, seq: int | None, code: str | None) -> None:
-        entry = self.pending.get(seq) if seq is not None else None
-        if code is not None:
-            self.gen.count("reject:" + code)
-            if entry is not None and code in RETRY_CODES:
-                self.gen.loop.call_later(0.2 + self.rng.random() * 0.3, self._resend, seq)
-                return
-        if entry is None:
+    def _answered(self, answer: sc.Answer) -> None:
+        seq = answer.reply.seq
+        sent = self.sent.pop(seq, None) if seq is not None else None
+        if sent is None or not isinstance(answer.reply, m.Ack):
             return
-        del self.pending[seq]
-        if code is None:
-            if not entry[3]:
-                self.gen.sample(entry[1], time.monotonic() - entry[2])
-            self.gen.count("acked")
+        _, at, resent = sent
+        kind = answer.kind
+        if not resent and kind in _SAMPLED and not answer.local:
+            self.gen.sample(kind, time.monotonic() - at)
+        self.gen.count("acked")
 
-    def _resend(self, seq: int) -> None:
-        entry = self.pending.get(seq)
-        if entry is not None and self.conn is not None and self.live:
-            entry[3] = True
-            self.conn.send(entry[0])
+    def _tick(self) -> None:
+        self.timer = None
+        self._apply(self.core.tick(time.monotonic()))
 
-    # ---------------------------------------------------------------- acting
+    def _chain(self, need: sc.NeedChain) -> sc.Held | None:
+        if self.secret is None or self.secret[0] != need.game:
+            if need.purpose == "load":
+                return None
+            self.secret = (need.game, secrets.token_bytes(32))  # only the current game's
+        gid = GameId(bytes.fromhex(self.match.match_id), need.game)
+        seat = self.core.seat or 0
+        return sc.Held(HashChain(self.secret[1], gid, seat, CHAIN_LENGTH, stride=CHAIN_STRIDE))
+
+    # ---------------------------------------------------------------- playing
 
     def _act(self) -> None:
-        seat = self.seat
-        if seat is None or self.over or seat not in self.owing:
+        seat, t = self.seat, self.core.tracker
+        if seat is None or t.over is not None:
             return
-        phase = self.phase
-        if phase == "commit":
-            game = self.game + 1 if self.game and self.last_over_game == self.game else self.game
-            game = game or 1
-            if self._first(("commit", game)):
-                link = self._chain(game).commitment
-                self._send("commit", lambda s: m.Commit(s, game, link))
-        elif phase in ("rolloff", "reveal"):
-            game, k = self.game, self.k
-            if self._first(("reveal", game, k)):
-                link = self._chain(game).link(k)
-                self._send("reveal", lambda s: m.Reveal(s, game, k, link))
-        elif phase == "decide":
-            game, k = self.game, self.k
+        owed = t.owes(seat)
+        if owed == "decide":
+            game, k = t.game, t.k
             if self._first(("roll", game, k)):
                 now = time.monotonic()
-                delay = self.match.slot(now) - now
-                self.gen.loop.call_later(delay, self._roll, game, k)
-        elif phase == "move":
-            game, turn = self.game, self.turn
+                self.gen.loop.call_later(self.match.slot(now) - now, self._roll, game, k)
+        elif owed == "move":
+            game, turn = t.game, t.turn
             if self._first(("move", game, turn)):
-                self._move(game, turn)
-        elif phase == "take":
-            game = self.game
-            if self._first(("take", game, self.version)):
-                self._send("take", lambda s: m.Take(s, game))
-        elif phase == "resign":
-            game = self.game
-            if self._first(("resign", game, self.version)):
-                self._send("resign", lambda s: m.ResignReply(s, game, False))
+                assert t.dice is not None
+                plays = legal_plays(t.position(seat), *t.dice)
+                moves = self.rng.choice(plays).moves if plays else ()
+                self.match.move_sent[(game, turn)] = time.monotonic()
+                self._do(m.Move(0, game, turn, moves))
+        elif owed == "take":
+            if self._first(("take", t.game, t.version)):
+                self._do(m.Take(0, t.game))
+        elif owed == "resign" and self._first(("resign", t.game, t.version)):
+            self._do(m.ResignReply(0, t.game, False))
 
     def _first(self, key: tuple[Any, ...]) -> bool:
         if key in self.acted:
@@ -341,46 +242,11 @@ class SeatBot:
         self.acted.add(key)
         return True
 
+    def _do(self, action: m.Action) -> None:
+        self._apply(self.core.act(action, time.monotonic())[1])
+
     def _roll(self, game: int, k: int) -> None:
-        if self.over or self.stopping or self.game != game or self.k != k:
+        t = self.core.tracker
+        if self.stopping or t.over is not None or (t.game, t.k) != (game, k):
             return
-        link = self._chain(game).link(k)
-        self._send("roll", lambda s: m.Roll(s, game, k, link))
-
-    def _move(self, game: int, turn: int) -> None:
-        assert self.dice is not None and self.seat is not None
-        plays = legal_plays(self._position(), *self.dice)
-        moves = self.rng.choice(plays).moves if plays else ()
-        self.match.move_sent[(game, turn)] = time.monotonic()
-        self._send("move", lambda s: m.Move(s, game, turn, moves))
-
-    def _position(self) -> Position:
-        """This seat's position (its own board first)."""
-        if self.position_id is not None:
-            pos = decode_position(self.position_id)
-            return pos if self.position_seat == self.seat else pos.swapped()
-        boards = self._boards
-        if boards is not None:
-            assert self.seat is not None
-            return Position.unchecked(boards[self.seat], boards[1 - self.seat])
-        return Position.start()
-
-    def _chain(self, game: int) -> HashChain:
-        chain = self.chains.get(game)
-        if chain is None:
-            secret = self.secrets.setdefault(game, secrets.token_bytes(32))
-            gid = GameId(bytes.fromhex(self.match.match_id), game)
-            chain = HashChain(secret, gid, self.seat or 0, CHAIN_LENGTH, stride=CHAIN_STRIDE)
-            self.chains = {game: chain}  # only the current game's chain is needed
-        return chain
-
-    def _send(self, kind: str, make: Callable[[int], m.ClientMessage]) -> None:
-        self.seq += 1
-        seq = self.seq
-        frame = encode(make(seq))
-        self.pending[seq] = [frame, kind, time.monotonic(), False]
-        if self.conn is not None and self.live:
-            self.conn.send(frame)
-        else:
-            self.pending[seq][3] = True  # sent after the next welcome: not a clean sample
-        self.gen.count("sent")
+        self._apply(self.core.roll(time.monotonic())[1])

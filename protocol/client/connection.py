@@ -9,14 +9,12 @@ and lets a program act and wait for the server's answer::
         reply = await client.roll()          # Ack or Reject
         ...
 
-Sequence numbers are per seat and survive reconnects; an action the server has not answered
-when the connection drops is sent again after the welcome unless the welcome says it was applied.
-With ``fallback_urls`` (other processes serving the same Redis) every reconnect tries the next
-URL in turn, so a client of a killed process carries on with another one.
-
-A client whose ``secrets_store`` does not hold the seat's dice secret (another device, a lost
-store) re-commits a fresh chain between rolls by itself (docs/fairness.md, section 7) and
-never sends a reveal it knows to be wrong.
+Every decision is the seat core's (:mod:`protocol.client.seat`, the same as the browser's):
+numbered actions that survive reconnects, retries of ``rate_limited``/``retry_later`` with no
+horizon, reconnection that stops only on a definitive answer, automatic commit, reveal and
+re-commitment, verification of every roll. This class only moves bytes, runs timers and keeps
+the dice secrets in ``secrets_store``. With ``fallback_urls`` (other processes serving the same
+Redis) every reconnect tries the next URL in turn.
 """
 
 from __future__ import annotations
@@ -26,43 +24,21 @@ import contextlib
 import random
 import secrets
 from collections.abc import Callable, MutableMapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from protocol import codec
 from protocol import messages as m
+from protocol.client import seat as sc
 from protocol.client.tracker import Tracker
-from protocol.close_codes import CloseCode
-from protocol.errors import ErrorCode
 from protocol.fairdice import GameId, HashChain
-from protocol.fairdice.commitments import MAX_RECOMMITMENTS
 
 Reply = m.Ack | m.Reject
 
-MAX_BACKOFF = 2.0
-"""Seconds: the longest pause between reconnection attempts after a failure."""
-RESTART_SPREAD = 0.5
-"""Seconds: clients told of a restart (close 1012) come back spread over this."""
-RESTART_RETRY = 0.25
-"""Seconds: the pause between attempts while a restarting server is not up yet."""
-
-# Clock phases between two rolls: a re-commitment is accepted then (docs/fairness.md, 7).
-BETWEEN_ROLLS = ("decide", "move", "take", "resign")
-
-# Close codes after which reconnecting cannot help.
-FINAL_CLOSES = {
-    CloseCode.AUTH_FAILED,
-    CloseCode.MATCH_NOT_FOUND,
-    CloseCode.UNSUPPORTED_VERSION,
-    CloseCode.REPLACED,
-    CloseCode.PROTOCOL_VIOLATION,
-}
-
-
-_TRY_AGAIN = {ErrorCode.RATE_LIMITED, ErrorCode.RETRY_LATER}
+MAX_BACKOFF = sc.RECONNECT_CAP
+RESTART_SPREAD = sc.RESTART_SPREAD
+RESTART_RETRY = sc.RESTART_RETRY
 
 
 def next_url(urls: Sequence[str], current: str) -> str:
@@ -84,18 +60,55 @@ def next_url(urls: Sequence[str], current: str) -> str:
 
 
 class ClientClosed(Exception):
-    """The client stopped for good (``code``: the close code that ended it)."""
+    """The client stopped for good (``code``: the close code that ended it, ``why``: the
+    core's reason)."""
 
-    def __init__(self, code: int | None, reason: str = "") -> None:
+    def __init__(self, code: int | None, reason: str = "", why: sc.EndReason | None = None):
         super().__init__(f"connection ended ({code}): {reason}")
         self.code = code
         self.reason = reason
+        self.why = why
 
 
-@dataclass
-class _Pending:
-    message: m.ClientMessage
-    reply: asyncio.Future[Reply]
+class SecretsKeeper:
+    """This seat's dice secrets in a ``MutableMapping`` (any dict-like store): the game's
+    commitment secret under ``<match>/<game>/<seat>``, its latest re-commitment under
+    ``<key>/recommit`` (secret, chain length, first roll, count)."""
+
+    def __init__(self, store: MutableMapping[str, bytes], match_id: str, chain_length: int):
+        self.store = store
+        self.match_id = match_id
+        self.chain_length = chain_length
+
+    def key(self, game: int, seat: int) -> str:
+        return f"{self.match_id}/{game}/{seat}"
+
+    def _chain(self, secret: bytes, game: int, seat: int, length: int) -> HashChain:
+        return HashChain(secret, GameId(bytes.fromhex(self.match_id), game), seat, length=length)
+
+    def commitment_chain(self, game: int, seat: int, create: bool) -> sc.Held | None:
+        key = self.key(game, seat)
+        if key not in self.store:
+            if not create:
+                return None
+            self.store[key] = secrets.token_bytes(32)
+        return sc.Held(self._chain(self.store[key], game, seat, self.chain_length))
+
+    def load(self, game: int, seat: int) -> sc.Held | None:
+        record = self.store.get(f"{self.key(game, seat)}/recommit")
+        if record is None:
+            return self.commitment_chain(game, seat, create=False)
+        secret, length = record[:32], int.from_bytes(record[32:36], "big")
+        from_k = int.from_bytes(record[36:40], "big") if len(record) >= 41 else 1
+        n = record[40] if len(record) >= 41 else 1
+        return sc.Held(self._chain(secret, game, seat, length), n, from_k)
+
+    def fresh(self, game: int, seat: int, from_k: int, length: int, n: int) -> sc.Held:
+        secret = secrets.token_bytes(32)
+        # Kept before it is sent: once the server has it, only this chain can reveal.
+        record = secret + length.to_bytes(4, "big") + from_k.to_bytes(4, "big") + bytes([n])
+        self.store[f"{self.key(game, seat)}/recommit"] = record
+        return sc.Held(self._chain(secret, game, seat, length), n, from_k)
 
 
 class MatchClient:
@@ -111,11 +124,13 @@ class MatchClient:
         secrets_store: MutableMapping[str, bytes] | None = None,
         auto_reveal: bool = True,
         auto_commit: bool = True,
+        auto_roll: bool = False,
         origin: str | None = None,
         reconnect: bool = True,
         chain_length: int = 1024,
         on_event: Callable[[m.ServerMessage], None] | None = None,
         fallback_urls: Sequence[str] = (),
+        rng: random.Random | None = None,
     ) -> None:
         self.url = url
         self.urls = (url, *fallback_urls)
@@ -123,33 +138,96 @@ class MatchClient:
         self.token = token
         self.name = name
         self.secrets = secrets_store if secrets_store is not None else {}
-        self.auto_reveal = auto_reveal
-        self.auto_commit = auto_commit
+        self.keeper = SecretsKeeper(self.secrets, match_id, chain_length)
         self.origin = origin
         self.reconnect = reconnect
         self.chain_length = chain_length
         self.on_event = on_event
-        self.tracker = Tracker()
-        self.seat: int | None = None
-        self.seq = 0
-        self.welcomes = 0
-        self.presence: dict[int, str] = {}
-        self.watchers = 0
+        config = sc.Config(chain_length, auto_commit, auto_reveal, auto_roll)
+        self.core = sc.SeatCore(match_id, token, name, config, (rng or random.Random()).random)
         self.rejects: list[m.Reject] = []
         self.errors: list[m.Error] = []
-        self._pending: dict[int, _Pending] = {}
-        self._chains: dict[int, HashChain] = {}
+        self.notices: list[sc.Notice] = []
+        self.recommit_replies: list[Reply] = []
+        """The server's answers to this client's re-commitments, in order."""
+        self.drop_next = False
+        self._replies: dict[int, asyncio.Future[Reply]] = {}
+        self._commit_futures: dict[int, asyncio.Future[Reply]] = {}
         self._ws: ClientConnection | None = None
+        self._outbox: asyncio.Queue[tuple[bytes, bool]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._connect_at = 0.0
         self._changed = asyncio.Condition()
         self._connected = asyncio.Event()
         self._closed: ClientClosed | None = None
-        self._auto_sent: set[tuple[str, int, int]] = set()
-        self._commits: dict[int, asyncio.Future[Reply]] = {}
-        self.recommit_replies: list[Reply] = []
-        """The server's answers to this client's re-commitments, in order."""
-        self._recommitting: dict[int, asyncio.Future[Reply]] = {}
-        self.drop_next = False
+
+    # ---------------------------------------------------------------- the core's state
+
+    @property
+    def tracker(self) -> Tracker:
+        return self.core.tracker
+
+    @property
+    def seat(self) -> int | None:
+        return self.core.seat
+
+    @property
+    def seq(self) -> int:
+        return self.core.seq
+
+    @seq.setter
+    def seq(self, value: int) -> None:
+        """Reserve sequence numbers (tests that send raw frames of their own)."""
+        self.core.seq = max(self.core.seq, value)
+
+    @property
+    def welcomes(self) -> int:
+        return self.core.welcomes
+
+    @property
+    def presence(self) -> dict[int, str]:
+        return self.core.presence
+
+    @property
+    def watchers(self) -> int:
+        return self.core.watchers
+
+    @property
+    def checks(self) -> dict[tuple[int, int], sc.Verdict]:
+        """The verdict on each roll seen, by ``(game, k)``."""
+        return self.core.checks
+
+    @property
+    def auto_reveal(self) -> bool:
+        return self.core.config.auto_reveal
+
+    @auto_reveal.setter
+    def auto_reveal(self, on: bool) -> None:
+        self.core.config.auto_reveal = on
+        self._poke()
+
+    @property
+    def auto_commit(self) -> bool:
+        return self.core.config.auto_commit
+
+    @auto_commit.setter
+    def auto_commit(self, on: bool) -> None:
+        self.core.config.auto_commit = on
+        self._poke()
+
+    @property
+    def auto_roll(self) -> bool:
+        return self.core.config.auto_roll
+
+    @auto_roll.setter
+    def auto_roll(self, on: bool) -> None:
+        self.core.config.auto_roll = on
+        self._poke()
+
+    def _poke(self) -> None:
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to do yet
+            self._apply(self.core.tick(self._now()))
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -174,6 +252,7 @@ class MatchClient:
 
     async def close(self) -> None:
         self.reconnect = False
+        self._apply(self.core.stop())
         if self._ws is not None:
             with contextlib.suppress(Exception):
                 await self._ws.close()
@@ -181,6 +260,8 @@ class MatchClient:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, ClientClosed, Exception):
                 await self._task
+        if self._timer is not None:
+            self._timer.cancel()
 
     async def drop(self) -> None:
         """Cut the connection abruptly (tests: what a network failure looks like); the client
@@ -189,43 +270,34 @@ class MatchClient:
         if self._ws is not None:
             self._ws.transport.abort()  # type: ignore[attr-defined]
 
-    async def _run(self) -> None:
-        delay, cap = 0.05, MAX_BACKOFF
-        while True:
-            welcomes = self.welcomes
-            restarting = False
-            try:
-                await self._session()
-            except ClientClosed as exc:
-                self._closed = exc
-                await self._notify()
-                if exc.code in FINAL_CLOSES or not self.reconnect or self.tracker.over:
-                    for pending in self._pending.values():
-                        if not pending.reply.done():
-                            pending.reply.set_exception(exc)
-                    raise
-                restarting = exc.code == CloseCode.SERVICE_RESTART
-            except (OSError, InvalidStatus, TimeoutError) as exc:
-                if not self.reconnect:
-                    self._closed = ClientClosed(None, repr(exc))
-                    raise self._closed from exc
-            self._connected.clear()
-            self.url = next_url(self.urls, self.url)
-            if self.welcomes > welcomes:
-                delay, cap = 0.05, MAX_BACKOFF  # that connection worked: start afresh
-            if restarting:
-                # A restart, not a failure: the server is back within a second or two. Come
-                # back spread over RESTART_SPREAD (not all at once), then retry at a steady
-                # short interval instead of backing off past the moment it is up.
-                pause = random.uniform(0, RESTART_SPREAD)
-                delay = cap = RESTART_RETRY
-            else:
-                # Back off with jitter so that a failing server is not hit by everyone at once.
-                pause = delay * (0.5 + random.random())
-                delay = min(delay * 2, cap)
-            await asyncio.sleep(pause)
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
 
-    async def _session(self) -> None:
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                code = await self._session()
+                effects = self.core.closed(code, self._now())
+            except InvalidStatus as exc:
+                effects = self.core.refused(exc.response.status_code, self._now())
+            except (OSError, InvalidHandshake, TimeoutError, EOFError):
+                # Refused, reset, or a handshake that failed half-way (a server restarting).
+                effects = self.core.closed(None, self._now())
+            finally:
+                self._ws = None
+                self._connected.clear()
+            if not self.reconnect and self.core.ended is None:
+                effects += self.core.stop()
+            self._apply(effects)
+            await self._notify()
+            if self._closed is not None:
+                raise self._closed
+            self.url = next_url(self.urls, self.url)
+            await asyncio.sleep(max(0.0, self._connect_at - loop.time()))
+
+    async def _session(self) -> int | None:
+        """One connection, until it ends; its close code (None: no close frame)."""
         async with connect(
             self.url,
             origin=self.origin,  # type: ignore[arg-type]
@@ -236,9 +308,10 @@ class MatchClient:
             ping_timeout=10,
         ) as ws:
             self._ws = ws
-            last_v = self.tracker.version if self.welcomes else None
-            await ws.send(codec.encode(m.Hello(1, self.match_id, self.token, last_v, self.name)))
+            self._outbox = asyncio.Queue()
+            writer = asyncio.create_task(self._write(ws, self._outbox))
             try:
+                self._apply(self.core.opened(self._now()))
                 async for frame in ws:
                     if isinstance(frame, str):
                         continue
@@ -246,50 +319,89 @@ class MatchClient:
             except ConnectionClosed:
                 pass
             finally:
-                self._ws = None
-            code = ws.close_code
-            if code is not None and code != CloseCode.NORMAL:
-                raise ClientClosed(code, ws.close_reason or "")
-            if code is None:
-                raise OSError("connection lost")
+                writer.cancel()
+            return ws.close_code
 
-    # ---------------------------------------------------------------- receiving
+    async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[tuple[bytes, bool]]) -> None:
+        """Sends this connection's frames in the core's order (``drop_next``: the next frame
+        after the hello is lost with the connection, as in a network failure)."""
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                frame, droppable = await outbox.get()
+                if self.drop_next and droppable:
+                    self.drop_next = False
+                    await self.drop()
+                    return
+                await ws.send(frame)
+
+    # ---------------------------------------------------------------- the core's effects
 
     async def _received(self, msg: m.ServerMessage) -> None:
-        if isinstance(msg, m.Welcome):
-            self.welcomes += 1
-            self.seat = None if msg.role == "spectator" else int(msg.role[-1])
-            applied = msg.seq or 0
-            self.seq = max(self.seq, applied)
-            self._connected.set()
-            # Resend what the server has not applied; what it applied is answered by events.
-            for seq, pending in sorted(self._pending.items()):
-                if seq <= applied:
-                    if not pending.reply.done():
-                        pending.reply.set_result(m.Ack(seq, msg.v))
-                    del self._pending[seq]
-                else:
-                    await self._send(pending.message)
-        elif isinstance(msg, m.Event | m.Snapshot):
-            self.tracker.apply(msg)
-        elif isinstance(msg, m.Ack | m.Reject):
-            if isinstance(msg, m.Reject):
-                self.rejects.append(msg)
-            pending = self._pending.pop(msg.seq, None) if msg.seq is not None else None
-            if pending is not None and not pending.reply.done():
-                pending.reply.set_result(msg)
-        elif isinstance(msg, m.Probe):
-            await self._send(m.Echo(msg.t))
-        elif isinstance(msg, m.Presence):
-            self.presence[msg.seat] = msg.status
-        elif isinstance(msg, m.Watchers):
-            self.watchers = msg.count
+        if isinstance(msg, m.Reject):
+            self.rejects.append(msg)
         elif isinstance(msg, m.Error):
             self.errors.append(msg)
+        self._apply(self.core.receive(msg, self._now()))
+        if isinstance(msg, m.Welcome):
+            self._connected.set()
         if self.on_event is not None:
             self.on_event(msg)
-        await self._automatic()
         await self._notify()
+
+    def _apply(self, effects: list[sc.Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, sc.Send):
+                hello = isinstance(effect.message, m.Hello)
+                self._outbox.put_nowait((codec.encode(effect.message), not hello))
+            elif isinstance(effect, sc.Answer):
+                self._answered(effect)
+            elif isinstance(effect, sc.Wake):
+                self._wake(effect.at)
+            elif isinstance(effect, sc.Connect):
+                self._connect_at = effect.at
+            elif isinstance(effect, sc.NeedChain):
+                self._apply(self.core.chain_ready(effect.game, self._chain(effect), self._now()))
+            elif isinstance(effect, sc.Notice):
+                self.notices.append(effect)
+            elif isinstance(effect, sc.Ended):
+                self._ended(effect)
+
+    def _answered(self, answer: sc.Answer) -> None:
+        if answer.kind == "recommit" and not answer.local:
+            self.recommit_replies.append(answer.reply)
+        future = self._replies.pop(answer.ticket, None)
+        if future is not None and not future.done():
+            future.set_result(answer.reply)
+
+    def _ended(self, ended: sc.Ended) -> None:
+        if self._closed is None:
+            self._closed = ClientClosed(ended.code, str(ended.reason), ended.reason)
+        for future in self._replies.values():
+            if not future.done():
+                future.set_exception(self._closed)
+                future.add_done_callback(lambda f: f.exception())
+        self._replies.clear()
+
+    def _wake(self, at: float) -> None:
+        if self._timer is not None:
+            if self._timer.when() <= at:
+                return
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_at(at, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        self._apply(self.core.tick(self._now()))
+
+    def _chain(self, need: sc.NeedChain) -> sc.Held | None:
+        seat = self.core.seat
+        assert seat is not None
+        if need.purpose == "load":
+            return self.keeper.load(need.game, seat)
+        if need.purpose == "commit":
+            return self.keeper.commitment_chain(need.game, seat, create=True)
+        return self.keeper.fresh(need.game, seat, need.from_k, need.length, need.n)
 
     async def _notify(self) -> None:
         async with self._changed:
@@ -310,173 +422,72 @@ class MatchClient:
     # ---------------------------------------------------------------- dice
 
     def chain(self, game: int) -> HashChain:
-        """This seat's chain for ``game``; its secret is kept in :attr:`secrets` so that a
-        reconnecting (or restarted) client reveals from the same chain (after a
-        re-commitment: the new one, kept as ``<key>/recommit``, secret and chain length)."""
-        if game not in self._chains:
-            key = self._secret_key(game)
-            game_id = GameId(bytes.fromhex(self.match_id), game)
-            renewed = self.secrets.get(f"{key}/recommit")
-            if renewed is not None:
-                secret, length = renewed[:32], int.from_bytes(renewed[32:36], "big")
-            else:
-                if key not in self.secrets:
-                    self.secrets[key] = secrets.token_bytes(32)
-                secret, length = self.secrets[key], self.chain_length
-            self._chains[game] = HashChain(secret, game_id, self.seat or 0, length=length)
-        return self._chains[game]
+        """This seat's current chain for ``game`` (made and kept in :attr:`secrets` if there
+        is none): the one a reconnecting or restarted client reveals from."""
+        seat = self.seat or 0
+        held = self.keeper.load(game, seat) or self.keeper.commitment_chain(game, seat, True)
+        assert held is not None
+        return held.chain
 
-    def _secret_key(self, game: int) -> str:
-        return f"{self.match_id}/{game}/{self.seat}"
-
-    def holds_chain(self, game: int | None = None) -> bool:
-        """Whether this client's chain is the one its seat published for ``game`` (its
+    def holds_chain(self) -> bool:
+        """Whether this client's chain is the one its seat published for the current game (its
         commitment, or its latest re-commitment) and still has links for the next roll."""
-        t = self.tracker
-        game = game or t.game
-        seat = self.seat
-        if seat is None or t.commitments[seat] is None:
-            return True  # nothing published yet: the commitment will be this chain's
-        chain = self.chain(game)
-        if t.k > chain.length:
-            return False  # run out
-        latest = t.recommitted[seat]
-        if latest is not None:
-            link, k0 = latest
-            return k0 - 1 <= chain.length and chain.link(k0 - 1) == link
-        if t.recommits[seat]:
-            # Re-committed before a snapshot: only the chain kept from it can be the current.
-            return f"{self._secret_key(game)}/recommit" in self.secrets
-        return chain.commitment == t.commitments[seat]
+        return self.core.holds_chain()
 
     async def recommit(self) -> Reply:
         """Commit a fresh chain for the rest of this game (docs/fairness.md, section 7): for a
         seat whose secret is lost (a new device) or whose chain has run out. Allowed between
         rolls, at most three times per game; the new chain serves rolls from the next one."""
-        return await asyncio.shield(self._start_recommit())
-
-    def _start_recommit(self) -> asyncio.Future[Reply]:
-        # Synchronous up to the send: from here on this client's rolls and reveals use the
-        # new chain, and they wait for the server's answer to it (_after_recommit).
-        t = self.tracker
-        game, k0 = t.game, t.k
-        length = max(self.chain_length, 2 * k0)
-        secret = secrets.token_bytes(32)
-        # Kept before it is sent: once the server has it, only this chain can reveal.
-        self.secrets[f"{self._secret_key(game)}/recommit"] = secret + length.to_bytes(4, "big")
-        game_id = GameId(bytes.fromhex(self.match_id), game)
-        chain = HashChain(secret, game_id, self.seat or 0, length=length)
-        self._chains[game] = chain
-        link = chain.link(k0 - 1)
-        sent = asyncio.ensure_future(self.act(lambda s: m.Recommit(s, game, link)))
-        self._recommitting[game] = sent
-
-        def answered(f: asyncio.Future[Reply]) -> None:
-            if not f.cancelled() and f.exception() is None:
-                self.recommit_replies.append(f.result())
-
-        sent.add_done_callback(answered)
-        return sent
-
-    async def _after_recommit(self, game: int) -> None:
-        sent = self._recommitting.get(game)
-        if sent is not None and not sent.done():
-            with contextlib.suppress(Exception):
-                await asyncio.shield(sent)
-
-    async def _automatic(self) -> None:
-        """Commit and reveal by themselves: nobody should have to click for that."""
-        seat = self.seat
-        t = self.tracker
-        if seat is None or t.over is not None:
-            return
-        owed = t.owes(seat)
-        key = (owed or "", t.game, t.k)
-        if key in self._auto_sent:
-            return
-        if owed == "commit" and self.auto_commit:
-            self._auto_sent.add(key)
-            self._spawn(self.commit(t.commit_game))
-        elif owed in ("rolloff", "reveal") and self.auto_reveal and self.holds_chain():
-            # (Without the seat's chain a reveal could only be wrong: an invalid_reveal.)
-            self._auto_sent.add(key)
-            self._spawn(self.reveal(t.game, t.k))
-        if (
-            self.auto_reveal
-            and t.clock.phase in BETWEEN_ROLLS
-            and t.recommits[seat] < MAX_RECOMMITMENTS
-            and ("recommit", t.game, t.k) not in self._auto_sent
-            and not self.holds_chain()
-        ):
-            # A roll of this client waits for it, and reveals from the new chain.
-            self._auto_sent.add(("recommit", t.game, t.k))
-            self._start_recommit()
-
-    def _spawn(self, work: Any) -> None:
-        task = asyncio.create_task(work)
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        seq, effects = self.core.recommit(self._now())
+        if seq is None:
+            raise ValueError("a re-commitment is not allowed now")
+        return await self._wait(seq, effects, 30)
 
     # ---------------------------------------------------------------- acting
 
-    async def act(self, make: Callable[[int], m.ClientMessage], timeout: float = 30) -> Reply:
-        """Send the action ``make(seq)`` and wait for its ack or reject. ``rate_limited`` and
-        ``retry_later`` are not answers: the same action (same seq) is sent again later."""
+    async def _wait(self, ticket: int, effects: list[sc.Effect], timeout: float) -> Reply:
+        future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self._replies[ticket] = future
+        self._apply(effects)
+        return await asyncio.wait_for(asyncio.shield(future), timeout)
+
+    def _check_open(self) -> None:
         if self._closed is not None and self._task is not None and self._task.done():
             raise self._closed  # closed for good: no connection would ever carry it
-        self.seq += 1
-        seq = self.seq
-        message = make(seq)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        delay = 0.05
-        while True:
-            reply: asyncio.Future[Reply] = loop.create_future()
-            self._pending[seq] = _Pending(message, reply)
-            if self._connected.is_set():
-                await self._send(message)
-            answer = await asyncio.wait_for(asyncio.shield(reply), deadline - loop.time())
-            retry = isinstance(answer, m.Reject) and answer.code in _TRY_AGAIN
-            pause = delay * (0.5 + random.random())
-            if not retry or loop.time() + pause >= deadline:
-                return answer
-            await asyncio.sleep(pause)
-            delay = min(delay * 2, 1.0)
 
-    async def _send(self, message: m.ClientMessage) -> None:
-        if self.drop_next:
-            self.drop_next = False
-            await self.drop()
-            return
-        ws = self._ws
-        if ws is None:
-            return  # sent again after the next welcome
-        with contextlib.suppress(ConnectionClosed):
-            await ws.send(codec.encode(message))
+    async def act(self, make: Callable[[int], m.ClientMessage], timeout: float = 30) -> Reply:
+        """Send the action ``make(seq)`` and wait (at most ``timeout`` seconds) for its ack or
+        reject. ``rate_limited`` and ``retry_later`` are not answers: the core sends the same
+        action (same seq) again until it gets one, for as long as the match is live."""
+        self._check_open()
+        seq, effects = self.core.act(make(self.core.seq + 1), self._now())  # type: ignore[arg-type]
+        return await self._wait(seq, effects, timeout)
 
     async def commit(self, game: int | None = None) -> Reply:
         """Commit to this seat's chain for ``game`` (once: a second call waits for the first)."""
+        self._check_open()
         game = game or self.tracker.commit_game
-        if game not in self._commits:
-            commitment = self.chain(game).commitment
-            self._commits[game] = asyncio.ensure_future(
-                self.act(lambda s: m.Commit(s, game, commitment))
-            )
-        return await asyncio.shield(self._commits[game])
+        if game not in self._commit_futures:
+            seq, effects = self.core.commit(game, self._now())
+            done = self.core.commit_reply(game)
+            if done is not None:
+                future = asyncio.get_running_loop().create_future()
+                future.set_result(done)
+                self._commit_futures[game] = future
+            else:
+                self._commit_futures[game] = asyncio.ensure_future(self._wait(seq, effects, 30))
+        return await asyncio.shield(self._commit_futures[game])
 
     async def reveal(self, game: int | None = None, k: int | None = None) -> Reply:
         """Reveal link ``k`` of the chain of ``game`` (default: what the match waits for)."""
-        game = game or self.tracker.game
-        k = k or self.tracker.k
-        await self._after_recommit(game)
-        link = self.chain(game).link(k)
-        return await self.act(lambda s: m.Reveal(s, game, k, link))
+        self._check_open()
+        seq, effects = self.core.reveal(game or self.tracker.game, k or self.tracker.k, self._now())
+        return await self._wait(seq, effects, 30)
 
     async def roll(self) -> Reply:
-        t = self.tracker
-        game, k = t.game, t.k
-        await self._after_recommit(game)
-        link = self.chain(game).link(k)
-        return await self.act(lambda s: m.Roll(s, game, k, link))
+        self._check_open()
+        seq, effects = self.core.roll(self._now())
+        return await self._wait(seq, effects, 30)
 
     async def move(self, moves: tuple[tuple[int, int], ...]) -> Reply:
         t = self.tracker

@@ -49,6 +49,8 @@ class Tracker:
     recommitted: list[tuple[bytes, int] | None] = field(default_factory=lambda: [None, None])
     """Each seat's latest re-commitment in this game: ``(link s'[k0 - 1], k0)``; None when it
     has none, or when it came before a snapshot (then only :attr:`recommits` counts it)."""
+    heads: tuple[bytes | None, bytes | None] = (None, None)
+    """From a snapshot: each seat's latest link (its next reveal must hash to it)."""
     clock: pe.Clock = field(default_factory=lambda: pe.Clock("waiting", (), None))
     over: pe.MatchOver | None = None
     rematch: pe.RematchOffered | None = None
@@ -125,6 +127,7 @@ class Tracker:
         self.boards = [g.boards[0], g.boards[1]]
         self.cube, self.cube_owner = g.cube.value, g.cube.owner
         self.commitments = g.commitments
+        self.heads = g.heads
         self.recommits, self.recommitted = list(g.recommits), [None, None]
         self.last_game = g.result
         self.clock = g.clock or pe.Clock("over" if s.result else g.phase, (), None)

@@ -11,15 +11,12 @@ export class FakeSocket implements SocketLike {
   onmessage: ((ev: { data: unknown }) => void) | null = null;
   onclose: ((ev: { code: number; reason: string }) => void) | null = null;
   onerror: ((ev: unknown) => void) | null = null;
-  /** A server that answers what the client sends (test/diceServer.ts), if any. */
-  onSend: ((frame: Record<string, unknown>) => void) | null = null;
 
   constructor(readonly url: string) {}
 
   send(data: Uint8Array): void {
     const frame = decodeFrame(data) as Record<string, unknown>;
     this.sent.push(frame);
-    this.onSend?.(frame);
   }
 
   close(code?: number, reason?: string): void {

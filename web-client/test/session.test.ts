@@ -86,18 +86,26 @@ describe('match session: handshake, versions and resume', () => {
     env.last.drop(1006);
     expect(s.link).toBe('connecting');
     expect(env.sockets.length).toBe(1);
-    env.advance(150); // jitter 0.5..1.5 of 400 ms: not yet
+    env.advance(40); // 50 ms times 0.5..1.5 (the seat core's back-off; 1.0 here): not yet
     expect(env.sockets.length).toBe(1);
-    env.advance(300);
+    env.advance(20);
     expect(env.sockets.length).toBe(2);
     env.last.open();
     expect((env.last.sent[0]!.p as { last_v: number }).last_v).toBe(3);
-    // Backoff grows while attempts keep failing.
+    // Backoff grows while attempts keep failing: 100 ms now.
     env.last.drop(1006);
-    env.advance(700);
+    env.advance(90);
     expect(env.sockets.length).toBe(2);
-    env.advance(200);
+    env.advance(20);
     expect(env.sockets.length).toBe(3);
+    // ... up to 2 s, and it never gives up while the match is live (an hour of refusals).
+    for (let i = 0; i < 1800; i++) {
+      const before = env.sockets.length;
+      env.last.drop(1006);
+      env.advance(2000);
+      expect(env.sockets.length).toBe(before + 1);
+    }
+    expect(s.link).toBe('connecting');
   });
 
   it('told of a restart (1012), comes back within half a second and retries every 250 ms', () => {
@@ -116,10 +124,12 @@ describe('match session: handshake, versions and resume', () => {
     }
     env.last.open();
     welcome(env.last, 'spectator', 3);
-    // Healthy again: the next ordinary drop backs off from the start (400 ms x 0.5..1.5).
+    // Healthy again: the next ordinary drop backs off from the start (50 ms x 0.5..1.5).
     env.last.drop(1006);
-    env.advance(RESTART_RETRY_MS);
+    env.advance(40);
     expect(env.sockets.length).toBe(8);
+    env.advance(20);
+    expect(env.sockets.length).toBe(9);
   });
 
   it('does not reconnect after a final close (another tab took the seat)', () => {

@@ -46,6 +46,12 @@ export interface ConnectionHandlers {
   changed(): void;
   /** Send something the server answers (a ping): the line has been quiet for long. */
   probe?(): void;
+  /**
+   * The socket closed with `code` (1006: dropped, refused or a failed handshake): the owner's
+   * decision (the seat core's) — reconnect after this many ms, or null: never. Without it, the
+   * close code table and the backoff below decide.
+   */
+  lost?(code: number): number | null;
 }
 
 export const BACKOFF_BASE_MS = 400;
@@ -185,13 +191,16 @@ export class Connection {
   private lost(close: { code: number; reason: string }): void {
     this.clearTimers();
     this.lastClose = close;
-    if (this.stopped || FINAL_CLOSE_CODES.has(close.code)) {
+    const decided = this.stopped || !this.handlers.lost ? undefined : this.handlers.lost(close.code);
+    if (this.stopped || decided === null || (decided === undefined && FINAL_CLOSE_CODES.has(close.code))) {
       this.stopped = true;
       this.setState('closed');
       return;
     }
     let delay: number;
-    if (close.code === SERVICE_RESTART && !this.restarting) {
+    if (decided !== undefined) {
+      delay = decided;
+    } else if (close.code === SERVICE_RESTART && !this.restarting) {
       this.restarting = true;
       delay = this.env.random() * RESTART_SPREAD_MS;
     } else if (this.restarting) {

@@ -1,31 +1,21 @@
 /**
- * One seat's (or a spectator's) session with a match over the WebSocket, the browser twin of
- * the Python MatchClient (protocol/client/connection.py):
- *
- * - hello first (the seat token travels only in it), then welcome and the events after the
- *   last version seen (a fresh page asks from version 0, so it sees every roll of the game and
- *   can verify it; the server sends a snapshot when that is too far back);
- * - events applied strictly in version order (duplicates ignored, a gap asks for a resync);
- * - actions numbered per seat with sequence numbers kept in storage across reloads; each waits
- *   for its ack or reject; after a reconnect the ones the server did not apply are sent again
- *   with the same number; `rate_limited` / `retry_later` are retried with the same number;
- * - the dice automation: commit when the clock names this seat in phase `commit`, reveal in
- *   `rolloff` / `reveal`, roll when no cube decision is possible — from a hash chain whose
- *   secret is kept in storage per match, game and seat, so a reload rebuilds it; a browser
- *   without the secret of the seat's current chain (another device, cleared storage)
- *   re-commits a fresh chain between rolls (docs/fairness.md, section 7), at most 3 times a
- *   game;
- * - every published roll verified (LiveVerifier), the server clock offset from welcome and
- *   pong, presence and the watcher count.
+ * One seat's (or a spectator's) session with a match over the WebSocket: the browser's thin
+ * adapter over the seat core (seatCore.ts, the twin of protocol/client/seat.py), which makes
+ * every protocol decision — numbered actions kept across reloads and reconnects, resend after
+ * the welcome, retries of `rate_limited` / `retry_later` with no horizon, reconnection that stops
+ * only on a definitive answer, automatic commit / reveal / forced roll on the present only, and
+ * re-commitment of a lost chain (docs/protocol.md, "Client behaviour"). This file moves bytes
+ * (Connection), runs the core's timers, keeps the dice secrets and sequence numbers in storage
+ * (a reload rebuilds the chain; a browser without the secret re-commits between rolls,
+ * docs/fairness.md section 7), verifies every published roll (LiveVerifier: WebCrypto is
+ * asynchronous), and says what happens in words: notices, presence, the server clock offset.
  */
 
 import {
   CHAIN_LENGTH,
   type ChainContext,
-  MAX_RECOMMITMENTS,
   OwnChain,
   type SecretStorage,
-  constantTimeEqual,
   forgetSecret,
   fromHex,
   loadChain,
@@ -43,7 +33,6 @@ import {
   type Move,
   type Seat,
   type ServerFrame,
-  TRY_AGAIN_CODES,
   actionFrame,
   actions,
   echo,
@@ -52,11 +41,12 @@ import {
   ping,
   resync,
 } from './protocol';
+import { type Effect, type Held, type NeedPurpose, type Reply, SeatCore } from './seatCore';
 import { type SeatRecord, loadSeq, saveSeq } from './storage';
-import { Tracker } from './tracker';
+import type { Tracker } from './tracker';
 import type { DiceCheck } from '../view/gameView';
 
-export type Reply = { readonly ok: true; readonly v: number } | { readonly ok: false; readonly code: string; readonly message: string };
+export type { Reply } from './seatCore';
 
 export interface SessionOptions {
   readonly matchId: string;
@@ -71,13 +61,6 @@ export interface SessionOptions {
   readonly autoNextShare?: number;
 }
 
-interface PendingAction {
-  readonly action: Action;
-  readonly resolve: (reply: Reply) => void;
-  readonly user: boolean;
-  tries: number;
-}
-
 export interface Notice {
   readonly id: number;
   readonly text: string;
@@ -85,37 +68,23 @@ export interface Notice {
 }
 
 const PING_EVERY_MS = 10_000;
-const RETRY_FOR_MS = 30_000;
 
-/** This seat's chain in one game, as this browser holds it. */
-interface Held {
-  readonly chain: OwnChain;
-  /** The seat's re-commitment count with this chain applied (0: the game's commitment). */
-  readonly n: number;
-}
-
-/** Clock phases of the server's phase `play`: between rolls, where a re-commitment is allowed. */
-const BETWEEN_ROLLS: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign']);
-/** Clock phases in which a roll is under way (a reveal may be owed). */
-const ROLLING: ReadonlySet<ClockPhase> = new Set(['rolloff', 'reveal']);
 /** Clock phases of a game being played: between rolls or during one. */
-const IN_GAME: ReadonlySet<ClockPhase> = new Set([...BETWEEN_ROLLS, ...ROLLING]);
-/** The longest a play waits for this seat's re-commitment before it is sent anyway. */
-const RECOMMIT_WAIT_MS = 5_000;
+const IN_GAME: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign', 'rolloff', 'reveal']);
 const CANNOT_STORE = 'This browser cannot store the dice secret: do not reload during this game';
 
+interface Waiting {
+  readonly resolve: (reply: Reply) => void;
+  readonly action: string;
+  readonly user: boolean;
+}
+
 export class MatchSession {
-  readonly tracker = new Tracker();
-  /** The seat this connection plays (from the welcome), or null for a spectator. */
-  seat: Seat | null;
-  /** The server's version at the last welcome; automation waits until the events reach it. */
-  welcomeV: number | null = null;
+  readonly core: SeatCore;
   /** Server clock minus this browser's clock (ms), from welcome and pongs. */
   offset = 0;
   private bestRtt = Infinity;
   watchers = 0;
-  /** The match's chat rooms (net/chatLog.ts). */
-  readonly chat: ChatLog;
   /** Last connection-level error from the server (e.g. replaced, auth_failed). */
   lastError: { code: string; message: string } | null = null;
   /** The dice check of each roll, by `${game}:${k}`. */
@@ -127,41 +96,61 @@ export class MatchSession {
   nextGameAsked = 0;
   everOnline = false;
   readonly connection: Connection;
-  private seq: number;
-  private readonly pending = new Map<number, PendingAction>();
-  private readonly autoSent = new Set<string>();
-  /** This seat's chain per game: loading or loaded (null: this browser holds none). */
-  private readonly chains = new Map<number, Promise<Held | null>>();
-  private readonly held = new Map<number, Held | null>();
-  /** The player asked to roll (`game:k`) while the chain was not ready. */
-  private rollWanted: string | null = null;
-  /** Notices said once (`what:game[:k]`). */
-  private readonly said = new Set<string>();
-  /** A re-commitment under way: plays that hand the dice over wait for `done`. */
-  private recovery: { readonly game: number; readonly done: Promise<void>; readonly finish: () => void } | null = null;
+  /** The match's chat rooms (net/chatLog.ts). */
+  readonly chat: ChatLog;
+  private readonly waiting = new Map<number, Waiting>();
+  /** This seat's chain per game, once built (for `chain()`). */
+  private readonly chains = new Map<number, OwnChain>();
   private readonly verifiers = new Map<number, LiveVerifier>();
   private readonly matchBytes: Uint8Array;
   private readonly listeners = new Set<() => void>();
-  private resyncAsked = 0;
   private noticeId = 0;
   private emitQueued = false;
-  /** The last event applied had no clock: more of the same transition follow. */
-  private midTransition = false;
   private pingTimer: unknown = null;
-  private autoTimer: unknown = null;
-  private welcomed = false;
+  private wakeTimer: unknown = null;
+  private wakeAt: number | null = null;
+  private savedSeq: number;
 
   constructor(private readonly options: SessionOptions) {
-    this.seat = options.seat?.seat ?? null;
-    this.seq = this.seat === null ? 0 : loadSeq(options.storage, options.matchId, this.seat);
+    const seat = options.seat?.seat ?? null;
+    this.savedSeq = seat === null ? 0 : loadSeq(options.storage, options.matchId, seat);
+    this.core = new SeatCore(
+      options.matchId,
+      options.seat !== null,
+      {
+        chainLength: options.chainLength ?? CHAIN_LENGTH,
+        autoRoll: true,
+        nextGameShare: options.autoNextShare ?? 0.5,
+        // Version 0 asks for the whole log: every roll can be verified (or a snapshot if too long).
+        firstLastV: 0,
+      },
+      () => options.env.random(),
+      seat,
+      this.savedSeq,
+    );
     this.matchBytes = fromHex(options.matchId);
     this.chat = new ChatLog((frame) => this.connection.send(frame), () => options.env.now());
     this.connection = new Connection(options.url, options.env, {
-      open: () => this.onOpen(),
+      open: () => this.apply(this.core.opened(this.now())),
       message: (frame) => this.onFrame(frame),
       changed: () => this.onLinkChange(),
-      probe: () => this.connection.send(ping(this.options.env.now())),
+      probe: () => this.connection.send(ping(this.now())),
+      lost: (code) => this.lost(code),
     });
+  }
+
+  get tracker(): Tracker {
+    return this.core.tracker;
+  }
+
+  /** The seat this connection plays (from the welcome), or null for a spectator. */
+  get seat(): Seat | null {
+    return this.core.seat;
+  }
+
+  /** The server's version at the last welcome; automation waits until the events reach it. */
+  get welcomeV(): number | null {
+    return this.core.welcomeV;
   }
 
   get matchId(): string {
@@ -179,7 +168,7 @@ export class MatchSession {
 
   /** Server time now (ms). */
   serverNow(): number {
-    return this.options.env.now() + this.offset;
+    return this.now() + this.offset;
   }
 
   /** A server time as this browser's clock. */
@@ -187,15 +176,19 @@ export class MatchSession {
     return serverMs - this.offset;
   }
 
+  private now(): number {
+    return this.options.env.now();
+  }
+
   start(): void {
     this.connection.start();
-    this.autoTimer = this.options.env.setTimeout(() => this.tickAutomation(), 500);
   }
 
   stop(): void {
     this.connection.stop();
+    this.apply(this.core.stop());
     if (this.pingTimer !== null) this.options.env.clearTimeout(this.pingTimer);
-    if (this.autoTimer !== null) this.options.env.clearTimeout(this.autoTimer);
+    if (this.wakeTimer !== null) this.options.env.clearTimeout(this.wakeTimer);
   }
 
   subscribe(listener: () => void): () => void {
@@ -203,19 +196,115 @@ export class MatchSession {
     return () => this.listeners.delete(listener);
   }
 
-  // ---- receiving --------------------------------------------------------------------------------
+  // ---- the core's effects -----------------------------------------------------------------------
 
-  private onOpen(): void {
-    this.welcomed = false;
-    // Version 0 asks for the whole log: every roll can be verified (or a snapshot if too long).
-    this.connection.send(hello(this.options.matchId, this.options.seat?.token ?? null, this.tracker.version, this.options.name));
+  /** The socket closed: the core says when to come back (ms from now), or never (null). */
+  private lost(code: number): number | null {
+    const now = this.now();
+    let delay: number | null = null;
+    const effects = this.core.closed(code === 1006 ? null : code, now);
+    for (const e of effects) if (e.t === 'connect') delay = Math.max(0, e.at - now);
+    this.apply(effects); // an end answers what was still waiting
+    this.emit();
+    return delay;
   }
 
-  private onLinkChange(): void {
-    if (this.connection.state !== 'online') {
-      this.welcomed = false;
-      this.midTransition = false;
+  private apply(effects: Effect[]): void {
+    for (const e of effects) {
+      switch (e.t) {
+        case 'send': {
+          const f = e.frame;
+          if (f.t === 'hello') this.connection.send(hello(this.options.matchId, this.options.seat?.token ?? null, f.lastV, this.options.name));
+          else if (f.t === 'echo') this.connection.send(echo(f.at));
+          else if (f.t === 'resync') this.connection.send(resync(f.lastV));
+          else this.connection.send(actionFrame(f.action, f.seq));
+          break;
+        }
+        case 'answer':
+          this.answered(e.ticket, e.reply);
+          break;
+        case 'wake':
+          this.wake(e.at);
+          break;
+        case 'needChain':
+          void this.provide(e.game, e.purpose, e.fromK, e.length, e.n);
+          break;
+        case 'notice':
+          this.say(this.noticeText(e.kind, e.k, e.text), e.alarm);
+          break;
+        default:
+          break; // connect and ended: the Connection asked through lost()
+      }
     }
+    if (this.core.seq !== this.savedSeq && this.core.seat !== null) {
+      this.savedSeq = this.core.seq;
+      saveSeq(this.options.storage, this.options.matchId, this.core.seat, this.core.seq);
+    }
+  }
+
+  private noticeText(kind: string, k: number, text: string): string {
+    if (kind === 'opponent_renewed') {
+      const other = this.seat === null ? null : ((1 - this.seat) as Seat);
+      const name = other === null ? 'A player' : (this.tracker.names[other] ?? `Seat ${other}`);
+      return `${name} committed a new dice chain (lost secret) from roll ${k}`;
+    }
+    return text;
+  }
+
+  private wake(at: number): void {
+    if (this.wakeAt !== null && this.wakeAt <= at && this.wakeTimer !== null) return;
+    if (this.wakeTimer !== null) this.options.env.clearTimeout(this.wakeTimer);
+    this.wakeAt = at;
+    this.wakeTimer = this.options.env.setTimeout(() => {
+      this.wakeTimer = this.wakeAt = null;
+      this.apply(this.core.tick(this.now()));
+      this.emit();
+    }, Math.max(0, at - this.now()));
+  }
+
+  private answered(ticket: number, reply: Reply): void {
+    const w = this.waiting.get(ticket);
+    if (!w) return;
+    this.waiting.delete(ticket);
+    if (!reply.ok && w.user) this.say(`${w.action === 'move' ? 'Move refused' : 'Refused'}: ${reply.message}`, false);
+    w.resolve(reply);
+  }
+
+  /** Build the chain the core asked for (storage holds the secrets), and hand it over. */
+  private async provide(game: number, purpose: NeedPurpose, fromK: number, length: number, n: number): Promise<void> {
+    const seat = this.core.seat;
+    if (seat === null) return;
+    const ctx = this.ctx(game, seat);
+    let held: Held | null = null;
+    try {
+      if (purpose === 'recommit') {
+        const secret = newSecret();
+        const chain = await OwnChain.create(ctx, secret, length, fromK);
+        // Stored before it is sent: a reload after the re-commitment finds the new secret.
+        if (!storeRecommitted(this.options.storage, ctx, { secret, from: fromK, length, n })) this.say(CANNOT_STORE, true);
+        held = { chain, n };
+      } else {
+        const stored = loadChain(this.options.storage, ctx);
+        if (stored !== null && (purpose === 'load' || stored.n === 0)) {
+          held = { chain: await OwnChain.create(ctx, stored.secret, stored.length ?? this.chainLength, stored.from), n: stored.n };
+        } else if (purpose === 'commit') {
+          const { secret, stored: kept } = obtainSecret(this.options.storage, ctx);
+          if (!kept) this.say(CANNOT_STORE, true);
+          held = { chain: await OwnChain.create(ctx, secret, this.chainLength), n: 0 };
+        }
+      }
+    } catch {
+      held = null;
+    }
+    if (held) this.chains.set(game, held.chain as OwnChain);
+    this.apply(this.core.chainReady(game, held, this.now()));
+    this.emit();
+  }
+
+  // ---- receiving --------------------------------------------------------------------------------
+
+  private onLinkChange(): void {
+    if (this.connection.state !== 'online') this.core.welcomed = false;
     this.emit();
   }
 
@@ -229,52 +318,27 @@ export class MatchSession {
       console.warn('fairgammon: frame not understood', err);
     }
     this.emit();
-    this.automate();
   }
 
   /** Handle one server frame (public for tests that feed frames directly). */
   receive(frame: ServerFrame): void {
     const t = this.tracker;
+    const live = this.caughtUp;
+    const before = t.version;
+    this.apply(this.core.receive(frame, this.now()));
     switch (frame.t) {
-      case 'welcome': {
-        const p = frame.p;
-        this.welcomed = true;
+      case 'welcome':
         this.everOnline = true;
-        this.seat = p.role === 'spectator' ? null : p.role === 'seat0' ? 0 : 1;
-        this.welcomeV = p.v;
-        this.sampleClock(p.server_time, null);
+        this.sampleClock(frame.p.server_time, null);
         this.connection.healthy();
-        const applied = p.seq ?? 0;
-        if (applied > this.seq) this.setSeq(applied);
-        // Resend what the server has not applied; what it applied shows in the events.
-        for (const [seq, entry] of [...this.pending].sort((a, b) => a[0] - b[0])) {
-          if (seq <= applied) {
-            this.pending.delete(seq);
-            entry.resolve({ ok: true, v: p.v });
-          } else {
-            this.sendAction(seq);
-          }
-        }
         this.startPings();
         this.chat.welcomed(this.seat, t.over !== null);
         break;
-      }
       case 'event':
-        this.onEvent(frame);
+        if (t.version === frame.v && before === frame.v - 1) this.afterEvent(frame, live);
         break;
       case 'snapshot':
-        t.applySnapshot(frame.p.v, frame.p.state);
         this.afterSnapshot();
-        break;
-      case 'ack':
-        this.answer(frame.p.seq, { ok: true, v: frame.p.v });
-        break;
-      case 'reject':
-        if (frame.p.seq !== null) this.answer(frame.p.seq, { ok: false, code: frame.p.code, message: frame.p.message });
-        else this.chat.refused(frame.p.message);
-        break;
-      case 'chat':
-        this.chat.receive(frame.p);
         break;
       case 'presence':
         this.onPresence(frame.p.seat, frame.p.status, frame.p.deadline);
@@ -283,39 +347,26 @@ export class MatchSession {
         this.watchers = frame.p.count;
         break;
       case 'pong':
-        this.sampleClock(frame.p.server_time, this.options.env.now() - frame.p.t);
-        break;
-      case 'probe':
-        // At once: the server grants this connection's round trip as lag allowance.
-        this.connection.send(echo(frame.p.t));
+        this.sampleClock(frame.p.server_time, this.now() - frame.p.t);
         break;
       case 'error':
         this.lastError = frame.p;
+        break;
+      case 'reject':
+        if (frame.p.seq === null) this.chat.refused(frame.p.message);
+        break;
+      case 'chat':
+        this.chat.receive(frame.p);
+        break;
+      default:
         break;
     }
     this.settlePendingMove();
   }
 
-  private onEvent(frame: EventFrame): void {
-    const t = this.tracker;
-    if (frame.v <= t.version) return; // a duplicate (resume overlap)
-    if (frame.v > t.version + 1) {
-      // A gap: ask once for what is missing; the events that follow fill it.
-      if (this.resyncAsked !== t.version) {
-        this.resyncAsked = t.version;
-        this.connection.send(resync(t.version));
-      }
-      return;
-    }
-    const live = this.caughtUp;
-    t.applyEvent(frame);
-    this.midTransition = frame.n === null;
-    this.afterEvent(frame, live);
-  }
-
   /** The events have reached the version the server had when it welcomed us. */
   get caughtUp(): boolean {
-    return this.welcomeV !== null && this.tracker.version >= this.welcomeV;
+    return this.core.caughtUp;
   }
 
   private afterEvent(e: EventFrame, live: boolean): void {
@@ -330,14 +381,6 @@ export class MatchSession {
       }
       case 'recommitted':
         this.verifiers.get(e.p.game)?.recommit(e.p.seat, e.p.commitment, e.p.k);
-        if (e.p.seat === this.seat) {
-          if (this.isCurrent(this.held.get(e.p.game) ?? null)) {
-            if (live) this.say('New dice chain committed for this device');
-            if (this.recovery?.game === e.p.game) this.recovery.finish();
-          }
-        } else if (live) {
-          this.say(`${name(e.p.seat)} committed a new dice chain (lost secret) from roll ${e.p.k}`);
-        }
         break;
       case 'dice': {
         const d = e.p;
@@ -384,7 +427,6 @@ export class MatchSession {
       case 'game_over':
         // The game's reveals are all public now: its secret is of no more use.
         if (this.seat !== null) forgetSecret(this.options.storage, { matchId: this.matchBytes, gameNo: e.p.game, seat: this.seat });
-        if (this.recovery?.game === e.p.game) this.recovery.finish();
         break;
       default:
         break;
@@ -444,39 +486,15 @@ export class MatchSession {
 
   // ---- acting -----------------------------------------------------------------------------------
 
-  private setSeq(seq: number): void {
-    this.seq = seq;
-    if (this.seat !== null) saveSeq(this.options.storage, this.options.matchId, this.seat, seq);
-  }
-
   /** Send `action` with a new sequence number; resolves with the server's answer. */
   act(action: Action, user = true): Promise<Reply> {
-    this.setSeq(this.seq + 1);
-    const seq = this.seq;
-    return new Promise<Reply>((resolve) => {
-      this.pending.set(seq, { action, resolve, user, tries: 0 });
-      this.sendAction(seq);
-    });
+    return this.wait(this.core.act(action, this.now()), action.t, user);
   }
 
-  private sendAction(seq: number): void {
-    const entry = this.pending.get(seq);
-    if (!entry || !this.welcomed) return; // sent after the next welcome
-    this.connection.send(actionFrame(entry.action, seq));
-  }
-
-  private answer(seq: number, reply: Reply): void {
-    const entry = this.pending.get(seq);
-    if (!entry) return;
-    if (!reply.ok && TRY_AGAIN_CODES.has(reply.code) && entry.tries * 1000 < RETRY_FOR_MS) {
-      entry.tries++;
-      const delay = Math.min(4000, 200 * 2 ** entry.tries) * (0.5 + this.options.env.random());
-      this.options.env.setTimeout(() => this.sendAction(seq), delay);
-      return;
-    }
-    this.pending.delete(seq);
-    if (!reply.ok && entry.user) this.say(`${entry.action.t === 'move' ? 'Move refused' : 'Refused'}: ${reply.message}`, false);
-    entry.resolve(reply);
+  private wait(started: { ticket: number; effects: Effect[] }, action: string, user: boolean): Promise<Reply> {
+    const promise = new Promise<Reply>((resolve) => this.waiting.set(started.ticket, { resolve, action, user }));
+    this.apply(started.effects);
+    return promise;
   }
 
   private settlePendingMove(): void {
@@ -484,24 +502,14 @@ export class MatchSession {
     if (p && p.ackV !== null && this.tracker.version >= p.ackV) this.pendingMove = null;
   }
 
-  /** Play the dice: a complete legal play. Shown as pending until the ack and its events. */
+  /** Play the dice: a complete legal play. Shown as pending until the ack and its events (a play
+   * after which this seat reveals waits for its chain, or a re-commitment, in the core). */
   async move(moves: readonly Move[]): Promise<Reply | null> {
     const t = this.tracker;
     if (this.seat === null || t.owes(this.seat) !== 'move' || this.pendingMove) return null;
-    const { game, turn } = t;
-    if (this.chainPending()) {
-      // After this play the opponent rolls, and this seat must reveal: re-commit first.
-      this.pendingMove = { seq: 0, ackV: null };
-      this.emit();
-      await this.chainSettled();
-      this.pendingMove = null;
-      if (t.owes(this.seat) !== 'move' || t.game !== game || t.turn !== turn) {
-        this.emit();
-        return null;
-      }
-    }
-    const promise = this.act(actions.move(game, turn, moves));
-    const seq = this.seq;
+    const started = this.core.act(actions.move(t.game, t.turn, moves), this.now());
+    const seq = started.ticket; // the play's ticket: it identifies the pending play
+    const promise = this.wait(started, 'move', true);
     this.pendingMove = { seq, ackV: null };
     this.emit();
     const reply = await promise;
@@ -517,40 +525,24 @@ export class MatchSession {
     return reply;
   }
 
+  /** Roll (declining to double); with the chain being renewed, it goes once the new one is in. */
   async roll(user = true): Promise<Reply | null> {
-    const t = this.tracker;
-    if (this.seat === null || t.owes(this.seat) !== 'decide') return null;
-    const game = t.game;
-    const k = t.k;
-    const key = `decide:${game}:${k}`;
-    this.autoSent.add(key);
-    const held = await this.loadHeld(game);
-    if (t.owes(this.seat) !== 'decide' || t.game !== game || t.k !== k) return null;
-    if (!held || !this.isCurrent(held)) {
-      // The chain is being replaced (a re-commitment): roll as soon as the new one is in.
-      this.autoSent.delete(key);
-      this.rollWanted = `${game}:${k}`;
-      this.automate();
-      return null;
-    }
-    return this.act(actions.roll(game, k, held.chain.reveal(k)), user);
+    if (this.seat === null || this.tracker.owes(this.seat) !== 'decide') return null;
+    return this.wait(this.core.roll(this.now()), 'roll', user);
   }
 
   double(): Promise<Reply> | null {
     const t = this.tracker;
     if (this.seat === null || t.owes(this.seat) !== 'decide' || !t.mayDouble(this.seat)) return null;
     // No automation to hold back: with a cube decision possible nothing rolls by itself, and
-    // after the answer the roll (now without a cube decision) must still happen.
+    // after the answer the roll (now without a cube decision) happens by itself.
     return this.act(actions.double(t.game));
   }
 
   answerDouble(answer: 'take' | 'drop' | 'beaver'): Promise<Reply> | null {
     const t = this.tracker;
     if (this.seat === null || t.owes(this.seat) !== 'take') return null;
-    const game = t.game;
-    // A take hands the dice to the doubler's roll, which this seat must reveal for.
-    if (answer !== 'drop' && this.chainPending()) return this.chainSettled().then(() => this.act(actions[answer](game)));
-    return this.act(actions[answer](game));
+    return this.act(actions[answer](t.game));
   }
 
   resign(level: 1 | 2 | 3): Promise<Reply> | null {
@@ -569,13 +561,13 @@ export class MatchSession {
   /** Start the next game now (commit), instead of waiting for the automatic commit. */
   nextGame(): void {
     this.nextGameAsked = this.tracker.commitGame;
-    this.automate();
+    this.apply(this.core.nextGame(this.now()));
+    this.emit();
   }
 
   /** End a money session between games. */
   stopSession(): Promise<Reply> | null {
     if (this.seat === null || this.tracker.owes(this.seat) !== 'commit') return null;
-    this.autoSent.add(`commit:${this.tracker.commitGame}:stop`);
     return this.act(actions.stop());
   }
 
@@ -584,7 +576,7 @@ export class MatchSession {
     return this.act(actions.leave());
   }
 
-  // ---- dice automation --------------------------------------------------------------------------
+  // ---- dice -------------------------------------------------------------------------------------
 
   private ctx(game: number, seat: Seat): ChainContext {
     return { matchId: this.matchBytes, gameNo: game, seat };
@@ -594,67 +586,9 @@ export class MatchSession {
     return this.options.chainLength ?? CHAIN_LENGTH;
   }
 
-  /** The chain this browser holds for its seat in `game` (from storage), or null. */
+  /** The chain this browser holds for its seat in `game`, once built, or null. */
   async chain(game: number): Promise<OwnChain | null> {
-    return (await this.loadHeld(game))?.chain ?? null;
-  }
-
-  /** Load (once) the chain storage holds for this seat in `game`. */
-  private loadHeld(game: number): Promise<Held | null> {
-    const seat = this.seat;
-    if (seat === null) return Promise.resolve(null);
-    const known = this.chains.get(game);
-    if (known) return known;
-    const ctx = this.ctx(game, seat);
-    const stored = loadChain(this.options.storage, ctx);
-    const held =
-      stored === null
-        ? Promise.resolve(null)
-        : OwnChain.create(ctx, stored.secret, stored.length ?? this.chainLength, stored.from).then((chain) => ({ chain, n: stored.n }));
-    return this.track(game, held);
-  }
-
-  /** Remember `held` as this seat's chain in `game` once it is built, and act on it. */
-  private track(game: number, held: Promise<Held | null>): Promise<Held | null> {
-    const safe = held.catch(() => null);
-    this.chains.set(game, safe);
-    void safe.then((h) => {
-      if (this.chains.get(game) !== safe) return; // replaced meanwhile
-      this.held.set(game, h);
-      this.automate();
-    });
-    return safe;
-  }
-
-  /** The chain to commit to at the start of `game`: the stored one, or a fresh one. */
-  private async commitChain(game: number): Promise<Held | null> {
-    const seat = this.seat;
-    if (seat === null) return null;
-    const known = await this.loadHeld(game);
-    if (known && known.n === 0) return known;
-    const ctx = this.ctx(game, seat);
-    const { secret, stored } = obtainSecret(this.options.storage, ctx);
-    if (!stored) this.say(CANNOT_STORE, true);
-    return this.track(game, OwnChain.create(ctx, secret, this.chainLength).then((chain) => ({ chain, n: 0 })));
-  }
-
-  /**
-   * Whether `held` is the chain the server checks this seat's next reveal against: the one
-   * committed to, or the one of the seat's latest re-commitment (after a snapshot, which
-   * carries only their number, the re-commitment count it was made with tells).
-   */
-  private isCurrent(held: Held | null): boolean {
-    const seat = this.seat;
-    const t = this.tracker;
-    if (seat === null || held === null || t.k > held.chain.length) return false; // run out: a new one
-    const count = t.recommits[seat];
-    if (count === 0) {
-      const c = t.commitments[seat];
-      return held.n === 0 && c !== null && constantTimeEqual(held.chain.commitment, c);
-    }
-    const last = t.lastRecommit[seat];
-    if (last) return held.chain.from === last.k && constantTimeEqual(held.chain.commitment, last.commitment);
-    return held.n === count;
+    return this.chains.get(game) ?? null;
   }
 
   /**
@@ -662,29 +596,8 @@ export class MatchSession {
    * or null while its chain is still being loaded (or no game is being played).
    */
   holdsChain(): boolean | null {
-    const t = this.tracker;
-    if (this.seat === null || !IN_GAME.has(t.clock.phase)) return null;
-    if (!this.held.has(t.game)) return null;
-    return this.isCurrent(this.held.get(t.game) ?? null);
-  }
-
-  /**
-   * Whether this seat's chain for the next roll is not known to be the current one yet while
-   * a re-commitment is (or may soon be) under way: a play that lets a roll start waits.
-   */
-  private chainPending(): boolean {
-    const seat = this.seat;
-    const t = this.tracker;
-    if (seat === null || t.commitments[seat] === null || !BETWEEN_ROLLS.has(t.clock.phase)) return false;
-    if (this.recovery?.game === t.game) return true;
-    if (!this.held.has(t.game)) return true; // still loading
-    return !this.isCurrent(this.held.get(t.game) ?? null) && t.recommits[seat] < MAX_RECOMMITMENTS;
-  }
-
-  /** Resolves once the chain is loaded and a re-commitment it needed is done (or given up). */
-  private async chainSettled(): Promise<void> {
-    await this.loadHeld(this.tracker.game); // once loaded, the automation starts a re-commitment
-    await this.recovery?.done;
+    if (this.seat === null || !IN_GAME.has(this.tracker.clock.phase)) return null;
+    return this.core.holdsChain();
   }
 
   /** Resolves once every roll received so far has been checked. */
@@ -693,129 +606,9 @@ export class MatchSession {
     await new Promise((r) => queueMicrotask(() => r(null)));
   }
 
-  /** Act by itself where no decision is needed: commit, reveal, roll without a cube choice. */
+  /** Let the core act on what it knows now (tests that set the tracker by hand). */
   automate(): void {
-    const seat = this.seat;
-    const t = this.tracker;
-    if (seat === null || t.over !== null || !this.welcomed || !this.caughtUp) return;
-    const owed = t.owes(seat);
-    if (owed === 'commit') {
-      const game = t.commitGame;
-      const key = `commit:${game}`;
-      if (this.autoSent.has(key) || this.autoSent.has(`${key}:stop`)) return;
-      if (game > 1 && this.nextGameAsked !== game && !this.commitDue()) return;
-      this.autoSent.add(key);
-      void this.commitChain(game).then((held) => {
-        if (held) void this.act(actions.commit(game, held.chain.commitment), false);
-      });
-      return;
-    }
-    // A game is being played: its commitments are published.
-    const phase = t.clock.phase;
-    if (this.midTransition || !IN_GAME.has(phase)) return;
-    const { game, k } = t;
-    if (!this.held.has(game)) {
-      void this.loadHeld(game); // acts again once loaded
-      return;
-    }
-    const held = this.held.get(game) ?? null;
-    if (!held || !this.isCurrent(held)) {
-      this.recover(game, owed);
-    } else if (owed === 'rolloff' || owed === 'reveal') {
-      const key = `${owed}:${game}:${k}`;
-      if (this.autoSent.has(key)) return;
-      this.autoSent.add(key);
-      void this.act(actions.reveal(game, k, held.chain.reveal(k)), false);
-    } else if (owed === 'decide') {
-      const wanted = this.rollWanted === `${game}:${k}`;
-      if ((t.mayDouble(seat) && !wanted) || this.autoSent.has(`decide:${game}:${k}`)) return;
-      void this.roll(wanted);
-    }
-  }
-
-  /**
-   * This browser does not hold the chain the seat's next reveal must come from (the seat was
-   * opened on another device, or storage was cleared): re-commit a fresh chain between rolls
-   * (docs/fairness.md, section 7). During a roll that is not allowed, and the seat cannot
-   * reveal: say so once, and send nothing.
-   */
-  private recover(game: number, owed: ClockPhase | null): void {
-    const seat = this.seat!;
-    const t = this.tracker;
-    const k = t.k;
-    if (t.recommits[seat] >= MAX_RECOMMITMENTS) {
-      this.sayOnce(
-        `limit:${game}`,
-        `This browser does not hold this seat's dice secret, and the seat has already committed a new chain ${MAX_RECOMMITMENTS} times in this game (the limit): it cannot reveal its dice, and forfeits at its next roll`,
-      );
-      return;
-    }
-    if (!BETWEEN_ROLLS.has(t.clock.phase)) {
-      if (owed === 'rolloff' || owed === 'reveal') {
-        this.sayOnce(
-          `lost:${game}:${k}`,
-          'This browser does not hold the dice secret this seat committed to for this game, and a new one can only be committed between rolls: this seat cannot reveal for this roll',
-        );
-      }
-      return; // a roll the seat does not owe a reveal for: re-commit once it is complete
-    }
-    const key = `recommit:${game}:${k}`;
-    if (this.autoSent.has(key)) return; // one try per roll: a refusal does not loop
-    this.autoSent.add(key);
-    let finish = () => {};
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    const recovery = {
-      game,
-      done,
-      finish: () => {
-        if (this.recovery === recovery) this.recovery = null;
-        finish();
-      },
-    };
-    this.recovery = recovery;
-    const timer = this.options.env.setTimeout(recovery.finish, RECOMMIT_WAIT_MS);
-    void done.then(() => this.options.env.clearTimeout(timer));
-    void this.recommit(game, k, key).then((ok) => {
-      if (!ok) recovery.finish();
-    });
-  }
-
-  /**
-   * Make, store and send a fresh chain serving rolls from `k` on. False when it was not sent
-   * or was refused (true: accepted; the `recommitted` event says it is in).
-   */
-  private async recommit(game: number, k: number, key: string): Promise<boolean> {
-    const seat = this.seat!;
-    const t = this.tracker;
-    const ctx = this.ctx(game, seat);
-    const n = t.recommits[seat] + 1;
-    const length = Math.max(this.chainLength, 2 * k); // as many rolls ahead as behind, at least
-    const secret = newSecret();
-    const chain = await OwnChain.create(ctx, secret, length, k);
-    const still = t.game === game && t.k === k && BETWEEN_ROLLS.has(t.clock.phase) && t.recommits[seat] + 1 === n;
-    if (!still || this.isCurrent(this.held.get(game) ?? null)) {
-      // The moment passed while the chain was built (a roll began, or the state changed).
-      this.autoSent.delete(key);
-      queueMicrotask(() => this.automate());
-      return false;
-    }
-    // Stored before it is sent: a reload after the re-commitment finds the new secret.
-    if (!storeRecommitted(this.options.storage, ctx, { secret, from: k, length, n })) {
-      this.say(CANNOT_STORE, true);
-    }
-    const held: Held = { chain, n };
-    this.chains.set(game, Promise.resolve(held));
-    this.held.set(game, held);
-    const reply = await this.act(actions.recommit(game, chain.commitment), false);
-    if (!reply.ok) this.say(`Could not commit a new dice chain: ${reply.message}`, true);
-    else if (this.isCurrent(held)) this.recovery?.finish(); // its event came before the ack
-    return reply.ok;
-  }
-
-  /** Between games: the player has had part of the commit clock to read the result. */
-  private commitDue(): boolean {
-    const at = this.autoCommitAt();
-    return at === null || this.serverNow() >= at;
+    this.apply(this.core.tick(this.now()));
   }
 
   /**
@@ -823,18 +616,8 @@ export class MatchSession {
    * nothing waits (or it already committed).
    */
   autoCommitAt(): number | null {
-    const t = this.tracker;
-    if (this.seat === null || !t.betweenGames || t.owes(this.seat) !== 'commit') return null;
-    if (this.autoSent.has(`commit:${t.commitGame}`)) return null;
-    const deadline = t.clock.deadline;
-    if (deadline === null) return null;
-    const budget = t.settings?.move_time ?? 30_000;
-    return deadline - budget * (1 - (this.options.autoNextShare ?? 0.5));
-  }
-
-  private tickAutomation(): void {
-    this.automate();
-    this.autoTimer = this.options.env.setTimeout(() => this.tickAutomation(), 500);
+    const at = this.core.commitAt();
+    return at === null ? null : at + this.core.serverOffset;
   }
 
   // ---- notifications ----------------------------------------------------------------------------
@@ -842,12 +625,6 @@ export class MatchSession {
   say(text: string, alarm = false): void {
     this.notice = { id: ++this.noticeId, text, alarm };
     this.emit();
-  }
-
-  private sayOnce(key: string, text: string): void {
-    if (this.said.has(key)) return;
-    this.said.add(key);
-    this.say(text, true);
   }
 
   /**
@@ -860,7 +637,7 @@ export class MatchSession {
     this.emitQueued = true;
     queueMicrotask(() => {
       this.emitQueued = false;
-      if (this.midTransition) return;
+      if (this.core.midTransition) return;
       for (const listener of this.listeners) listener();
     });
   }
