@@ -56,7 +56,9 @@ async def test_the_client_keeps_trying_through_a_restart_and_resumes(server):
     await front.set("relay")
     client = MatchClient(front.ws, seated.match_id, seated.tokens[0])
     async with client:
+        await client.wait_for(lambda t: client.core.caught_up, timeout=10)
         v = client.tracker.version
+        assert v > 0  # created, joined, ...: the log was read
         await front.set("refuse")
         await client.drop()
         await asyncio.sleep(0.6)  # connection refused, again and again
@@ -68,8 +70,9 @@ async def test_the_client_keeps_trying_through_a_restart_and_resumes(server):
             await asyncio.sleep(0.05)
         assert client.welcomes == 1 and client.core.ended is None
         await front.set("relay")
-        await client.wait_for(lambda t: client.welcomes == 2, timeout=10)
-        assert client.tracker.version >= v and client.core.caught_up and client.seat == 0
+        # The second welcome, then the events up to its version (they follow the welcome).
+        await client.wait_for(lambda t: client.welcomes == 2 and client.core.caught_up, timeout=10)
+        assert client.tracker.version >= v and client.seat == 0
     await front.set("refuse")
 
 
