@@ -50,14 +50,14 @@ async def healthz(request: Request) -> JSONResponse:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
-    if not settings.redis_url:
+    target = settings.redis_target()
+    if target is None:
         raise RuntimeError("REDIS_URL is not set (fairgammon serve starts an embedded Redis)")
     logs.setup(settings.log_level)
 
-    url = settings.redis_url
-    store = Store.from_url(url)
+    store = Store.connect(target)
     clock = ServerClock(store)
-    hub = Hub(store, url)
+    hub = Hub(store, target)
     matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
     gateway = Gateway(settings, matches)
 
@@ -77,7 +77,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(gateway.probe_forever(), name="probes"),
             asyncio.create_task(gateway.presence.sweep_gone(), name="presence"),
         ]
-        log.info("server process ready", extra=logs.fields(port=settings.port))
+        log.info(
+            "server process ready",
+            extra=logs.fields(port=settings.port, store=target.describe()),
+        )
         try:
             yield
         finally:
