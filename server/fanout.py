@@ -119,7 +119,7 @@ class Feed:
                 failed = exc
                 continue
             if moving_from is not None:
-                self._report(Gap(tuple(group)))
+                self.report(Gap(tuple(group)))
         if failed is not None and moving_from is None:
             raise failed
 
@@ -143,7 +143,8 @@ class Feed:
                     self._home[channel] = node.name
                 node.channels.update(mine)
 
-    def _report(self, item: Message | Gap) -> None:
+    def report(self, item: Message | Gap) -> None:
+        """Queue ``item`` for :meth:`next` (a :class:`Gap` the hub could not fill yet)."""
         self._queue.put_nowait(item)
 
 
@@ -156,6 +157,7 @@ class _Node:
         self.host, self.port = host, port
         self.channels: set[str] = set()
         self._leaving: dict[str, int] = {}  # our own unsubscribes not yet confirmed
+        self._joining: dict[str, asyncio.Future[None]] = {}  # subscriptions not yet confirmed
         self._pubsub: Any = None
         self._sharded = feed.target.subscribe == "ssubscribe"
         self._task: asyncio.Task[None] | None = None
@@ -173,7 +175,7 @@ class _Node:
         except TimeoutError:
             raise RedisConnectionError(f"no pub/sub connection to {self.name}") from None
         try:
-            await self._subscribe(fresh)
+            await self._subscribe(fresh, confirmed=wait)
         except Exception as exc:
             await self._disconnect()  # the reader reconnects and subscribes them all again
             raise RedisConnectionError(f"pub/sub to {self.name} failed: {exc!r}") from exc
@@ -193,15 +195,34 @@ class _Node:
             await cancel_all([self._task])
         await self._disconnect()
 
-    async def _subscribe(self, channels: Iterable[str]) -> None:
+    async def _subscribe(self, channels: Iterable[str], confirmed: float = 0) -> None:
+        """Subscribe; with ``confirmed`` (s), wait until Redis confirms each (the reader sees
+        the confirmations): from then on no message on them can be missed."""
         subscribe = self._pubsub.ssubscribe if self._sharded else self._pubsub.subscribe
-        # SSUBSCRIBE takes channels of one slot only: one command each (sent, not awaited).
+        waiting = []
+        # SSUBSCRIBE takes channels of one slot only: one command each.
         for channel in channels:
+            if confirmed:
+                future = self._joining.get(channel)
+                if future is None or future.done():
+                    future = asyncio.get_running_loop().create_future()
+                    self._joining[channel] = future
+                waiting.append(future)
             await subscribe(channel)
+        if waiting:
+            try:
+                await asyncio.wait_for(asyncio.gather(*waiting), confirmed)
+            except TimeoutError:
+                raise RedisConnectionError("subscription not confirmed") from None
 
     async def _disconnect(self) -> None:
         self._connected.clear()
         self._leaving.clear()
+        joining, self._joining = self._joining, {}
+        for future in joining.values():
+            if not future.done():
+                future.set_exception(RedisConnectionError("pub/sub connection lost"))
+                future.exception()  # retrieved: nobody may be waiting any more
         pubsub, self._pubsub = self._pubsub, None
         if pubsub is not None:
             with contextlib.suppress(Exception):
@@ -220,7 +241,7 @@ class _Node:
                 self._connected.set()
                 if not first:
                     log.info("pub/sub back", extra=logs.fields(node=self.name))
-                    self.feed._report(Gap(tuple(self.channels)))
+                    self.feed.report(Gap(tuple(self.channels)))
                 first = False
                 failures = 0
                 await self._read()
@@ -252,7 +273,11 @@ class _Node:
                 continue
             kind = message["type"]
             if kind in ("message", "smessage"):
-                self.feed._report(Message(message["channel"].decode(), message["data"]))
+                self.feed.report(Message(message["channel"].decode(), message["data"]))
+            elif kind in ("subscribe", "ssubscribe"):
+                future = self._joining.pop(message["channel"].decode(), None)
+                if future is not None and not future.done():
+                    future.set_result(None)
             elif kind == "sunsubscribe":
                 channel = message["channel"].decode()
                 if self._leaving.get(channel):

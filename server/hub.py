@@ -113,6 +113,8 @@ class Hub:
         self._feed = Feed(RedisTarget.of(target))
         self._followers: dict[str, set[Follower]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._retries: set[asyncio.Task[None]] = set()
+        self._subscribing: dict[str, asyncio.Future[None]] = {}
         self.on_control: Callable[[str, bytes], None] | None = None
 
     def followers(self, match_id: str) -> set[Follower]:
@@ -122,14 +124,29 @@ class Hub:
         return list(self._followers)
 
     async def follow(self, match_id: str, follower: Follower) -> None:
+        """Add ``follower``; once this returns the match's channel is subscribed, so a state
+        read after it misses no later event (a second follower waits for the first's
+        subscription too)."""
         group = self._followers.setdefault(match_id, set())
         group.add(follower)
-        if len(group) == 1:
-            try:
-                await self._feed.subscribe(channel(match_id))
-            except Exception:
-                self._forget(match_id, follower)
-                raise
+        pending = self._subscribing.get(match_id)
+        if len(group) > 1:
+            if pending is not None:
+                await asyncio.shield(pending)
+            return
+        pending = self._subscribing[match_id] = asyncio.get_running_loop().create_future()
+        try:
+            await self._feed.subscribe(channel(match_id))
+        except Exception as exc:
+            self._forget(match_id, follower)
+            pending.set_exception(exc)
+            pending.exception()  # retrieved: later followers may not be waiting
+            raise
+        else:
+            pending.set_result(None)
+        finally:
+            if self._subscribing.get(match_id) is pending:
+                del self._subscribing[match_id]
 
     async def unfollow(self, match_id: str, follower: Follower) -> None:
         if self._forget(match_id, follower):
@@ -162,6 +179,7 @@ class Hub:
     async def stop(self) -> None:
         if self._task:
             await cancel_all([self._task])  # one cancel() is not always enough: server.tasks
+        await cancel_all(list(self._retries))
         with contextlib.suppress(Exception):
             await self._feed.close()
 
@@ -190,7 +208,9 @@ class Hub:
 
     async def _caught_up(self, channels: tuple[str, ...]) -> None:
         """These channels were deaf for a while (their pub/sub connection broke and is back):
-        each follower learns how far its match got and fetches what it lacks from the log."""
+        each follower learns how far its match got and fetches what it lacks from the log.
+        Retried until the store answers (right after a failover it may not, yet)."""
+        failed = []
         for name in channels:
             match_id = name.split("{m:", 1)[1].split("}", 1)[0]
             group = self._followers.get(match_id)
@@ -200,9 +220,18 @@ class Hub:
                 version = await self.store.version(match_id)
             except Exception as exc:
                 log.warning("catch-up failed", extra=logs.fields(match=match_id, error=repr(exc)))
+                failed.append(name)
                 continue
             if version is None:
                 continue
             for follower in list(group):
                 if follower.next_version is not None:
                     follower.start(follower.next_version, version)
+        if failed:
+            retry = asyncio.create_task(self._again(Gap(tuple(failed))))
+            self._retries.add(retry)
+            retry.add_done_callback(self._retries.discard)
+
+    async def _again(self, gap: Gap, delay: float = 0.25) -> None:
+        await asyncio.sleep(delay)
+        self._feed.report(gap)
