@@ -73,6 +73,13 @@ class Follower:
         if self._want >= next_version:
             self._kick()
 
+    def rewind(self, next_version: int) -> None:
+        """Go on from ``next_version`` although later versions were sent: the store lost them
+        (see :mod:`server.rewind`); whatever is held from before is dropped."""
+        self._held.clear()
+        self._want = 0
+        self.next_version = next_version
+
     def _kick(self) -> None:
         if not self._catching_up:
             self._catching_up = asyncio.create_task(self._catch_up())
@@ -116,6 +123,9 @@ class Hub:
         self._retries: set[asyncio.Task[None]] = set()
         self._subscribing: dict[str, asyncio.Future[None]] = {}
         self.on_control: Callable[[str, bytes], None] | None = None
+        self.on_behind: Callable[[str, int], None] | None = None
+        """Called with ``(match, stored version)`` when, after a gap, the store is behind
+        what followers were sent (see :mod:`server.rewind`)."""
 
     def followers(self, match_id: str) -> set[Follower]:
         return self._followers.get(match_id, set())
@@ -224,6 +234,10 @@ class Hub:
                 continue
             if version is None:
                 continue
+            if self.on_behind and any(
+                f.next_version is not None and f.next_version - 1 > version for f in group
+            ):
+                self.on_behind(match_id, version)  # the store lost events they were sent
             for follower in list(group):
                 if follower.next_version is not None:
                     follower.start(follower.next_version, version)

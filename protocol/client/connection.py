@@ -271,6 +271,10 @@ class MatchClient:
                 else:
                     await self._send(pending.message)
         elif isinstance(msg, m.Event | m.Snapshot):
+            if isinstance(msg, m.Snapshot) and msg.v < self.tracker.version:
+                # The server lost events we saw (a store failover): what we sent for them
+                # automatically (commitments, reveals) may be lost too, so send it again.
+                self._auto_sent.clear()
             self.tracker.apply(msg)
         elif isinstance(msg, m.Ack | m.Reject):
             if isinstance(msg, m.Reject):
