@@ -18,6 +18,7 @@ from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
 from server.matches import MatchService
+from server.redis_link import follow_primary
 from server.settings import Settings
 from server.store import Store
 from server.tasks import cancel_all
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
             asyncio.create_task(gateway.probe_forever(), name="probes"),
             asyncio.create_task(gateway.presence.sweep_gone(), name="presence"),
+            asyncio.create_task(follow_primary(target, store.redis), name="primary"),
         ]
         log.info(
             "server process ready",

@@ -28,7 +28,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server import logs
-from server.redis_link import RedisTarget, connect, pubsub_client
+from server.redis_link import RedisTarget, connect, pubsub_client, sentinel_primary
 from server.tasks import cancel_all
 
 log = logs.get("fanout")
@@ -162,6 +162,9 @@ class _Node:
         self._sharded = feed.target.subscribe == "ssubscribe"
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
+        self._client: Any = None
+        self._address: tuple[str, int] | None = None  # where a Sentinel client connected
+        self._checked = 0.0
 
     async def add(self, channels: list[str], wait: float = 5.0) -> None:
         """Follow ``channels``: subscribed (the command sent) when this returns, so a state
@@ -215,6 +218,18 @@ class _Node:
             except TimeoutError:
                 raise RedisConnectionError("subscription not confirmed") from None
 
+    async def _primary_moved(self, every: float = 0.5) -> bool:
+        """(Sentinel) Whether the Sentinels name another primary (asked every ``every`` s)."""
+        now = asyncio.get_running_loop().time()
+        if now < self._checked + every:
+            return False
+        self._checked = now
+        try:
+            address = await sentinel_primary(self._client)
+        except Exception:
+            return False  # no Sentinel answers now: stay
+        return address is not None and tuple(address) != self._address
+
     async def _disconnect(self) -> None:
         self._connected.clear()
         self._leaving.clear()
@@ -235,8 +250,12 @@ class _Node:
         first = True
         while True:
             try:
-                self._pubsub = pubsub_client(self.feed.target, self.host, self.port).pubsub()
+                client = pubsub_client(self.feed.target, self.host, self.port)
+                self._pubsub = client.pubsub()
                 await self._pubsub.ping()  # connects (and fails here if the node is down)
+                connection = self._pubsub.connection
+                self._address = (connection.host, connection.port) if connection else None
+                self._client = client
                 await self._subscribe(sorted(self.channels))
                 self._connected.set()
                 if not first:
@@ -269,6 +288,8 @@ class _Node:
             # A bounded wait, so that the health check (a PING when idle) notices a node
             # that went away without closing the connection.
             message = await pubsub.get_message(timeout=1.0)
+            if self.feed.target.sentinels and await self._primary_moved():
+                raise RedisConnectionError("the Sentinels named another primary")
             if message is None:
                 continue
             kind = message["type"]

@@ -113,7 +113,7 @@ class Gateway:
         self._tasks: set[asyncio.Task[None]] = set()
         self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
         matches.hub.on_control = self._on_control
-        matches.hub.on_behind = lambda match, v: rewind.on_note(self, match, {"v": v}, "gap")
+        matches.hub.on_behind = lambda match, v, seen: rewind.store_behind(self, match, v, seen)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""

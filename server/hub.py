@@ -123,9 +123,9 @@ class Hub:
         self._retries: set[asyncio.Task[None]] = set()
         self._subscribing: dict[str, asyncio.Future[None]] = {}
         self.on_control: Callable[[str, bytes], None] | None = None
-        self.on_behind: Callable[[str, int], None] | None = None
-        """Called with ``(match, stored version)`` when, after a gap, the store is behind
-        what followers were sent (see :mod:`server.rewind`)."""
+        self.on_behind: Callable[[str, int, str], None] | None = None
+        """Called with ``(match, stored version, where it was seen)`` when the store is found
+        behind what followers may have been sent (see :mod:`server.rewind`)."""
 
     def followers(self, match_id: str) -> set[Follower]:
         return self._followers.get(match_id, set())
@@ -237,7 +237,7 @@ class Hub:
             if self.on_behind and any(
                 f.next_version is not None and f.next_version - 1 > version for f in group
             ):
-                self.on_behind(match_id, version)  # the store lost events they were sent
+                self.on_behind(match_id, version, "gap")  # the store lost events they were sent
             for follower in list(group):
                 if follower.next_version is not None:
                     follower.start(follower.next_version, version)

@@ -7,7 +7,10 @@ by Redis Sentinel. Everything that opens a connection to the store goes through 
 * :func:`masters` opens one plain client per master (a cluster has several), for checks that
   must read each of them, such as the durability settings;
 * :func:`pubsub_client` opens a client for one node's pub/sub connection (see
-  :mod:`server.fanout`).
+  :mod:`server.fanout`);
+* :func:`follow_primary` moves a Sentinel client's connections to a new primary as soon as
+  the Sentinels name one (redis-py only asks them when it opens a connection, and a demoted
+  primary keeps accepting writes until the Sentinels reconfigure it).
 
 On a cluster, match channels are *sharded* channels (``SSUBSCRIBE``/``SPUBLISH``): a message
 travels only within the shard that owns the channel's slot, so fan-out grows with the shards.
@@ -18,6 +21,7 @@ which Redis 6 also has.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +34,10 @@ from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
+
+from server import logs
+
+log = logs.get("store")
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,3 +219,35 @@ def pubsub_client(target: RedisTarget, host: str | None = None, port: int | None
             target.sentinel_master, retry=no_retry, **_TIMEOUTS, **NO_CLIENT_NAME
         )
     return aioredis.Redis.from_url(target.url, retry=no_retry, **_TIMEOUTS, **NO_CLIENT_NAME)
+
+
+def sentinel_primary(client: Any) -> Any:
+    """The Sentinels' current address of the primary (a Sentinel client's), or None."""
+    pool = client.connection_pool
+    manager = getattr(pool, "sentinel_manager", None)
+    if manager is None:
+        return None
+    return manager.discover_master(pool.service_name)
+
+
+async def follow_primary(target: RedisTarget, client: Any, every: float = 0.5) -> None:
+    """Forever (Sentinel only): when the Sentinels name another primary, close every
+    connection of ``client``; its next commands connect to the new primary. Without this a
+    pooled connection would keep writing to the old one, which still accepts writes until the
+    Sentinels have turned it into a replica — writes that would then be lost."""
+    if not target.sentinels:
+        return
+    known = None
+    while True:
+        try:
+            address = await sentinel_primary(client)
+            if known is not None and address != known:
+                moved = logs.fields(old=":".join(map(str, known)), new=":".join(map(str, address)))
+                log.warning("sentinel: the primary moved", extra=moved)
+                await client.connection_pool.disconnect()
+            known = address
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # no Sentinel answers now: the connections stay as they are
+            pass
+        await asyncio.sleep(every)

@@ -12,6 +12,8 @@ This module notices it and brings those connections back to what the store holds
 * when a match channel's pub/sub connection comes back after a break (as after any failover)
   and the store is behind what this process's connections of the match were sent
   (:attr:`server.hub.Hub.on_behind`);
+* in a commit: the compare-and-set finds a stored version older than the state the
+  transition was computed from (versions never go back otherwise);
 * on a refused action: this connection was sent versions the store does not have
   (:func:`after_reject`): it gets a snapshot of the stored state, and a control note on the
   match channel tells every process to do the same for its own connections of the match
@@ -19,7 +21,7 @@ This module notices it and brings those connections back to what the store holds
 
 Each such incident is logged (``store behind clients: writes lost``, with the match, both
 versions and where it was seen) and counted in ``fairgammon_lost_writes_total{seen=...}``
-(``resume``, ``gap``, ``action``, ``note``).
+(``resume``, ``gap``, ``commit``, ``action``, ``note``).
 Play goes on from the stored state; the events that were lost are gone for good.
 """
 
@@ -84,9 +86,22 @@ async def after_reject(gateway: Gateway, conn: Connection) -> bool:
         return False
     incident(conn.match_id, sent, state.version, "action")
     await _realign(gateway, [conn], state)
-    note = msgpack.packb({"op": OP, "v": state.version})
-    await gateway.store.publish(conn.match_id, note, control=True)
+    await _tell_others(gateway, conn.match_id, state.version)
     return True
+
+
+def store_behind(gateway: Gateway, match_id: str, stored: int, seen: str) -> None:
+    """The store was found at ``stored``, behind what this process had: on a pub/sub gap
+    (``gap``; each process sees its own) or in a commit whose compare-and-set found an older
+    version than the state it was computed from (``commit``; other processes are told)."""
+    on_note(gateway, match_id, {"v": stored}, seen)
+    if seen == "commit":
+        gateway._spawn(_tell_others(gateway, match_id, stored))
+
+
+async def _tell_others(gateway: Gateway, match_id: str, stored: int) -> None:
+    note = msgpack.packb({"op": OP, "v": stored})
+    await gateway.store.publish(match_id, note, control=True)
 
 
 def on_note(gateway: Gateway, match_id: str, note: dict[str, Any], seen: str = "note") -> None:
