@@ -258,6 +258,11 @@ export class MatchSession {
         this.onEvent(frame);
         break;
       case 'snapshot':
+        if (frame.p.v < t.version) {
+          // The server's store lost events we saw (a failover): what we sent for them by
+          // ourselves (commitments, reveals) may be lost too, so it may be sent again.
+          for (const key of [...this.autoSent]) if (!key.endsWith(':stop')) this.autoSent.delete(key);
+        }
         t.applySnapshot(frame.p.v, frame.p.state);
         this.afterSnapshot();
         break;
