@@ -11,6 +11,12 @@ What arrives is put on one queue for the hub:
   opened and subscribed again, possibly on another node after a failover): whatever was
   published meanwhile must be fetched from the log.
 
+Why not redis-py's own ``ClusterPubSub`` (its asyncio cluster client has ``ssubscribe`` since
+5.x): its ``get_sharded_message`` polls the per-node connections one after the other, each with
+the caller's timeout, so an idle node delays the messages of a busy one; and a connection it
+re-opens is re-subscribed silently, so nobody learns that messages were missed meanwhile. Here
+every node has its own reader and a reconnect is reported as a :class:`Gap`.
+
 A broken connection is retried with a short backoff; on a cluster every retry first asks the
 cluster where the channels' slots are now, so channels follow a failover or a slot migration
 (Redis also ends sharded subscriptions itself when their slot moves: an ``sunsubscribe`` we did

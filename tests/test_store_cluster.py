@@ -13,11 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 from redis.crc import key_slot
 
 from protocol.client import play_random
 from server import store as s
+from server.cli import build_parser
 from server.redis_link import RedisTarget
+from server.settings import Settings, SettingsError
 from tests.redis_cluster import TestCluster
 from tests.serverproc import ServerProcess
 from tests.srv_support import (
@@ -57,8 +60,6 @@ async def test_scripts_run_on_the_cluster_and_publish_on_the_shard(cluster: Test
     match_id = secrets.token_hex(16)
     owner = cluster.owner(s.channel(match_id))
     other = next(n for n in cluster.nodes if n is not owner)
-    import redis.asyncio as aioredis
-
     sharded = aioredis.Redis(port=owner.port).pubsub()
     plain = aioredis.Redis(port=other.port).pubsub()
     await sharded.ssubscribe(s.channel(match_id))
@@ -163,3 +164,26 @@ async def test_a_single_redis_keeps_its_clock_credit_from_before_the_tagged_keys
         assert await store.heartbeat(now, 1000) == 7000
         assert not await store.redis.exists("fg:clock:credit", "fg:clock:alive")
         assert int(await store.redis.get(s.CLOCK_CREDIT)) == 7000
+
+
+def test_the_store_is_chosen_by_flag_or_environment() -> None:
+    args = build_parser().parse_args(
+        ["serve", "--redis-url", "redis://node1:7000/0", "--redis-cluster"]
+    )
+    assert (args.redis_url, args.redis_cluster) == ("redis://node1:7000/0", True)
+    env = {"REDIS_URL": "redis://node1:7000/0", "REDIS_CLUSTER": "1"}
+    assert Settings.from_env(env).redis_target() == RedisTarget("redis://node1:7000/0", True)
+    sentinel = {"REDIS_SENTINEL": "s1:26379,s2:26380", "REDIS_SENTINEL_MASTER": "fg"}
+    assert Settings.from_env(sentinel).redis_target() == RedisTarget(
+        sentinels=(("s1", 26379), ("s2", 26380)), sentinel_master="fg"
+    )
+    assert Settings.from_env({}).redis_target() is None  # serve starts its own Redis
+    for bad in (
+        {"REDIS_CLUSTER": "1"},  # which node?
+        {"REDIS_URL": "redis://x/0", "REDIS_CLUSTER": "maybe"},
+        {"REDIS_SENTINEL": "s1:26379"},  # which master?
+        {"REDIS_SENTINEL": "s1", "REDIS_SENTINEL_MASTER": "fg"},  # no port
+        {**sentinel, "REDIS_URL": "redis://x/0"},  # both
+    ):
+        with pytest.raises(SettingsError):
+            Settings.from_env(bad)
