@@ -17,9 +17,10 @@ import redis.asyncio as aioredis
 from redis.crc import key_slot
 
 from protocol.client import play_random
+from protocol.client.lobby import get
 from server import store as s
 from server.cli import build_parser
-from server.redis_link import RedisTarget
+from server.redis_link import RedisTarget, masters
 from server.settings import Settings, SettingsError
 from tests.redis_cluster import TestCluster
 from tests.serverproc import ServerProcess
@@ -129,11 +130,16 @@ async def _play_through_failures(
             play_random(c, random.Random(rng.random()), timeout=60) for pair in seats for c in pair
         ))  # fmt: skip
         await _reached(seats, 20, games)
+        # The lobby reads one index and the summaries of matches on every shard.
+        live = await get(survivor.base, "/api/matches?status=live")
+        assert {t.match_id for t in tables} <= {x["id"] for x in live["matches"]}, live
         doomed.kill()  # SIGKILL, mid-match: its clients carry on with the survivor
         await _reached(seats, 35, games)
         restarted.kill()  # a master crashes: its slots stop until it is back
         await asyncio.sleep(0.5)
-        await asyncio.to_thread(restarted.start)
+        # Not in a worker thread: Linux stops redis-server when the thread that started it
+        # ends (redis_process asks for that, so a crashed server leaves no Redis behind).
+        restarted.start()
         await asyncio.to_thread(cluster.wait_ok)
         results = await asyncio.wait_for(games, 90)
         for pair in watchers:
@@ -164,6 +170,19 @@ async def test_a_single_redis_keeps_its_clock_credit_from_before_the_tagged_keys
         assert await store.heartbeat(now, 1000) == 7000
         assert not await store.redis.exists("fg:clock:credit", "fg:clock:alive")
         assert int(await store.redis.get(s.CLOCK_CREDIT)) == 7000
+
+
+async def test_masters_reaches_every_master_of_the_cluster(cluster: TestCluster) -> None:
+    """For checks that must read each master (such as the durability settings)."""
+    clients = await masters(RedisTarget(url=cluster.url, cluster=True))
+    try:
+        ports = {c.connection_pool.connection_kwargs["port"] for c in clients}
+        assert ports == {n.port for n in cluster.nodes}
+        for client in clients:
+            assert await client.config_get("appendfsync") == {"appendfsync": "always"}
+    finally:
+        for client in clients:
+            await client.aclose()
 
 
 def test_the_store_is_chosen_by_flag_or_environment() -> None:
