@@ -37,7 +37,8 @@ def main() -> int:
                  "zadd", "fg:idx:deadlines", "__rand_int__", "m:__rand_int__"],
                 capture_output=True, text=True, check=True,
             )  # fmt: skip
-            print(out.stdout.strip().split("\r")[-1].strip())
+            lines = [x.strip() for x in out.stdout.replace("\r", "\n").splitlines()]
+            print([x for x in lines if x][-1])
         finally:
             redis.stop()
     return 0
