@@ -148,7 +148,9 @@ class Hub:
         try:
             await self._feed.subscribe(channel(match_id))
         except Exception as exc:
-            self._forget(match_id, follower)
+            if self._forget(match_id, follower):
+                with contextlib.suppress(Exception):  # not half-subscribed for good
+                    await self._feed.unsubscribe(channel(match_id))
             pending.set_exception(exc)
             pending.exception()  # retrieved: later followers may not be waiting
             raise
