@@ -21,13 +21,17 @@ from tests.srv_support import assert_log_replays, seat_two, store_at
 MATCHES = 4
 
 
-async def play_on(client: MatchClient, rng: random.Random, rejected: list[m.Reject]) -> object:
-    """Play ``client``'s seat to the end; a refused decision (one built on a lost version) is
-    noted and made again once the server has brought the client back to the stored state."""
+async def play_on(
+    client: MatchClient, rng: random.Random, rejected: list[m.Reject], pause: float = 0.0
+) -> object:
+    """Play ``client``'s seat to the end (``pause`` s before each decision); a refused decision
+    (one built on a lost version) is noted and made again once the server has brought the
+    client back to the stored state."""
     while True:
         await client.wait_for(lambda t: t.over is not None or client.owes() in HUMAN, 60)
         if client.tracker.over is not None:
             return client.tracker.over
+        await asyncio.sleep(pause)
         version = client.tracker.version
         reply = await decide(client, rng)
         if isinstance(reply, m.Reject):

@@ -107,9 +107,10 @@ async def test_the_server_keeps_serving_through_a_sentinel_failover(watched) -> 
         rejected: list[m.Reject] = []
         async with a, b, w:
             rng = random.Random(8)
+            # Like people, not machines: the game must outlast the failover (a few seconds).
             games = asyncio.gather(
-                play_on(a, random.Random(rng.random()), rejected),
-                play_on(b, random.Random(rng.random()), rejected),
+                play_on(a, random.Random(rng.random()), rejected, pause=0.1),
+                play_on(b, random.Random(rng.random()), rejected, pause=0.1),
             )
             await a.wait_for(lambda t: t.version >= 15)
             reply = command(sentinel.port, "SENTINEL", "FAILOVER", NAME)
