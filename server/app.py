@@ -26,6 +26,7 @@ from server.lobby_limits import Limits, LobbyLimits, sweep_open_matches
 from server.matches import MatchService
 from server.origin import OriginCheck
 from server.players import Players
+from server.redis_link import follow_primary
 from server.results import Results
 from server.settings import Settings
 from server.store import Store
@@ -70,14 +71,14 @@ async def healthz(request: Request) -> JSONResponse:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings.from_env()
-    if not settings.redis_url:
+    target = settings.redis_target()
+    if target is None:
         raise RuntimeError("REDIS_URL is not set (fairgammon serve starts an embedded Redis)")
     logs.setup(settings.log_level)
 
-    url = settings.redis_url
-    store = Store.from_url(url)
+    store = Store.connect(target)
     clock = ServerClock(store)
-    hub = Hub(store, url)
+    hub = Hub(store, target)
     matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
     gateway = Gateway(settings, matches)
     limits = LobbyLimits(
@@ -90,7 +91,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ),
     )
 
-    guard = durability.Guard(store.redis, settings.durability)
+    guard = durability.Guard(target, settings.durability)
     accounts_store = AccountsStore(store.redis)
     results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now)
     matches.results = results
@@ -134,8 +135,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 sweep_open_matches(limits, clock.now, cancel_unjoined), name="open-matches"
             ),
             asyncio.create_task(results.sweep_forever(), name="results"),
+            asyncio.create_task(follow_primary(target, store.redis), name="primary"),
         ]
-        log.info("server process ready", extra=logs.fields(port=settings.port))
+        log.info(
+            "server process ready",
+            extra=logs.fields(port=settings.port, store=target.describe()),
+        )
         try:
             yield
         finally:

@@ -13,7 +13,7 @@ own result or exception.
 ...     def __init__(self): self.calls = []
 ...     async def __aenter__(self): return self
 ...     async def __aexit__(self, *exc): pass
-...     def evalsha(self, sha, n, *keys_and_args): self.calls.append(keys_and_args)
+...     def execute_command(self, name, sha, n, *keys_and_args): self.calls.append(keys_and_args)
 ...     async def execute(self, raise_on_error): return [a[-1] * 2 for a in self.calls]
 >>> class FakeRedis:
 ...     def pipeline(self, transaction): return FakePipe()
@@ -88,5 +88,7 @@ class ScriptBatcher:
     async def _send(self, batch: list[_Call]) -> list[Any]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for keys, args, _ in batch:
-                pipe.evalsha(self.sha, len(keys), *keys, *args)
+                # Not pipe.evalsha: redis-py refuses that name in a cluster pipeline, while
+                # the command itself is routed by its keys like any other.
+                pipe.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
             return await pipe.execute(raise_on_error=False)

@@ -25,6 +25,7 @@ unknown) at start, every ``RECHECK_SECONDS`` and on ``/healthz``:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,6 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server import logs
+from server.redis_link import RedisTarget, masters
 
 log = logs.get("durability")
 
@@ -100,6 +102,19 @@ async def read(redis) -> Durability:  # type: ignore[no-untyped-def]
     return Durability(appendonly, appendfsync)
 
 
+async def read_every_master(target: RedisTarget) -> Durability:
+    """The settings of every master of ``target`` (one Redis, the Sentinels' primary, or each
+    master of a cluster): the first unsafe one, else the first one."""
+    clients = await masters(target)
+    try:
+        found = [await read(client) for client in clients]
+    finally:
+        for client in clients:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+    return next((d for d in found if not d.safe), found[0])
+
+
 def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -111,9 +126,9 @@ def _unreachable(exc: Exception) -> bool:
 class Guard:
     """The process's view of Redis's durability, and what it does about it."""
 
-    def __init__(self, redis, mode: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, target: RedisTarget, mode: str) -> None:
         assert mode in MODES
-        self.redis = redis
+        self.target = target
         self.mode = mode
         self.last: Durability | None = None
 
@@ -128,7 +143,7 @@ class Guard:
 
     async def check(self) -> Durability:
         """Read the settings now (raises when Redis cannot be reached) and log a problem."""
-        found = await read(self.redis)
+        found = await read_every_master(self.target)
         changed = found != self.last
         self.last = found
         if not found.safe and (changed or self.mode == "degraded"):

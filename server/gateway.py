@@ -31,7 +31,7 @@ from protocol import messages as m
 from protocol.close_codes import CloseCode
 from protocol.errors import DecodeError, ErrorCode
 from protocol.limits import MAX_BAD_FRAMES
-from server import logs, metrics
+from server import logs, metrics, rewind
 from server.hub import Follower
 from server.machine import commands as c
 from server.machine import core
@@ -115,6 +115,7 @@ class Gateway:
         self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
         matches.hub.on_control = self._on_control
         self.chat: Any = None  # server.chat.ChatRooms, installed by the app
+        matches.hub.on_behind = lambda match, v, seen: rewind.store_behind(self, match, v, seen)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -260,6 +261,7 @@ class Gateway:
         """The events after ``last_v`` (fetched by the follower), or a snapshot when the
         client has none or is too far behind."""
         assert conn.follower is not None
+        rewind.note_resume(conn.match_id, last_v, state.version)  # then a snapshot, below
         gap = state.version - last_v if last_v is not None else None
         if gap is not None and 0 <= gap <= self.settings.resume_max_events:
             conn.follower.start(last_v + 1, state.version)  # type: ignore[operator]
@@ -282,6 +284,9 @@ class Gateway:
         try:
             note = msgpack.unpackb(payload)
         except Exception:
+            return
+        if note.get("op") == rewind.OP:
+            rewind.on_note(self, match_id, note)
             return
         if note.get("op") != "seat":
             return
@@ -370,6 +375,8 @@ class Gateway:
             outcome = await self.matches.submit(conn.match_id, command)
         except core.Rejected as exc:
             conn.send_message(m.Reject(seq, ErrorCode(exc.code), exc.message[:200]))
+            with contextlib.suppress(Unavailable, RedisError, OSError):
+                await rewind.after_reject(self, conn)  # built on versions the store lost?
             return
         except Unavailable:
             conn.send_message(m.Reject(seq, ErrorCode.RETRY_LATER, "storage unavailable"))

@@ -1,9 +1,10 @@
 """Fan-out: deliver each match's events, in version order, to every local connection watching it.
 
-One process holds one Redis pub/sub connection and subscribes to the channel of every match it
-has sockets for. Events reach a connection by two paths — right after this process stored them
-(the fast path) and from the channel (events stored by any process) — and :class:`Follower`
-keeps each connection's stream gap-free and duplicate-free: it sends version ``n`` only after
+One process subscribes to the channel of every match it has sockets for, through a
+:class:`server.fanout.Feed` (one pub/sub connection per Redis node that owns followed
+channels). Events reach a connection by two paths — right after this process stored them (the
+fast path) and from the channel (events stored by any process) — and :class:`Follower` keeps
+each connection's stream gap-free and duplicate-free: it sends version ``n`` only after
 ``n - 1`` and fills any gap from the stored log.
 """
 
@@ -14,9 +15,9 @@ import contextlib
 from collections.abc import Callable
 from typing import Protocol
 
-import redis.asyncio as aioredis
-
 from server import logs
+from server.fanout import Feed, Gap
+from server.redis_link import RedisTarget
 from server.store import CONTROL, Store, channel, split_published
 from server.tasks import cancel_all
 
@@ -72,6 +73,13 @@ class Follower:
         if self._want >= next_version:
             self._kick()
 
+    def rewind(self, next_version: int) -> None:
+        """Go on from ``next_version`` although later versions were sent: the store lost them
+        (see :mod:`server.rewind`); whatever is held from before is dropped."""
+        self._held.clear()
+        self._want = 0
+        self.next_version = next_version
+
     def _kick(self) -> None:
         if not self._catching_up:
             self._catching_up = asyncio.create_task(self._catch_up())
@@ -107,17 +115,17 @@ class Follower:
 class Hub:
     """This process's subscriptions: match id -> followers of local connections."""
 
-    def __init__(self, store: Store, redis_url: str) -> None:
+    def __init__(self, store: Store, target: str | RedisTarget) -> None:
         self.store = store
-        self._redis = aioredis.from_url(redis_url, decode_responses=False)
-        self._pubsub = self._redis.pubsub()
+        self._feed = Feed(RedisTarget.of(target))
         self._followers: dict[str, set[Follower]] = {}
         self._task: asyncio.Task[None] | None = None
-        # One subscription change at a time: the first one opens the pub/sub connection, and
-        # concurrent ones would each open their own, all but the last never read (a restart's
-        # reconnect rush left most matches deaf to presence and to other processes' events).
-        self._subscribing = asyncio.Lock()
+        self._retries: set[asyncio.Task[None]] = set()
+        self._subscribing: dict[str, asyncio.Future[None]] = {}
         self.on_control: Callable[[str, bytes], None] | None = None
+        self.on_behind: Callable[[str, int, str], None] | None = None
+        """Called with ``(match, stored version, where it was seen)`` when the store is found
+        behind what followers may have been sent (see :mod:`server.rewind`)."""
 
     def followers(self, match_id: str) -> set[Follower]:
         return self._followers.get(match_id, set())
@@ -126,22 +134,47 @@ class Hub:
         return list(self._followers)
 
     async def follow(self, match_id: str, follower: Follower) -> None:
+        """Add ``follower``; once this returns the match's channel is subscribed, so a state
+        read after it misses no later event (a second follower waits for the first's
+        subscription too)."""
         group = self._followers.setdefault(match_id, set())
         group.add(follower)
-        if len(group) == 1:
-            async with self._subscribing:
-                await self._pubsub.subscribe(channel(match_id))
+        pending = self._subscribing.get(match_id)
+        if len(group) > 1:
+            if pending is not None:
+                await asyncio.shield(pending)
+            return
+        pending = self._subscribing[match_id] = asyncio.get_running_loop().create_future()
+        try:
+            await self._feed.subscribe(channel(match_id))
+        except Exception as exc:
+            if self._forget(match_id, follower):
+                with contextlib.suppress(Exception):  # not half-subscribed for good
+                    await self._feed.unsubscribe(channel(match_id))
+            pending.set_exception(exc)
+            pending.exception()  # retrieved: later followers may not be waiting
+            raise
+        else:
+            pending.set_result(None)
+        finally:
+            if self._subscribing.get(match_id) is pending:
+                del self._subscribing[match_id]
 
     async def unfollow(self, match_id: str, follower: Follower) -> None:
+        if self._forget(match_id, follower):
+            with contextlib.suppress(Exception):
+                await self._feed.unsubscribe(channel(match_id))
+
+    def _forget(self, match_id: str, follower: Follower) -> bool:
+        """Drop ``follower``; True when it was the match's last one here."""
         group = self._followers.get(match_id)
         if not group:
-            return
+            return False
         group.discard(follower)
-        if not group:
-            del self._followers[match_id]
-            with contextlib.suppress(Exception):
-                async with self._subscribing:
-                    await self._pubsub.unsubscribe(channel(match_id))
+        if group:
+            return False
+        del self._followers[match_id]
+        return True
 
     def publish_local(self, match_id: str, version: int, frame: bytes) -> None:
         """The fast path: events this process has just stored."""
@@ -158,26 +191,21 @@ class Hub:
     async def stop(self) -> None:
         if self._task:
             await cancel_all([self._task])  # one cancel() is not always enough: server.tasks
+        await cancel_all(list(self._retries))
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
-        await self._redis.aclose()
+            await self._feed.close()
 
     async def _listen(self) -> None:
-        broken = False
         while True:
             try:
-                if broken:
-                    # Subscribe again and fill what was missed; retried until Redis is back.
-                    await self._resubscribe()
-                    broken = False
-                if not self._pubsub.subscribed:
-                    await asyncio.sleep(0.05)
+                item = await self._feed.next(timeout=1)
+                if item is None:
                     continue
-                message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=1)
-                if message is None or message["type"] != "message":
+                if isinstance(item, Gap):
+                    await self._caught_up(item.channels)
                     continue
-                match_id = message["channel"].decode().split("{m:", 1)[1].split("}", 1)[0]
-                version, frame = split_published(message["data"])
+                match_id = item.channel.split("{m:", 1)[1].split("}", 1)[0]
+                version, frame = split_published(item.data)
                 if version == CONTROL:
                     if self.on_control:
                         self.on_control(match_id, frame)
@@ -188,24 +216,38 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if not broken:
-                    log.warning("pub/sub lost; resubscribing", extra=logs.fields(error=repr(exc)))
-                broken = True
-                await asyncio.sleep(0.25)
+                log.warning("pub/sub message not handled", extra=logs.fields(error=repr(exc)))
 
-    async def _resubscribe(self) -> None:
-        """A fresh pub/sub connection for every followed match; then each follower learns how
-        far its match got while we were deaf and fetches what it lacks from the log."""
-        async with self._subscribing:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-            self._pubsub = self._redis.pubsub()
-            if self._followers:
-                await self._pubsub.subscribe(*(channel(m) for m in self._followers))
-        for match_id, group in list(self._followers.items()):
-            version = await self.store.version(match_id)
+    async def _caught_up(self, channels: tuple[str, ...]) -> None:
+        """These channels were deaf for a while (their pub/sub connection broke and is back):
+        each follower learns how far its match got and fetches what it lacks from the log.
+        Retried until the store answers (right after a failover it may not, yet)."""
+        failed = []
+        for name in channels:
+            match_id = name.split("{m:", 1)[1].split("}", 1)[0]
+            group = self._followers.get(match_id)
+            if not group:
+                continue
+            try:
+                version = await self.store.version(match_id)
+            except Exception as exc:
+                log.warning("catch-up failed", extra=logs.fields(match=match_id, error=repr(exc)))
+                failed.append(name)
+                continue
             if version is None:
                 continue
+            if self.on_behind and any(
+                f.next_version is not None and f.next_version - 1 > version for f in group
+            ):
+                self.on_behind(match_id, version, "gap")  # the store lost events they were sent
             for follower in list(group):
                 if follower.next_version is not None:
                     follower.start(follower.next_version, version)
+        if failed:
+            retry = asyncio.create_task(self._again(Gap(tuple(failed))))
+            self._retries.add(retry)
+            retry.add_done_callback(self._retries.discard)
+
+    async def _again(self, gap: Gap, delay: float = 0.25) -> None:
+        await asyncio.sleep(delay)
+        self._feed.report(gap)

@@ -475,8 +475,11 @@ class MatchService:
                 seat_fields=seat_fields,
                 command=command_record(command, now, after.names[0]),
             )
-        except Conflict:
+        except Conflict as exc:
             self.forget(after.match_id)
+            if before is not None and exc.current < before.version and self.hub.on_behind:
+                # Versions never go back: the store lost writes (server.rewind).
+                self.hub.on_behind(after.match_id, exc.current, "commit")
             raise
         except Exception as exc:
             self.clock.redis_ok = False  # re-validated (and the clock credit) by the heartbeat

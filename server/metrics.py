@@ -37,6 +37,11 @@ CONNECTIONS = Gauge(
     ["role"],
     multiprocess_mode="livesum",
 )
+LOST_WRITES = Counter(
+    "fairgammon_lost_writes_total",
+    "Connections found ahead of the store (writes lost in a failover), by where it was seen",
+    ["seen"],
+)
 COMMANDS = Counter("fairgammon_commands_total", "Accepted commands, by kind", ["kind"])
 MOVES = Counter("fairgammon_moves_total", "Accepted checker plays (rate: moves per second)")
 REJECTIONS = Counter("fairgammon_rejections_total", "Refused frames and actions, by code", ["code"])

@@ -1,7 +1,8 @@
 """Server settings from environment variables, overridable by ``fairgammon serve`` flags.
 
-Every setting has an environment variable ``FAIRGAMMON_<NAME>`` (``REDIS_URL`` keeps its
-conventional name). Values are checked once at start-up; a bad value stops the server with a
+Every setting has an environment variable ``FAIRGAMMON_<NAME>`` (the store's address keeps
+the conventional names ``REDIS_URL``, ``REDIS_CLUSTER``, ``REDIS_SENTINEL`` and
+``REDIS_SENTINEL_MASTER``). Values are checked once at start-up; a bad value stops the server with a
 message naming the variable.
 
 >>> s = Settings.from_env({"FAIRGAMMON_PORT": "9000", "FAIRGAMMON_ALLOWED_ORIGINS": "https://a.example"})
@@ -17,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.redis_link import RedisTarget, parse_sentinels
+
 
 class SettingsError(ValueError):
     """A setting with a value the server cannot use."""
@@ -28,6 +31,11 @@ class Settings:
     port: int = 8000
     # No REDIS_URL: start and supervise a private redis-server with its AOF under data_dir.
     redis_url: str | None = None
+    # The URL names any one node of a Redis Cluster (sharded pub/sub; docs/operations.md).
+    redis_cluster: bool = False
+    # Or: Sentinels ("host:port,host:port") that know the primary named redis_sentinel_master.
+    redis_sentinel: str = ""
+    redis_sentinel_master: str = ""
     data_dir: Path = Path("var")
     # Exact-match allowlist of browser Origins. Empty: the server's own origin(s) only
     # (http://host:port and, for 127.0.0.1, http://localhost:port).
@@ -72,7 +80,7 @@ class Settings:
         env = os.environ if env is None else env
         values: dict[str, object] = {}
         for f in dataclasses.fields(cls):
-            name = "REDIS_URL" if f.name == "redis_url" else f"FAIRGAMMON_{f.name.upper()}"
+            name = f.name.upper() if f.name.startswith("redis_") else f"FAIRGAMMON_{f.name.upper()}"
             if name in env and env[name] != "":
                 values[f.name] = _parse(f.name, env[name], name)
         values.update({k: v for k, v in overrides.items() if v is not None})
@@ -97,9 +105,29 @@ class Settings:
             raise SettingsError("durability must be required or degraded")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
+        if self.redis_cluster and not self.redis_url:
+            raise SettingsError("REDIS_CLUSTER needs REDIS_URL: the address of any one node")
+        if self.redis_sentinel or self.redis_sentinel_master:
+            if not (self.redis_sentinel and self.redis_sentinel_master):
+                raise SettingsError("REDIS_SENTINEL and REDIS_SENTINEL_MASTER go together")
+            if self.redis_cluster or self.redis_url:
+                raise SettingsError("REDIS_SENTINEL replaces REDIS_URL and REDIS_CLUSTER")
+            try:
+                parse_sentinels(self.redis_sentinel)
+            except ValueError as exc:
+                raise SettingsError(f"REDIS_SENTINEL: {exc}") from None
         for origin in self.allowed_origins:
             if not origin.startswith(("http://", "https://")) or origin.endswith("/"):
                 raise SettingsError(f"allowed origin {origin!r} must look like https://host[:port]")
+
+    def redis_target(self) -> RedisTarget | None:
+        """Where the store is; None for the embedded Redis that ``serve`` starts."""
+        if self.redis_sentinel:
+            sentinels = parse_sentinels(self.redis_sentinel)
+            return RedisTarget(sentinels=sentinels, sentinel_master=self.redis_sentinel_master)
+        if self.redis_url:
+            return RedisTarget(url=self.redis_url, cluster=self.redis_cluster)
+        return None
 
     @property
     def base_url(self) -> str:
@@ -124,6 +152,11 @@ def _parse(name: str, raw: str, var: str) -> object:
             return int(raw)
         if kind == "float":
             return float(raw)
+        if kind == "bool":
+            flag = raw.strip().lower()
+            if flag not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+                raise ValueError(raw)
+            return flag in ("1", "true", "yes", "on")
         if kind == "Path":
             return Path(raw)
         if kind == "tuple[str, ...]":

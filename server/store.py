@@ -9,33 +9,34 @@ channel, such as presence, carry version 0. With ``appendfsync always`` Redis re
 only once the write is on disk, and it delivers published messages after the same fsync, so
 nothing is acknowledged or broadcast before it is durable.
 
-Keys of one match share the hash tag ``{m:<id>}`` (one Redis Cluster slot). The global
-indexes (open and live matches, clock deadlines, heartbeat) are updated by separate commands
-after the script: they are hints that the sweeper re-checks against the match state.
+Keys of one match share the hash tag ``{m:<id>}`` (one Redis Cluster slot), and so does its
+channel: every script touches one slot only. On a Redis Cluster the channel is a sharded one
+(``SPUBLISH``; see :mod:`server.redis_link`). The global indexes (open and live matches, clock
+deadlines, gone seats) are one key each, updated by separate commands after the script: they
+are hints that the sweeper re-checks against the match state. The clock's keys share the tag
+``{clock}``, so the heartbeat script is one slot too.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgpack
-import redis.asyncio as aioredis
-from redis.asyncio.connection import AbstractConnection
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.batch import ScriptBatcher
+from server.redis_link import RedisTarget, connect
 
 OPEN_MATCHES = "fg:idx:open"
 LIVE_MATCHES = "fg:idx:live"
 DEADLINES = "fg:idx:deadlines"
-HEARTBEAT = "fg:clock:alive"
-CLOCK_CREDIT = "fg:clock:credit"
-STOPPED = "fg:clock:stopped"
+HEARTBEAT = "fg:{clock}:alive"
+CLOCK_CREDIT = "fg:{clock}:credit"
+STOPPED = "fg:{clock}:stopped"
+LEGACY_CLOCK = {"fg:clock:alive": HEARTBEAT, "fg:clock:credit": CLOCK_CREDIT}
+"""The clock's keys before they shared a hash tag: renamed once at start on a single Redis."""
 GONE_DUE = "fg:idx:gone"
 """When each seat that lost its connection is to be shown gone: ``<match>:<seat>:<conn>``."""
 
@@ -110,7 +111,7 @@ if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[3], unpack(cmsgpack.unpack(ARGV[5])))
 end
 for i = 1, n do
-  redis.call('PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[7 + i])
+  redis.call('$PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[7 + i])
 end
 return {1, base + n}
 """
@@ -157,10 +158,10 @@ return credit
 _TAKE_SEAT = """
 local generation = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 redis.call('HSET', KEYS[2], ARGV[1], 'online:' .. ARGV[2])
-redis.call('PUBLISH', ARGV[3], struct.pack('>I4', 0) .. ARGV[4])
+redis.call('$PUBLISH', ARGV[3], struct.pack('>I4', 0) .. ARGV[4])
 local note = cmsgpack.pack(
   {op = 'seat', seat = tonumber(ARGV[1]), conn = ARGV[2], gen = generation})
-redis.call('PUBLISH', ARGV[3], struct.pack('>I4', 4294967295) .. note)
+redis.call('$PUBLISH', ARGV[3], struct.pack('>I4', 4294967295) .. note)
 return generation
 """
 
@@ -175,15 +176,9 @@ return due
 """
 
 
-def _no_client_name() -> dict[str, None]:
-    """Connection options that leave the client library's name unset (see from_url)."""
-    parameters = inspect.signature(AbstractConnection.__init__).parameters
-    if "driver_info" in parameters:  # redis-py 7+; lib_name and lib_version are deprecated
-        return {"driver_info": None}
-    return {"lib_name": None, "lib_version": None}
-
-
-_NO_CLIENT_NAME = _no_client_name()
+def _script(source: str, target: RedisTarget) -> str:
+    """A script for ``target``: match channels are published with ``SPUBLISH`` on a cluster."""
+    return source.replace("$PUBLISH", target.publish)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,41 +220,25 @@ class Conflict(Exception):
 class Store:
     """Async access to the Redis layout above. One instance per process."""
 
-    def __init__(self, redis: aioredis.Redis) -> None:
+    def __init__(self, redis: Any, target: RedisTarget | None = None) -> None:
         self.redis = redis
-        self._commit = ScriptBatcher(redis, _COMMIT)
+        self.target = target or RedisTarget(url="redis://")
+        self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target))
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = redis.register_script(_HEARTBEAT)
-        self._take_seat = redis.register_script(_TAKE_SEAT)
+        self._take_seat = redis.register_script(_script(_TAKE_SEAT, self.target))
         self._claim_gone = redis.register_script(_CLAIM_GONE)
+        self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
+
+    @classmethod
+    def connect(cls, target: str | RedisTarget) -> Store:
+        """A store on one Redis (a URL), a cluster or a Sentinel-watched primary."""
+        target = RedisTarget.of(target)
+        return cls(connect(target), target)
 
     @classmethod
     def from_url(cls, url: str) -> Store:
-        # A blocking pool: under a burst (a reconnect storm, thousands of handshakes) callers
-        # wait for a free connection instead of failing with "Too many connections", which
-        # would read as "Redis is down" and refuse every command with retry_later.
-        # 64 connections keep a Python process busy (Redis serves one command at a time, and
-        # commits share pipelines); a restarted process opens them all in its first burst.
-        # No client-library name: redis-py would look its version up in the package metadata
-        # and send CLIENT SETINFO twice for every new connection (1.2 -> 0.5 ms each).
-        # No timeout waiting for a pooled connection: a busy process queues its commands; a
-        # dead Redis still fails every command within socket_timeout, which frees the pool.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            decode_responses=False,
-            socket_connect_timeout=2,
-            socket_timeout=5,
-            health_check_interval=10,
-            max_connections=64,
-            timeout=None,
-            # After a Redis restart every pooled connection is dead and would fail its next
-            # command once: retry that once on a fresh connection. Safe for every command
-            # here (pipelined commits too): a commit that did run before its connection broke
-            # fails the retry's compare-and-set, and the service reloads and finds it applied.
-            retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
-            **_NO_CLIENT_NAME,
-        )
-        return cls(aioredis.Redis.from_pool(pool))
+        return cls.connect(url)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -348,7 +327,7 @@ class Store:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hset(presence_key(match_id), str(seat), entry)
             if frame is not None:
-                pipe.publish(channel(match_id), published(frame))
+                pipe.execute_command(self.target.publish, channel(match_id), published(frame))
             if gone_at is not None:
                 conn_id = entry.split(":", 1)[1]
                 pipe.zadd(GONE_DUE, {f"{match_id}:{seat}:{conn_id}": gone_at})
@@ -403,7 +382,9 @@ class Store:
     async def publish(self, match_id: str, frame: bytes, control: bool = False) -> None:
         """Publish an unversioned frame (presence), or a control message between processes,
         to every process serving the match."""
-        await self.redis.publish(channel(match_id), published(frame, control))
+        await self.redis.execute_command(
+            self.target.publish, channel(match_id), published(frame, control)
+        )
 
     async def events_after(
         self, match_id: str, version: int, limit: int
@@ -460,9 +441,20 @@ class Store:
         return [m.decode() for m in due]
 
     async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int = 250) -> int:
+        if not self._clock_keys_checked:
+            await self._rename_legacy_clock_keys()
         keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
         return int(await self._heartbeat(keys=keys, args=[wall_ms, outage_ms, beat_ms]))
 
     async def mark_stopped(self) -> None:
         """Note a graceful stop: the next heartbeat credits the whole gap, however short."""
         await self.redis.set(STOPPED, 1)
+
+    async def _rename_legacy_clock_keys(self) -> None:
+        """A Redis written by a server from before the clock's keys had a hash tag keeps its
+        clock credit (losing it would move server time on and expire every deadline)."""
+        for old, new in LEGACY_CLOCK.items():
+            if await self.redis.exists(old):
+                await self.redis.renamenx(old, new)
+                await self.redis.delete(old)  # still there when the new name existed already
+        self._clock_keys_checked = True

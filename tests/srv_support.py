@@ -44,6 +44,7 @@ from server.machine import core, serial
 from server.machine.commands import Command, Commit, Join, Reveal
 from server.machine.state import Config, MatchState, Phase
 from server.matches import command_record, summary, token_hash
+from server.redis_link import RedisTarget
 from server.replay import rebuild_from_store
 from server.store import CLOCK_CREDIT, Store
 from tests.serverproc import ServerProcess
@@ -216,36 +217,37 @@ def contains(message: m.ServerMessage, needle: bytes) -> bool:
 
 
 @contextlib.asynccontextmanager
-async def store_at(redis_url: str) -> AsyncIterator[Store]:
-    """A :class:`Store` on ``redis_url``, closed on leaving the block."""
-    store = Store.from_url(redis_url)
+async def store_at(redis_url: str | RedisTarget) -> AsyncIterator[Store]:
+    """A :class:`Store` on ``redis_url`` (or a cluster's :class:`RedisTarget`), closed on
+    leaving the block."""
+    store = Store.connect(redis_url)
     try:
         yield store
     finally:
         await store.close()
 
 
-async def stored_frames(redis_url: str, match_id: str) -> dict[int, bytes]:
+async def stored_frames(redis_url: str | RedisTarget, match_id: str) -> dict[int, bytes]:
     """The stored event log: version -> the event's frame."""
     async with store_at(redis_url) as store:
         return {v: f[b"e"] for v, f in await store.log_entries(match_id)}
 
 
-async def stored_version(redis_url: str, match_id: str) -> int:
+async def stored_version(redis_url: str | RedisTarget, match_id: str) -> int:
     async with store_at(redis_url) as store:
         version = await store.version(match_id)
     assert version is not None
     return version
 
 
-async def stored_state(redis_url: str, match_id: str) -> MatchState:
+async def stored_state(redis_url: str | RedisTarget, match_id: str) -> MatchState:
     async with store_at(redis_url) as store:
         stored = await store.load(match_id)
     assert stored is not None
     return serial.loads(MatchState, stored.state)
 
 
-async def assert_log_replays(redis_url: str, match_id: str) -> None:
+async def assert_log_replays(redis_url: str | RedisTarget, match_id: str) -> None:
     """The stored log of the match replays to its stored state."""
     async with store_at(redis_url) as store:
         stored = await store.load(match_id)

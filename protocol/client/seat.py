@@ -384,6 +384,8 @@ class SeatCore:
         elif isinstance(msg, m.Welcome):
             self._welcome(msg, now, out)
         elif isinstance(msg, m.Snapshot):
+            if msg.v < self.tracker.version:
+                self._rewound()
             self.tracker.apply(msg)
             self._snapshot_heads()
         elif isinstance(msg, m.Probe):
@@ -722,6 +724,19 @@ class SeatCore:
                 self._done.add(key)
                 self._dice("roll", game, k, now, auto=True)
                 self._flush(out)
+
+    def _rewound(self) -> None:
+        """The store lost events this seat saw (a failover, docs/operations.md): what the seat
+        sent by itself for them (commitments, reveals, rolls) may be lost too, so the automation
+        may send it again; a commitment ruled out by a stop, or still on its way, stays."""
+        for done in sorted(self._done):
+            kind, game, _ = done
+            if kind == "commit":
+                ticket = self._commits.get(game)
+                if ticket is None or ticket in self._pending:
+                    continue
+                del self._commits[game]
+            self._done.discard(done)
 
     def _withdraw(self, out: list[Effect]) -> None:
         """Automatic actions the match no longer wants (not in flight) are dropped."""

@@ -10,12 +10,30 @@ import argparse
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.redis_link import RedisTarget
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="TCP port (default 8000)")
     parser.add_argument("--redis-url", help="use this Redis instead of the embedded one")
+    parser.add_argument(
+        "--redis-cluster",
+        action="store_true",
+        default=None,
+        help="the Redis URL names one node of a Redis Cluster (REDIS_CLUSTER=1)",
+    )
+    parser.add_argument(
+        "--redis-sentinel",
+        help="Redis Sentinel addresses host:port,... instead of --redis-url (REDIS_SENTINEL)",
+    )
+    parser.add_argument(
+        "--redis-sentinel-master",
+        help="the name of the master the Sentinels watch (REDIS_SENTINEL_MASTER)",
+    )
     parser.add_argument("--data-dir", help="where the embedded Redis keeps its data (default var)")
     parser.add_argument("--workers", type=int, help="server processes sharing the port")
     parser.add_argument("--clock-seconds", type=int, help="default move clock of new matches")
@@ -57,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             redis_url=args.redis_url,
+            redis_cluster=args.redis_cluster,
+            redis_sentinel=args.redis_sentinel,
+            redis_sentinel_master=args.redis_sentinel_master,
             data_dir=Path(args.data_dir) if args.data_dir else None,
             workers=args.workers,
             clock_seconds=args.clock_seconds,
@@ -70,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
     log = logs.setup(settings.log_level)
     embedded = None
-    if not settings.redis_url:
+    if settings.redis_target() is None:
         try:
             embedded = SupervisedRedis(settings.data_dir)
             embedded.start()
@@ -92,7 +113,14 @@ def run(args: argparse.Namespace) -> int:
         os.environ[name] = value
     if settings.redis_url:
         os.environ["REDIS_URL"] = settings.redis_url
-    refusal = durability_refusal(os.environ["REDIS_URL"], settings.durability)
+    for name, value in (
+        ("REDIS_CLUSTER", "1" if settings.redis_cluster else ""),
+        ("REDIS_SENTINEL", settings.redis_sentinel),
+        ("REDIS_SENTINEL_MASTER", settings.redis_sentinel_master),
+    ):
+        os.environ[name] = value
+    target = Settings.from_env().redis_target()
+    refusal = durability_refusal(target, settings.durability) if target else None
     if refusal:
         print(f"fairgammon serve: {refusal}", file=sys.stderr)
         if embedded:
@@ -142,23 +170,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def durability_refusal(redis_url: str, mode: str) -> str | None:
+def durability_refusal(target: RedisTarget, mode: str) -> str | None:
     """Why the server must not start on this Redis (server/durability.py), or None. Checked
     here too (every worker checks again) so that the refusal is one clear line."""
     import asyncio
 
-    import redis.asyncio as aioredis
-
     from server.durability import Guard, NotDurable
 
     async def check() -> str | None:
-        client = aioredis.from_url(redis_url)
         try:
-            await Guard(client, mode).at_start()
+            await Guard(target, mode).at_start()
         except NotDurable as exc:
             return str(exc)
-        finally:
-            await client.aclose()
         return None
 
     return asyncio.run(check())

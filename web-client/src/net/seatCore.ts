@@ -245,6 +245,7 @@ export class SeatCore {
         this.welcome(frame.p, now, out);
         break;
       case 'snapshot':
+        if (frame.p.v < this.tracker.version) this.rewound();
         this.tracker.applySnapshot(frame.p.v, frame.p.state);
         this.midTransition = false;
         break;
@@ -324,6 +325,23 @@ export class SeatCore {
       else this.say(out, 'recommit_refused', `Could not commit a new dice chain: ${reply.message}`, 0, true);
     }
     this.flush(out);
+  }
+
+  /**
+   * The store lost events this seat saw (a failover, docs/operations.md): what the seat sent by
+   * itself for them (commitments, reveals, rolls) may be lost too, so the automation may send it
+   * again; a commitment ruled out by a stop, or still on its way, stays.
+   */
+  private rewound(): void {
+    for (const done of [...this.done].sort()) {
+      const [kind, game] = done.split(':');
+      if (kind === 'commit') {
+        const ticket = this.commits.get(Number(game));
+        if (ticket === undefined || this.pending.has(ticket)) continue;
+        this.commits.delete(Number(game));
+      }
+      this.done.delete(done);
+    }
   }
 
   // ---- acting --------------------------------------------------------------------------------
