@@ -122,16 +122,16 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(cap / rate) + 1000)
 return 0
 """
 
-# KEYS: the creator's open matches, the waiting index. ARGV: cap, match id, now, lifetime ms.
+# KEYS: the creator's open matches. ARGV: cap, match id, now, lifetime ms.
 # Reserves a place for a new open match; returns -1, or the creation time of the oldest one
-# when the creator already has ``cap``.
+# when the creator already has ``cap``. (One key: on a Redis Cluster a script touches one slot;
+# the waiting index, global, is written after it.)
 _RESERVE = """
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
   return tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
 end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]) * 2)
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 return -1
 """
 
@@ -181,7 +181,10 @@ class LobbyLimits:
     async def _try_reserve(self, key: str, match_id: str, now: int) -> int:
         limits = self.limits
         args = [limits.open_per_creator, match_id, now, limits.open_ms]
-        return int(await self._reserve(keys=[key, WAITING], args=args))
+        oldest = int(await self._reserve(keys=[key], args=args))
+        if oldest < 0:
+            await self.store.redis.zadd(WAITING, {match_id: now})
+        return oldest
 
     async def _forget_finished(self, key: str, now: int) -> None:
         # A match not stored yet is being created by a request running now (unless that is
