@@ -34,6 +34,8 @@ class CloseCode(enum.IntEnum):
     MATCH_NOT_FOUND = 4004
     UNSUPPORTED_VERSION = 4005
     RATE_LIMITED = 4008
+    TOO_SLOW = 4009
+    UNRESPONSIVE = 4010
 
     @property
     def meaning(self) -> str:
@@ -68,6 +70,16 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
     CloseCode.MATCH_NOT_FOUND: ("no match with this id", False),
     CloseCode.UNSUPPORTED_VERSION: ("hello.proto is a version the server does not speak", False),
     CloseCode.RATE_LIMITED: ("too many frames after rate_limited warnings", True),
+    CloseCode.TOO_SLOW: (
+        "the client did not read fast enough: its send queue on the server filled up "
+        "(no error frame: reconnect at once and resume)",
+        True,
+    ),
+    CloseCode.UNRESPONSIVE: (
+        "nothing came from the client within the probe timeout (4 s) after a probe: "
+        "a dead link, or a client that does not answer probe with echo",
+        True,
+    ),
 }
 
 _FOR_ERROR: dict[ErrorCode, CloseCode] = {
@@ -81,6 +93,7 @@ _FOR_ERROR: dict[ErrorCode, CloseCode] = {
     ErrorCode.REPLACED: CloseCode.REPLACED,
     ErrorCode.NOT_FOUND: CloseCode.MATCH_NOT_FOUND,
     ErrorCode.RATE_LIMITED: CloseCode.RATE_LIMITED,
+    ErrorCode.UNRESPONSIVE: CloseCode.UNRESPONSIVE,
     ErrorCode.INTERNAL: CloseCode.INTERNAL_ERROR,
 }
 

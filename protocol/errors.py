@@ -64,6 +64,7 @@ class ErrorCode(enum.StrEnum):
     # Load, lifecycle, faults
     RATE_LIMITED = "rate_limited"
     RETRY_LATER = "retry_later"
+    UNRESPONSIVE = "unresponsive"
     MATCH_OVER = "match_over"
     NOT_FOUND = "not_found"
     INTERNAL = "internal"
@@ -117,6 +118,8 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.RATE_LIMITED: "too many frames; the connection is closed if it goes on",
     ErrorCode.RETRY_LATER: "the server cannot store anything right now; resend the same action "
     "(same seq) later",
+    ErrorCode.UNRESPONSIVE: "nothing came from the client within the probe timeout after a "
+    "probe (answer every probe with echo at once); sent before close 4010",
     ErrorCode.MATCH_OVER: "the match has ended",
     ErrorCode.NOT_FOUND: "no match with this id",
     ErrorCode.INTERNAL: "a server fault; nothing was changed",

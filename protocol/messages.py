@@ -364,7 +364,8 @@ class Pong:
 @message("probe", _SERVER)
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """The server measures the round trip: answer with echo{t} at once."""
+    """The server checks the link and measures its round trip (every 2 s by default): answer
+    with echo{t} at once, or be closed 4010 when nothing arrives within the probe timeout."""
 
     t: Annotated[TimeMs, "an opaque server timestamp to send back"]
 

@@ -42,6 +42,10 @@ class Settings:
     send_queue_frames: int = 256
     auth_timeout_seconds: float = 5.0
     resume_max_events: int = 500
+    # Every connection is probed this often; one that sends nothing within the timeout of a
+    # probe is closed (4010): a half-open link is noticed within about the sum of the two.
+    probe_seconds: float = 2.0
+    probe_timeout_seconds: float = 4.0
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
     workers: int = 1
@@ -68,6 +72,8 @@ class Settings:
             raise SettingsError("clock_seconds must be between 3 and 3600")
         if self.max_frame_bytes < 1024:
             raise SettingsError("max_frame_bytes must be at least 1024")
+        if not 0 < self.probe_seconds <= self.probe_timeout_seconds:
+            raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
         for origin in self.allowed_origins:

@@ -172,6 +172,8 @@ class SeatBot:
             self._welcome(msg["p"])
         elif kind == "snapshot":
             self._snapshot(msg["p"])
+        elif kind == "probe" and self.conn is not None:
+            self.conn.send(encode(m.Echo(msg["p"]["t"])))  # at once: liveness and lag allowance
         elif kind == "error":
             self.gen.count("error:" + msg["p"]["code"])
 

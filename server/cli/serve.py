@@ -98,8 +98,10 @@ def run(args: argparse.Namespace) -> int:
             ws_max_size=settings.max_frame_bytes,
             ws_max_queue=8,
             ws_per_message_deflate=False,
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
+            # No WebSocket pings: liveness is the protocol's probe/echo, with its own timeout
+            # and close code (docs/protocol.md, "Liveness").
+            ws_ping_interval=None,
+            ws_ping_timeout=None,
             log_config=None,
             access_log=False,
             timeout_graceful_shutdown=10,
