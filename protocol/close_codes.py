@@ -59,7 +59,11 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
     CloseCode.MESSAGE_TOO_BIG: ("a frame larger than the maximum frame size", False),
     CloseCode.INTERNAL_ERROR: ("a server fault", True),
     CloseCode.SERVICE_RESTART: ("the server is restarting: reconnect (to any node)", True),
-    CloseCode.TRY_AGAIN_LATER: ("the server is overloaded or its store is down", True),
+    CloseCode.TRY_AGAIN_LATER: (
+        "this server cannot reach its store (after error{retry_later}): reconnect, to another "
+        "server if there is one",
+        True,
+    ),
     CloseCode.PROTOCOL_VIOLATION: (
         "protocol violation: the first frame was not a valid hello, or too many bad frames",
         False,
@@ -93,6 +97,7 @@ _FOR_ERROR: dict[ErrorCode, CloseCode] = {
     ErrorCode.REPLACED: CloseCode.REPLACED,
     ErrorCode.NOT_FOUND: CloseCode.MATCH_NOT_FOUND,
     ErrorCode.RATE_LIMITED: CloseCode.RATE_LIMITED,
+    ErrorCode.RETRY_LATER: CloseCode.TRY_AGAIN_LATER,
     ErrorCode.UNRESPONSIVE: CloseCode.UNRESPONSIVE,
     ErrorCode.INTERNAL: CloseCode.INTERNAL_ERROR,
 }

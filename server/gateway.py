@@ -49,6 +49,8 @@ log = logs.get("gateway")
 
 CLOSE_TIMEOUT = 2.0
 """Seconds a close frame may wait for a socket that takes nothing (then it is abandoned)."""
+HOLD_HELLO_SECONDS = 3.0
+"""How long a hello waits for an unreachable store before it is refused (1013)."""
 SLOW_CLOSE_TIMEOUT = 10.0
 """The same for a reader too slow for its queue: it may still read up to its close code (it
 is shown away meanwhile)."""
@@ -105,6 +107,8 @@ class Connection:
     receiving: bool = False
     aborted: bool = False
     detached: bool = False
+    told_degraded: bool = False
+    """Told ``degraded`` and not yet ``restored``."""
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
@@ -132,6 +136,9 @@ class Gateway:
         self._tasks: set[asyncio.Task[None]] = set()
         self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
         matches.hub.on_control = self._on_control
+        self.degraded_since: int | None = None
+        """Server time since when this process cannot reach the store (None: it can)."""
+        matches.clock.on_change = self._store_changed
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -212,6 +219,53 @@ class Gateway:
             conn, CloseCode.TOO_SLOW, None, "send queue full: reconnect", SLOW_CLOSE_TIMEOUT
         )
 
+    # ---------------------------------------------------------------- the store's health
+
+    def _store_changed(self, ok: bool) -> None:
+        """This process lost the store (or found it again): tell every connection, and shed
+        them all if it stays lost for ``store_grace_seconds``."""
+        if not ok:
+            if self.degraded_since is not None:
+                return
+            self.degraded_since = self.matches.now()
+            log.warning(
+                "store unreachable: clients told", extra=logs.fields(conns=len(self.connections))
+            )
+            frame = codec.encode(m.Degraded(self.degraded_since))
+            for conn in list(self.connections):
+                if conn.counted and not conn.closing:
+                    conn.told_degraded = True
+                    conn.send(frame)
+            self._spawn(self._shed_if_still_degraded(self.degraded_since))
+        elif self.degraded_since is not None:
+            log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
+            frame = codec.encode(m.Restored(self.degraded_since))
+            self.degraded_since = None
+            for conn in list(self.connections):
+                if conn.counted and conn.told_degraded and not conn.closing:
+                    conn.told_degraded = False  # (a held hello learns it from its welcome)
+                    conn.send(frame)
+
+    async def _shed_if_still_degraded(self, since: int) -> None:
+        """Close every connection (1013) when the store is still lost after the grace: their
+        clients reconnect, through the load balancer or their list of servers, to a process
+        that reaches the store, while this one keeps no seat it cannot serve."""
+        await asyncio.sleep(self.settings.store_grace_seconds)
+        if self.degraded_since != since:
+            return  # back in time (a later outage has its own countdown)
+        shed = [conn for conn in self.connections if conn.counted and not conn.closing]
+        log.warning("store still unreachable: connections shed", extra=logs.fields(conns=len(shed)))
+        metrics.DROPPED.labels("store_unreachable").inc(len(shed))
+        for conn in shed:
+            self._spawn(
+                self._close(
+                    conn,
+                    CloseCode.TRY_AGAIN_LATER,
+                    ErrorCode.RETRY_LATER,
+                    "this server cannot reach its store: reconnect",
+                )
+            )
+
     async def shutdown(self) -> None:
         """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
         for conn in list(self.connections):
@@ -252,15 +306,38 @@ class Gateway:
                 "the first frame must be hello",
             )
             return False
-        try:
-            return await self._join(conn, hello)
-        except NotFound:
-            await self._close(conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match")
-        except (Unavailable, RedisError, OSError):
-            await self._close(
-                conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
-            )
-        return False
+        # Without the store a hello is told so at once and held a little: if the store comes
+        # back meanwhile it is welcomed at once, else it is refused 1013 (it may find another
+        # server that reaches the store).
+        held_until = time.monotonic() + HOLD_HELLO_SECONDS
+        while True:
+            try:
+                return await self._join(conn, hello)
+            except NotFound:
+                await self._close(
+                    conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match"
+                )
+                return False
+            except (Unavailable, RedisError, OSError):
+                await self._unjoin(conn)
+            if not conn.told_degraded:
+                conn.told_degraded = True
+                conn.send_message(m.Degraded(self.degraded_since or self.matches.now()))
+            if time.monotonic() >= held_until:
+                await self._close(
+                    conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
+                )
+                return False
+            await asyncio.sleep(0.25)
+
+    async def _unjoin(self, conn: Connection) -> None:
+        """Undo what a failed :meth:`_join` did in this process."""
+        if conn.follower is not None:
+            with contextlib.suppress(Exception):
+                await self.matches.hub.unfollow(conn.match_id, conn.follower)
+            conn.follower = None
+        if conn.seat is not None and self.seats.get((conn.match_id, conn.seat)) is conn:
+            del self.seats[(conn.match_id, conn.seat)]
 
     async def _join(self, conn: Connection, hello: m.Hello) -> bool:
         """Seat (or seat as a spectator) an authenticated connection in three Redis round
@@ -295,6 +372,7 @@ class Gateway:
         conn.send_message(
             m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
         )
+        conn.told_degraded = False  # a welcome means the store is reachable
         self._resume(conn, state, hello.last_v, joining.presence)
         conn.probe_ms = _monotonic_ms()
         conn.send_message(m.Probe(conn.probe_ms))
@@ -302,7 +380,9 @@ class Gateway:
         conn.counted = True
         watchers = joining.watchers
         if seat is None:
-            await self.presence.watching(match_id, conn.id, True)
+            # Nothing after the welcome may fail the handshake (it would be welcomed twice).
+            with contextlib.suppress(Exception):
+                await self.presence.watching(match_id, conn.id, True)
             watchers += 1  # counted just now
         for message in greeting(state, seat, joining.presence, watchers):
             conn.send_message(message)

@@ -46,6 +46,9 @@ class Settings:
     # probe is closed (4010): a half-open link is noticed within about the sum of the two.
     probe_seconds: float = 2.0
     probe_timeout_seconds: float = 4.0
+    # A process that cannot reach Redis for this long closes its connections (1013) so that
+    # their clients move to a process that can.
+    store_grace_seconds: float = 1.0
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
     workers: int = 1

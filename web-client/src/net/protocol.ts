@@ -133,9 +133,12 @@ export type ServerFrame =
   | { readonly t: 'watchers'; readonly p: { count: number } }
   | { readonly t: 'pong'; readonly p: { t: number; server_time: number } }
   | { readonly t: 'probe'; readonly p: { t: number } }
-  | { readonly t: 'error'; readonly p: { code: string; message: string } };
+  | { readonly t: 'error'; readonly p: { code: string; message: string } }
+  // The server cannot reach its store (clocks stopped while no server can) / can again.
+  | { readonly t: 'degraded'; readonly p: { since: number } }
+  | { readonly t: 'restored'; readonly p: { since: number } };
 
-const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'probe', 'error']);
+const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'probe', 'error', 'degraded', 'restored']);
 
 const isMap = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && !Array.isArray(x) && !(x instanceof Uint8Array);

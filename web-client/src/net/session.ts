@@ -123,6 +123,8 @@ export class MatchSession {
   /** The commit for this game was asked for by the player (Next game). */
   nextGameAsked = 0;
   everOnline = false;
+  /** The server said it cannot reach its store (`degraded`) and no `restored` or welcome since. */
+  storeTrouble = false;
   readonly connection: Connection;
   private seq: number;
   private readonly pending = new Map<number, PendingAction>();
@@ -236,6 +238,7 @@ export class MatchSession {
         const p = frame.p;
         this.welcomed = true;
         this.everOnline = true;
+        this.storeTrouble = false;
         this.seat = p.role === 'spectator' ? null : p.role === 'seat0' ? 0 : 1;
         this.welcomeV = p.v;
         this.sampleClock(p.server_time, null);
@@ -282,6 +285,10 @@ export class MatchSession {
         break;
       case 'error':
         this.lastError = frame.p;
+        break;
+      case 'degraded':
+      case 'restored':
+        this.storeTrouble = frame.t === 'degraded';
         break;
     }
     this.settlePendingMove();
