@@ -91,6 +91,18 @@ async def store_long_match(
         await store.close()
 
 
+async def apply_to_stored(redis_url: str, match_id: str, command: Command) -> MatchState:
+    """Apply ``command`` to the stored match now, as the match service would; the new state."""
+    store = Store.from_url(redis_url)
+    try:
+        stored = await store.load(match_id)
+        assert stored is not None
+        now = wall_ms() - int(await store.redis.get(CLOCK_CREDIT) or 0)
+        return await _apply(store, serial.loads(MatchState, stored.state), command, now)
+    finally:
+        await store.close()
+
+
 async def _apply(store: Store, state: MatchState, command: Command, now: int) -> MatchState:
     outcome = core.apply(state, command, now)
     assert isinstance(outcome, core.Accepted), outcome
