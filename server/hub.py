@@ -63,10 +63,11 @@ class Follower:
         self.sink = sink
         self.next_version = next_version
         self._held: dict[int, bytes] = {}
-        # Unversioned frames (presence, watchers) held until the gateway has greeted the
-        # connection: nothing may reach it before its welcome, and what the greeting says
-        # (read after subscribing) must not overwrite a newer notice.
-        self._notices: list[bytes] | None = []
+        # A follower that starts paused also holds unversioned frames (presence, watchers)
+        # until the gateway has greeted the connection: nothing may reach it before its
+        # welcome, and what the greeting says (read after subscribing) must not overwrite a
+        # newer notice.
+        self._notices: list[bytes] | None = [] if next_version is None else None
         self._want = 0
         self._catching_up: asyncio.Task[None] | None = None
 
