@@ -10,6 +10,7 @@ closed 4010 within the probe timing and shown ``reconnecting`` too.
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 import time
 from typing import Any
@@ -87,22 +88,59 @@ def check_resume(frames: list[bytes], log: dict[int, bytes], last_v: int | None)
     return "events"
 
 
+async def resynced(ws: Any, last_v: int, final: int) -> list[bytes]:
+    """What ``resync{last_v}`` on an open connection brings: its frames up to the final
+    version (or the snapshot) and the answer to a ping sent after it."""
+    await ws.send(codec.encode(m.Resync(last_v)))
+    await ws.send(codec.encode(m.Ping(last_v)))
+    frames: list[bytes] = []
+    done, pong = last_v == final, False  # nothing is missing: the pong ends the answer
+    while not (done and pong):
+        frame = await asyncio.wait_for(ws.recv(), WAIT)
+        head = msgpack.unpackb(frame)
+        if head["t"] == "probe":
+            await ws.send(codec.encode(m.Echo(head["p"]["t"])))
+            continue
+        if head["t"] == "pong":
+            pong = pong or head["p"]["t"] == last_v
+            continue
+        frames.append(frame)
+        done = done or head["t"] == "snapshot" or head.get("v") == final
+    return frames
+
+
 async def test_resume_from_every_version_of_a_long_match(server, long_match, redis_process):
+    """Every last_v from 0 to V: exactly the missing events, or a snapshot. A hello with a
+    sample of them (the ends, both sides of the limit, and more at random) on fresh
+    connections; every one of them with resync (the same server path) on open connections."""
     match_id, final = long_match.seated.match_id, long_match.state.version
     log = await stored_frames(redis_process.url, match_id)
     assert len(log) == final >= 1000
     started = time.monotonic()
-    kinds: dict[str, int] = {"events": 0, "snapshot": 0}
-    batch = 8
-    for first in range(0, final + 1, batch):
-        versions = range(first, min(first + batch, final + 1))
-        got = await asyncio.gather(*(resumed(server.ws, match_id, v, final) for v in versions))
-        for v, frames in zip(versions, got, strict=True):
-            kinds[check_resume(frames, log, v)] += 1
-    assert kinds == {"events": RESUME_MAX + 1, "snapshot": final - RESUME_MAX}, kinds
+    limit = final - RESUME_MAX
+    sample = {0, 1, limit - 1, limit, limit + 1, final - 256, final - 1, final}
+    sample |= set(random.Random(4).sample(range(final + 1), 24))
+    for v in sorted(sample):
+        check_resume(await resumed(server.ws, match_id, v, final), log, v)
     no_version = await resumed(server.ws, match_id, None, final)
     assert check_resume(no_version, log, None) == "snapshot"
-    print(f"{final + 1} resumes of a {final}-event match in {time.monotonic() - started:.1f} s")
+
+    kinds: dict[str, int] = {"events": 0, "snapshot": 0}
+
+    async def share(first: int, step: int) -> None:
+        async with connect(server.ws, compression=None, max_size=1 << 20) as ws:
+            await ws.send(codec.encode(m.Hello(1, match_id, None, final, None)))
+            await ws.send(codec.encode(m.Ping(final)))
+            while msgpack.unpackb(await asyncio.wait_for(ws.recv(), WAIT))["t"] != "pong":
+                pass  # the welcome and the greeting
+            for v in range(first, final + 1, step):
+                frames = await resynced(ws, v, final)
+                welcome = codec.encode(m.Welcome("spectator", match_id, final, 0, None))
+                kinds[check_resume([welcome, *frames], log, v)] += 1
+
+    await asyncio.gather(*(share(first, 6) for first in range(6)))
+    assert kinds == {"events": RESUME_MAX + 1, "snapshot": final - RESUME_MAX}, kinds
+    print(f"{len(sample) + 1} hellos, {final + 1} resyncs: {time.monotonic() - started:.1f} s")
 
 
 async def test_a_replay_longer_than_the_send_queue_flows_at_the_readers_pace(
