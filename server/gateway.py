@@ -49,6 +49,8 @@ log = logs.get("gateway")
 
 CLOSE_TIMEOUT = 2.0
 """Seconds a close frame may wait for a socket that takes nothing (then it is abandoned)."""
+STALL_MS = 500
+"""A probe round later than this past its time finds the process stalled, not its clients."""
 HOLD_HELLO_SECONDS = 3.0
 """How long a hello waits for an unreachable store before it is refused (1013)."""
 SLOW_CLOSE_TIMEOUT = 10.0
@@ -188,17 +190,25 @@ class Gateway:
         (the lag allowance), and a connection from which nothing arrived within
         ``probe_timeout_seconds`` of a probe is dead (a half-open link): closed 4010."""
         timeout_ms = int(self.settings.probe_timeout_seconds * 1000)
+        every_ms = int(self.settings.probe_seconds * 1000)
+        last = _monotonic_ms()
         while True:
             await asyncio.sleep(self.settings.probe_seconds)
-            self.probe_round(_monotonic_ms(), timeout_ms)
+            now = _monotonic_ms()
+            # A process that was stalled itself (no CPU, a long pause) has not read what its
+            # clients sent meanwhile: it judges nobody this round.
+            self.probe_round(now, timeout_ms, judge=now - last < every_ms + STALL_MS)
+            last = now
 
-    def probe_round(self, now: int, timeout_ms: int) -> None:
+    def probe_round(self, now: int, timeout_ms: int, judge: bool = True) -> None:
         frame = codec.encode(m.Probe(now))
         for conn in list(self.connections):
             if conn.closing or not conn.counted:
                 continue  # not welcomed yet (the handshake has its own timeout), or leaving
             if conn.probe_ms is not None and conn.heard_ms < conn.probe_ms:
-                if now - conn.probe_ms >= timeout_ms:
+                waited = now - conn.probe_ms
+                # (a process lagging all the time still judges, at twice the timeout)
+                if (judge and waited >= timeout_ms) or waited >= 2 * timeout_ms:
                     self._spawn(self._unresponsive(conn))
                 continue
             conn.probe_ms = now
