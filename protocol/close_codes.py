@@ -34,6 +34,8 @@ class CloseCode(enum.IntEnum):
     MATCH_NOT_FOUND = 4004
     UNSUPPORTED_VERSION = 4005
     RATE_LIMITED = 4008
+    TOO_SLOW = 4009
+    UNRESPONSIVE = 4010
 
     @property
     def meaning(self) -> str:
@@ -57,7 +59,11 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
     CloseCode.MESSAGE_TOO_BIG: ("a frame larger than the maximum frame size", False),
     CloseCode.INTERNAL_ERROR: ("a server fault", True),
     CloseCode.SERVICE_RESTART: ("the server is restarting: reconnect (to any node)", True),
-    CloseCode.TRY_AGAIN_LATER: ("the server is overloaded or its store is down", True),
+    CloseCode.TRY_AGAIN_LATER: (
+        "this server cannot reach its store (after error{retry_later}): reconnect, to another "
+        "server if there is one",
+        True,
+    ),
     CloseCode.PROTOCOL_VIOLATION: (
         "protocol violation: the first frame was not a valid hello, or MAX_BAD_FRAMES (10) "
         "undecodable frames in a row",
@@ -69,6 +75,16 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
     CloseCode.MATCH_NOT_FOUND: ("no match with this id", False),
     CloseCode.UNSUPPORTED_VERSION: ("hello.proto is a version the server does not speak", False),
     CloseCode.RATE_LIMITED: ("too many frames after rate_limited warnings", True),
+    CloseCode.TOO_SLOW: (
+        "the client did not read fast enough: its send queue on the server filled up "
+        "(no error frame: reconnect at once and resume)",
+        True,
+    ),
+    CloseCode.UNRESPONSIVE: (
+        "nothing came from the client within the probe timeout (4 s) after a probe: "
+        "a dead link, or a client that does not answer probe with echo",
+        True,
+    ),
 }
 
 _FOR_ERROR: dict[ErrorCode, CloseCode] = {
@@ -87,6 +103,8 @@ _FOR_ERROR: dict[ErrorCode, CloseCode] = {
     ErrorCode.REPLACED: CloseCode.REPLACED,
     ErrorCode.NOT_FOUND: CloseCode.MATCH_NOT_FOUND,
     ErrorCode.RATE_LIMITED: CloseCode.RATE_LIMITED,
+    ErrorCode.RETRY_LATER: CloseCode.TRY_AGAIN_LATER,
+    ErrorCode.UNRESPONSIVE: CloseCode.UNRESPONSIVE,
     ErrorCode.INTERNAL: CloseCode.INTERNAL_ERROR,
 }
 

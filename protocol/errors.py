@@ -65,6 +65,7 @@ class ErrorCode(enum.StrEnum):
     # Load, lifecycle, faults
     RATE_LIMITED = "rate_limited"
     RETRY_LATER = "retry_later"
+    UNRESPONSIVE = "unresponsive"
     MATCH_OVER = "match_over"
     NOT_FOUND = "not_found"
     INTERNAL = "internal"
@@ -122,6 +123,8 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     "HTTP lobby: too many matches created from one address (429, `Retry-After`)",
     ErrorCode.RETRY_LATER: "the server cannot store anything right now; resend the same action "
     "(same seq) later",
+    ErrorCode.UNRESPONSIVE: "nothing came from the client within the probe timeout after a "
+    "probe (answer every probe with echo at once); sent before close 4010",
     ErrorCode.MATCH_OVER: "the match has ended",
     ErrorCode.NOT_FOUND: "no match with this id",
     ErrorCode.INTERNAL: "a server fault; nothing was changed",

@@ -404,7 +404,8 @@ class Pong:
 @message("probe", _SERVER)
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """The server measures the round trip: answer with echo{t} at once."""
+    """The server checks the link and measures its round trip (every 2 s by default): answer
+    with echo{t} at once, or be closed 4010 when nothing arrives within the probe timeout."""
 
     t: Annotated[TimeMs, "an opaque server timestamp to send back"]
 
@@ -436,9 +437,43 @@ class Chat:
     t: TimeMs
 
 
+# --- the store's health (issue 11: clients are told when the server cannot store anything) ---
+
+
+@message("degraded", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Degraded:
+    """The server cannot reach its store (not versioned): actions are answered retry_later, and
+    while no server can reach it every clock is stopped (the time is credited afterwards). Sent
+    to every connection when it happens, then each is closed 1013 (reconnect: another server
+    may reach the store); also sent before the 1013 that refuses a hello meanwhile."""
+
+    since: Annotated[TimeMs, "server time when this server lost its store"]
+
+
+@message("restored", _SERVER)
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """The store is reachable again (not versioned), for a connection still open after a
+    degraded (the outage was shorter than FAIRGAMMON_STORE_GRACE_SECONDS): play goes on."""
+
+    since: Annotated[TimeMs, "server time when the store became unreachable"]
+
+
 ServerMessage = (
-    Welcome | Ack | Reject | Event | Snapshot | Presence | Watchers | Pong | Probe | Error
+    Welcome
+    | Ack
+    | Reject
+    | Event
+    | Snapshot
+    | Presence
+    | Watchers
+    | Pong
+    | Probe
+    | Error
     | Chat
+    | Degraded
+    | Restored
 )
 """Any message the server sends."""
 

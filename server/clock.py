@@ -34,7 +34,20 @@ class ServerClock:
         self.beat_ms = beat_ms
         self.outage_ms = outage_ms
         self.credit = 0
-        self.redis_ok = False
+        self._redis_ok = False
+        self.on_change: Callable[[bool], None] | None = None
+        """Called when Redis becomes unreachable (False) or reachable again (True)."""
+
+    @property
+    def redis_ok(self) -> bool:
+        return self._redis_ok
+
+    @redis_ok.setter
+    def redis_ok(self, ok: bool) -> None:
+        changed = ok != self._redis_ok
+        self._redis_ok = ok
+        if changed and self.on_change is not None:
+            self.on_change(ok)
 
     def now(self) -> int:
         return wall_ms() - self.credit

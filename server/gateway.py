@@ -7,8 +7,11 @@
                 the connection, applied by the match service; ack or reject with a stable code
 
 Everything sent goes through the connection's bounded outbox, so a slow reader is dropped
-instead of slowing the match. A new connection for a seat replaces the old one (on any server
-process: the takeover is announced on the match channel).
+(close 4009) instead of slowing the match; catch-ups flow through it at the reader's pace. Every
+connection is probed every few seconds and closed (4010) when it answers nothing in time, so a
+dead link is shown ``reconnecting`` to the opponent within seconds, well inside the move clock.
+A new connection for a seat replaces the old one (on any server process: the takeover is
+announced on the match channel).
 """
 
 from __future__ import annotations
@@ -44,6 +47,16 @@ from server.settings import Settings
 from server.store import Store
 
 log = logs.get("gateway")
+
+CLOSE_TIMEOUT = 2.0
+"""Seconds a close frame may wait for a socket that takes nothing (then it is abandoned)."""
+STALL_MS = 500
+"""A probe round later than this past its time finds the process stalled, not its clients."""
+HOLD_HELLO_SECONDS = 3.0
+"""How long a hello waits for an unreachable store before it is refused (1013)."""
+SLOW_CLOSE_TIMEOUT = 10.0
+"""The same for a reader too slow for its queue: it may still read up to its close code (it
+is shown away meanwhile)."""
 
 
 class TokenBucket:
@@ -87,6 +100,18 @@ class Connection:
     # The seat's takeover count when this connection took it: of two connections for a seat,
     # the one with the higher generation is the newer, whatever order notices arrive in.
     generation: int = 0
+    heard_ms: int = 0
+    """When the last frame arrived from the client (monotonic ms)."""
+    probe_ms: int | None = None
+    """When the probe now awaiting an answer was sent (monotonic ms); answered once a frame
+    arrives after it."""
+    task: asyncio.Task[Any] | None = None
+    """The task serving the connection (aborted when its socket takes nothing more)."""
+    receiving: bool = False
+    aborted: bool = False
+    detached: bool = False
+    told_degraded: bool = False
+    """Told ``degraded`` and not yet ``restored``."""
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
@@ -116,6 +141,9 @@ class Gateway:
         matches.hub.on_control = self._on_control
         self.chat: Any = None  # server.chat.ChatRooms, installed by the app
         matches.hub.on_behind = lambda match, v, seen: rewind.store_behind(self, match, v, seen)
+        self.degraded_since: int | None = None
+        """Server time since when this process cannot reach the store (None: it can)."""
+        matches.clock.on_change = self._store_changed
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -134,6 +162,8 @@ class Gateway:
             return
         await ws.accept()
         conn = Connection(ws, Outbox(ws.send_bytes, self.settings.send_queue_frames))
+        conn.task = asyncio.current_task()
+        conn.outbox.on_overflow = lambda: self._spawn(self._too_slow(conn))
         conn.outbox.start()
         self.connections.add(conn)
         try:
@@ -141,6 +171,11 @@ class Gateway:
                 await self._serve(conn)
         except (WebSocketDisconnect, ConnectionError):
             pass
+        except asyncio.CancelledError:
+            if not conn.aborted:
+                raise
+            # The socket took nothing more, not even the close frame: the connection is over.
+            asyncio.current_task().uncancel()  # type: ignore[union-attr]
         except Exception:
             log.exception("connection failed", extra=logs.fields(match=conn.match_id))
             await self._close(conn, CloseCode.INTERNAL_ERROR, ErrorCode.INTERNAL, "server fault")
@@ -153,14 +188,96 @@ class Gateway:
                     await asyncio.wait_for(conn.closed.wait(), 3.0)
             await self._disconnected(conn)
 
-    async def probe_forever(self, every: float = 10.0) -> None:
-        """Measure every connection's round trip now and then (for the lag allowance)."""
+    async def probe_forever(self) -> None:
+        """Probe every connection every ``probe_seconds``: the echo measures its round trip
+        (the lag allowance), and a connection from which nothing arrived within
+        ``probe_timeout_seconds`` of a probe is dead (a half-open link): closed 4010."""
+        timeout_ms = int(self.settings.probe_timeout_seconds * 1000)
+        every_ms = int(self.settings.probe_seconds * 1000)
+        last = _monotonic_ms()
         while True:
-            await asyncio.sleep(every)
-            stamp = _monotonic_ms()
+            await asyncio.sleep(self.settings.probe_seconds)
+            now = _monotonic_ms()
+            # A process that was stalled itself (no CPU, a long pause) has not read what its
+            # clients sent meanwhile: it judges nobody this round.
+            self.probe_round(now, timeout_ms, judge=now - last < every_ms + STALL_MS)
+            last = now
+
+    def probe_round(self, now: int, timeout_ms: int, judge: bool = True) -> None:
+        frame = codec.encode(m.Probe(now))
+        for conn in list(self.connections):
+            if conn.closing or not conn.counted:
+                continue  # not welcomed yet (the handshake has its own timeout), or leaving
+            if conn.probe_ms is not None and conn.heard_ms < conn.probe_ms:
+                waited = now - conn.probe_ms
+                # (a process lagging all the time still judges, at twice the timeout)
+                if (judge and waited >= timeout_ms) or waited >= 2 * timeout_ms:
+                    self._spawn(self._unresponsive(conn))
+                continue
+            conn.probe_ms = now
+            conn.send(frame)
+
+    async def _unresponsive(self, conn: Connection) -> None:
+        log.info("no answer to probes", extra=logs.fields(match=conn.match_id, conn=conn.id))
+        metrics.DROPPED.labels("unresponsive").inc()
+        await self._close(
+            conn, CloseCode.UNRESPONSIVE, ErrorCode.UNRESPONSIVE, "no answer to the probes"
+        )
+
+    async def _too_slow(self, conn: Connection) -> None:
+        log.info("send queue full", extra=logs.fields(match=conn.match_id, conn=conn.id))
+        metrics.DROPPED.labels("too_slow").inc()
+        # No error frame: the queue it would wait in is full. The close code says it all.
+        await self._close(
+            conn, CloseCode.TOO_SLOW, None, "send queue full: reconnect", SLOW_CLOSE_TIMEOUT
+        )
+
+    # ---------------------------------------------------------------- the store's health
+
+    def _store_changed(self, ok: bool) -> None:
+        """This process lost the store (or found it again): tell every connection, and shed
+        them all if it stays lost for ``store_grace_seconds``."""
+        if not ok:
+            if self.degraded_since is not None:
+                return
+            self.degraded_since = self.matches.now()
+            log.warning(
+                "store unreachable: clients told", extra=logs.fields(conns=len(self.connections))
+            )
+            frame = codec.encode(m.Degraded(self.degraded_since))
             for conn in list(self.connections):
-                if conn.seat is not None and not conn.closing:
-                    conn.send_message(m.Probe(stamp))
+                if conn.counted and not conn.closing:
+                    conn.told_degraded = True
+                    conn.send(frame)
+            self._spawn(self._shed_if_still_degraded(self.degraded_since))
+        elif self.degraded_since is not None:
+            log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
+            frame = codec.encode(m.Restored(self.degraded_since))
+            self.degraded_since = None
+            for conn in list(self.connections):
+                if conn.counted and conn.told_degraded and not conn.closing:
+                    conn.told_degraded = False  # (a held hello learns it from its welcome)
+                    conn.send(frame)
+
+    async def _shed_if_still_degraded(self, since: int) -> None:
+        """Close every connection (1013) when the store is still lost after the grace: their
+        clients reconnect, through the load balancer or their list of servers, to a process
+        that reaches the store, while this one keeps no seat it cannot serve."""
+        await asyncio.sleep(self.settings.store_grace_seconds)
+        if self.degraded_since != since:
+            return  # back in time (a later outage has its own countdown)
+        shed = [conn for conn in self.connections if conn.counted and not conn.closing]
+        log.warning("store still unreachable: connections shed", extra=logs.fields(conns=len(shed)))
+        metrics.DROPPED.labels("store_unreachable").inc(len(shed))
+        for conn in shed:
+            self._spawn(
+                self._close(
+                    conn,
+                    CloseCode.TRY_AGAIN_LATER,
+                    ErrorCode.RETRY_LATER,
+                    "this server cannot reach its store: reconnect",
+                )
+            )
 
     async def shutdown(self) -> None:
         """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
@@ -168,7 +285,10 @@ class Gateway:
             conn.closing = True
             with contextlib.suppress(Exception):
                 await conn.outbox.drain(1.0)
-                await conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting")
+                await asyncio.wait_for(
+                    conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting"),
+                    CLOSE_TIMEOUT,
+                )
 
     # ---------------------------------------------------------------- handshake
 
@@ -199,15 +319,38 @@ class Gateway:
                 "the first frame must be hello",
             )
             return False
-        try:
-            return await self._join(conn, hello)
-        except NotFound:
-            await self._close(conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match")
-        except (Unavailable, RedisError, OSError):
-            await self._close(
-                conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
-            )
-        return False
+        # Without the store a hello is told so at once and held a little: if the store comes
+        # back meanwhile it is welcomed at once, else it is refused 1013 (it may find another
+        # server that reaches the store).
+        held_until = time.monotonic() + HOLD_HELLO_SECONDS
+        while True:
+            try:
+                return await self._join(conn, hello)
+            except NotFound:
+                await self._close(
+                    conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match"
+                )
+                return False
+            except (Unavailable, RedisError, OSError):
+                await self._unjoin(conn)
+            if not conn.told_degraded:
+                conn.told_degraded = True
+                conn.send_message(m.Degraded(self.degraded_since or self.matches.now()))
+            if time.monotonic() >= held_until:
+                await self._close(
+                    conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
+                )
+                return False
+            await asyncio.sleep(0.25)
+
+    async def _unjoin(self, conn: Connection) -> None:
+        """Undo what a failed :meth:`_join` did in this process."""
+        if conn.follower is not None:
+            with contextlib.suppress(Exception):
+                await self.matches.hub.unfollow(conn.match_id, conn.follower)
+            conn.follower = None
+        if conn.seat is not None and self.seats.get((conn.match_id, conn.seat)) is conn:
+            del self.seats[(conn.match_id, conn.seat)]
 
     async def _join(self, conn: Connection, hello: m.Hello) -> bool:
         """Seat (or seat as a spectator) an authenticated connection in three Redis round
@@ -242,16 +385,21 @@ class Gateway:
         conn.send_message(
             m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
         )
+        conn.told_degraded = False  # a welcome means the store is reachable
         self._resume(conn, state, hello.last_v, joining.presence)
-        conn.send_message(m.Probe(_monotonic_ms()))
+        conn.probe_ms = _monotonic_ms()
+        conn.send_message(m.Probe(conn.probe_ms))
         metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
         conn.counted = True
         watchers = joining.watchers
         if seat is None:
-            await self.presence.watching(match_id, conn.id, True)
+            # Nothing after the welcome may fail the handshake (it would be welcomed twice).
+            with contextlib.suppress(Exception):
+                await self.presence.watching(match_id, conn.id, True)
             watchers += 1  # counted just now
         for message in greeting(state, seat, joining.presence, watchers):
             conn.send_message(message)
+        conn.follower.release_notices()
         log.info("connected", extra=logs.fields(match=match_id, role=conn.role, conn=conn.id))
         return True
 
@@ -389,9 +537,14 @@ class Gateway:
 
     async def _receive(self, conn: Connection) -> bytes | None:
         """The next binary frame, or None once the connection is closed."""
-        message = await conn.ws.receive()
+        conn.receiving = True
+        try:
+            message = await conn.ws.receive()
+        finally:
+            conn.receiving = False
         if message["type"] == "websocket.disconnect":
             return None
+        conn.heard_ms = _monotonic_ms()
         data = message.get("bytes")
         if data is None:
             await self._close(
@@ -401,22 +554,44 @@ class Gateway:
         return data
 
     async def _close(
-        self, conn: Connection, close: CloseCode, code: ErrorCode, message: str
+        self,
+        conn: Connection,
+        close: CloseCode,
+        code: ErrorCode | None,
+        message: str,
+        patience: float = CLOSE_TIMEOUT,
     ) -> None:
+        """Send ``error{code}`` (unless None) and close with ``close``. A socket that takes
+        nothing more (a full buffer, a dead link) is given up on after :data:`CLOSE_TIMEOUT`:
+        the connection ends here whether or not the client ever hears of it."""
         if conn.closing:
             return
         conn.closing = True
         try:
-            with contextlib.suppress(Exception):
-                conn.send_message(m.Error(code, message))
-                conn.outbox.seal()  # the error is the last frame this connection gets
-                await conn.outbox.drain(1.0)
-            with contextlib.suppress(Exception):
-                await conn.ws.close(code=int(close), reason=message[:120])
+            if code is None:
+                await self._disconnected(conn)  # nothing more will reach it: away from now on
+            else:
+                with contextlib.suppress(Exception):
+                    conn.send_message(m.Error(code, message))
+                    conn.outbox.seal()  # the error is the last frame this connection gets
+                    await conn.outbox.drain(1.0)
+            try:
+                await asyncio.wait_for(
+                    conn.ws.close(code=int(close), reason=message[:120]), patience
+                )
+            except TimeoutError:
+                if conn.receiving and conn.task is not None and not conn.task.done():
+                    conn.aborted = True
+                    conn.task.cancel()
+            except Exception:
+                pass
         finally:
             conn.closed.set()
 
     async def _disconnected(self, conn: Connection) -> None:
+        if conn.detached:
+            return
+        conn.detached = True
         self.connections.discard(conn)
         if conn.counted:
             metrics.CONNECTIONS.labels("spectator" if conn.seat is None else "player").dec()

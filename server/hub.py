@@ -6,6 +6,10 @@ channels). Events reach a connection by two paths — right after this process s
 fast path) and from the channel (events stored by any process) — and :class:`Follower` keeps
 each connection's stream gap-free and duplicate-free: it sends version ``n`` only after
 ``n - 1`` and fills any gap from the stored log.
+
+A catch-up (a resume, a late spectator, a gap) is read from the log a page at a time, and
+each page waits until the connection's send queue has room for it: a replay of any length
+reaches a reader that keeps reading, at its pace, and never overflows the queue.
 """
 
 from __future__ import annotations
@@ -31,6 +35,18 @@ class Sink(Protocol):
         """Queue a frame; False when the sink is gone or overflowing (then it closes itself)."""
         ...
 
+    async def room(self, frames: int) -> bool:
+        """Wait until ``frames`` more frames fit without crowding the queue; False once the
+        sink is gone."""
+        ...
+
+
+PAGE = 64
+"""Events read from the log, and queued, at a time during a catch-up."""
+NOTICES_HELD = 32
+"""Most unversioned frames a connection holds before its greeting (then the newest are lost:
+its greeting is as new as they are)."""
+
 
 class Follower:
     """One connection's view of one match's event stream: gap-free, in order, no duplicates.
@@ -48,6 +64,11 @@ class Follower:
         self.sink = sink
         self.next_version = next_version
         self._held: dict[int, bytes] = {}
+        # A follower that starts paused also holds unversioned frames (presence, watchers)
+        # until the gateway has greeted the connection: nothing may reach it before its
+        # welcome, and what the greeting says (read after subscribing) must not overwrite a
+        # newer notice.
+        self._notices: list[bytes] | None = [] if next_version is None else None
         self._want = 0
         self._catching_up: asyncio.Task[None] | None = None
 
@@ -63,6 +84,20 @@ class Follower:
             return
         self.sink.send(frame)
         self.next_version = nxt + 1
+
+    def notice(self, frame: bytes) -> None:
+        """An unversioned frame for the connection (presence, watchers)."""
+        if self._notices is None:
+            self.sink.send(frame)
+        elif len(self._notices) < NOTICES_HELD:
+            self._notices.append(frame)
+
+    def release_notices(self) -> None:
+        """The connection was greeted: send the notices held since it subscribed, and any
+        from now on."""
+        held, self._notices = self._notices or [], None
+        for frame in held:
+            self.sink.send(frame)
 
     def start(self, next_version: int, known_version: int = 0) -> None:
         """Send from ``next_version`` on; everything up to ``known_version`` exists already
@@ -89,18 +124,27 @@ class Follower:
             while self.next_version is not None and self.next_version <= self._want:
                 nxt = self.next_version
                 if nxt in self._held:
+                    if not await self.sink.room(1):
+                        return
+                    if self.next_version != nxt or nxt not in self._held:
+                        continue  # restarted (a resync) while waiting
                     self.sink.send(self._held.pop(nxt))
                     self.next_version = nxt + 1
                     continue
                 upto = min((v for v in self._held if v > nxt), default=self._want + 1) - 1
-                fetched = await self.store.events_after(self.match_id, nxt - 1, upto - nxt + 1)
+                count = min(upto - nxt + 1, PAGE)
+                if not await self.sink.room(count):
+                    return  # the connection is gone
+                if self.next_version != nxt:
+                    continue  # restarted (a resync) while waiting
+                fetched = await self.store.events_after(self.match_id, nxt - 1, count)
                 sent = False
                 for version, frame in fetched:
                     if version == self.next_version:
                         self.sink.send(frame)
                         self.next_version = version + 1
                         sent = True
-                if not sent:
+                if not sent and self.next_version == nxt:
                     log.error(
                         "event missing from the log",
                         extra=logs.fields(match=self.match_id, version=nxt),
@@ -183,7 +227,7 @@ class Hub:
 
     def send_local(self, match_id: str, frame: bytes) -> None:
         for follower in list(self.followers(match_id)):
-            follower.sink.send(frame)
+            follower.notice(frame)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._listen())

@@ -51,6 +51,12 @@ APPEND_SECONDS = Histogram(
     "Time to store one transition in Redis (compare-and-set, log append, publish)",
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
 )
+DROPPED = Counter(
+    "fairgammon_dropped_connections_total",
+    "Connections ended because the client did not keep up, by reason (too_slow: its send "
+    "queue filled; unresponsive: no answer to probes)",
+    ["reason"],
+)
 REDIS_ERRORS = Counter("fairgammon_redis_errors_total", "Failed Redis operations")
 
 

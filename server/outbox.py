@@ -4,6 +4,10 @@ Everything sent to a client goes through :meth:`Outbox.send`, which never waits:
 queued for a writer task, and a client that lets the queue fill up (a spectator that never
 reads, a phone on a dead link) is dropped — it reconnects and resumes from its last version.
 
+Long replays (a resume, a late spectator) do not go through :meth:`send` all at once: they wait
+for :meth:`room` before each page, so a catch-up of any length flows at the reader's pace and
+only ever fills half the queue; the other half is for live frames (acks, presence, probes).
+
 >>> import asyncio
 >>> async def demo():
 ...     sent = []
@@ -38,8 +42,11 @@ class Outbox:
         self._ready = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._space = asyncio.Event()
+        self._space.set()
+        self._wanted = 0
         self._task: asyncio.Task[None] | None = None
-        self._on_overflow = on_overflow
+        self.on_overflow = on_overflow
         self.closed = False
         self.sealed = False
         self.overflowed = False
@@ -53,8 +60,8 @@ class Outbox:
         if len(self._frames) >= self._limit:
             self.overflowed = True
             self.close()
-            if self._on_overflow:
-                self._on_overflow()
+            if self.on_overflow:
+                self.on_overflow()
             return False
         self._frames.append(frame)
         self._idle.clear()
@@ -71,10 +78,26 @@ class Outbox:
                     await self._ready.wait()
                     continue
                 await self._write(self._frames.popleft())
+                if not self._space.is_set() and len(self._frames) <= self._wanted:
+                    self._space.set()
         except Exception:
             self.close()  # the socket is gone: nothing more can be sent
         finally:
             self._idle.set()
+
+    @property
+    def queued(self) -> int:
+        return len(self._frames)
+
+    async def room(self, frames: int) -> bool:
+        """Wait until ``frames`` more fit in the first half of the queue (at least one frame
+        is always let through); False once the box is closed."""
+        wanted = max(0, self._limit // 2 - frames)
+        while not self.closed and len(self._frames) > wanted:
+            self._wanted = wanted
+            self._space.clear()
+            await self._space.wait()
+        return not self.closed
 
     async def drain(self, timeout: float = 5.0) -> None:
         """Wait until every queued frame has been written (or the box closed)."""
@@ -89,6 +112,7 @@ class Outbox:
         self.closed = True
         self._frames.clear()
         self._ready.set()
+        self._space.set()
 
     async def stop(self) -> None:
         self.close()

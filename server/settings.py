@@ -53,6 +53,13 @@ class Settings:
     # server/http_guard.py.
     request_timeout_seconds: float = 10.0
     resume_max_events: int = 500
+    # Every connection is probed this often; one that sends nothing within the timeout of a
+    # probe is closed (4010): a half-open link is noticed within about the sum of the two.
+    probe_seconds: float = 2.0
+    probe_timeout_seconds: float = 4.0
+    # A process that cannot reach Redis for this long closes its connections (1013) so that
+    # their clients move to a process that can.
+    store_grace_seconds: float = 1.0
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
     # Lobby limits (server/lobby_limits.py), per client address.
@@ -103,6 +110,8 @@ class Settings:
             raise SettingsError("open_match_seconds must be at least 10")
         if self.durability not in ("required", "degraded"):
             raise SettingsError("durability must be required or degraded")
+        if not 0 < self.probe_seconds <= self.probe_timeout_seconds:
+            raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
         if self.redis_cluster and not self.redis_url:

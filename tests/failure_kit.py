@@ -127,6 +127,7 @@ class Cable:
         self.port = free_port()
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self.black_holed = False
 
     @property
     def ws(self) -> str:
@@ -136,6 +137,11 @@ class Cable:
         """(Re)open the relay; also how it starts."""
         if self._server is None:
             self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
+
+    def black_hole(self) -> None:
+        """From now on nothing gets through either way, and nobody is told: the connections
+        stay open (no FIN, no RST), like a phone that went out of coverage."""
+        self.black_holed = True
 
     async def cut(self) -> None:
         if self._server is not None:
@@ -155,10 +161,11 @@ class Cable:
         await asyncio.gather(self._pump(reader, up_writer), self._pump(up_reader, writer))
         self._writers -= {writer, up_writer}
 
-    @staticmethod
-    async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while data := await reader.read(65536):
+                if self.black_holed:
+                    continue
                 writer.write(data)
                 await writer.drain()
         except OSError:

@@ -81,10 +81,13 @@ def server_fixture(**env: str) -> Any:
 class Peer:
     """A raw WebSocket connection that records every frame it receives (bytes and decoded).
 
-    It speaks no protocol by itself: tests send exactly the bytes they want."""
+    It speaks no protocol by itself — tests send exactly the bytes they want — except that it
+    answers each ``probe`` with its ``echo`` (as every client must, or be closed 4010) unless
+    ``echo`` is off."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, echo: bool = True) -> None:
         self.ws = ws
+        self.echo = echo
         self.raw: list[bytes] = []
         self.messages: list[m.ServerMessage] = []
         self._arrived = asyncio.Condition()
@@ -107,7 +110,10 @@ class Peer:
             async for frame in self.ws:
                 assert isinstance(frame, bytes), f"the server sent a text frame: {frame!r}"
                 self.raw.append(frame)
-                self.messages.append(codec.decode_from_server(frame))
+                message = codec.decode_from_server(frame)
+                self.messages.append(message)
+                if self.echo and isinstance(message, m.Probe):
+                    await self.ws.send(codec.encode(m.Echo(message.t)))
                 async with self._arrived:
                     self._arrived.notify_all()
         except ConnectionClosed:

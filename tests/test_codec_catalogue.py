@@ -67,7 +67,7 @@ def test_the_catalogue_has_the_agreed_messages():
     }  # fmt: skip
     assert set(MESSAGES[Direction.SERVER]) == {
         "welcome", "ack", "reject", "event", "snapshot", "presence", "watchers", "pong", "probe",
-        "error", "chat",
+        "error", "chat", "degraded", "restored",
     }  # fmt: skip
     # Who must act next rides in every event's envelope, not in an event kind of its own.
     assert "clock" not in EVENT_KINDS

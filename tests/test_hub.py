@@ -14,6 +14,9 @@ class ListSink:
         self.frames.append(frame)
         return True
 
+    async def room(self, frames):
+        return True
+
 
 async def wait_for(predicate, timeout=5.0):
     loop = asyncio.get_running_loop()

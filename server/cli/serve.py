@@ -152,8 +152,10 @@ def run(args: argparse.Namespace) -> int:
             ws_max_size=settings.max_frame_bytes,
             ws_max_queue=8,
             ws_per_message_deflate=False,
-            ws_ping_interval=20,
-            ws_ping_timeout=20,
+            # No WebSocket pings: liveness is the protocol's probe/echo, with its own timeout
+            # and close code (docs/protocol.md, "Liveness").
+            ws_ping_interval=None,
+            ws_ping_timeout=None,
             # The client address (the lobby's limits count per address) is the TCP peer's,
             # or X-Forwarded-For's when the peer is a trusted proxy, and only then: uvicorn's
             # default would trust any local peer.

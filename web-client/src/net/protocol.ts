@@ -134,9 +134,13 @@ export type ServerFrame =
   | { readonly t: 'pong'; readonly p: { t: number; server_time: number } }
   | { readonly t: 'probe'; readonly p: { t: number } }
   | { readonly t: 'error'; readonly p: { code: string; message: string } }
-  | { readonly t: 'chat'; readonly p: ChatLine };
+  | { readonly t: 'chat'; readonly p: ChatLine }
+  // The server cannot reach its store (clocks stopped while no server can) / can again.
+  | { readonly t: 'degraded'; readonly p: { since: number } }
+  | { readonly t: 'restored'; readonly p: { since: number } };
 
-const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'probe', 'error', 'chat']);
+
+const SERVER_TYPES = new Set(['event', 'welcome', 'ack', 'reject', 'snapshot', 'presence', 'watchers', 'pong', 'probe', 'error', 'chat', 'degraded', 'restored']);
 
 // ---- chat (docs/protocol.md, "Chat") ----------------------------------------------------------
 

@@ -95,6 +95,8 @@ export class MatchSession {
   /** The commit for this game was asked for by the player (Next game). */
   nextGameAsked = 0;
   everOnline = false;
+  /** The server said it cannot reach its store (`degraded`) and no `restored` or welcome since. */
+  storeTrouble = false;
   readonly connection: Connection;
   /** The match's chat rooms (net/chatLog.ts). */
   readonly chat: ChatLog;
@@ -329,6 +331,7 @@ export class MatchSession {
     switch (frame.t) {
       case 'welcome':
         this.everOnline = true;
+        this.storeTrouble = false;
         this.sampleClock(frame.p.server_time, null);
         this.connection.healthy();
         this.startPings();
@@ -357,6 +360,10 @@ export class MatchSession {
         break;
       case 'chat':
         this.chat.receive(frame.p);
+        break;
+      case 'degraded':
+      case 'restored':
+        this.storeTrouble = frame.t === 'degraded';
         break;
       default:
         break;

@@ -1,4 +1,7 @@
-/** The offline banner: shown while the connection is down, with the reconnect countdown. */
+/**
+ * The offline banner: shown while the connection is down, with the reconnect countdown, and
+ * while the server says it cannot reach its store (clocks stopped).
+ */
 
 import type { MatchSession } from '../net/session';
 import { button, h } from '../ui/dom';
@@ -31,6 +34,8 @@ export class ConnectionBanner {
     if (c.state === 'closed') {
       const code = c.lastClose?.code ?? 0;
       text = FINAL_WORDS[code] ?? (s.tracker.over ? '' : 'Disconnected from the server. Reload the page to reconnect.');
+    } else if (s.storeTrouble) {
+      text = 'Server trouble: clocks are stopped. Play resumes when it is fixed.';
     } else if (c.state === 'connecting' && (s.everOnline || c.attempts > 0)) {
       const wait = c.retryAt === null ? 0 : c.retryAt - Date.now();
       text = wait > 400 ? `Offline — reconnecting in ${formatClock(wait)}…` : 'Offline — reconnecting…';
