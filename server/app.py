@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import exports, lobby, logs, metrics, pages
+from server import exports, lobby, logs, metrics, pages, records
 from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
         *exports.routes,
+        *records.routes,
         *pages.routes(settings.web_dist),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

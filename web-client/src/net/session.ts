@@ -53,6 +53,7 @@ import {
 } from './protocol';
 import { type SeatRecord, loadSeq, saveSeq } from './storage';
 import { Tracker } from './tracker';
+import { RecordBook } from '../view/record';
 import type { DiceCheck } from '../view/gameView';
 
 export type Reply = { readonly ok: true; readonly v: number } | { readonly ok: false; readonly code: string; readonly message: string };
@@ -105,6 +106,8 @@ const CANNOT_STORE = 'This browser cannot store the dice secret: do not reload d
 
 export class MatchSession {
   readonly tracker = new Tracker();
+  /** The move record of the match (every turn in standard notation), from the same events. */
+  readonly record = new RecordBook();
   /** The seat this connection plays (from the welcome), or null for a spectator. */
   seat: Seat | null;
   /** The server's version at the last welcome; automation waits until the events reach it. */
@@ -259,6 +262,7 @@ export class MatchSession {
         break;
       case 'snapshot':
         t.applySnapshot(frame.p.v, frame.p.state);
+        this.record.applySnapshot(frame.p.v, frame.p.state);
         this.afterSnapshot();
         break;
       case 'ack':
@@ -300,6 +304,7 @@ export class MatchSession {
     }
     const live = this.caughtUp;
     t.applyEvent(frame);
+    this.record.apply(frame);
     this.midTransition = frame.n === null;
     this.afterEvent(frame, live);
   }

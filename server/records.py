@@ -1,0 +1,106 @@
+"""The record of one game as JSON, for the move record and the replay board.
+
+    GET /api/matches/{id}/games/{n}/record.json
+
+Any game that has started, finished or not (everything in it was public as it happened:
+spectators saw the same events). ``v`` is the log version the record was read at, so a client
+that knows the game only from a later snapshot can put the two together.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from engine.match import Mode
+from engine.position import Position
+from engine.position_id import encode
+from engine.record import GameRecord, MatchRecord
+from engine.turns import game_turns
+from protocol import events as pe
+from server.exports import Logged, _log_or_error, engine_events, options_of
+
+_KIND = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def match_record(log: list[Logged]) -> MatchRecord:
+    """The engine's record of the match in ``log`` (games so far)."""
+    names = ["", ""]
+    for e in log:
+        if isinstance(e.data, pe.Seated):
+            names[e.data.seat] = e.data.name or f"Player {e.data.seat + 1}"
+    options = options_of(log)
+    return MatchRecord.from_events(options, (names[0], names[1]), engine_events(log, options))
+
+
+def find_game(record: MatchRecord, game_no: int) -> GameRecord:
+    for game in record.games:
+        if game.number == game_no:
+            return game
+    raise KeyError(game_no)
+
+
+def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any]:
+    """The record of game ``game_no`` (KeyError when it has not started)."""
+    record = match_record(log)
+    game = find_game(record, game_no)
+    options = record.options
+    turns = []
+    for t in game_turns(game):
+        turns.append({
+            "seat": t.seat,
+            "action": t.action.value,
+            "dice": sorted(t.dice, reverse=True) if t.dice else None,
+            "text": t.text,
+            "moves": [list(m) for m in t.moves],
+            "position": encode(t.after),
+            "cube": t.cube_after,
+            "owner": t.owner_after,
+        })
+    result = None
+    if game.result is not None:
+        r = game.result
+        result = {
+            "winner": r.winner,
+            "points": game.points if game.points is not None else r.points,
+            "result": _KIND[int(r.kind)],
+            "reason": r.reason.value,
+            "score": list(game.final_score) if game.final_score else None,
+        }
+    return {
+        "match": match_id,
+        "game": game.number,
+        "games": [g.number for g in record.games],
+        "v": log[-1].v,
+        "names": list(record.names),
+        "mode": options.mode.value,
+        "length": options.length if options.mode is Mode.MATCH else None,
+        "score": list(game.score),
+        "crawford": game.crawford,
+        "start": encode(Position.start()),
+        "turns": turns,
+        "result": result,
+    }
+
+
+async def game_record(request: Request) -> Response:
+    got = await _log_or_error(request)
+    if isinstance(got, Response):
+        return got
+    match_id, log = got
+    try:
+        game_no = int(request.path_params["game"])
+        body = record_json(match_id, log, game_no)
+    except (KeyError, ValueError):
+        return JSONResponse({"error": "not_found", "message": "no such game"}, 404)
+    return Response(json.dumps(body) + "\n", media_type="application/json",
+                    headers={"Cache-Control": "no-cache"})
+
+
+routes = [
+    Route("/api/matches/{match_id}/games/{game}/record.json", game_record),
+]

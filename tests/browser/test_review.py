@@ -1,0 +1,94 @@
+"""Reviewing games in Chromium against a real server and Redis: the live move record beside
+the board (a spectator watches two random-playing clients finish a game), and the replay board
+of the finished game: stepping with the buttons and the arrow keys, jumping by a click on a
+turn, and a link that opens at a turn. Phone (390x844) and desktop (1440x900) screenshots go to
+artifacts/screenshots."""
+
+from __future__ import annotations
+
+from playwright.async_api import Page
+
+from protocol.client import MatchClient, create_match, join_match
+from tests.browser.conftest import NetPages
+from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
+from tests.srv_support import play_out
+
+
+async def finished_game(base: str, ws: str, net: NetPages, seed: int) -> tuple[str, Page]:
+    """A single game played to the end by two random clients while a desktop page watches."""
+    created = await create_match(base, name="Ann", mode="single_game")
+    joined = await join_match(base, created["match"], name="Bob")
+    match_id = created["match"]
+    watcher = await net.new(DESKTOP, who="spectator")
+    await watcher.goto(f"{base}/m/{match_id}#watch")
+    await watcher.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    a = MatchClient(ws, match_id, created["token"])
+    b = MatchClient(ws, match_id, joined["token"])
+    async with a, b:
+        await play_out(a, b, seed=seed)
+    return match_id, watcher
+
+
+async def test_live_record_and_replay_board(net: NetPages, server) -> None:
+    match_id, watcher = await finished_game(server.base, server.ws, net, seed=5)
+    # The spectator's record has every play of the game, ending with the result.
+    record = watcher.locator(".live-record .record")
+    await record.locator("tr.record-end").wait_for()
+    cells = record.locator("td.cell[data-i]")
+    count = await cells.count()
+    assert count > 10
+    texts = await cells.all_inner_texts()
+    assert texts[-1].startswith("wins ")
+    moves = [t for t in texts if t[:2].isdigit()]
+    assert moves and all(":" in t for t in moves)
+    # The box scrolled itself to the newest turn.
+    scrolled = await watcher.evaluate(
+        "() => { const b = document.querySelector('.live-record .record-scroll');"
+        " return b.scrollTop + b.clientHeight >= b.scrollHeight - 2; }"
+    )
+    assert scrolled
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    await watcher.screenshot(path=SCREENSHOTS / "record-live-1440x900.png")
+    link = watcher.locator("a.replay-link")
+    assert await link.get_attribute("href") == f"/m/{match_id}/replay/1"
+
+    # The replay board: step, arrows, click, shareable link.
+    page = await net.new(DESKTOP, who="replay")
+    await page.goto(f"{server.base}/m/{match_id}/replay/1")
+    await page.wait_for_function("window.fairgammon && window.fairgammon.replay")
+    steps = await page.evaluate("window.fairgammon.replay.steps")
+    assert steps == count + 1
+    at = "window.fairgammon.replay.at()"
+    assert await page.evaluate(at) == 0
+    await page.locator("button.replay-next").click()
+    await page.locator("button.replay-next").click()
+    assert await page.evaluate(at) == 2
+    await page.keyboard.press("ArrowRight")
+    assert await page.evaluate(at) == 3
+    await page.keyboard.press("ArrowLeft")
+    await page.keyboard.press("ArrowLeft")
+    assert await page.evaluate(at) == 1
+    assert page.url.endswith("#turn=1")
+    # The status names the shown turn as the record writes it, and the record highlights it.
+    current = page.locator(".record td.current")
+    assert await current.inner_text() == texts[0]
+    await page.locator(".record td.cell[data-i='9']").click()
+    assert await page.evaluate(at) == 10
+    assert await page.locator(".record td.current").get_attribute("data-i") == "9"
+    assert texts[9] in await page.locator(".status").inner_text()
+    await page.keyboard.press("End")
+    assert await page.evaluate(at) == steps - 1
+    await page.screenshot(path=SCREENSHOTS / "replay-1440x900.png")
+
+    # A link at turn 12 opens there, on a phone, with the board first.
+    phone = await net.new(PHONE, who="phone")
+    await phone.goto(f"{server.base}/m/{match_id}/replay/1#turn=12")
+    await phone.wait_for_function("window.fairgammon && window.fairgammon.replay")
+    assert await phone.evaluate(at) == 12
+    board = await phone.locator("svg.board").bounding_box()
+    rec = await phone.locator(".record").bounding_box()
+    assert board and rec and board["y"] < rec["y"]
+    assert board["width"] <= PHONE["width"]
+    pips = await phone.locator(".player .pips").all_inner_texts()
+    assert all(p.endswith(" pips") for p in pips) and len(pips) == 2
+    await phone.screenshot(path=SCREENSHOTS / "replay-390x844.png", full_page=True)
