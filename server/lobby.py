@@ -1,6 +1,7 @@
 """The lobby over HTTP (JSON): create, join, list and look up matches.
 
-    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?}
+    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?,
+                                       bot?}
     POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
     POST /api/matches/{id}/rematch    {token}
     POST /api/matches/{id}/decline    {rematch_token}
@@ -29,6 +30,7 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
+from server import botmatch
 from server.machine import core
 from server.matches import MatchService, NotFound, Unavailable, summary
 from server.store import LIVE_MATCHES, OPEN_MATCHES
@@ -133,6 +135,8 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
             return error("not_found", "no such match", 404)
         except Unavailable:
             return error("retry_later", "storage is unavailable, try again shortly", 503)
+        except botmatch.NoBots as exc:
+            return error("no_bots", str(exc), 503)
         except core.Rejected as exc:
             status = 403 if exc.code == "forbidden" else 409
             return error(exc.code, exc.message, status)
@@ -146,13 +150,21 @@ async def create_match(request: Request) -> JSONResponse:
     settings = request.app.state.services.settings
     options, clock, private = parse_options(body, settings.clock_seconds)
     name = clean_name(body.get("name"))
-    created = await service(request).create(options, clock, private, name)
+    try:
+        bot = botmatch.parse_level(body)
+    except ValueError as exc:
+        raise BadRequest("bad_field", str(exc)) from None
+    if bot is None:
+        created = await service(request).create(options, clock, private, name)
+    else:
+        created = await botmatch.create(service(request), options, clock, private, name, bot)
     return JSONResponse(
         {
             "match": created.match_id,
             "seat": 0,
             "token": created.token,
-            **links(request, created.match_id, created.invite),
+            "bot": bot,
+            **links(request, created.match_id, None if bot else created.invite),
         },
         status_code=201,
     )
@@ -229,11 +241,12 @@ async def list_matches(request: Request) -> JSONResponse:
     try:
         ids = await store.listed(index, 50)
         blobs = await store.summaries(ids)
+        bots = await botmatch.levels_of(store, ids)
         listed, stale = [], []
-        for match_id, blob in zip(ids, blobs, strict=True):
+        for match_id, blob, bot in zip(ids, blobs, bots, strict=True):
             summary = msgpack.unpackb(blob, raw=False) if blob else None
             if summary is not None and _belongs(summary, status):
-                listed.append(summary)
+                listed.append({**summary, "bot": bot})
             else:
                 stale.append(match_id)
         # The indexes are hints (a crash can leave one behind): the stored summary decides,
@@ -259,7 +272,8 @@ def _belongs(summary: dict[str, Any], status: str) -> bool:
 async def get_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
     state = await service(request).load(match_id, fresh=True)
-    return JSONResponse({**summary(state), **links(request, match_id)})
+    bot = await botmatch.level_of(service(request).store, match_id)
+    return JSONResponse({**summary(state), "bot": bot, **links(request, match_id)})
 
 
 routes = [

@@ -58,6 +58,8 @@ class ServerProcess:
             # Bots play at machine speed: far faster than the per-connection limit for people.
             "FAIRGAMMON_RATE_BURST": "500",
             "FAIRGAMMON_RATE_PER_SECOND": "500",
+            # No bot worker unless a test asks for one (FAIRGAMMON_BOTS=1): it would only cost.
+            "FAIRGAMMON_BOTS": "0",
         }
         env.update(self.env)
         log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))

@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allowed-origins", help="comma-separated browser Origins allowed to open WebSockets"
     )
     parser.add_argument("--log-level", help="debug, info, warning or error")
+    parser.add_argument(
+        "--bots", type=int, help="bot worker processes alongside (default FAIRGAMMON_BOTS, else 1)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
         metrics_dir.mkdir(parents=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
 
+    from server.cli.bots import start_with_server
+
+    bots = start_with_server(args.bots, settings.port)
     print(f"fairgammon: open {settings.base_url}/ in your browser", file=sys.stderr, flush=True)
     # uvicorn re-raises SIGTERM after its graceful shutdown; turn it into SystemExit so the
     # embedded Redis below is stopped cleanly too.
@@ -105,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=10,
         )
     finally:
+        if bots is not None:
+            bots.terminate()
+            bots.wait(10)
         if embedded:
             embedded.stop()
         log.info("server stopped")
