@@ -60,6 +60,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(store, url)
     matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
     gateway = Gateway(settings, matches)
+    # Each finished game goes to the analysis workers' queue.
+    analysis_tasks: set = set()
+    matches.on_commit = records.enqueue_finished(store, analysis_tasks)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -1,14 +1,22 @@
-"""The record of one game as JSON, for the move record and the replay board.
+"""The record of one game as JSON, for the move record and the replay board, and its analysis.
 
     GET /api/matches/{id}/games/{n}/record.json
+    GET /api/matches/{id}/games/{n}/analysis.json
 
 Any game that has started, finished or not (everything in it was public as it happened:
 spectators saw the same events). ``v`` is the log version the record was read at, so a client
 that knows the game only from a later snapshot can put the two together.
+
+The analysis of a finished game is made by the analysis workers (:mod:`analysis.worker`) from
+their queue: each game is queued when it ends (:func:`enqueue_finished`, on every commit); a
+request for a game that is not queued yet (one that ended while no server queued it) queues it.
+Until the report is stored the answer is ``{"status": "pending", "progress": [done, total] |
+null}``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -16,13 +24,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from analysis import queue as analysis_queue
 from engine.match import Mode
 from engine.position import Position
 from engine.position_id import encode
 from engine.record import GameRecord, MatchRecord
 from engine.turns import game_turns
 from protocol import events as pe
-from server.exports import Logged, _log_or_error, engine_events, options_of
+from server.exports import Logged, _log_or_error, engine_events, finished_games, options_of
+from server.lobby import MATCH_ID
+from server.store import Store
 
 _KIND = {1: "single", 2: "gammon", 3: "backgammon"}
 
@@ -101,6 +112,58 @@ async def game_record(request: Request) -> Response:
                     headers={"Cache-Control": "no-cache"})
 
 
+def _not_found(message: str) -> Response:
+    return JSONResponse({"error": "not_found", "message": message}, 404)
+
+
+async def game_analysis(request: Request) -> Response:
+    match_id = request.path_params["match_id"]
+    try:
+        game_no = int(request.path_params["game"])
+    except ValueError:
+        return _not_found("no such finished game")
+    if not MATCH_ID.match(match_id) or not 1 <= game_no < 2**31:
+        return _not_found("no such finished game")
+    store: Store = request.app.state.services.store
+    redis = store.redis
+    try:
+        body = await analysis_queue.report(redis, match_id, game_no)
+        if body is not None:
+            return Response(body, media_type="application/json")
+        status = await analysis_queue.status(redis, match_id, game_no)
+        if status is None:
+            got = await _log_or_error(request)
+            if isinstance(got, Response):
+                return got
+            if game_no not in finished_games(got[1]):
+                return _not_found("no such finished game")
+            await analysis_queue.enqueue(redis, match_id, game_no)
+            status = {"status": "pending", "progress": None}
+    except Exception:
+        return JSONResponse({"error": "retry_later", "message": "storage unavailable"}, 503)
+    if status.get("status") == "failed":
+        return JSONResponse({"error": "analysis_failed", "message": status.get("message", "")},
+                            500)
+    return JSONResponse({"status": "pending", "level": "1-ply",
+                         "progress": status.get("progress"), "players": [], "turns": []},
+                        headers={"Cache-Control": "no-cache"})
+
+
+def enqueue_finished(store: Store, tasks: set):  # type: ignore[no-untyped-def]
+    """A ``MatchService.on_commit`` hook: queue each game that a commit finished for analysis
+    (the task is kept in ``tasks`` until it is done)."""
+    def on_commit(state, events) -> None:  # type: ignore[no-untyped-def]
+        for event in events:
+            if isinstance(event.data, pe.GameOver):
+                task = asyncio.get_running_loop().create_task(
+                    analysis_queue.enqueue(store.redis, state.match_id, event.data.game))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+
+    return on_commit
+
+
 routes = [
     Route("/api/matches/{match_id}/games/{game}/record.json", game_record),
+    Route("/api/matches/{match_id}/games/{game}/analysis.json", game_analysis),
 ]

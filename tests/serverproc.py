@@ -60,6 +60,8 @@ class ServerProcess:
             "FAIRGAMMON_RATE_PER_SECOND": "500",
             # No bot worker unless a test asks for one (FAIRGAMMON_BOTS=1): it would only cost.
             "FAIRGAMMON_BOTS": "0",
+            # Nor an analysis worker (FAIRGAMMON_ANALYSERS=1 to have one).
+            "FAIRGAMMON_ANALYSERS": "0",
         }
         env.update(self.env)
         log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))

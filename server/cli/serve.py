@@ -26,6 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots", type=int, help="bot worker processes alongside (default FAIRGAMMON_BOTS, else 1)"
     )
+    parser.add_argument(
+        "--analysers",
+        type=int,
+        help="analysis worker processes alongside (default FAIRGAMMON_ANALYSERS, else 1)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
     from server.cli.bots import start_with_server
 
     bots = start_with_server(args.bots, settings.port)
+    from server.cli.analyse import start_with_server as start_analysers
+
+    analysers = start_analysers(args.analysers)
     print(f"fairgammon: open {settings.base_url}/ in your browser", file=sys.stderr, flush=True)
     # uvicorn re-raises SIGTERM after its graceful shutdown; turn it into SystemExit so the
     # embedded Redis below is stopped cleanly too.
@@ -114,6 +122,9 @@ def run(args: argparse.Namespace) -> int:
         if bots is not None:
             bots.terminate()
             bots.wait(10)
+        if analysers is not None:
+            analysers.terminate()
+            analysers.wait(10)
         if embedded:
             embedded.stop()
         log.info("server stopped")

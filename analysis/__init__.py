@@ -1,0 +1,9 @@
+"""Game analysis: how well each player played and how lucky the dice were (docs/analysis.md).
+
+* :mod:`analysis.game` — :class:`GameInput`, one game's turns and match context;
+* :mod:`analysis.core` — :func:`analyse`: pure, a game in, a :class:`GameReport` out;
+* :mod:`analysis.equity` — the :class:`Evaluator` over :mod:`brain`'s loaded nets (1-ply);
+* :mod:`analysis.report` — the report as the API's JSON;
+* :mod:`analysis.queue`, :mod:`analysis.worker` — the Redis work queue and the worker that
+  analyses every finished game in the background.
+"""
