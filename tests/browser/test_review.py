@@ -1,17 +1,31 @@
-"""Reviewing games in Chromium against a real server and Redis: the live move record beside
-the board (a spectator watches two random-playing clients finish a game), and the replay board
-of the finished game: stepping with the buttons and the arrow keys, jumping by a click on a
-turn, and a link that opens at a turn. Phone (390x844) and desktop (1440x900) screenshots go to
-artifacts/screenshots."""
+"""Reviewing games in Chromium against a real server (with an analysis worker) and Redis: the
+live move record beside the board (a spectator watches two random-playing clients finish a
+game), the game's analysis after it (summary and chart, mistakes marked in the record), and the
+replay board of the finished game: stepping with the buttons and the arrow keys, jumping by a
+click on a turn, a link that opens at a turn, the best play on request. Phone (390x844) and
+desktop (1440x900) screenshots go to artifacts/screenshots."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
 from playwright.async_api import Page
 
 from protocol.client import MatchClient, create_match, join_match
 from tests.browser.conftest import NetPages
 from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
+from tests.serverproc import ServerProcess
 from tests.srv_support import play_out
+
+
+@pytest.fixture
+def server(redis_url) -> Iterator[ServerProcess]:
+    """This module's server runs one analysis worker."""
+    proc = ServerProcess(redis_url, FAIRGAMMON_ANALYSERS="1")
+    proc.start()
+    yield proc
+    proc.stop()
 
 
 async def finished_game(base: str, ws: str, net: NetPages, seed: int) -> tuple[str, Page]:
@@ -37,7 +51,7 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
     cells = record.locator("td.cell[data-i]")
     count = await cells.count()
     assert count > 10
-    texts = await cells.all_inner_texts()
+    texts = [t.rstrip("?") for t in await cells.all_inner_texts()]
     assert texts[-1].startswith("wins ")
     moves = [t for t in texts if t[:2].isdigit()]
     assert moves and all(":" in t for t in moves)
@@ -47,6 +61,19 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
         " return b.scrollTop + b.clientHeight >= b.scrollHeight - 2; }"
     )
     assert scrolled
+    # After the game: the analysis summary and chart for both players, the mistakes marked.
+    summary = watcher.locator(".live-analysis .analysis-summary")
+    await summary.wait_for(timeout=60_000)
+    header = await summary.locator("thead th").all_inner_texts()
+    assert header[1:] == ["Ann", "Bob"]
+    rows = await summary.locator("tbody th").all_inner_texts()
+    assert {"Error rate", "PR", "Errors · blunders", "Luck", "Luck-adjusted"} <= set(rows)
+    chart = watcher.locator(".live-analysis svg.analysis-chart")
+    assert await chart.locator("path.chart-equity").count() == 1
+    assert await chart.locator("path.chart-luck").count() == 1
+    dots = await chart.locator("circle.chart-mark").count()
+    marks = await record.locator(".mark").count()
+    assert marks > 0 and dots == marks  # random play blunders, and each is marked twice
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     await watcher.screenshot(path=SCREENSHOTS / "record-live-1440x900.png")
     link = watcher.locator("a.replay-link")
@@ -71,11 +98,27 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
     assert page.url.endswith("#turn=1")
     # The status names the shown turn as the record writes it, and the record highlights it.
     current = page.locator(".record td.current")
-    assert await current.inner_text() == texts[0]
+    assert (await current.inner_text()).rstrip("?") == texts[0].rstrip("?")
     await page.locator(".record td.cell[data-i='9']").click()
     assert await page.evaluate(at) == 10
     assert await page.locator(".record td.current").get_attribute("data-i") == "9"
     assert texts[9] in await page.locator(".status").inner_text()
+    # A blunder: its verdict names the best play, which the board shows on request.
+    await page.locator(".analysis-summary").wait_for()
+    blunder = page.locator(".record td.mark-blunder").first
+    index = int(await blunder.get_attribute("data-i"))
+    await blunder.click()
+    assert await page.evaluate(at) == index + 1
+    verdict = page.locator(".analysis-turn .verdict")
+    assert "Blunder" in await verdict.inner_text() and "best " in await verdict.inner_text()
+    board_before = await page.locator("svg.board").inner_html()
+    await page.locator("button.show-best").click()
+    assert (await page.locator(".status").inner_text()).startswith("Best play")
+    assert await page.locator("svg.board").inner_html() != board_before
+    await page.locator("button.show-best").click()
+    assert not (await page.locator(".status").inner_text()).startswith("Best play")
+    await page.locator("button.show-best").click()
+    await page.screenshot(path=SCREENSHOTS / "replay-best-1440x900.png")
     await page.keyboard.press("End")
     assert await page.evaluate(at) == steps - 1
     await page.screenshot(path=SCREENSHOTS / "replay-1440x900.png")
@@ -91,4 +134,7 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
     assert board["width"] <= PHONE["width"]
     pips = await phone.locator(".player .pips").all_inner_texts()
     assert all(p.endswith(" pips") for p in pips) and len(pips) == 2
+    await phone.locator(".analysis svg.analysis-chart").wait_for()
+    chart_box = await phone.locator(".analysis svg.analysis-chart").bounding_box()
+    assert chart_box and chart_box["width"] <= PHONE["width"]
     await phone.screenshot(path=SCREENSHOTS / "replay-390x844.png", full_page=True)

@@ -13,6 +13,8 @@ import { MoveRecordPanel } from '../ui/moveRecord';
 import type { GameSource, GameView } from '../view/gameView';
 import { type ReplayStep, entriesOf, replayPath, replaySteps, stepFromHash } from '../view/replay';
 import { entryText } from '../view/record';
+import { decodePositionId } from '../engine/positionId';
+import { AnalysisPanel } from './analysisPanel';
 import { linkField, pageHeader } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
@@ -29,10 +31,18 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
   const steps = replaySteps(doc);
   const entries = entriesOf(doc);
   let at = Math.min(stepFromHash(location.hash) ?? 0, steps.length - 1);
+  // The best play shown instead of the one made (on request), else null.
+  let best: { id: string; seat: 0 | 1 } | null = null;
   const listeners = new Set<(v: GameView) => void>();
   const noop = () => undefined;
   const source: GameSource = {
-    current: () => viewOf(doc, steps[at]!, at, steps.length),
+    current: () => {
+      const view = viewOf(doc, steps[at]!, at, steps.length);
+      if (!best) return view;
+      const p = decodePositionId(best.id);
+      const boards = best.seat === 0 ? ([p.mover, p.opponent] as const) : ([p.opponent, p.mover] as const);
+      return { ...view, boards, lastPlay: null, status: `Best play: ${view.status}` };
+    },
     subscribe: (l) => {
       listeners.add(l);
       return () => listeners.delete(l);
@@ -71,8 +81,9 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     else games.append(h('a', { href: replayPath(matchId, n), text: `Game ${n}` }));
   }
   games.append(h('a', { href: `/m/${matchId}`, text: 'Back to the match' }));
+  const analysis = new AnalysisPanel(matchId, doc.game, [doc.names[0], doc.names[1]], true);
   const controls = h('section', { class: 'replay-controls', 'aria-label': 'Replay' }, h('div', { class: 'replay-buttons' }, first, back, position, fwd, last));
-  app.sideMain.append(controls, record.el, share, games);
+  app.sideMain.append(controls, record.el, analysis.el, share, games);
 
   const render = () => {
     position.textContent = `${at} / ${steps.length - 1}`;
@@ -80,9 +91,10 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     last.disabled = fwd.disabled = at === steps.length - 1;
     record.render({
       names: [doc.names[0], doc.names[1]],
-      games: [{ number: doc.game, label: `Game ${doc.game}`, entries }],
+      games: [{ number: doc.game, label: `Game ${doc.game}`, entries, marks: analysis.marks() }],
       selected: at > 0 ? { game: doc.game, index: at - 1 } : null,
     });
+    analysis.show(at - 1);
     const url = `${location.origin}${replayPath(matchId, doc.game, at)}`;
     share.replaceChildren(linkField('Link to this turn', url, 'replaylink'));
     history.replaceState(null, '', replayPath(matchId, doc.game, at));
@@ -110,8 +122,15 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     },
     { capture: true },
   );
+  analysis.onChange = render;
+  analysis.onBest = (b) => {
+    best = b;
+    const view = source.current();
+    for (const l of listeners) l(view);
+  };
   addEventListener('hashchange', () => go(stepFromHash(location.hash) ?? at));
   render();
+  analysis.start();
   Object.assign(window, { fairgammon: { replay: { steps: steps.length, at: () => at, go } } });
 }
 
