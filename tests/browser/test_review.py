@@ -138,3 +138,16 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
     chart_box = await phone.locator(".analysis svg.analysis-chart").bounding_box()
     assert chart_box and chart_box["width"] <= PHONE["width"]
     await phone.screenshot(path=SCREENSHOTS / "replay-390x844.png", full_page=True)
+
+    # Next to the fairness proof: the match's dice statistics against expectation.
+    await phone.goto(f"{server.base}/verify?match={match_id}")
+    card = phone.locator(".dice-stats")
+    await card.locator(".dice-faces").wait_for()
+    came = await card.locator(".dice-faces tbody tr").first.locator("td").all_inner_texts()
+    rolls = int((await card.locator(".sub").inner_text()).split()[0])
+    assert len(came) == 6 and sum(int(n) for n in came) == 2 * rolls
+    moves_after_opening = len([t for t in texts if t[:2].isdigit()]) - 1
+    assert rolls == moves_after_opening
+    assert "χ²" in await card.locator(".dice-verdict").inner_text()
+    await card.scroll_into_view_if_needed()
+    await phone.screenshot(path=SCREENSHOTS / "dice-stats-390x844.png")

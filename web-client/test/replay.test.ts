@@ -89,3 +89,57 @@ describe('analysis helpers', () => {
     expect(signed(0)).toBe('0.00');
   });
 });
+
+describe('dice statistics', () => {
+  it('counts turn rolls (not the opening), faces, doubles, pips and bar entries', async () => {
+    const { diceStats, PIPS_PER_ROLL } = await import('../src/view/diceStats');
+    // Seat 1 is hit: seat 0 plays 6/1*... build it from real moves: the opening 31, then seat 1's
+    // 66 and seat 0's 55.
+    const p1 = applyMove(applyMove(start, [8, 5]), [6, 5]);
+    let q = swapped(p1);
+    for (const m of [[24, 18], [24, 18], [13, 7], [13, 7]] as const) q = applyMove(q, m);
+    let r = swapped(q);
+    for (const m of [[13, 8], [13, 8], [8, 3], [8, 3]] as const) r = applyMove(r, m);
+    const game: GameRecordDoc = {
+      ...doc,
+      turns: [
+        doc.turns[0]!,
+        { seat: 1, action: 'move', dice: [6, 6], text: '', moves: [[24, 18], [24, 18], [13, 7], [13, 7]], position: encodePositionId(q), cube: 1, owner: null },
+        { seat: 0, action: 'move', dice: [5, 5], text: '', moves: [[13, 8], [13, 8], [8, 3], [8, 3]], position: encodePositionId(r), cube: 1, owner: null },
+      ],
+      result: null,
+    };
+    const stats = diceStats([game]);
+    expect(stats.rolls).toBe(2);
+    expect(stats.faces).toEqual([0, 0, 0, 0, 2, 2]);
+    expect(stats.seats[1]).toMatchObject({ rolls: 1, doubles: 1, pips: 24, barRolls: 0 });
+    expect(stats.seats[0]).toMatchObject({ rolls: 1, doubles: 1, pips: 20 });
+    expect(stats.chiSquare).toBeCloseTo(((4 * (2 / 3) ** 2) + 2 * (4 / 3) ** 2) / (2 / 3), 6);
+    expect(PIPS_PER_ROLL).toBeCloseTo(8.1667, 3);
+  });
+});
+
+describe('dice statistics from the bar', () => {
+  it('compares entries with the chance the closed points allowed', async () => {
+    const { diceStats } = await import('../src/view/diceStats');
+    const { positionFromPoints } = await import('../src/engine/position');
+    // After seat 0's (opening) turn: seat 0 holds its 1, 2 and 6 points, seat 1 has one on the bar.
+    const after0 = positionFromPoints({ 1: 2, 2: 2, 6: 5, 8: 3, 13: 3 }, { 25: 1, 13: 6, 8: 3, 6: 5 });
+    const seen1 = swapped(after0);
+    const entered = applyMove(seen1, [25, 20]);
+    const stays = swapped(entered);
+    const game: GameRecordDoc = {
+      ...doc,
+      turns: [
+        { ...doc.turns[0]!, position: encodePositionId(after0) },
+        { seat: 1, action: 'move', dice: [5, 2], text: '', moves: [[25, 20], [13, 11]], position: encodePositionId(applyMove(entered, [13, 11])), cube: 1, owner: null },
+        { seat: 0, action: 'move', dice: [2, 1], text: '', moves: [], position: encodePositionId(stays), cube: 1, owner: null },
+      ],
+      result: null,
+    };
+    const s = diceStats([game]).seats[1];
+    expect([s.barRolls, s.entered]).toEqual([1, 1]);
+    expect(s.expectedEntered).toBeCloseTo(1 - (3 / 6) ** 2, 9);
+    expect(diceStats([game]).seats[0].barRolls).toBe(0);
+  });
+});
