@@ -66,13 +66,20 @@ describe('the record of real matches', () => {
         b.applySnapshot(frame.p.v, frame.p.state);
         book(match.frames, snap.v, b);
         const game = frame.p.state.game?.game ?? 1;
-        if (frame.p.state.game) expect(b.partial.get(game)).toBe(snap.v);
-        // What the server's record of that game says up to the snapshot (here: the full book's).
+        if (frame.p.state.game) {
+          // The current game and every earlier one wait for the server's records.
+          expect([...b.partial.keys()].sort()).toEqual(Array.from({ length: game }, (_, i) => i + 1));
+          expect(b.partial.get(game)).toBe(snap.v);
+        }
+        // What the server's records say up to the snapshot (here: the full book's).
         const upTo = snap.v;
-        const known: RecordEntry[] = full.entries(game).filter((e) => e.v <= upTo).map((e) => ({ ...e, v: 0 }));
-        b.fill(game, upTo, known);
         const strip = (es: readonly RecordEntry[]) => es.map(({ v: _v, ...rest }) => rest);
-        expect(strip(b.entries(game))).toEqual(strip(full.entries(game)));
+        for (const n of [...b.partial.keys()]) {
+          const known: RecordEntry[] = full.entries(n).filter((e) => e.v <= upTo).map((e) => ({ ...e, v: 0 }));
+          b.fill(n, upTo, known);
+        }
+        expect(b.gameNumbers()).toEqual(full.gameNumbers());
+        for (const n of full.gameNumbers()) expect(strip(b.entries(n))).toEqual(strip(full.entries(n)));
         expect(b.partial.size).toBe(0);
       });
     }

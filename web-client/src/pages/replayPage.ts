@@ -34,10 +34,14 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
   // The best play shown instead of the one made (on request), else null.
   let best: { id: string; seat: 0 | 1 } | null = null;
   const listeners = new Set<(v: GameView) => void>();
+  let analysis: AnalysisPanel | null = null;
   const noop = () => undefined;
   const source: GameSource = {
     current: () => {
-      const view = viewOf(doc, steps[at]!, at, steps.length);
+      const plain = viewOf(doc, steps[at]!, at, steps.length);
+      // The analysis's verdict on the shown turn, on the board's status line too.
+      const mark = analysis?.marks()?.get(at - 1);
+      const view = mark ? { ...plain, status: `${plain.status} ${mark === 'blunder' ? '?? blunder' : '? error'}` } : plain;
       if (!best) return view;
       const p = decodePositionId(best.id);
       const boards = best.seat === 0 ? ([p.mover, p.opponent] as const) : ([p.opponent, p.mover] as const);
@@ -81,9 +85,10 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     else games.append(h('a', { href: replayPath(matchId, n), text: `Game ${n}` }));
   }
   games.append(h('a', { href: `/m/${matchId}`, text: 'Back to the match' }));
-  const analysis = new AnalysisPanel(matchId, doc.game, [doc.names[0], doc.names[1]], true);
+  const panel = new AnalysisPanel(matchId, doc.game, [doc.names[0], doc.names[1]], true);
+  analysis = panel;
   const controls = h('section', { class: 'replay-controls', 'aria-label': 'Replay' }, h('div', { class: 'replay-buttons' }, first, back, position, fwd, last));
-  app.sideMain.append(controls, record.el, analysis.el, share, games);
+  app.sideMain.append(controls, record.el, panel.el, share, games);
 
   const render = () => {
     position.textContent = `${at} / ${steps.length - 1}`;
@@ -91,10 +96,10 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     last.disabled = fwd.disabled = at === steps.length - 1;
     record.render({
       names: [doc.names[0], doc.names[1]],
-      games: [{ number: doc.game, label: `Game ${doc.game}`, entries, marks: analysis.marks() }],
+      games: [{ number: doc.game, label: `Game ${doc.game}`, entries, marks: panel.marks() }],
       selected: at > 0 ? { game: doc.game, index: at - 1 } : null,
     });
-    analysis.show(at - 1);
+    panel.show(at - 1);
     const url = `${location.origin}${replayPath(matchId, doc.game, at)}`;
     share.replaceChildren(linkField('Link to this turn', url, 'replaylink'));
     history.replaceState(null, '', replayPath(matchId, doc.game, at));
@@ -122,15 +127,15 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     },
     { capture: true },
   );
-  analysis.onChange = render;
-  analysis.onBest = (b) => {
+  panel.onChange = render;
+  panel.onBest = (b) => {
     best = b;
     const view = source.current();
     for (const l of listeners) l(view);
   };
   addEventListener('hashchange', () => go(stepFromHash(location.hash) ?? at));
   render();
-  analysis.start();
+  panel.start();
   Object.assign(window, { fairgammon: { replay: { steps: steps.length, at: () => at, go } } });
 }
 

@@ -104,9 +104,12 @@ export class RecordBook {
     this.game = g.game;
     this.boards = [g.boards[0], g.boards[1]];
     this.dice = g.dice ? sorted(g.dice[0], g.dice[1]) : null;
-    if (!this.partial.has(g.game) && !this.games.has(g.game)) {
-      this.games.set(g.game, []);
-      this.partial.set(g.game, v);
+    // This game and the earlier ones are known only from the server's records.
+    for (let n = 1; n <= g.game; n++) {
+      if (!this.partial.has(n) && !this.games.has(n)) {
+        this.games.set(n, []);
+        this.partial.set(n, v);
+      }
     }
   }
 
