@@ -1,9 +1,10 @@
 """Whole-game analysis time at 1-ply: p50/p95 over reproducible games.
 
-Games are played out by policies from ``tests/analysis_support.py`` (random against random
-gives long games full of contact; best against random and money games with the cube exercise
-the other paths), then each is analysed by :func:`analysis.core.analyse` on one thread, as a
-worker does. The machine may be shared: pin the process (``--cpu``) and read p50 first.
+Games are played out by policies from ``tests/analysis_support.py`` (best against best is
+closest to real play; random against random gives long games full of contact; the cube paths
+come with money and match games), then each is analysed by :func:`analysis.core.analyse` on
+one thread, as a worker does. The machine may be shared: pin the process (``--cpu``) and read
+p50 first.
 
     .venv/bin/python bench/analysis.py [--games 20] [--seed 1] [--cpu 1]
 """
@@ -27,6 +28,7 @@ from engine.match import MatchOptions  # noqa: E402
 from tests.analysis_support import constructed_game  # noqa: E402
 
 KINDS = [
+    ("money, best v best, cube", ("best", "best"), MatchOptions.money(), 0.03),
     ("single, random v random", ("random", "random"), MatchOptions.single_game(), 0.0),
     ("money, random v best, cube", ("random", "best"), MatchOptions.money(), 0.08),
     ("match to 5, random v random, cube", ("random", "random"), MatchOptions.match(5), 0.08),

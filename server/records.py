@@ -7,7 +7,7 @@ Any game that has started, finished or not (everything in it was public as it ha
 spectators saw the same events). ``v`` is the log version the record was read at, so a client
 that knows the game only from a later snapshot can put the two together.
 
-The analysis of a finished game is made by the analysis workers (:mod:`analysis.worker`) from
+The analysis of a finished game is made by the analysis workers (:mod:`server.analysis_worker`) from
 their queue: each game is queued when it ends (:func:`enqueue_finished`, on every commit); a
 request for a game that is not queued yet (one that ended while no server queued it) queues it.
 Until the report is stored the answer is ``{"status": "pending", "progress": [done, total] |
@@ -24,13 +24,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from analysis import queue as analysis_queue
 from engine.match import Mode
 from engine.position import Position
 from engine.position_id import encode
 from engine.record import GameRecord, MatchRecord
 from engine.turns import game_turns
 from protocol import events as pe
+from server import analysis_queue
 from server.exports import Logged, _log_or_error, engine_events, finished_games, options_of
 from server.lobby import MATCH_ID
 from server.store import Store

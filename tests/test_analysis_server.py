@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from analysis import queue
 from engine.position_id import decode
 from protocol.client import MatchClient, create_match, join_match
 from protocol.client.lobby import LobbyError, get
+from server import analysis_queue as queue
 from tests.serverproc import ServerProcess
 from tests.srv_support import play_out, store_at
 

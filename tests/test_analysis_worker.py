@@ -9,8 +9,8 @@ import json
 
 import redis.asyncio as aioredis
 
-from analysis import queue
-from analysis.worker import AnalysisWorker
+from server import analysis_queue as queue
+from server.analysis_worker import AnalysisWorker
 
 MATCH = "ab" * 16
 

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     log = logs.setup(level)
 
     if args.workers == 1:
-        from analysis.worker import AnalysisWorker
+        from server.analysis_worker import AnalysisWorker
 
         async def main() -> None:
             stop = asyncio.Event()

@@ -1,7 +1,8 @@
-"""The analysis worker: takes finished games from the Redis work queue (:mod:`analysis.queue`),
-reads each game's event log, analyses it with the nets (:func:`analysis.core.analyse`, in a
-thread: the nets release the GIL) and stores the report. Progress is written to the game's
-status key while it runs. Run by ``fairgammon analyse`` (and by ``fairgammon serve``).
+"""The analysis worker: takes finished games from the Redis work queue
+(:mod:`server.analysis_queue`), reads each game's event log, analyses it with the nets
+(:func:`analysis.core.analyse`, in a thread: the nets release the GIL) and stores the report.
+Progress is written to the game's status key while it runs. Run by ``fairgammon analyse``
+(and by ``fairgammon serve``).
 
 An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
 games in and reports out.
@@ -17,11 +18,11 @@ import time
 
 import redis.asyncio as aioredis
 
-from analysis import queue
 from analysis.core import analyse
 from analysis.equity import Evaluator
 from analysis.game import GameInput
 from analysis.report import to_json
+from server import analysis_queue as queue
 from server import logs
 from server.exports import read_log
 from server.records import find_game, match_record
