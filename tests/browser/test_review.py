@@ -76,6 +76,14 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
     assert marks > 0 and dots == marks  # random play blunders, and each is marked twice
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     await watcher.screenshot(path=SCREENSHOTS / "record-live-1440x900.png")
+    # On a phone the board comes first, the record and the analysis below it.
+    small = await net.new(PHONE, who="phone spectator")
+    await small.goto(f"{server.base}/m/{match_id}#watch")
+    await small.locator(".live-analysis .analysis-summary").wait_for(timeout=60_000)
+    board = await small.locator("svg.board").bounding_box()
+    rec = await small.locator(".live-record .record").bounding_box()
+    assert board and rec and board["y"] + board["height"] <= rec["y"]
+    await small.screenshot(path=SCREENSHOTS / "record-live-390x844.png", full_page=True)
     link = watcher.locator("a.replay-link")
     assert await link.get_attribute("href") == f"/m/{match_id}/replay/1"
 
