@@ -30,12 +30,13 @@ from engine.position_id import encode
 from engine.record import GameRecord, MatchRecord
 from engine.turns import game_turns
 from protocol import events as pe
-from server import analysis_queue
+from server import analysis_queue, logs
 from server.exports import Logged, _log_or_error, engine_events, finished_games, options_of
 from server.lobby import MATCH_ID
 from server.store import Store
 
 _KIND = {1: "single", 2: "gammon", 3: "backgammon"}
+log = logs.get("records")
 
 
 def match_record(log: list[Logged]) -> MatchRecord:
@@ -152,11 +153,18 @@ async def game_analysis(request: Request) -> Response:
 def enqueue_finished(store: Store, tasks: set):  # type: ignore[no-untyped-def]
     """A ``MatchService.on_commit`` hook: queue each game that a commit finished for analysis
     (the task is kept in ``tasks`` until it is done)."""
+    async def enqueue(match_id: str, game: int) -> None:
+        try:
+            await analysis_queue.enqueue(store.redis, match_id, game)
+        except Exception as exc:  # the request for its analysis queues it later
+            log.warning("could not queue a game for analysis",
+                        extra=logs.fields(match=match_id, game=game, error=repr(exc)))
+
     def on_commit(state, events) -> None:  # type: ignore[no-untyped-def]
         for event in events:
             if isinstance(event.data, pe.GameOver):
                 task = asyncio.get_running_loop().create_task(
-                    analysis_queue.enqueue(store.redis, state.match_id, event.data.game))
+                    enqueue(state.match_id, event.data.game))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
 
