@@ -12,7 +12,9 @@ import { type AnalysisDoc, type DoneAnalysis, chartSeries, recordMarks, signed, 
 
 export const analysisPath = (match: string, game: number): string => `/api/matches/${match}/games/${game}/analysis.json`;
 
+/** Polls while the workers run: every second at first, then less often (no worker may be up). */
 const POLL_MS = 1000;
+const POLL_MAX_MS = 8000;
 
 export class AnalysisPanel {
   readonly el = h('section', { class: 'analysis', 'aria-label': 'Analysis' });
@@ -26,6 +28,7 @@ export class AnalysisPanel {
   private showingBest = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
+  private polls = 0;
 
   constructor(
     private readonly matchId: string,
@@ -79,7 +82,11 @@ export class AnalysisPanel {
       this.failure = err instanceof Error ? err.message : String(err);
     }
     this.render();
-    if (this.doc?.status !== 'done' && !this.stopped) this.timer = setTimeout(() => void this.poll(), POLL_MS);
+    if (this.doc?.status !== 'done' && !this.stopped) {
+      this.polls++;
+      const wait = Math.min(POLL_MAX_MS, POLL_MS * 2 ** Math.max(0, Math.floor(this.polls / 10)));
+      this.timer = setTimeout(() => void this.poll(), wait);
+    }
   }
 
   private render(): void {
