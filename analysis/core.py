@@ -134,14 +134,19 @@ def context_of(game: GameInput, seat: int, value: int, owner: int | None) -> Cub
                        cube_in_play=game.cube_in_play)
 
 
+def outcome_of(outcomes: list[RollOutcome], d1: int, d2: int) -> RollOutcome:
+    """The outcome of the roll ``d1``-``d2`` (in either order)."""
+    for o in outcomes:
+        if (o.d1, o.d2) in ((d1, d2), (d2, d1)):
+            return o
+    raise ValueError(f"roll {d1}-{d2} is not among the outcomes")
+
+
 def luck_of(outcomes: list[RollOutcome], d1: int, d2: int) -> float:
     """The equity of the roll that came minus the average over all rolls (per unit cube)."""
     total = sum(o.weight for o in outcomes)
     mean = sum(o.best_equity * o.weight for o in outcomes) / total
-    for o in outcomes:
-        if {o.d1, o.d2} == {d1, d2} and (o.d1 == o.d2) == (d1 == d2):
-            return o.best_equity - mean
-    raise ValueError(f"roll {d1}-{d2} is not among the outcomes")
+    return outcome_of(outcomes, d1, d2).best_equity - mean
 
 
 def analyse(game: GameInput, evaluator: Evaluator,
@@ -178,8 +183,7 @@ def analyse(game: GameInput, evaluator: Evaluator,
             row["luck"] = luck_of(outcomes, d1, d2) * turn.cube
             player.luck += row["luck"]
             player.rolls += 1
-            mine = next(o for o in outcomes
-                        if {o.d1, o.d2} == {d1, d2} and (o.d1 == o.d2) == (d1 == d2))
+            mine = outcome_of(outcomes, d1, d2)
             row["plays"] = len(mine.plays)
             if mine.plays:
                 chosen = next((p for p in mine.plays if p.play.position == turn.after), None)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from engine import events as ev
 from engine.notation import play_text
 from engine.position import Position
+from engine.record import GameRecord
 from engine.reference import Move, apply_move
 
 _RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
@@ -71,9 +72,9 @@ class Turn:
     owner_after: int | None = None
 
 
-def game_turns(game: object) -> tuple[Turn, ...]:
-    """The turns of ``game`` (an :class:`engine.record.GameRecord`, finished or not)."""
-    events: tuple[ev.GameEvent, ...] = game.events  # type: ignore[attr-defined]
+def game_turns(game: GameRecord) -> tuple[Turn, ...]:
+    """The turns of ``game`` (finished or not)."""
+    events = game.events
     boards = [Position.start().mover, Position.start().mover]
     cube, owner = 1, None
     out: list[Turn] = []
