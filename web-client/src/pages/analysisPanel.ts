@@ -90,7 +90,7 @@ export class AnalysisPanel {
   }
 
   private render(): void {
-    const kids: Node[] = [h('h2', { class: 'analysis-title', text: 'Analysis' })];
+    const kids: Node[] = [h('h2', { class: 'analysis-title', text: this.withTurns ? 'Analysis' : `Analysis · game ${this.game}` })];
     const doc = this.doc;
     if (doc === null || doc.status === 'pending') {
       const p = doc?.status === 'pending' ? doc.progress : null;
