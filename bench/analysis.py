@@ -3,8 +3,8 @@
 Games are played out by policies from ``tests/analysis_support.py`` (best against best is
 closest to real play; random against random gives long games full of contact; the cube paths
 come with money and match games), then each is analysed by :func:`analysis.core.analyse` on
-one thread, as a worker does. The machine may be shared: pin the process (``--cpu``) and read
-p50 first.
+one thread, as a worker does. Wall and CPU time are both printed: on a shared machine the CPU
+time says what one game costs, the wall time what a player waits (pin with ``--cpu``).
 
     .venv/bin/python bench/analysis.py [--games 20] [--seed 1] [--cpu 1]
 """
@@ -53,21 +53,27 @@ def main() -> int:
     evaluator = Evaluator()
     print(f"nets loaded in {time.perf_counter() - started:.2f} s")
     every: list[float] = []
+    every_cpu: list[float] = []
     for label, policies, options, rate in KINDS:
-        times, turns = [], []
+        times, cpus, turns = [], [], []
         for i in range(args.games):
             _, game = constructed_game(policies, args.seed * 1000 + i, evaluator, options,
                                        double_rate=rate)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             analyse(game, evaluator)
             times.append(time.perf_counter() - t)
+            cpus.append(time.process_time() - c)
             turns.append(len(game.turns))
         every += times
+        every_cpu += cpus
         print(f"{label:36s} {len(times)} games, {statistics.mean(turns):5.1f} turns: "
-              f"p50 {percentile(times, 50):.2f} s  p95 {percentile(times, 95):.2f} s  "
-              f"max {max(times):.2f} s")
-    print(f"{'all':36s} {len(every)} games: p50 {percentile(every, 50):.2f} s  "
-          f"p95 {percentile(every, 95):.2f} s")
+              f"wall p50 {percentile(times, 50):.2f} s  p95 {percentile(times, 95):.2f} s  "
+              f"max {max(times):.2f} s; CPU p50 {percentile(cpus, 50):.2f} s  "
+              f"p95 {percentile(cpus, 95):.2f} s")
+    print(f"{'all':36s} {len(every)} games: wall p50 {percentile(every, 50):.2f} s  "
+          f"p95 {percentile(every, 95):.2f} s; CPU p50 {percentile(every_cpu, 50):.2f} s  "
+          f"p95 {percentile(every_cpu, 95):.2f} s")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 
 
