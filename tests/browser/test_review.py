@@ -18,6 +18,10 @@ from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 from tests.serverproc import ServerProcess
 from tests.srv_support import play_out
 
+LOADED = 60_000
+"""Waits (ms) that depend on the server's and the analysis worker's work: generous, because the
+test machine is shared; reached only when something is wrong."""
+
 
 @pytest.fixture
 def server(redis_url) -> Iterator[ServerProcess]:
@@ -34,6 +38,7 @@ async def finished_game(base: str, ws: str, net: NetPages, seed: int) -> tuple[s
     joined = await join_match(base, created["match"], name="Bob")
     match_id = created["match"]
     watcher = await net.new(DESKTOP, who="spectator")
+    watcher.set_default_timeout(LOADED)
     await watcher.goto(f"{base}/m/{match_id}#watch")
     await watcher.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
     a = MatchClient(ws, match_id, created["token"])
@@ -78,6 +83,7 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
     await watcher.screenshot(path=SCREENSHOTS / "record-live-1440x900.png")
     # On a phone the board comes first, the record and the analysis below it.
     small = await net.new(PHONE, who="phone spectator")
+    small.set_default_timeout(LOADED)
     await small.goto(f"{server.base}/m/{match_id}#watch")
     await small.locator(".live-analysis .analysis-summary").wait_for(timeout=60_000)
     board = await small.locator("svg.board").bounding_box()
@@ -86,9 +92,12 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
     await small.screenshot(path=SCREENSHOTS / "record-live-390x844.png", full_page=True)
     link = watcher.locator("a.replay-link")
     assert await link.get_attribute("href") == f"/m/{match_id}/replay/1"
+    result_link = watcher.locator(".result a", has_text="Replay and analysis")
+    assert await result_link.get_attribute("href") == f"/m/{match_id}/replay/1"
 
     # The replay board: step, arrows, click, shareable link.
     page = await net.new(DESKTOP, who="replay")
+    page.set_default_timeout(LOADED)
     await page.goto(f"{server.base}/m/{match_id}/replay/1")
     await page.wait_for_function("window.fairgammon && window.fairgammon.replay")
     steps = await page.evaluate("window.fairgammon.replay.steps")
@@ -133,6 +142,7 @@ async def test_live_record_and_replay_board(net: NetPages, server) -> None:
 
     # A link at turn 12 opens there, on a phone, with the board first.
     phone = await net.new(PHONE, who="phone")
+    phone.set_default_timeout(LOADED)
     await phone.goto(f"{server.base}/m/{match_id}/replay/1#turn=12")
     await phone.wait_for_function("window.fairgammon && window.fairgammon.replay")
     assert await phone.evaluate(at) == 12
