@@ -15,6 +15,7 @@ COPY pyproject.toml README.md LICENSE ./
 COPY engine/ engine/
 COPY protocol/ protocol/
 COPY server/ server/
+COPY analysis/ analysis/
 RUN pip install --no-cache-dir .
 COPY --from=web /src/web-client/dist/ web-client/dist/
 EXPOSE 8000

@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import accounts_api, durability, exports, lobby, logs, metrics, pages
+from server import accounts_api, durability, exports, lobby, logs, metrics, pages, records
 from server.accounts import Accounts, Throttle
 from server.accounts_store import AccountsStore
 from server.chat import BURST as CHAT_BURST
@@ -102,6 +102,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     players = Players(accounts, results, settings.leaderboard_experience)
 
+    # Each finished game goes to the analysis workers' queue.
+    analysis_tasks: set = set()
+    matches.on_commit = records.enqueue_finished(store, analysis_tasks)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
@@ -158,6 +162,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *lobby.routes,
         *accounts_api.routes,
         *exports.routes,
+        *records.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

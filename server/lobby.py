@@ -1,7 +1,7 @@
 """The lobby over HTTP (JSON): create, join, list and look up matches.
 
     POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?,
-                                       rated?}
+                                       rated?, bot?}
     POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
     POST /api/matches/{id}/rematch    {token}
     POST /api/matches/{id}/decline    {rematch_token}
@@ -34,7 +34,7 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
-from server import metrics, players
+from server import botmatch, metrics, players
 from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
 from server.matches import Created, MatchService, NotFound, Unavailable, new_match_id, summary
@@ -146,6 +146,8 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
             return error("not_found", "no such match", 404)
         except Unavailable:
             return error("retry_later", "storage is unavailable, try again shortly", 503)
+        except botmatch.NoBots as exc:
+            return error("no_bots", str(exc), 503)
         except core.Rejected as exc:
             status = 403 if exc.code == "forbidden" else 409
             return error(exc.code, exc.message, status)
@@ -168,19 +170,29 @@ async def create_match(request: Request) -> JSONResponse:
     body = await read_json(request)
     settings = request.app.state.services.settings
     options, clock, private = parse_options(body, settings.clock_seconds)
+    try:
+        bot = botmatch.parse_level(body)
+    except ValueError as exc:
+        raise BadRequest("bad_field", str(exc)) from None
     account = await players.signed_in(request)
     rated = players.rated_choice(body, options, account)
     name = account.name if account else clean_name(body.get("name"))
     extra = players.seat_fields(0, account, rated)
+    if bot is not None:
+        await botmatch.ensure_workers(service(request))
     created = await limited_create(request, options, clock, private, name, extra)
-    await not_connected_yet(request, created.match_id, 0)
+    if bot is None:
+        await not_connected_yet(request, created.match_id, 0)
+    else:
+        await botmatch.seat_bot(service(request), created, bot)
     return JSONResponse(
         {
             "match": created.match_id,
             "seat": 0,
             "token": created.token,
             "rated": rated,
-            **links(request, created.match_id, created.invite),
+            "bot": bot,
+            **links(request, created.match_id, None if bot else created.invite),
         },
         status_code=201,
     )
@@ -318,12 +330,13 @@ async def list_matches(request: Request) -> JSONResponse:
     try:
         ids = await store.listed(index, 50)
         blobs = await store.summaries(ids)
+        bots = await botmatch.levels_of(store, ids)
         listed, stale = [], []
-        for match_id, blob in zip(ids, blobs, strict=True):
+        for match_id, blob, bot in zip(ids, blobs, bots, strict=True):
             summary = msgpack.unpackb(blob, raw=False) if blob else None
             if summary is not None and _belongs(summary, status):
                 if limits.listable(summary, now):  # else expiring: the sweeper ends it
-                    listed.append(summary)
+                    listed.append({**summary, "bot": bot})
             else:
                 stale.append(match_id)
         # The indexes are hints (a crash can leave one behind): the stored summary decides,
@@ -351,7 +364,8 @@ async def get_match(request: Request) -> JSONResponse:
     match_id = match_id_of(request)
     state = await service(request).load(match_id, fresh=True)
     accounts = await players.match_accounts(request, match_id)
-    return JSONResponse({**summary(state), **accounts, **links(request, match_id)})
+    bot = await botmatch.level_of(service(request).store, match_id)
+    return JSONResponse({**summary(state), **accounts, "bot": bot, **links(request, match_id)})
 
 
 routes = [

@@ -33,6 +33,7 @@ def routes(dist: Path) -> list[BaseRoute]:
     out: list[BaseRoute] = [
         Route("/", page("index.html")),
         Route("/m/{match_id}", page("index.html")),
+        Route("/m/{match_id}/replay/{game:int}", page("index.html")),
         Route("/verify", page("index.html")),
         Route("/u/{name}", page("index.html")),
         Route("/leaderboard", page("index.html")),

@@ -63,6 +63,10 @@ class ServerProcess:
             "FAIRGAMMON_CREATE_BURST": "100000",
             "FAIRGAMMON_CREATE_PER_MINUTE": "1000000",
             "FAIRGAMMON_OPEN_PER_CREATOR": "100000",
+            # No bot worker unless a test asks for one (FAIRGAMMON_BOTS=1): it would only cost.
+            "FAIRGAMMON_BOTS": "0",
+            # Nor an analysis worker (FAIRGAMMON_ANALYSERS=1 to have one).
+            "FAIRGAMMON_ANALYSERS": "0",
         }
         env.update(self.env)
         log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))

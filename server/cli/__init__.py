@@ -20,6 +20,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "dice": ("dice", "fair-dice chain links and roll derivation (for players and auditors)"),
     "verify": ("verify", "verify the dice and actions of a finished game's transcript"),
     "play-random": ("play_random", "a bot that joins a match and plays random legal moves"),
+    "bots": ("bots", "run bot worker processes: the computer opponent (docs/bots.md)"),
+    "analyse": ("analyse", "run analysis worker processes: luck and skill of every finished game"),
 }
 
 

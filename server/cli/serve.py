@@ -52,6 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "default) or run and say so (degraded)",
     )
     parser.add_argument("--log-level", help="debug, info, warning or error")
+    parser.add_argument(
+        "--bots", type=int, help="bot worker processes alongside (default FAIRGAMMON_BOTS, else 1)"
+    )
+    parser.add_argument(
+        "--analysers",
+        type=int,
+        help="analysis worker processes alongside (default FAIRGAMMON_ANALYSERS, else 1)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,6 +143,12 @@ def run(args: argparse.Namespace) -> int:
         metrics_dir.mkdir(parents=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
 
+    from server.cli.bots import start_with_server
+
+    bots = start_with_server(args.bots, settings.port)
+    from server.cli.analyse import start_with_server as start_analysers
+
+    analysers = start_analysers(args.analysers)
     print(f"fairgammon: open {settings.base_url}/ in your browser", file=sys.stderr, flush=True)
     # uvicorn re-raises SIGTERM after its graceful shutdown; turn it into SystemExit so the
     # embedded Redis below is stopped cleanly too.
@@ -166,6 +180,12 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=10,
         )
     finally:
+        if bots is not None:
+            bots.terminate()
+            bots.wait(10)
+        if analysers is not None:
+            analysers.terminate()
+            analysers.wait(10)
         if embedded:
             embedded.stop()
         log.info("server stopped")

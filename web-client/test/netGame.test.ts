@@ -84,6 +84,7 @@ describe('the board view of a network match', () => {
     expect(v.phase).toBe('gameover');
     expect(v.result).toMatchObject({ winner: 0, reason: 'timeout', points: 3, matchOver: true });
     expect(v.result!.links!.map((l) => l.href)).toEqual([
+      `/m/${match.match_id}/replay/1`,
       `/verify?match=${match.match_id}&game=1`,
       `/api/matches/${match.match_id}/games/1/transcript.json`,
       `/api/matches/${match.match_id}/match.mat`,

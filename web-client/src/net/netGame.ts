@@ -4,6 +4,7 @@
  * actions. The board UI cannot tell it from the local hot-seat driver.
  */
 
+import { replayPath } from '../view/replay';
 import { toHex } from '../fairdice';
 import type {
   ClockView,
@@ -78,6 +79,7 @@ function resultView(session: MatchSession): ResultView | null {
   }
   const matchOver = t.over !== null;
   const links = [
+    { label: 'Replay and analysis', href: replayPath(match, g.game) },
     { label: 'Verify the dice', href: exportPaths.verify(match, g.game) },
     { label: `Transcript (game ${g.game})`, href: exportPaths.gameTranscript(match, g.game) },
   ];

@@ -44,6 +44,7 @@ import {
 import { type Effect, type Held, type NeedPurpose, type Reply, SeatCore } from './seatCore';
 import { type SeatRecord, loadSeq, saveSeq } from './storage';
 import type { Tracker } from './tracker';
+import { RecordBook } from '../view/record';
 import type { DiceCheck } from '../view/gameView';
 
 export type { Reply } from './seatCore';
@@ -81,6 +82,8 @@ interface Waiting {
 
 export class MatchSession {
   readonly core: SeatCore;
+  /** The move record of the match (every turn in standard notation), from the same events. */
+  readonly record = new RecordBook();
   /** Server clock minus this browser's clock (ms), from welcome and pongs. */
   offset = 0;
   private bestRtt = Infinity;
@@ -338,9 +341,13 @@ export class MatchSession {
         this.chat.welcomed(this.seat, t.over !== null);
         break;
       case 'event':
-        if (t.version === frame.v && before === frame.v - 1) this.afterEvent(frame, live);
+        if (t.version === frame.v && before === frame.v - 1) {
+          this.record.apply(frame);
+          this.afterEvent(frame, live);
+        }
         break;
       case 'snapshot':
+        this.record.applySnapshot(frame.p.v, frame.p.state);
         this.afterSnapshot();
         break;
       case 'presence':

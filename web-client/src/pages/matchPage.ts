@@ -31,6 +31,7 @@ import { chatPanel } from '../ui/chatPanel';
 import { account } from './account';
 import { button, h } from '../ui/dom';
 import { ConnectionBanner } from './banner';
+import { liveRecord } from './liveRecord';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
@@ -162,6 +163,8 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   app.sideExtra.append(matchPanel(session, matchId, record));
   const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n));
   app.sideExtra.prepend(chat.el);
+  const moves = liveRecord(session, matchId);
+  app.sideMain.append(moves.el);
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
@@ -176,6 +179,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     banner.render();
     offer.render();
     chat.render();
+    moves.render();
   };
   session.subscribe(update);
   setInterval(() => banner.render(), 500);

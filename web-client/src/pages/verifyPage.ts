@@ -12,6 +12,7 @@ import { TranscriptError, type Verdict, verifyTranscript } from '../fairdice/tra
 import { exportPaths } from '../net/lobbyApi';
 import { button, h } from '../ui/dom';
 import { heroSection, pageHeader } from './common';
+import { diceCard } from './diceCard';
 
 const REASONS: Record<string, string> = {
   bear_off: 'bore off',
@@ -88,6 +89,8 @@ async function run(text: string, out: HTMLElement, match?: string): Promise<void
   }
   if (match) out.append(h('p', { class: 'sub', text: `Match ${match}` }));
   for (const doc of docs) out.append(await gameCard(doc));
+  const numbers = docs.map((d) => (typeof d === 'object' && d !== null ? (d as GameDoc).game_no : undefined)).filter((n): n is number => typeof n === 'number');
+  if (match && numbers.length) out.append(await diceCard(match, numbers));
 }
 
 async function gameCard(doc: unknown): Promise<HTMLElement> {

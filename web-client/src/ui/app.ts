@@ -63,6 +63,8 @@ export class BoardApp {
   private readonly resignButtons: [1 | 2 | 3, HTMLElement][] = [];
   /** Page-specific panels over the board (invite, join), above the board's own dialogs. */
   readonly overlay = h('div', { class: 'page-overlay' });
+  /** Page-specific panels after the controls (the move record): beside the board, below it on a phone. */
+  readonly sideMain = h('div', { class: 'side-main' });
   /** Page-specific panels at the end of the side column. */
   readonly sideExtra = h('div', { class: 'side-extra' });
   /** Page-specific items in the header, before the match details. */
@@ -145,6 +147,7 @@ export class BoardApp {
       actions,
       this.moves.root,
       this.resign,
+      this.sideMain,
       this.fairness,
       this.buildSettings(),
       this.sideExtra,

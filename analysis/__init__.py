@@ -1,0 +1,10 @@
+"""Game analysis: how well each player played and how lucky the dice were (docs/analysis.md).
+
+* :mod:`analysis.game` — :class:`GameInput`, one game's turns and match context;
+* :mod:`analysis.core` — :func:`analyse`: pure, a game in, a :class:`GameReport` out;
+* :mod:`analysis.equity` — the :class:`Evaluator` over :mod:`brain`'s loaded nets (1-ply);
+* :mod:`analysis.report` — the report as the API's JSON.
+
+No I/O here: the Redis work queue and the worker that analyses every finished game in the
+background are the server's (``server/analysis_queue.py``, ``server/analysis_worker.py``).
+"""

@@ -1,0 +1,236 @@
+"""The analysis of one game: its record in, a report out. Pure apart from the nets it is given
+(no clock, no Redis, no files): :func:`analyse` walks the turns of :mod:`engine.turns` and asks
+an :class:`analysis.equity.Evaluator` for equities. The method is in docs/analysis.md.
+
+Units: every equity is the nets' cubeful equity per unit cube for the player concerned — in
+money play the expected points won per point of cube, in match play bgsage's normalised match
+equity (+1 = winning one cube's worth, −1 = losing it: EMG, "equivalent to money game"). An
+error is the equity a decision gave away against the best decision, in those units (so 0.100 is
+100 millipoints, mEMG). Luck is counted in points: the roll's equity gain times the cube value
+at the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from analysis.equity import Evaluator, RollOutcome
+from analysis.game import GameInput
+from brain.context import CubeContext, Owner
+from engine.match import Mode
+from engine.notation import play_text
+from engine.position_id import encode
+from engine.turns import Action, Turn
+
+ERROR = 0.04
+"""A decision losing at least this much (and less than :data:`BLUNDER`) is an error."""
+BLUNDER = 0.08
+"""A decision losing at least this much is a blunder."""
+CLOSE_CUBE = 0.10
+"""A roll where the player could double counts as a cube decision when doubling would have
+cost less than this (or not doubling cost anything): clear no-doubles are not decisions."""
+PR_SCALE = 500
+"""PR (performance rating) = 500 × the mean error per decision: the scale players know from
+eXtreme Gammon (0 is perfect play, under 5 world class, about 20 a casual player)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAnalysis:
+    """One turn of the record, analysed. ``None`` where a figure does not apply."""
+
+    index: int
+    seat: int
+    action: Action
+    dice: tuple[int, int] | None
+    played: str | None  # Position ID after the play, seen by the mover
+    best: str | None  # Position ID after the best play
+    played_text: str | None
+    best_text: str | None
+    equity_lost: float | None  # the play's or the cube action's error (0 when best)
+    best_action: str | None  # for cube decisions: "double", "no_double", "take", "drop"
+    cube_lost: float | None  # before a play: the error of not doubling (when it was a decision)
+    luck: float | None  # the roll's luck, points, for the roller
+    equity: float | None  # seat 0's equity after the turn (per unit cube)
+    forced: bool = False  # only one play (or none) was legal
+    plays: int = 0  # legal plays of the roll
+
+    @property
+    def worst_error(self) -> float:
+        return max(self.equity_lost or 0.0, self.cube_lost or 0.0)
+
+    @property
+    def mark(self) -> str | None:
+        e = self.worst_error
+        return "blunder" if e >= BLUNDER else "error" if e >= ERROR else None
+
+
+@dataclass(slots=True)
+class PlayerReport:
+    seat: int
+    checker_decisions: int = 0
+    cube_decisions: int = 0
+    total_error: float = 0.0
+    cube_error: float = 0.0
+    errors: int = 0
+    blunders: int = 0
+    luck: float = 0.0
+    rolls: int = 0
+    result: float = 0.0
+
+    @property
+    def decisions(self) -> int:
+        return self.checker_decisions + self.cube_decisions
+
+    @property
+    def error_rate(self) -> float:
+        """Mean error per decision, in millipoints (mEMG)."""
+        return 1000.0 * self.total_error / self.decisions if self.decisions else 0.0
+
+    @property
+    def checker_error(self) -> float:
+        return self.total_error - self.cube_error
+
+    @property
+    def pr(self) -> float:
+        return PR_SCALE * self.total_error / self.decisions if self.decisions else 0.0
+
+    def count(self, error: float, cube: bool) -> None:
+        if cube:
+            self.cube_decisions += 1
+            self.cube_error += error
+        else:
+            self.checker_decisions += 1
+        self.total_error += error
+        if error >= BLUNDER:
+            self.blunders += 1
+        elif error >= ERROR:
+            self.errors += 1
+
+
+@dataclass(slots=True)
+class GameReport:
+    level: str
+    turns: list[TurnAnalysis] = field(default_factory=list)
+    players: tuple[PlayerReport, PlayerReport] = field(
+        default_factory=lambda: (PlayerReport(0), PlayerReport(1)))
+
+    def luck_adjusted(self, seat: int) -> float:
+        """The seat's result with both players' luck taken out (points)."""
+        me, them = self.players[seat], self.players[1 - seat]
+        return me.result - (me.luck - them.luck)
+
+
+def context_of(game: GameInput, seat: int, value: int, owner: int | None) -> CubeContext:
+    """The cube and score seen by ``seat``."""
+    if game.mode is Mode.SINGLE_GAME:
+        return CubeContext(value=1, away=(1, 1), cube_in_play=False)
+    own = Owner.CENTRED if owner is None else Owner.MOVER if owner == seat else Owner.OPPONENT
+    if game.mode is Mode.MATCH:
+        away = (game.length - game.score[seat], game.length - game.score[1 - seat])
+        return CubeContext(value=value, owner=own, away=away, crawford=game.crawford,
+                           cube_in_play=game.cube_in_play)
+    return CubeContext(value=value, owner=own, jacoby=game.jacoby, beavers=game.beavers,
+                       cube_in_play=game.cube_in_play)
+
+
+def outcome_of(outcomes: list[RollOutcome], d1: int, d2: int) -> RollOutcome:
+    """The outcome of the roll ``d1``-``d2`` (in either order)."""
+    for o in outcomes:
+        if (o.d1, o.d2) in ((d1, d2), (d2, d1)):
+            return o
+    raise ValueError(f"roll {d1}-{d2} is not among the outcomes")
+
+
+def luck_of(outcomes: list[RollOutcome], d1: int, d2: int) -> float:
+    """The equity of the roll that came minus the average over all rolls (per unit cube)."""
+    total = sum(o.weight for o in outcomes)
+    mean = sum(o.best_equity * o.weight for o in outcomes) / total
+    return outcome_of(outcomes, d1, d2).best_equity - mean
+
+
+def analyse(game: GameInput, evaluator: Evaluator,
+            progress: Callable[[int, int], None] | None = None) -> GameReport:
+    """The analysis of ``game`` (see the module docstring for the units)."""
+    report = GameReport(evaluator.level)
+    rolls_total = sum(1 for t in game.turns if t.action in (Action.MOVE, Action.PASS))
+    done = 0
+    opening = True
+    equity0: float | None = 0.0
+    pending_double: tuple[Turn, float, float] | None = None  # the double, its DT and DP
+    for i, turn in enumerate(game.turns):
+        seat = turn.seat
+        ctx = context_of(game, seat, turn.cube, turn.owner)
+        row: dict = {
+            "index": i, "seat": seat, "action": turn.action, "dice": turn.dice, "played": None,
+            "best": None, "played_text": None, "best_text": None, "equity_lost": None,
+            "best_action": None, "cube_lost": None, "luck": None, "equity": equity0,
+        }
+        player = report.players[seat]
+        if turn.action in (Action.MOVE, Action.PASS) and turn.dice is not None:
+            d1, d2 = turn.dice
+            # The cube decision before the roll: the player rolled instead of doubling.
+            if not opening and ctx.may_double and (i == 0 or game.turns[i - 1].action not in (
+                    Action.TAKE, Action.DROP, Action.BEAVER, Action.DOUBLE)):
+                advice = evaluator.cube(turn.before, ctx)
+                doubled = min(advice.double_take, advice.double_pass)
+                lost = max(0.0, doubled - advice.no_double)
+                if lost > 0.0 or advice.no_double - doubled < CLOSE_CUBE:
+                    row["cube_lost"] = lost
+                    row["best_action"] = "double" if lost > 0.0 else "no_double"
+                    player.count(lost, cube=True)
+            outcomes = evaluator.all_rolls(turn.before, ctx, opening=opening)
+            row["luck"] = luck_of(outcomes, d1, d2) * turn.cube
+            player.luck += row["luck"]
+            player.rolls += 1
+            mine = outcome_of(outcomes, d1, d2)
+            row["plays"] = len(mine.plays)
+            if mine.plays:
+                chosen = next((p for p in mine.plays if p.play.position == turn.after), None)
+                if chosen is None:
+                    raise ValueError(f"turn {i}: the play is not among the legal plays")
+                best = mine.plays[0]
+                lost = max(0.0, best.equity - chosen.equity)
+                row["played"] = encode(turn.after)
+                row["best"] = encode(best.play.position)
+                row["played_text"] = turn.text
+                row["best_text"] = play_text(turn.before, best.play.moves)
+                row["equity_lost"] = lost
+                mover_equity = chosen.equity
+                if len(mine.plays) > 1:
+                    player.count(lost, cube=False)
+                else:
+                    row["forced"] = True
+            else:
+                row["equity_lost"] = 0.0
+                row["forced"] = True
+                mover_equity = mine.best_equity
+            equity0 = mover_equity if seat == 0 else -mover_equity
+            row["equity"] = equity0
+            opening = False
+            done += 1
+            if progress:
+                progress(done, rolls_total)
+        elif turn.action is Action.DOUBLE:
+            advice = evaluator.cube(turn.before, ctx)
+            doubled = min(advice.double_take, advice.double_pass)
+            lost = max(0.0, advice.no_double - doubled)
+            row["equity_lost"] = lost
+            row["best_action"] = "no_double" if lost > 0.0 else "double"
+            player.count(lost, cube=True)
+            pending_double = (turn, advice.double_take, advice.double_pass)
+        elif turn.action in (Action.TAKE, Action.DROP, Action.BEAVER) and pending_double:
+            _, dt, dp = pending_double
+            pending_double = None
+            # The taker's equity is minus the doubler's: take gives -DT, drop -DP.
+            took = turn.action is not Action.DROP
+            lost = max(0.0, (dt - dp) if took else (dp - dt))
+            row["equity_lost"] = lost
+            row["best_action"] = "take" if dt <= dp else "drop"
+            player.count(lost, cube=True)
+        report.turns.append(TurnAnalysis(**row))
+    if game.result is not None:
+        winner, points = game.result
+        report.players[winner].result = float(points)
+        report.players[1 - winner].result = -float(points)
+    return report

@@ -1,0 +1,69 @@
+"""What the analysis asks of the nets, on top of :mod:`brain`: the equity of a position right
+after a play (or after a roll that could not be played), and the equities of every roll.
+
+``brain.nets`` scores plays; a roll with no legal play leaves the position as it was, with the
+opponent to roll, and needs the same post-play evaluation of that unchanged position. This
+module adds it (through the loaded nets' own 1-ply scorer, so the numbers are on exactly the
+scale of :meth:`brain.nets.Nets.rank_plays`) instead of a second net loader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from brain.board import to_board
+from brain.context import CubeContext
+from brain.nets import CubeAdvice, Nets, ScoredPlay, nets
+from engine.movegen import Play
+from engine.position import Position
+
+ROLLS: tuple[tuple[int, int, int], ...] = tuple(
+    (a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
+)
+"""The 21 distinct rolls with their weight among the 36."""
+
+
+@dataclass(frozen=True, slots=True)
+class RollOutcome:
+    """One roll from a position: its plays best first (empty when none is legal) and the
+    roller's equity after the best of them (after the pass when none)."""
+
+    d1: int
+    d2: int
+    weight: int
+    plays: tuple[ScoredPlay, ...]
+    best_equity: float
+
+
+class Evaluator:
+    """The nets as the analysis uses them (1-ply)."""
+
+    level = "1-ply"
+
+    def __init__(self, loaded: Nets | None = None) -> None:
+        self.nets = loaded or nets()
+
+    def rank(self, position: Position, d1: int, d2: int, context: CubeContext) -> list[ScoredPlay]:
+        return self.nets.rank_plays(position, d1, d2, context, ply=1)
+
+    def unchanged(self, position: Position, context: CubeContext) -> float:
+        """The equity of the player who could not move, ``position`` left as it was."""
+        board = to_board(position)
+        scored = self.nets._score_1ply(Play((), position), board, context)
+        return scored.equity
+
+    def roll(self, position: Position, d1: int, d2: int, weight: int,
+             context: CubeContext) -> RollOutcome:
+        plays = tuple(self.rank(position, d1, d2, context))
+        best = plays[0].equity if plays else self.unchanged(position, context)
+        return RollOutcome(d1, d2, weight, plays, best)
+
+    def all_rolls(self, position: Position, context: CubeContext,
+                  opening: bool = False) -> list[RollOutcome]:
+        """Every roll from ``position``; for the opening roll only the 15 non-doubles (a
+        roll-off never gives a double)."""
+        return [self.roll(position, a, b, w, context) for a, b, w in ROLLS
+                if not (opening and a == b)]
+
+    def cube(self, position: Position, context: CubeContext) -> CubeAdvice:
+        return self.nets.cube_advice(position, context)

@@ -1,0 +1,116 @@
+"""What a bot does next in a match, from what its client sees (pure: no I/O, no clock).
+
+:func:`decide` reads the client's :class:`~protocol.client.Tracker` and the offers the bot has
+seen (:class:`Offers`) and returns an :class:`Action`, or None when the bot owes nothing that
+is not automatic (commitments and reveals are the client library's job). The worker sends the
+action; the tests run the same function against the pure match machine.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+
+from bots.levels import Answer, Level, accept_resignation, answer_double, choose_play
+from bots.levels import should_double as level_doubles
+from brain.context import CubeContext, Owner
+from engine.reference import Move
+from protocol import events as pe
+from protocol import messages as m
+from protocol.client.tracker import Tracker
+
+
+class Kind(enum.StrEnum):
+    ROLL = "roll"
+    DOUBLE = "double"
+    MOVE = "move"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    ACCEPT = "accept"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: Kind
+    moves: tuple[Move, ...] = ()
+
+
+@dataclass
+class Offers:
+    """The pending resignation level and whether the pending double may be beavered, which the
+    tracker does not keep: fed every message the client receives (``on_event``)."""
+
+    resign_level: int | None = None
+    beaverable: bool = False
+    """True only after a plain double seen as an event (never a beaver's redouble, and not
+    after a snapshot, which cannot tell the two apart: then the bot takes instead)."""
+
+    def see(self, message: object) -> None:
+        if isinstance(message, m.Snapshot):
+            game = message.state.game
+            resignation = game.resignation if game is not None else None
+            self.resign_level = resignation.level if resignation is not None else None
+            self.beaverable = False
+        elif isinstance(message, m.Event):
+            data = message.data
+            if isinstance(data, pe.ResignOffered):
+                self.resign_level = data.level
+            elif isinstance(data, pe.ResignAccepted | pe.ResignRejected | pe.GameStarted):
+                self.resign_level = None
+            if isinstance(data, pe.Doubled):
+                self.beaverable = True
+            elif isinstance(data, pe.Beavered | pe.Taken | pe.Dropped | pe.GameStarted):
+                self.beaverable = False
+
+
+def context_of(t: Tracker, seat: int) -> CubeContext:
+    """The bot's cube context from what its client tracks."""
+    settings = t.settings
+    owner = Owner.CENTRED
+    if t.cube_owner is not None:
+        owner = Owner.MOVER if t.cube_owner == seat else Owner.OPPONENT
+    if settings is None or settings.mode == "single_game":
+        return CubeContext(away=(1, 1), cube_in_play=False)
+    if settings.mode == "match":
+        length = settings.length
+        return CubeContext(value=t.cube, owner=owner,
+                           away=(length - t.score[seat], length - t.score[1 - seat]),
+                           crawford=t.crawford, cube_in_play=not t.crawford)
+    return CubeContext(value=t.cube, owner=owner, jacoby=settings.jacoby,
+                       beavers=settings.beavers)
+
+
+def decide(t: Tracker, seat: int, level: Level, offers: Offers,
+           rng: random.Random) -> Action | None:
+    """The bot's next action in the phase it owes, or None."""
+    if t.over is not None:
+        return None
+    owed = t.owes(seat)
+    if owed == "decide":
+        context = context_of(t, seat)
+        if t.may_double(seat) and level_doubles(level, t.position(seat), context, rng):
+            return Action(Kind.DOUBLE)
+        return Action(Kind.ROLL)
+    if owed == "move":
+        if t.dice is None:
+            return None
+        play = choose_play(level, t.position(seat), *t.dice, context_of(t, seat), rng)
+        return Action(Kind.MOVE, play.moves if play is not None else ())
+    if owed == "take":
+        doubler = 1 - seat
+        may_beaver = bool(t.settings is not None and t.settings.beavers and offers.beaverable)
+        answer = answer_double(level, t.position(doubler), context_of(t, doubler), may_beaver,
+                               rng)
+        return Action({Answer.TAKE: Kind.TAKE, Answer.DROP: Kind.DROP,
+                       Answer.BEAVER: Kind.BEAVER}[answer])
+    if owed == "resign":
+        if offers.resign_level is None:
+            return Action(Kind.REJECT)  # cannot happen with a well-fed Offers; play on
+        resigner = 1 - seat
+        accept = accept_resignation(t.position(resigner), offers.resign_level,
+                                    context_of(t, seat))
+        return Action(Kind.ACCEPT if accept else Kind.REJECT)
+    return None

@@ -1,0 +1,46 @@
+"""brain: backgammon judgement from bgsage's neural nets, over positions our engine defines.
+
+A pure library (no I/O besides loading the nets once, no clock, no randomness): the computer
+opponent (``bots/``) and game analysis build on it. ``engine/`` stays the rules authority: every
+play scored here comes from :func:`engine.movegen.legal_plays`, never from bgsage's generator.
+
+Ply numbers are bgsage's: 1-ply is the net's static evaluation (GNU Backgammon's 0-ply), 2-ply
+looks one roll further (gnubg's 1-ply), and so on.
+
+API
+---
+
+``brain.board``
+    ``to_board(position) -> list[int]`` and ``from_board(board) -> Position``: our
+    :class:`~engine.position.Position` (seen by the player on roll) to bgsage's 26-int board
+    and back.
+
+``brain.context``
+    ``CubeContext(value, owner, away, crawford, jacoby, beavers, cube_in_play)``: the cube and
+    score seen by one player; ``Owner`` (``CENTRED``, ``MOVER``, ``OPPONENT``); ``MONEY``;
+    ``context_for(match, seat)`` builds it from an :class:`engine.match.Match` (a single game
+    counts as 1-away/1-away with a dead cube).
+
+``brain.nets``
+    ``nets()`` returns the process's :class:`~brain.nets.Nets` (loaded once, thread-safe,
+    single-threaded searches). Its methods:
+
+    * ``rank_plays(position, d1, d2, context, ply=1) -> list[ScoredPlay]`` — every legal play,
+      best first, each with ``equity`` (cubeful in ``context``: money points per unit cube, or
+      bgsage's match equity), ``cubeless`` equity and ``probs`` (:class:`~brain.nets.Probs`);
+      empty when no die can be played.
+    * ``pre_roll_probs(position) -> Probs`` — the player on roll's outcome probabilities before
+      the roll (1-ply); ``.cubeless_equity`` gives the cubeless equity.
+    * ``cube_advice(position, context) -> CubeAdvice`` — for the player on roll: ``double``,
+      and for the opponent ``take`` / ``beaver``; with the no-double, double/take and
+      double/pass equities and ``equity`` (the cubeful equity under best cube play). 1-ply
+      (Janowski, match equities in match play); the same answers as bgsage's
+      ``cube_action`` at 1-ply without its per-call reload.
+
+    ``resignation_worth_accepting(probs, level, context)`` — whether a resignation at ``level``
+    gives the receiver at least what playing on is worth.
+
+Threads: every search runs single-threaded on the caller's thread (bgsage releases the GIL), and
+``BGBOT_MULTIPLY_THREADS`` defaults to ``1`` in any process that imports ``brain.nets``: see the
+docstring of :mod:`brain.nets` for why.
+"""

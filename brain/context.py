@@ -1,0 +1,94 @@
+"""The cube and the score, seen by one player: what an equity depends on besides the board.
+
+>>> from engine.match import Match, MatchOptions
+>>> m, _ = Match.new(MatchOptions.match(5)).start_game()
+>>> c = context_for(m, 0)
+>>> c.value, c.owner, c.away, c.crawford, c.may_double
+(1, <Owner.CENTRED: 'centered'>, (5, 5), False, True)
+>>> context_for(Match.new(MatchOptions.single_game()).start_game()[0], 1).away
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from engine.match import Match, Mode
+
+
+class Owner(enum.StrEnum):
+    """Who owns the cube, seen by the player the context belongs to."""
+
+    CENTRED = "centered"
+    MOVER = "player"
+    OPPONENT = "opponent"
+
+    def flipped(self) -> Owner:
+        if self is Owner.MOVER:
+            return Owner.OPPONENT
+        if self is Owner.OPPONENT:
+            return Owner.MOVER
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class CubeContext:
+    """Cube value and owner, points each side still needs, and the rules in force.
+
+    ``away`` is ``(points this player needs, points the opponent needs)``; ``(0, 0)`` is money
+    play. A single game counts like a 1-away/1-away match (only winning matters, the cube is
+    dead). ``cube_in_play`` is false in a cubeless game and the Crawford game.
+    """
+
+    value: int = 1
+    owner: Owner = Owner.CENTRED
+    away: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    jacoby: bool = False
+    beavers: bool = False
+    cube_in_play: bool = True
+
+    @property
+    def is_match(self) -> bool:
+        return self.away != (0, 0)
+
+    @property
+    def may_double(self) -> bool:
+        """The cube rules let this player double now (ignoring the phase of the turn): the cube
+        in play, centred or theirs, and not dead in match play (a cube that already wins the
+        match for this player is never turned)."""
+        if not self.cube_in_play or self.crawford or self.owner is Owner.OPPONENT:
+            return False
+        if self.value * 2 > 64:
+            return False
+        return not (self.is_match and self.value >= self.away[0])
+
+    def flipped(self) -> CubeContext:
+        """The same context seen by the other player."""
+        return replace(self, owner=self.owner.flipped(), away=(self.away[1], self.away[0]))
+
+
+MONEY = CubeContext()
+"""Money play, cube centred at 1, no Jacoby rule, no beavers."""
+
+
+def context_for(match: Match, seat: int) -> CubeContext:
+    """The context of ``seat`` in the current (or last) game of ``match``."""
+    game = match.game
+    options = match.options
+    cube = game.cube if game is not None else None
+    value = cube.value if cube is not None else 1
+    owner = Owner.CENTRED
+    if cube is not None and cube.owner is not None:
+        owner = Owner.MOVER if cube.owner == seat else Owner.OPPONENT
+    cube_in_play = game is not None and game.options.cube
+    if options.mode is Mode.SINGLE_GAME:
+        return CubeContext(value=1, away=(1, 1), cube_in_play=False)
+    if options.mode is Mode.MATCH:
+        length = options.length
+        away = (length - match.score[seat], length - match.score[1 - seat])
+        return CubeContext(value=value, owner=owner, away=away, crawford=match.is_crawford,
+                           cube_in_play=cube_in_play)
+    return CubeContext(value=value, owner=owner, jacoby=options.jacoby,
+                       beavers=options.beavers, cube_in_play=cube_in_play)

@@ -1,0 +1,283 @@
+"""bgsage's nets, loaded once per process, scoring what our engine says is legal.
+
+The weights and the one-sided bear-off database load on first use (about 0.1–0.7 s, ~50 MB) and
+stay for the life of the process: bgsage's own ``cube_action`` reloads its weight files on every
+call (~44 ms), so cube decisions here go through the already-loaded net instead (the same 1-ply
+answer in microseconds; ``tests/test_brain.py`` checks it against ``cube_action``).
+
+Every search runs on the calling thread (``n_threads=1``, no thread pool): a bot worker plays
+many games at once and spreads them over threads itself, and on a small machine bgsage's own
+per-call thread pools would only fight those for the cores. bgsage releases the GIL while it
+evaluates, so ``asyncio.to_thread`` callers really run in parallel.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+
+import bgbot_cpp
+from bgsage.weights import bearoff_db_path, default_weights
+
+from brain.board import to_board
+from brain.context import CubeContext, Owner
+from engine.movegen import Play, legal_plays
+from engine.position import Position
+
+# bgsage's analyzer classes read this (at call time) to size their thread pools: anyone in this
+# process who builds one (the analysis code) gets one thread per call unless the operator chose
+# otherwise.
+os.environ.setdefault("BGBOT_MULTIPLY_THREADS", "1")
+
+FILTER_MAX_MOVES = 5
+"""Deeper searches re-score at most this many of the 1-ply best plays ..."""
+FILTER_THRESHOLD = 0.08
+"""... and only those within this much equity of the 1-ply best (bgsage's defaults)."""
+
+_OWNER = {
+    Owner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
+    Owner.MOVER: bgbot_cpp.CubeOwner.PLAYER,
+    Owner.OPPONENT: bgbot_cpp.CubeOwner.OPPONENT,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Probs:
+    """Game-outcome probabilities for one player: win, win a gammon, win a backgammon, lose a
+    gammon, lose a backgammon (the gammon numbers include the backgammons)."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    @classmethod
+    def of(cls, values) -> Probs:
+        return cls(*(float(v) for v in values))
+
+    def as_list(self) -> list[float]:
+        return [self.win, self.win_gammon, self.win_backgammon, self.lose_gammon,
+                self.lose_backgammon]
+
+    def inverted(self) -> Probs:
+        """The same outcomes seen by the other player."""
+        return Probs(1.0 - self.win, self.lose_gammon, self.lose_backgammon, self.win_gammon,
+                     self.win_backgammon)
+
+    @property
+    def cubeless_equity(self) -> float:
+        """Expected points per unit cube, gammons and backgammons counted."""
+        return (2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon
+                + self.win_backgammon - self.lose_backgammon)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredPlay:
+    """One legal play with its value for the player who makes it (higher is better).
+
+    ``equity`` is cubeful in the context given (money: points per unit cube; match play:
+    bgsage's match equity, −1 … +1); ``cubeless`` counts gammons at face value.
+    """
+
+    play: Play
+    equity: float
+    cubeless: float
+    probs: Probs
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAdvice:
+    """The cube decision in a position before the roll, seen by the player on roll.
+
+    ``double``: the player on roll should double (if the rules let them); ``take``: the opponent
+    should take a double; ``beaver``: the opponent should take and beaver (money with beavers).
+    ``no_double``/``double_take``/``double_pass`` are the player on roll's cubeful equities of
+    the three outcomes, normalised to the current cube.
+    """
+
+    double: bool
+    take: bool
+    beaver: bool
+    no_double: float
+    double_take: float
+    double_pass: float
+    probs: Probs
+
+    @property
+    def equity(self) -> float:
+        """The player on roll's cubeful equity with best play by both sides."""
+        if not self.double:
+            return self.no_double
+        return min(self.double_take, self.double_pass)
+
+
+class Nets:
+    """The loaded nets. Build one with :func:`nets` (it is shared by the whole process)."""
+
+    def __init__(self) -> None:
+        weights = default_weights()
+        self._weights = weights
+        base = bgbot_cpp.create_strategy(
+            weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list)
+        self._bearoff = None
+        path = bearoff_db_path()
+        if path:
+            db = bgbot_cpp.BearoffDB()
+            if db.load(path):
+                self._bearoff = db
+        self._one_ply = (bgbot_cpp.BearoffStrategy(base, self._bearoff)
+                         if self._bearoff is not None else base)
+
+    # -- evaluation ---------------------------------------------------------------------------
+
+    def pre_roll_probs(self, position: Position) -> Probs:
+        """1-ply outcome probabilities for the player on roll, before the roll."""
+        flipped = to_board(position.swapped())
+        raw = self._one_ply.evaluate_board(flipped, flipped)
+        return Probs.of(raw["probs"]).inverted()
+
+    def rank_plays(self, position: Position, d1: int, d2: int,
+                   context: CubeContext, ply: int = 1) -> list[ScoredPlay]:
+        """Every legal play of ``d1``-``d2`` (by :func:`engine.movegen.legal_plays`), best first.
+
+        ``ply`` 1 scores every play with the net (gnubg's 0-ply); ``ply`` 2 or 3 re-scores the
+        1-ply best (see :data:`FILTER_MAX_MOVES`) with a cube-aware search that deep. Empty when
+        no die can be played.
+        """
+        plays = legal_plays(position, d1, d2)
+        if not plays:
+            return []
+        pre = to_board(position)
+        scored = [self._score_1ply(play, pre, context) for play in plays]
+        scored.sort(key=_order)
+        if ply <= 1 or len(scored) == 1:
+            return scored
+        best = scored[0].equity
+        keep = [s for s in scored[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
+        deep = [self._score_nply(s, context, ply) for s in keep]
+        deep.sort(key=_order)
+        return deep + scored[len(keep):]
+
+    def _score_1ply(self, play: Play, pre: list[int], context: CubeContext) -> ScoredPlay:
+        post = to_board(play.position)
+        raw = self._one_ply.evaluate_board(post, pre)
+        probs = Probs.of(raw["probs"])
+        cubeless = probs.cubeless_equity
+        return ScoredPlay(play, self._cubeful_post(post, probs, context), cubeless, probs)
+
+    def _cubeful_post(self, post: list[int], probs: Probs, context: CubeContext) -> float:
+        """1-ply cubeful equity of a position after the mover's play (Janowski)."""
+        values = probs.as_list()
+        race = bgbot_cpp.is_race(post)
+        pips_me, pips_opp = bgbot_cpp.pip_counts(post)
+        x = bgbot_cpp.cube_efficiency(values, race, pips_me, pips_opp)
+        owner = _OWNER[context.owner]
+        if context.is_match:
+            return bgbot_cpp.cl2cf(values, context.value, owner, x, context.away[0],
+                                   context.away[1], context.crawford, jacoby=False)
+        if not context.cube_in_play:
+            return probs.cubeless_equity
+        return bgbot_cpp.cl2cf_money(
+            values, owner, x, jacoby_active=context.jacoby and context.owner is Owner.CENTRED)
+
+    def _score_nply(self, scored: ScoredPlay, context: CubeContext, ply: int) -> ScoredPlay:
+        post = to_board(scored.play.position)
+        them = context.flipped()
+        if context.is_match:
+            equity = bgbot_cpp.cubeful_equity_nply(
+                bgbot_cpp.flip_board(post), _OWNER[them.owner], self._one_ply, ply,
+                n_threads=1, cube_value=them.value, away1=them.away[0], away2=them.away[1],
+                is_crawford=them.crawford, jacoby=False, beaver=False,
+                bearoff_db=self._bearoff)
+        else:
+            equity = bgbot_cpp.cubeful_equity_nply(
+                bgbot_cpp.flip_board(post), _OWNER[them.owner], self._one_ply, ply,
+                n_threads=1, jacoby=context.jacoby, beaver=context.beavers,
+                bearoff_db=self._bearoff)
+        return ScoredPlay(scored.play, -equity, scored.cubeless, scored.probs)
+
+    def cube_advice(self, position: Position, context: CubeContext) -> CubeAdvice:
+        """The 1-ply cube decision for the player on roll in ``position`` (Janowski, with
+        match equities in match play). Meaningless when the cube is dead; callers check
+        :attr:`CubeContext.may_double` first."""
+        board = to_board(position)
+        probs = self.pre_roll_probs(position)
+        values = probs.as_list()
+        race = bgbot_cpp.is_race(board)
+        pips_me, pips_opp = bgbot_cpp.pip_counts(board)
+        x = bgbot_cpp.cube_efficiency(values, race, pips_me, pips_opp)
+        decision = bgbot_cpp.cube_decision_1ply(
+            values, context.value, _OWNER[context.owner], x,
+            context.away[0], context.away[1], context.crawford,
+            jacoby=context.jacoby and not context.is_match)
+        double_take = decision.equity_dt
+        beaver = bool(context.beavers and not context.is_match and decision.should_take
+                      and double_take < 0.0)
+        if beaver:
+            double_take *= 2.0  # the taker redoubles at once and keeps the cube
+        double = bool(decision.should_double)
+        if beaver:
+            double = min(double_take, decision.equity_dp) > decision.equity_nd
+        return CubeAdvice(
+            double=double,
+            take=bool(decision.should_take),
+            beaver=beaver,
+            no_double=float(decision.equity_nd),
+            double_take=float(double_take),
+            double_pass=float(decision.equity_dp),
+            probs=probs,
+        )
+
+
+def _order(scored: ScoredPlay):
+    # Cubeful equity saturates in lost positions; break ties on cubeless equity, then on the
+    # moves, so the same position always gives the same ranking.
+    return (-scored.equity, -scored.cubeless, scored.play.moves)
+
+
+_LOCK = threading.Lock()
+_NETS: Nets | None = None
+
+
+def nets() -> Nets:
+    """The process's :class:`Nets`, loaded on the first call (thread-safe)."""
+    global _NETS  # noqa: PLW0603 — one copy of ~50 MB of weights per process
+    if _NETS is None:
+        with _LOCK:
+            if _NETS is None:
+                _NETS = Nets()
+    return _NETS
+
+
+def resignation_worth_accepting(probs: Probs, level: int, context: CubeContext) -> bool:
+    """Whether the receiver of a resignation at ``level`` (1 single, 2 gammon, 3 backgammon)
+    should accept it: the points offered are at least what the receiver expects from playing on.
+
+    ``probs`` are the receiver's outcome probabilities; ``context`` is the receiver's. In match
+    play points beyond what either side needs count for nothing.
+
+    >>> sure_single = Probs(1.0, 0.0, 0.0, 0.0, 0.0)
+    >>> resignation_worth_accepting(sure_single, 1, CubeContext())
+    True
+    >>> resignation_worth_accepting(Probs(1.0, 0.6, 0.0, 0.0, 0.0), 1, CubeContext())
+    False
+    >>> resignation_worth_accepting(Probs(1.0, 0.6, 0.0, 0.0, 0.0), 1, CubeContext(away=(1, 3)))
+    True
+    """
+
+    def points(kind: int, need: int) -> float:
+        won = kind * context.value
+        return float(min(won, need)) if context.is_match else float(won)
+
+    mine, theirs = context.away
+    single = probs.win - probs.win_gammon
+    gammon = probs.win_gammon - probs.win_backgammon
+    lost = 1.0 - probs.win
+    expected = (single * points(1, mine) + gammon * points(2, mine)
+                + probs.win_backgammon * points(3, mine)
+                - (lost - probs.lose_gammon) * points(1, theirs)
+                - (probs.lose_gammon - probs.lose_backgammon) * points(2, theirs)
+                - probs.lose_backgammon * points(3, theirs))
+    return points(level, mine) >= expected - 1e-9

@@ -1,0 +1,63 @@
+"""The analysis work queue in Redis (its own keys; the bots have theirs):
+
+* ``fg:analysis:jobs`` — stream: one entry per finished game to analyse (``match``, ``game``),
+  read by the consumer group ``analysers``;
+* ``fg:{m:<id>}:analysis:<n>`` — string: the report of game ``n`` as JSON (docs/analysis.md),
+  once done;
+* ``fg:{m:<id>}:analysis:<n>:status`` — string: ``{"status": "pending", "progress": [done,
+  total] | null}`` while queued or running; ``{"status": "done"}`` after; ``{"status":
+  "failed", "message": ...}`` when the game cannot be analysed.
+
+Enqueueing sets the status key only when it does not exist yet (``SET NX``), so a game is queued
+once however many times it is asked for. A worker keeps its entry pending while it works; a
+worker that dies leaves it idle, and after :data:`CLAIM_IDLE_MS` another worker takes it over
+(``XAUTOCLAIM``). The entry is acknowledged and deleted when the report is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis.asyncio as aioredis
+
+JOBS = "fg:analysis:jobs"
+GROUP = "analysers"
+CLAIM_IDLE_MS = 60_000
+
+
+def report_key(match_id: str, game: int) -> str:
+    return f"fg:{{m:{match_id}}}:analysis:{game}"
+
+
+def status_key(match_id: str, game: int) -> str:
+    return f"fg:{{m:{match_id}}}:analysis:{game}:status"
+
+
+def pending(progress: tuple[int, int] | None = None) -> str:
+    return json.dumps({"status": "pending", "progress": list(progress) if progress else None})
+
+
+async def enqueue(redis: aioredis.Redis, match_id: str, game: int) -> bool:
+    """Queue game ``game`` of ``match_id`` unless it was queued (or analysed) before."""
+    if not await redis.set(status_key(match_id, game), pending(), nx=True):
+        return False
+    await redis.xadd(JOBS, {"match": match_id, "game": str(game)})
+    return True
+
+
+async def ensure_group(redis: aioredis.Redis) -> None:
+    try:
+        await redis.xgroup_create(JOBS, GROUP, id="0", mkstream=True)
+    except aioredis.ResponseError as exc:
+        if "BUSYGROUP" not in str(exc):
+            raise
+
+
+async def status(redis: aioredis.Redis, match_id: str, game: int) -> dict[str, Any] | None:
+    raw = await redis.get(status_key(match_id, game))
+    return json.loads(raw) if raw else None
+
+
+async def report(redis: aioredis.Redis, match_id: str, game: int) -> bytes | None:
+    return await redis.get(report_key(match_id, game))

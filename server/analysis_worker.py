@@ -1,0 +1,143 @@
+"""The analysis worker: takes finished games from the Redis work queue
+(:mod:`server.analysis_queue`), reads each game's event log, analyses it with the nets
+(:func:`analysis.core.analyse`, in a thread: the nets release the GIL) and stores the report.
+Progress is written to the game's status key while it runs. Run by ``fairgammon analyse``
+(and by ``fairgammon serve``).
+
+An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
+games in and reports out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import time
+
+import redis.asyncio as aioredis
+
+from analysis.core import analyse
+from analysis.equity import Evaluator
+from analysis.game import GameInput
+from analysis.report import to_json
+from server import analysis_queue as queue
+from server import logs
+from server.exports import read_log
+from server.records import find_game, match_record
+from server.store import Store
+
+log = logs.get("analysis")
+
+PROGRESS_EVERY_S = 0.25
+
+
+class Unanalysable(Exception):
+    """The job names no finished game."""
+
+
+class AnalysisWorker:
+    def __init__(self, redis_url: str, name: str | None = None,
+                 evaluator: Evaluator | None = None) -> None:
+        self.redis = aioredis.from_url(redis_url)
+        self.store = Store(self.redis)
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}"
+        self._evaluator = evaluator
+        self.analysed = 0
+
+    @property
+    def evaluator(self) -> Evaluator:
+        if self._evaluator is None:
+            self._evaluator = Evaluator()
+        return self._evaluator
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        await queue.ensure_group(self.redis)
+        # Load the nets before the first job, off the event loop.
+        await asyncio.to_thread(lambda: self.evaluator)
+        log.info("analysis worker ready", extra=logs.fields(worker=self.name))
+        try:
+            while not stop.is_set():
+                entry = await self._next()
+                if entry is not None:
+                    await self._process(*entry)
+        finally:
+            await self.redis.aclose()
+
+    async def _next(self) -> tuple[bytes, dict[bytes, bytes]] | None:
+        # An entry a dead worker left behind first, then a new one.
+        claimed = await self.redis.xautoclaim(queue.JOBS, queue.GROUP, self.name,
+                                              queue.CLAIM_IDLE_MS, "0-0", count=1)
+        entries = claimed[1] if claimed else []
+        if entries:
+            return entries[0]
+        got = await self.redis.xreadgroup(queue.GROUP, self.name, {queue.JOBS: ">"},
+                                          count=1, block=1000)
+        if got:
+            _, items = got[0]
+            if items:
+                return items[0]
+        return None
+
+    async def _process(self, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
+        try:
+            match_id = fields[b"match"].decode()
+            game_no = int(fields[b"game"])
+        except (KeyError, ValueError):
+            log.warning("not an analysis job", extra=logs.fields(entry=entry_id.decode()))
+            await self._done(entry_id)
+            return
+        started = time.perf_counter()
+        try:
+            body = await self.analyse(match_id, game_no)
+        except Unanalysable as exc:
+            await self.redis.set(queue.status_key(match_id, game_no),
+                                 json.dumps({"status": "failed", "message": str(exc)}))
+        except Exception as exc:  # a bug: say so in the status, keep working
+            log.exception("analysis failed", extra=logs.fields(match=match_id, game=game_no))
+            await self.redis.set(queue.status_key(match_id, game_no),
+                                 json.dumps({"status": "failed", "message": repr(exc)}))
+        else:
+            body["seconds"] = round(time.perf_counter() - started, 3)
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(queue.report_key(match_id, game_no), json.dumps(body))
+                pipe.set(queue.status_key(match_id, game_no), json.dumps({"status": "done"}))
+                await pipe.execute()
+            self.analysed += 1
+            log.info("game analysed", extra=logs.fields(
+                match=match_id, game=game_no, seconds=body["seconds"]))
+        await self._done(entry_id)
+
+    async def _done(self, entry_id: bytes) -> None:
+        await self.redis.xack(queue.JOBS, queue.GROUP, entry_id)
+        await self.redis.xdel(queue.JOBS, entry_id)
+
+    async def analyse(self, match_id: str, game_no: int) -> dict:
+        """The report of one finished game (raises :class:`Unanalysable` when there is none)."""
+        entries = await read_log(self.store, match_id)
+        if not entries:
+            raise Unanalysable("no such match")
+        record = match_record(entries)
+        try:
+            game = find_game(record, game_no)
+        except KeyError:
+            raise Unanalysable(f"no game {game_no}") from None
+        if not game.is_over:
+            raise Unanalysable(f"game {game_no} is not finished")
+        game_input = GameInput.of(record, game)
+        progress: list[tuple[int, int]] = []
+        task = asyncio.to_thread(analyse, game_input, self.evaluator,
+                                 lambda done, total: progress.append((done, total)))
+        running = asyncio.ensure_future(task)
+        key = queue.status_key(match_id, game_no)
+        while not running.done():
+            await asyncio.wait({running}, timeout=PROGRESS_EVERY_S)
+            if progress and not running.done():
+                await self.redis.set(key, queue.pending(progress[-1]))
+        report = running.result()
+        body = to_json(report)
+        body["match"] = match_id
+        body["game"] = game_no
+        return body

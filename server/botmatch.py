@@ -1,0 +1,77 @@
+"""Matches against the computer: created by the lobby, played by a bot worker (docs/bots.md).
+
+``POST /api/matches`` with ``"bot": "easy" | "normal" | "hard" | "expert"`` creates the match
+as usual (the creator in seat 0), seats the bot in seat 1 at once under the level's name, and
+puts the seat (with its token) on the bots' work queue. The level is kept in the match's seats
+hash (field ``bot``), so the lobby can label the match and anything that ranks people can leave
+it out; the token itself only ever travels to the worker.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from bots import queue
+from bots.levels import NAMES, Level
+from engine.match import MatchOptions
+from server.machine.commands import Join
+from server.matches import Created, MatchService, token_hash
+from server.store import Store, seats_key
+
+BOT_SEAT = 1
+BOT_FIELD = "bot"
+
+
+class NoBots(Exception):
+    """No bot worker is running: a match against the computer would never be played."""
+
+
+def parse_level(body: dict[str, Any]) -> Level | None:
+    """The ``bot`` field of a create request (None: a match between people).
+
+    Raises ``ValueError`` for anything but a level name."""
+    raw = body.get("bot")
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or raw not in Level.__members__.values():
+        raise ValueError("bot is easy, normal, hard or expert")
+    return Level(raw)
+
+
+async def ensure_workers(service: MatchService) -> None:
+    """:class:`NoBots` unless a bot worker is alive to play the match."""
+    if not await queue.workers_alive(service.store.redis, int(time.time() * 1000)):
+        raise NoBots("the computer opponent is not running on this server")
+
+
+async def create(service: MatchService, options: MatchOptions, clock_seconds: int,
+                 private: bool, name: str, level: Level) -> Created:
+    await ensure_workers(service)
+    created = await service.create(options, clock_seconds, private, name)
+    await seat_bot(service, created, level)
+    return created
+
+
+async def seat_bot(service: MatchService, created: Created, level: Level) -> None:
+    """Seat the bot in a just created match and put its seat on the bots' work queue."""
+    redis = service.store.redis
+    token = secrets.token_urlsafe(32)
+    fields = {str(BOT_SEAT): token_hash(token), BOT_FIELD: level.value.encode()}
+    await service.submit(created.match_id, Join(BOT_SEAT, name=NAMES[level]),
+                         seat_fields=fields)
+    await queue.enqueue(redis, queue.Job(created.match_id, BOT_SEAT, token, level))
+
+
+async def level_of(store: Store, match_id: str) -> str | None:
+    """The bot's level in ``match_id``, None for a match between people."""
+    raw = await store.redis.hget(seats_key(match_id), BOT_FIELD)
+    return raw.decode() if raw else None
+
+
+async def levels_of(store: Store, match_ids: list[str]) -> list[str | None]:
+    pipe = store.redis.pipeline(transaction=False)
+    for match_id in match_ids:
+        pipe.hget(seats_key(match_id), BOT_FIELD)
+    return [raw.decode() if raw else None for raw in await pipe.execute()]

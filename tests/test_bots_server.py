@@ -1,0 +1,87 @@
+"""The computer opponent through real processes: a server started by ``fairgammon serve`` with
+its embedded bot worker, Redis, and the asyncio client playing the human seat."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+
+from protocol.client import LobbyError, MatchClient, create_match, join_match, play_random
+from protocol.client.lobby import get, get_text
+from protocol.fairdice import verify_json
+from protocol.messages import Event
+from tests.serverproc import ServerProcess
+
+
+@pytest.fixture
+async def bot_server(redis_url):
+    """A server with one bot worker (serve's default), playing without think time."""
+    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def _create_bot_match(base: str, **options):
+    for _ in range(100):  # the worker announces itself within a second of starting
+        try:
+            return await create_match(base, name="Ann", **options)
+        except LobbyError as exc:
+            if exc.code != "no_bots":
+                raise
+            await asyncio.sleep(0.1)
+    raise AssertionError("the bot worker never came up")
+
+
+async def _verify_all(base: str, match_id: str) -> int:
+    bundle = json.loads(await get_text(base, f"/api/matches/{match_id}/transcript.json"))
+    for game in bundle["games"]:
+        verdict = verify_json(json.dumps(game))  # raises unless it verifies
+        assert verdict.rolls > 0 and verdict.plays_replayed
+    return len(bundle["games"])
+
+
+@pytest.mark.parametrize(
+    ("level", "options"),
+    [
+        ("easy", {"mode": "single_game"}),
+        ("normal", {"mode": "match", "length": 3}),
+        ("hard", {"mode": "match", "length": 3}),
+        ("expert", {"mode": "single_game"}),
+    ],
+)
+async def test_complete_match_against_each_level(bot_server, level, options):
+    created = await _create_bot_match(bot_server.base, bot=level, **options)
+    match_id = created["match"]
+    assert created["seat"] == 0 and created["bot"] == level and "invite" not in created
+    seen: list[object] = []
+    human = MatchClient(bot_server.ws, match_id, created["token"],
+                        on_event=seen.append)
+    async with human:
+        # The bot took the other seat at once, under its level's name.
+        await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
+        assert human.tracker.names[1] == f"Computer ({level.capitalize()})"
+        result = await asyncio.wait_for(
+            play_random(human, random.Random(12), double_rate=0.3, take_rate=1.0), 120)
+    assert result is not None and result.reason != "forfeit"
+    assert human.rejects == []
+    assert await _verify_all(bot_server.base, match_id) >= 1
+    info = await get(bot_server.base, f"/api/matches/{match_id}")
+    assert info["bot"] == level and info["phase"] == "over"
+    if options["mode"] == "match":
+        cube = [e.data for e in seen if isinstance(e, Event)
+                and type(e.data).__name__ in ("Doubled", "Taken", "Dropped")]
+        assert cube, "the human doubles often: the bot must have answered a double"
+
+
+async def test_bot_field_is_checked_and_people_matches_say_no_bot(bot_server):
+    with pytest.raises(LobbyError) as bad:
+        await create_match(bot_server.base, bot="grandmaster")
+    assert bad.value.code == "bad_field"
+    created = await create_match(bot_server.base, name="Ann")
+    await join_match(bot_server.base, created["match"], name="Bob")
+    info = await get(bot_server.base, f"/api/matches/{created['match']}")
+    assert info["bot"] is None

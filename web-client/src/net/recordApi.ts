@@ -1,0 +1,51 @@
+/** The server's record of a game (`/api/matches/<id>/games/<n>/record.json`, server/records.py). */
+
+import type { Seat } from './protocol';
+
+export interface RecordTurnDoc {
+  readonly seat: Seat;
+  readonly action: 'move' | 'pass' | 'double' | 'take' | 'beaver' | 'drop' | 'resign' | 'accept' | 'reject' | 'forfeit';
+  readonly dice: readonly [number, number] | null;
+  readonly text: string;
+  readonly moves: readonly (readonly [number, number])[];
+  /** gnubg Position ID after the action, seen by `seat`. */
+  readonly position: string;
+  /** The cube after the action. */
+  readonly cube: number;
+  readonly owner: Seat | null;
+}
+
+export interface GameRecordDoc {
+  readonly match: string;
+  readonly game: number;
+  /** The numbers of all games of the match so far. */
+  readonly games: readonly number[];
+  /** The log version the record was read at. */
+  readonly v: number;
+  readonly names: readonly [string, string];
+  readonly mode: 'single_game' | 'match' | 'money';
+  readonly length: number | null;
+  /** The score before the game. */
+  readonly score: readonly [number, number];
+  readonly crawford: boolean;
+  readonly start: string;
+  readonly turns: readonly RecordTurnDoc[];
+  readonly result: {
+    readonly winner: Seat;
+    readonly points: number;
+    readonly result: 'single' | 'gammon' | 'backgammon';
+    readonly reason: 'bear_off' | 'drop' | 'resign' | 'forfeit';
+    readonly score: readonly [number, number] | null;
+  } | null;
+}
+
+export const recordPath = (match: string, game: number): string => `/api/matches/${match}/games/${game}/record.json`;
+
+export async function fetchGameRecord(match: string, game: number): Promise<GameRecordDoc> {
+  const response = await fetch(recordPath(match, game), { cache: 'no-store' });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new Error(body.message ?? `HTTP ${response.status}`);
+  }
+  return (await response.json()) as GameRecordDoc;
+}

@@ -1,0 +1,168 @@
+/**
+ * The analysis of a finished game beside the board: both players' error rate, PR, errors and
+ * blunders, luck and luck-adjusted result, and the chart of equity and luck over the game.
+ * While the server's workers run it shows their progress (polling analysis.json). On the
+ * replay board it also says what the shown turn was worth and can show the best play.
+ */
+
+import { renderChart } from '../ui/analysisChart';
+import { button, h } from '../ui/dom';
+import type { Mark } from '../ui/moveRecord';
+import { type AnalysisDoc, type DoneAnalysis, chartSeries, recordMarks, signed, verdict } from '../view/analysis';
+
+export const analysisPath = (match: string, game: number): string => `/api/matches/${match}/games/${game}/analysis.json`;
+
+/** Polls while the workers run: every second at first, then less often (no worker may be up). */
+const POLL_MS = 1000;
+const POLL_MAX_MS = 8000;
+
+export class AnalysisPanel {
+  readonly el = h('section', { class: 'analysis', 'aria-label': 'Analysis' });
+  /** Called when the analysis arrives (the record's marks change). */
+  onChange: () => void = () => undefined;
+  /** Show this Position ID (the best play, seen by `seat`) on the board, or the real one (null). */
+  onBest: ((best: { id: string; seat: 0 | 1 } | null) => void) | null = null;
+  private doc: AnalysisDoc | null = null;
+  private failure: string | null = null;
+  private current: number | null = null;
+  private showingBest = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private polls = 0;
+
+  constructor(
+    private readonly matchId: string,
+    private readonly game: number,
+    private readonly names: readonly [string, string],
+    private readonly withTurns: boolean,
+  ) {}
+
+  start(): void {
+    void this.poll();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  get done(): DoneAnalysis | null {
+    return this.doc?.status === 'done' ? this.doc : null;
+  }
+
+  marks(): Map<number, Mark> | undefined {
+    const d = this.done;
+    return d ? recordMarks(d) : undefined;
+  }
+
+  /** The replay shows record entry `index` (−1: the start). */
+  show(index: number): void {
+    if (index !== this.current && this.showingBest) {
+      this.showingBest = false;
+      this.onBest?.(null);
+    }
+    this.current = index;
+    this.render();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const response = await fetch(analysisPath(this.matchId, this.game), { cache: 'no-store' });
+      const body = (await response.json()) as AnalysisDoc & { message?: string };
+      if (!response.ok) {
+        this.failure = body.message ?? `HTTP ${response.status}`;
+      } else {
+        this.failure = null;
+        const was = this.doc?.status;
+        this.doc = body;
+        if (body.status === 'done' && was !== 'done') this.onChange();
+      }
+    } catch (err) {
+      this.failure = err instanceof Error ? err.message : String(err);
+    }
+    this.render();
+    if (this.doc?.status !== 'done' && !this.stopped) {
+      this.polls++;
+      const wait = Math.min(POLL_MAX_MS, POLL_MS * 2 ** Math.max(0, Math.floor(this.polls / 10)));
+      this.timer = setTimeout(() => void this.poll(), wait);
+    }
+  }
+
+  private render(): void {
+    const kids: Node[] = [h('h2', { class: 'analysis-title', text: this.withTurns ? 'Analysis' : `Analysis · game ${this.game}` })];
+    const doc = this.doc;
+    if (doc === null || doc.status === 'pending') {
+      const p = doc?.status === 'pending' ? doc.progress : null;
+      const text = this.failure ? `Analysis unavailable: ${this.failure}` : p ? `Analysing the game… ${p[0]} of ${p[1]} rolls` : 'Analysing the game…';
+      kids.push(h('p', { class: 'analysis-pending', role: 'status', text }));
+      if (p) {
+        const bar = h('progress', { max: String(p[1]), value: String(p[0]) });
+        kids.push(bar);
+      }
+      this.el.replaceChildren(...kids);
+      return;
+    }
+    kids.push(this.summary(doc), this.chart(doc));
+    if (this.withTurns) kids.push(this.turnLine(doc));
+    kids.push(h('p', { class: 'analysis-note', text: `${doc.level} analysis by neural nets. Error rate: millipoints of equity lost per decision; PR is half of it. Luck says what the dice gave, not whether they were fair: the fairness proof does that.` }));
+    this.el.replaceChildren(...kids);
+  }
+
+  private summary(doc: DoneAnalysis): HTMLElement {
+    const [a, b] = doc.players;
+    const row = (label: string, f: (p: typeof a) => string, title?: string) =>
+      h('tr', title ? { title } : {}, h('th', { scope: 'row', text: label }), h('td', { text: f(a) }), h('td', { text: f(b) }));
+    return h(
+      'table',
+      { class: 'analysis-summary' },
+      h('thead', {}, h('tr', {}, h('th', {}), h('th', { scope: 'col', text: this.names[0] }), h('th', { scope: 'col', text: this.names[1] }))),
+      h(
+        'tbody',
+        {},
+        row('Error rate', (p) => `${p.error_rate.toFixed(1)}`, 'Mean equity lost per decision, in millipoints (mEMG)'),
+        row('PR', (p) => p.pr.toFixed(1), 'Performance rating: 500 × the mean error per decision (lower is better)'),
+        row('Decisions', (p) => `${p.decisions}`),
+        row('Errors · blunders', (p) => `${p.errors} · ${p.blunders}`, 'Errors lose 0.040–0.080, blunders 0.080 or more'),
+        row('Luck', (p) => signed(p.luck), 'Points the dice gave, against average rolls'),
+        row('Result', (p) => signed(p.result, 0)),
+        row('Luck-adjusted', (p) => signed(p.luck_adjusted), 'The result with both players’ luck taken out'),
+      ),
+    );
+  }
+
+  private chart(doc: DoneAnalysis): HTMLElement {
+    const svg = renderChart(chartSeries(doc), this.names, this.withTurns ? this.current : null);
+    const legend = h(
+      'p',
+      { class: 'chart-legend' },
+      h('span', { class: 'key equity' }),
+      `${this.names[0]}’s equity`,
+      h('span', { class: 'key luck' }),
+      `luck (${this.names[0]} − ${this.names[1]})`,
+    );
+    return h('figure', { class: 'analysis-figure' }, svg, legend);
+  }
+
+  private turnLine(doc: DoneAnalysis): HTMLElement {
+    const box = h('div', { class: 'analysis-turn', 'aria-live': 'polite' });
+    const i = this.current;
+    const t = i !== null && i >= 0 ? doc.turns[i] : undefined;
+    if (!t) {
+      box.append(h('p', { text: 'Step through the game to see what each turn was worth.' }));
+      return box;
+    }
+    const words = verdict(t);
+    box.append(h('p', { class: t.mark ? `verdict ${t.mark}` : 'verdict', text: words ? `${this.names[t.seat]}: ${words}` : `${this.names[t.seat]}: not judged` }));
+    if (t.action === 'move' && t.best && t.played && t.best !== t.played && this.onBest) {
+      const toggle = button(this.showingBest ? 'Show the play made' : 'Show the best play', 'btn ghost show-best');
+      toggle.addEventListener('click', () => {
+        this.showingBest = !this.showingBest;
+        this.onBest?.(this.showingBest ? { id: t.best!, seat: t.seat } : null);
+        this.render();
+      });
+      box.append(toggle);
+    }
+    return box;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The replay board at `/m/<match>/replay/<game>`: a recorded game on the board, step by step.
+ * Buttons and the arrow keys step back and forth (Home/End jump to the start and the end), a
+ * click on a turn of the move record jumps there, and the address (`#turn=<step>`) always
+ * names the step shown, so a copied link opens at it. Dice, cube, score and pip counts are
+ * those of the step.
+ */
+
+import { type GameRecordDoc, fetchGameRecord } from '../net/recordApi';
+import { BoardApp } from '../ui/app';
+import { button, h } from '../ui/dom';
+import { MoveRecordPanel } from '../ui/moveRecord';
+import type { GameSource, GameView } from '../view/gameView';
+import { type ReplayStep, entriesOf, replayPath, replaySteps, stepFromHash } from '../view/replay';
+import { entryText } from '../view/record';
+import { decodePositionId } from '../engine/positionId';
+import { AnalysisPanel } from './analysisPanel';
+import { linkField, pageHeader } from './common';
+
+const MATCH_ID = /^[0-9a-f]{32}$/;
+
+export async function startReplayPage(root: HTMLElement, matchId: string, game: number): Promise<void> {
+  root.classList.add('fg-app', 'replay-page');
+  if (!MATCH_ID.test(matchId) || !(game >= 1)) return failed(root, 'No such game');
+  let doc: GameRecordDoc;
+  try {
+    doc = await fetchGameRecord(matchId, game);
+  } catch (err) {
+    return failed(root, err instanceof Error ? err.message : String(err));
+  }
+  const steps = replaySteps(doc);
+  const entries = entriesOf(doc);
+  let at = Math.min(stepFromHash(location.hash) ?? 0, steps.length - 1);
+  // The best play shown instead of the one made (on request), else null.
+  let best: { id: string; seat: 0 | 1 } | null = null;
+  const listeners = new Set<(v: GameView) => void>();
+  let analysis: AnalysisPanel | null = null;
+  const noop = () => undefined;
+  const source: GameSource = {
+    current: () => {
+      const plain = viewOf(doc, steps[at]!, at, steps.length);
+      // The analysis's verdict on the shown turn, on the board's status line too.
+      const mark = analysis?.marks()?.get(at - 1);
+      const view = mark ? { ...plain, status: `${plain.status} ${mark === 'blunder' ? '?? blunder' : '? error'}` } : plain;
+      if (!best) return view;
+      const p = decodePositionId(best.id);
+      const boards = best.seat === 0 ? ([p.mover, p.opponent] as const) : ([p.opponent, p.mover] as const);
+      return { ...view, boards, lastPlay: null, status: `Best play: ${view.status}` };
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    roll: noop,
+    double: noop,
+    take: noop,
+    drop: noop,
+    play: noop,
+    resign: noop,
+    acceptResign: noop,
+    rejectResign: noop,
+    next: noop,
+  };
+  const app = new BoardApp(root, source, { title: 'fairgammon', home: '/' });
+  app.headerExtra.append(h('span', { class: 'badge replay-badge', text: `Replay · game ${doc.game}` }));
+
+  const record = new MoveRecordPanel((_, index) => go(index + 1));
+  const position = h('span', { class: 'replay-pos', 'aria-live': 'polite' });
+  const first = button('Start', 'btn ghost replay-first');
+  const back = button('◀ Back', 'btn replay-back');
+  const fwd = button('Next ▶', 'btn primary replay-next');
+  const last = button('End', 'btn ghost replay-last');
+  first.setAttribute('aria-label', 'To the start (Home)');
+  last.setAttribute('aria-label', 'To the end (End)');
+  back.setAttribute('aria-keyshortcuts', 'ArrowLeft');
+  fwd.setAttribute('aria-keyshortcuts', 'ArrowRight');
+  first.addEventListener('click', () => go(0));
+  back.addEventListener('click', () => go(at - 1));
+  fwd.addEventListener('click', () => go(at + 1));
+  last.addEventListener('click', () => go(steps.length - 1));
+  const share = h('div', { class: 'replay-share' });
+  const games = h('p', { class: 'links replay-games' });
+  for (const n of doc.games) {
+    if (n === doc.game) games.append(h('strong', { text: `Game ${n}` }));
+    else games.append(h('a', { href: replayPath(matchId, n), text: `Game ${n}` }));
+  }
+  games.append(h('a', { href: `/m/${matchId}`, text: 'Back to the match' }));
+  const panel = new AnalysisPanel(matchId, doc.game, [doc.names[0], doc.names[1]], true);
+  analysis = panel;
+  const controls = h('section', { class: 'replay-controls', 'aria-label': 'Replay' }, h('div', { class: 'replay-buttons' }, first, back, position, fwd, last));
+  app.sideMain.append(controls, record.el, panel.el, share, games);
+
+  const render = () => {
+    position.textContent = `${at} / ${steps.length - 1}`;
+    first.disabled = back.disabled = at === 0;
+    last.disabled = fwd.disabled = at === steps.length - 1;
+    record.render({
+      names: [doc.names[0], doc.names[1]],
+      games: [{ number: doc.game, label: `Game ${doc.game}`, entries, marks: panel.marks() }],
+      selected: at > 0 ? { game: doc.game, index: at - 1 } : null,
+    });
+    panel.show(at - 1);
+    const url = `${location.origin}${replayPath(matchId, doc.game, at)}`;
+    share.replaceChildren(linkField('Link to this turn', url, 'replaylink'));
+    history.replaceState(null, '', replayPath(matchId, doc.game, at));
+    const view = source.current();
+    for (const l of listeners) l(view);
+  };
+  const go = (i: number) => {
+    const next = Math.max(0, Math.min(steps.length - 1, i));
+    if (next === at) return;
+    at = next;
+    render();
+  };
+  // Before the board's own keys (arrows move its focus): capture on the window.
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: steps.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      e.stopPropagation();
+      go(to);
+    },
+    { capture: true },
+  );
+  panel.onChange = render;
+  panel.onBest = (b) => {
+    best = b;
+    const view = source.current();
+    for (const l of listeners) l(view);
+  };
+  addEventListener('hashchange', () => go(stepFromHash(location.hash) ?? at));
+  render();
+  panel.start();
+  Object.assign(window, { fairgammon: { replay: { steps: steps.length, at: () => at, go } } });
+}
+
+function viewOf(doc: GameRecordDoc, step: ReplayStep, at: number, count: number): GameView {
+  const end = at === count - 1 && doc.result !== null;
+  const who = step.seat === null ? '' : doc.names[step.seat];
+  const status = step.entry ? `${who}: ${entryText(step.entry)}` : 'Start of the game';
+  return {
+    viewer: null,
+    players: [
+      { name: doc.names[0], presence: 'online', forfeitAt: null },
+      { name: doc.names[1], presence: 'online', forfeitAt: null },
+    ],
+    boards: step.boards,
+    turn: step.seat,
+    phase: step.dice ? 'moving' : end ? 'gameover' : 'decide',
+    dice: step.dice && step.seat !== null ? { k: at, values: step.dice, seat: step.seat, check: 'unverified' } : null,
+    cube: { value: step.cube, owner: step.owner, enabled: doc.mode !== 'single_game' && !doc.crawford },
+    match: { kind: doc.mode === 'single_game' ? 'single' : doc.mode, length: doc.length ?? 0, score: step.score, crawford: doc.crawford, gameNo: doc.game },
+    clocks: [
+      { deadline: null, budgetMs: 0 },
+      { deadline: null, budgetMs: 0 },
+    ],
+    offer: null,
+    lastPlay: step.seat !== null && step.moves.length ? { seat: step.seat, moves: step.moves } : null,
+    result: null,
+    notice: null,
+    fairness: null,
+    spectators: 0,
+    pending: false,
+    version: 0,
+    status,
+  };
+}
+
+function failed(root: HTMLElement, why: string): void {
+  root.replaceChildren(
+    pageHeader(),
+    h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: 'Cannot show this game' }), h('p', { text: why }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' }))),
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * A game's analysis as the server sends it (`analysis.json`, docs/analysis.md), and what the
+ * screens derive from it: the marks of the move record and the series of the chart. Pure.
+ */
+
+import type { Mark } from '../ui/moveRecord';
+
+export interface PlayerAnalysis {
+  readonly seat: 0 | 1;
+  readonly decisions: number;
+  readonly checker_decisions: number;
+  readonly cube_decisions: number;
+  readonly total_error: number;
+  readonly error_rate: number;
+  readonly pr: number;
+  readonly errors: number;
+  readonly blunders: number;
+  readonly luck: number;
+  readonly rolls: number;
+  readonly result: number;
+  readonly luck_adjusted: number;
+}
+
+export interface TurnAnalysis {
+  readonly seat: 0 | 1;
+  readonly action: string;
+  readonly dice: readonly [number, number] | null;
+  readonly played: string | null;
+  readonly best: string | null;
+  readonly played_text: string | null;
+  readonly best_text: string | null;
+  readonly equity_lost: number | null;
+  readonly best_action: string | null;
+  readonly cube_lost: number | null;
+  readonly luck: number | null;
+  readonly equity: number | null;
+  readonly forced: boolean;
+  readonly plays: number;
+  readonly mark: Mark | null;
+}
+
+export type AnalysisDoc =
+  | { readonly status: 'pending'; readonly level: string; readonly progress: readonly [number, number] | null }
+  | {
+      readonly status: 'done';
+      readonly level: string;
+      readonly players: readonly [PlayerAnalysis, PlayerAnalysis];
+      readonly turns: readonly TurnAnalysis[];
+    };
+
+export type DoneAnalysis = Extract<AnalysisDoc, { status: 'done' }>;
+
+/** The record's marks by entry index (the analysis has one turn per record entry, the game's end excepted). */
+export function recordMarks(doc: DoneAnalysis): Map<number, Mark> {
+  const marks = new Map<number, Mark>();
+  doc.turns.forEach((t, i) => {
+    if (t.mark) marks.set(i, t.mark);
+  });
+  return marks;
+}
+
+export interface ChartPoint {
+  /** The record entry (turn index). */
+  readonly i: number;
+  /** Seat 0's equity after the turn. */
+  readonly equity: number;
+  /** Seat 0's luck so far minus seat 1's (points). */
+  readonly luck: number;
+  readonly mark: Mark | null;
+  readonly seat: 0 | 1;
+}
+
+/** The chart's series: one point per turn, from the start (0, 0). */
+export function chartSeries(doc: DoneAnalysis): ChartPoint[] {
+  const out: ChartPoint[] = [];
+  let luck = 0;
+  let equity = 0;
+  doc.turns.forEach((t, i) => {
+    if (t.luck !== null) luck += t.seat === 0 ? t.luck : -t.luck;
+    if (t.equity !== null) equity = t.equity;
+    out.push({ i, equity, luck, mark: t.mark, seat: t.seat });
+  });
+  return out;
+}
+
+/** A number with its sign, for luck and results (`+0.42`, `−1.10`). */
+export function signed(x: number, digits = 2): string {
+  const s = Math.abs(x).toFixed(digits);
+  return x > 0.00049 ? `+${s}` : x < -0.00049 ? `−${s}` : s;
+}
+
+/** What a turn's verdict says in words, or null when nothing was judged. */
+export function verdict(t: TurnAnalysis): string | null {
+  const parts: string[] = [];
+  if (t.cube_lost !== null && t.cube_lost > 0) parts.push(`should have doubled (−${t.cube_lost.toFixed(3)})`);
+  if (t.action === 'move' && t.forced) parts.push('forced');
+  else if (t.action === 'move' && t.equity_lost !== null) parts.push(t.equity_lost > 0 ? `lost ${t.equity_lost.toFixed(3)}; best ${t.best_text}` : 'best play');
+  if (['double', 'take', 'drop', 'beaver'].includes(t.action) && t.equity_lost !== null) {
+    const right = (t.best_action ?? '').replace('_', ' ');
+    parts.push(t.equity_lost > 0 ? `wrong: ${right} was right (−${t.equity_lost.toFixed(3)})` : 'right');
+  }
+  if (t.luck !== null) parts.push(`luck ${signed(t.luck, 3)}`);
+  if (!parts.length) return null;
+  const head = t.mark === 'blunder' ? 'Blunder: ' : t.mark === 'error' ? 'Error: ' : '';
+  return head + parts.join(' · ');
+}

@@ -1,0 +1,218 @@
+/**
+ * The move record: every turn of every game in standard notation, built from the events the
+ * client receives (or, for turns before a snapshot, from the server's record of the game).
+ * Pure: no DOM, no I/O.
+ *
+ * Notation (the same rule as the Python engine's engine/notation.py; both are tested against
+ * test/vectors/notation-vectors.json): each checker's path `from/to` with `bar` and `off`, a
+ * hit marked `*` where it happened (`24/18*\/13` keeps the stop, `24/18 18/13` is `24/13`),
+ * the same path by several checkers once with its count (`8/5(2)`), highest start first.
+ */
+
+import { applyMove, type Move } from '../engine/movegen';
+import { BAR, type Board, OFF, type Position, startPosition } from '../engine/position';
+import { decodePositionId } from '../engine/positionId';
+import type { EventFrame, GameOver, MatchStateWire } from '../net/protocol';
+import { type Seat, other } from './gameView';
+
+const pointName = (p: number): string => (p === BAR ? 'bar' : p === OFF ? 'off' : String(p));
+
+/** `moves` (single-die steps in the order played, from the mover's side) in standard notation. */
+export function playText(position: Position, moves: readonly Move[]): string {
+  const chains: { p: number; hit: boolean }[][] = [];
+  let pos = position;
+  for (const [from, to] of moves) {
+    const hit = to !== OFF && pos.opponent[25 - to] === 1;
+    pos = applyMove(pos, [from, to]);
+    let joined = false;
+    for (let i = chains.length - 1; i >= 0; i--) {
+      const chain = chains[i]!;
+      if (chain[chain.length - 1]!.p === from && from !== OFF) {
+        chain.push({ p: to, hit });
+        joined = true;
+        break;
+      }
+    }
+    if (!joined) chains.push([{ p: from, hit: false }, { p: to, hit }]);
+  }
+  const paths = chains.map((chain) => {
+    const kept = [chain[0]!, ...chain.slice(1, -1).filter((s) => s.hit), chain[chain.length - 1]!];
+    return { from: chain[0]!.p, to: chain[chain.length - 1]!.p, text: kept.map((s) => pointName(s.p) + (s.hit ? '*' : '')).join('/') };
+  });
+  paths.sort((a, b) => b.from - a.from || b.to - a.to);
+  const out: { text: string; n: number }[] = [];
+  for (const { text } of paths) {
+    const last = out[out.length - 1];
+    if (last && last.text === text) last.n++;
+    else out.push({ text, n: 1 });
+  }
+  return out.map(({ text, n }) => (n === 1 ? text : `${text}(${n})`)).join(' ');
+}
+
+/** What a record entry was (the Python engine's engine/turns.py Action, plus the game's end). */
+export type RecordAction = 'move' | 'pass' | 'double' | 'take' | 'beaver' | 'drop' | 'resign' | 'accept' | 'reject' | 'forfeit' | 'win';
+
+export interface RecordEntry {
+  /** The version of the event it came from; 0 when it came from the server's game record. */
+  readonly v: number;
+  readonly game: number;
+  readonly seat: Seat;
+  readonly action: RecordAction;
+  /** The dice of a play or a pass, the larger first. */
+  readonly dice: readonly [number, number] | null;
+  /** The play in standard notation, or the action in words ('doubles to 2', 'wins 2 points'). */
+  readonly text: string;
+}
+
+const RESIGN_NAMES = { 1: 'single', 2: 'gammon', 3: 'backgammon' } as const;
+
+/** The words of a game's end, as the record writes them. */
+export function winText(over: GameOver): string {
+  const kind = over.result === 'single' ? '' : ` (${over.result})`;
+  return `wins ${over.points} point${over.points === 1 ? '' : 's'}${kind}`;
+}
+
+const sorted = (d1: number, d2: number): [number, number] => [Math.max(d1, d2), Math.min(d1, d2)];
+const START: Board = startPosition().mover;
+
+/**
+ * The record of a match as the events arrive. After a snapshot the games before it are
+ * unknown and the current one is known only from then on (`partial`); `fill` puts in what the
+ * server's record of that game says.
+ */
+export class RecordBook {
+  /** Entries by game number. */
+  readonly games = new Map<number, RecordEntry[]>();
+  /** Games known only from this version on (after a snapshot): game → version. */
+  readonly partial = new Map<number, number>();
+  private boards: [Board, Board] = [START, START];
+  private dice: [number, number] | null = null;
+  private game = 0;
+
+  entries(game: number): readonly RecordEntry[] {
+    return this.games.get(game) ?? [];
+  }
+
+  /** The game numbers seen, in order. */
+  gameNumbers(): number[] {
+    return [...this.games.keys()].sort((a, b) => a - b);
+  }
+
+  applySnapshot(v: number, s: MatchStateWire): void {
+    const g = s.game;
+    if (g === null) return;
+    this.game = g.game;
+    this.boards = [g.boards[0], g.boards[1]];
+    this.dice = g.dice ? sorted(g.dice[0], g.dice[1]) : null;
+    // This game and the earlier ones are known only from the server's records.
+    for (let n = 1; n <= g.game; n++) {
+      if (!this.partial.has(n) && !this.games.has(n)) {
+        this.games.set(n, []);
+        this.partial.set(n, v);
+      }
+    }
+  }
+
+  /** Apply the next event; true when the record changed. */
+  apply(e: EventFrame): boolean {
+    const add = (seat: Seat, action: RecordAction, text: string, dice: readonly [number, number] | null = null): true => {
+      const list = this.games.get(this.game) ?? [];
+      list.push({ v: e.v, game: this.game, seat, action, dice, text });
+      this.games.set(this.game, list);
+      return true;
+    };
+    switch (e.k) {
+      case 'game_started':
+        this.game = e.p.game;
+        this.boards = [START, START];
+        this.dice = null;
+        if (!this.games.has(this.game)) this.games.set(this.game, []);
+        return true;
+      case 'dice':
+        if (e.p.kind === 'turn' || e.p.d1 !== e.p.d2) this.dice = sorted(e.p.d1, e.p.d2);
+        return false;
+      case 'moved': {
+        const seat = e.p.seat;
+        const before: Position = { mover: this.boards[seat], opponent: this.boards[other(seat)] };
+        const after = decodePositionId(e.p.position_id);
+        this.boards[seat] = after.mover;
+        this.boards[other(seat)] = after.opponent;
+        const dice = this.dice;
+        this.dice = null;
+        return add(seat, 'move', playText(before, e.p.moves), dice);
+      }
+      case 'passed': {
+        const dice = this.dice;
+        this.dice = null;
+        return add(e.p.seat, 'pass', 'cannot move', dice);
+      }
+      case 'doubled':
+        return add(e.p.seat, 'double', `doubles to ${e.p.value}`);
+      case 'beavered':
+        return add(e.p.seat, 'beaver', `beavers to ${e.p.value}`);
+      case 'taken':
+        return add(e.p.seat, 'take', 'takes');
+      case 'dropped':
+        return add(e.p.seat, 'drop', 'drops');
+      case 'resign_offered':
+        return add(e.p.seat, 'resign', `resigns a ${RESIGN_NAMES[e.p.level]}`);
+      case 'resign_accepted':
+        return add(e.p.seat, 'accept', 'accepts');
+      case 'resign_rejected':
+        return add(e.p.seat, 'reject', 'rejects');
+      case 'forfeit':
+        return add(e.p.seat, 'forfeit', `forfeits (${e.p.reason.replace('_', ' ')})`);
+      case 'game_over':
+        return add(e.p.winner, 'win', winText(e.p));
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * The server's record of a game known only partly (its entries up to version `upTo`): it
+   * replaces what this book has of that game up to that version.
+   */
+  fill(game: number, upTo: number, entries: readonly RecordEntry[]): void {
+    const later = this.entries(game).filter((e) => e.v > upTo);
+    this.games.set(game, [...entries, ...later]);
+    this.partial.delete(game);
+  }
+}
+
+/** One numbered row of the two-column record: seat 0's entry, then seat 1's. */
+export interface RecordRow {
+  /** The row's number; null for the line of a game's end. */
+  readonly n: number | null;
+  readonly cells: [number | null, number | null];
+}
+
+/**
+ * The entries laid out as the classic two-column record (gnubg, .mat): a row per exchange,
+ * seat 0 left and seat 1 right; a seat-1 entry fills the right cell of the last row when it is
+ * free, else starts a new row. Cells are indices into `entries`.
+ */
+export function recordRows(entries: readonly RecordEntry[]): RecordRow[] {
+  const rows: { n: number | null; cells: [number | null, number | null] }[] = [];
+  let n = 0;
+  entries.forEach((e, i) => {
+    const last = rows[rows.length - 1];
+    if (e.action === 'win') {
+      rows.push({ n: null, cells: e.seat === 0 ? [i, null] : [null, i] });
+      return;
+    }
+    if (e.seat === 1 && last && last.n !== null && last.cells[1] === null) {
+      last.cells[1] = i;
+      return;
+    }
+    n++;
+    rows.push({ n, cells: e.seat === 0 ? [i, null] : [null, i] });
+  });
+  return rows;
+}
+
+/** The text of an entry as the record shows it: the roll, then the play (`63: 24/18 13/10`). */
+export function entryText(e: RecordEntry): string {
+  if (e.dice === null) return e.text;
+  return `${e.dice[0]}${e.dice[1]}: ${e.text}`;
+}

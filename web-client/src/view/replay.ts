@@ -1,0 +1,72 @@
+/**
+ * The replay of a recorded game: the server's record of the game (record.json) as a list of
+ * steps, each the board after one entry of the move record, with its dice, cube, score and pip
+ * counts. Step 0 is the starting position; step i shows the board after entry i - 1. Pure.
+ */
+
+import type { Move } from '../engine/movegen';
+import { type Board, pipCount, startPosition } from '../engine/position';
+import { decodePositionId } from '../engine/positionId';
+import type { GameRecordDoc } from '../net/recordApi';
+import type { Seat } from './gameView';
+import { type RecordEntry, winText } from './record';
+
+export interface ReplayStep {
+  readonly boards: readonly [Board, Board];
+  /** Who acted at this step (null at the start). */
+  readonly seat: Seat | null;
+  readonly entry: RecordEntry | null;
+  readonly dice: readonly [number, number] | null;
+  readonly moves: readonly Move[];
+  readonly cube: number;
+  readonly owner: Seat | null;
+  readonly score: readonly [number, number];
+  readonly pips: readonly [number, number];
+}
+
+/** The move record's entries of a recorded game (its end included). */
+export function entriesOf(doc: GameRecordDoc): RecordEntry[] {
+  const out: RecordEntry[] = doc.turns.map((t) => ({ v: 0, game: doc.game, seat: t.seat, action: t.action, dice: t.dice, text: t.text }));
+  const r = doc.result;
+  if (r) {
+    const score = r.score ?? doc.score;
+    out.push({ v: 0, game: doc.game, seat: r.winner, action: 'win', dice: null, text: winText({ game: doc.game, winner: r.winner, points: r.points, result: r.result, reason: r.reason, score }) });
+  }
+  return out;
+}
+
+/** Every step of the replay: the start, then one per entry of `entriesOf(doc)`. */
+export function replaySteps(doc: GameRecordDoc): ReplayStep[] {
+  const start = startPosition();
+  let boards: [Board, Board] = [start.mover, start.opponent];
+  let cube = 1;
+  let owner: Seat | null = null;
+  const score = doc.score;
+  const pips = (b: readonly [Board, Board]): [number, number] => [pipCount(b[0]), pipCount(b[1])];
+  const steps: ReplayStep[] = [{ boards, seat: null, entry: null, dice: null, moves: [], cube, owner, score, pips: pips(boards) }];
+  const entries = entriesOf(doc);
+  doc.turns.forEach((t, i) => {
+    const after = decodePositionId(t.position);
+    boards = t.seat === 0 ? [after.mover, after.opponent] : [after.opponent, after.mover];
+    cube = t.cube;
+    owner = t.owner;
+    steps.push({ boards, seat: t.seat, entry: entries[i]!, dice: t.dice, moves: t.moves, cube, owner, score, pips: pips(boards) });
+  });
+  if (doc.result) {
+    const final = doc.result.score ?? score;
+    steps.push({ boards, seat: doc.result.winner, entry: entries[entries.length - 1]!, dice: null, moves: [], cube, owner, score: final, pips: pips(boards) });
+  }
+  return steps;
+}
+
+/** The replay board's address: `/m/<match>/replay/<game>`, opening at `#turn=<step>` if given. */
+export function replayPath(match: string, game: number, step?: number): string {
+  return `/m/${match}/replay/${game}${step ? `#turn=${step}` : ''}`;
+}
+
+/** The step named by a replay address's fragment (`#turn=12`), or null. */
+export function stepFromHash(hash: string): number | null {
+  const m = /^#turn=(\d{1,5})$/.exec(hash);
+  return m ? Number(m[1]) : null;
+}
+
