@@ -34,6 +34,14 @@ log = logs.get("matches")
 EncodeEvent = Callable[[core.Event], bytes]
 
 
+def distinct_name(name: str, other: str | None, limit: int = 24) -> str:
+    """``name``, or ``name 2`` when the other seat already plays under it (two nameless
+    players are "Guest" and "Guest 2", never two "Guest"s nobody can tell apart)."""
+    if other is None or name.casefold() != other.casefold():
+        return name
+    return f"{name[: limit - 2].rstrip()} 2"
+
+
 class NotFound(Exception):
     """No such match."""
 
@@ -171,6 +179,7 @@ class MatchService:
         if state.config.private and not invited:
             raise core.Rejected("forbidden", "this private match needs its invite link")
         token = secrets.token_urlsafe(32)
+        name = distinct_name(name, state.names[0])
         await self.submit(match_id, Join(1, name=name), seat_fields={"1": token_hash(token)})
         return token
 

@@ -28,3 +28,11 @@ DESKTOP = {"width": 1440, "height": 900}
 OpenDemo = Callable[..., Awaitable[Page]]
 """open_demo(query, viewport, scheme, motion) -> a Page showing demo.html?query (motion: "reduce"
 or "no-preference")."""
+
+CLASSIC_FEEL = (
+    "if (!localStorage.getItem('fairgammon.settings.v1')) localStorage.setItem("
+    "'fairgammon.settings.v1', "
+    "JSON.stringify({autoConfirm: false, quickMove: false, autoRoll: false}))"
+)
+"""An init script for the tests written before the quick play feel: tap a checker then its
+destination, End turn and Roll by hand (the settings a player can still choose)."""

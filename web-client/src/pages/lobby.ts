@@ -161,7 +161,9 @@ export function startLobby(root: HTMLElement): void {
     h(
       'p',
       { class: 'lobby-links' },
-      h('a', { href: '/demo.html', text: 'Play on this device (two players)' }),
+      h('a', { href: '/local', text: 'Play on this device (two players)' }),
+      ' · ',
+      h('a', { href: '/rules', text: 'How to play' }),
       ' · ',
       h('a', { href: '/verify', text: 'Verify a transcript' }),
     ),

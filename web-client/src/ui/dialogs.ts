@@ -52,8 +52,18 @@ export function renderResult(box: HTMLElement, view: GameView, actions: GameActi
   const key = `${view.match.gameNo}:${r.matchOver}:${r.reason}:${view.canStop ?? ''}`;
   if (!box.hidden && box.dataset.shown === key) return;
   box.dataset.shown = key;
+  box.classList.remove('collapsed');
+  // Closing folds the panel to its headline and buttons (Next game stays at hand).
+  const close = h('button', { type: 'button', class: 'close', 'aria-label': 'Close the details', 'aria-expanded': 'true', title: 'Close', text: '×' });
+  close.addEventListener('click', () => {
+    const folded = box.classList.toggle('collapsed');
+    close.setAttribute('aria-expanded', String(!folded));
+    close.textContent = folded ? '+' : '×';
+    close.setAttribute('aria-label', folded ? 'Show the details' : 'Close the details');
+  });
   const [a, b] = r.score;
   const kids: Node[] = [
+    close,
     h('div', { class: `trophy s${r.winner}`, 'aria-hidden': 'true' }),
     h('h2', { id: 'result-title', text: resultHeadline(view, r) }),
     h('p', {

@@ -39,7 +39,8 @@ export class PlayerBar {
   tick(view: GameView, seat: Seat, now: number): void {
     const clock = view.clocks[seat];
     const running = clock.deadline !== null;
-    const left = running ? clock.deadline! - now : clock.budgetMs;
+    // Never more than the budget: a clock offset a few ms off must not show 0:31 of 0:30.
+    const left = running ? Math.min(clock.deadline! - now, clock.budgetMs) : clock.budgetMs;
     this.clock.hidden = clock.budgetMs === 0;
     this.clock.classList.toggle('running', running);
     this.clock.classList.toggle('low', running && left < 10_000);

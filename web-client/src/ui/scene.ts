@@ -78,8 +78,9 @@ export function screenPlace(seat: Seat, bottom: Seat, q: number): number {
   return seat === bottom ? q : 25 - q;
 }
 
-export function buildScene(view: GameView, ui: MoveUi | null): Scene {
-  const bottom: Seat = view.viewer ?? 0;
+/** `spectatorSide`: the seat drawn at the bottom for a spectator (the board can be flipped). */
+export function buildScene(view: GameView, ui: MoveUi | null, spectatorSide: Seat = 0): Scene {
+  const bottom: Seat = view.viewer ?? spectatorSide;
   const top: Seat = bottom === 0 ? 1 : 0;
   const boards = displayBoards(view, ui);
   const points: (Stack | null)[] = new Array(25).fill(null);

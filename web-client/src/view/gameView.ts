@@ -162,6 +162,8 @@ export interface GameView {
   readonly canStop?: boolean;
   /** The next game starts by itself at this time (client ms), unless started sooner. */
   readonly nextGameAt?: number | null;
+  /** Both seats play on this screen (hot seat): words name the players instead of "you". */
+  readonly shared?: boolean;
 }
 
 /** What the UI asks for; a driver (local or network) decides what happens. */
