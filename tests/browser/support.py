@@ -30,9 +30,10 @@ OpenDemo = Callable[..., Awaitable[Page]]
 or "no-preference")."""
 
 CLASSIC_FEEL = (
-    "if (!localStorage.getItem('fairgammon.settings.v1')) localStorage.setItem("
+    "try { if (!localStorage.getItem('fairgammon.settings.v1')) localStorage.setItem("
     "'fairgammon.settings.v1', "
-    "JSON.stringify({autoConfirm: false, quickMove: false, autoRoll: false}))"
+    "JSON.stringify({autoConfirm: false, quickMove: false, autoRoll: false})) }"
+    " catch (e) {}"  # about:blank has no storage
 )
 """An init script for the tests written before the quick play feel: tap a checker then its
 destination, End turn and Roll by hand (the settings a player can still choose)."""

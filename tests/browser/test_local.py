@@ -20,7 +20,8 @@ async def view(page: Page) -> dict[str, Any]:
 
 async def play_one_turn(page: Page) -> None:
     """Tap the furthest movable checker until the turn is complete (it goes out by itself)."""
-    await page.wait_for_function(f"{VIEW}.phase === 'moving' && window.fairgammon.app.scene.interactive")
+    scene = "window.fairgammon.app.scene"
+    await page.wait_for_function(f"{VIEW}.phase === 'moving' && {scene}.interactive")
     turn = (await view(page))["turn"]
     for _ in range(4):
         movable = await page.evaluate("window.fairgammon.app.scene.movable")
@@ -52,7 +53,8 @@ async def test_hot_seat_setup_play_pause_reload_resume_and_offline(net: NetPages
     # Pause hides the position; P again brings it back.
     await page.keyboard.press("p")
     assert await page.locator(".paused-cover").is_visible()
-    assert await page.locator("svg.board").evaluate("e => getComputedStyle(e).visibility") == "hidden"
+    hidden = "e => getComputedStyle(e).visibility === 'hidden'"
+    assert await page.locator("svg.board").evaluate(hidden)
     await page.screenshot(path=SCREENSHOTS / "local-paused-390x844.png")
     await page.keyboard.press("p")
     assert await page.locator(".paused-cover").is_hidden()
@@ -126,7 +128,8 @@ async def test_rules_page_and_the_storage_warning(net: NetPages) -> None:
     # A browser that refuses site data: every page says so.
     page = await net.new(who="nostorage")
     await page.context.add_init_script(
-        "Storage.prototype.setItem = function () { throw new DOMException('denied', 'SecurityError'); }"
+        "Storage.prototype.setItem = function () {"
+        " throw new DOMException('denied', 'SecurityError'); }"
     )
     for path in ("/", "/local", "/rules"):
         await page.goto(f"{net.base}{path}")

@@ -37,7 +37,8 @@ async def feel(browser: Browser, base_url: str) -> AsyncIterator[Opener]:
         context = await browser.new_context(viewport=viewport or DESKTOP, reduced_motion="reduce")
         stored = json.dumps(settings)
         await context.add_init_script(
-            f"localStorage.setItem('fairgammon.settings.v1', JSON.stringify({stored}))"
+            f"try {{ localStorage.setItem('fairgammon.settings.v1', JSON.stringify({stored})) }}"
+            " catch (e) {}"
         )
         page = await context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -158,3 +159,43 @@ async def test_double_asks_first_and_nothing_covers_the_board(feel: Opener) -> N
         assert await page.locator(".result button.next").is_visible()
         assert await page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         await page.context.close()
+
+
+async def test_phone_layout_board_options_and_a_board_kept_from_one_side(feel: Opener) -> None:
+    # A phone: the board edge to edge, the header in at most two lines with a badge showing.
+    page = await feel("dice=31&clock=30&mode=money&watchers=3", PHONE)
+    board = await page.locator("svg.board").bounding_box()
+    header = await page.locator("header.topbar").bounding_box()
+    assert board and header
+    point = board["width"] * 64 / 964  # a point's width on screen (geometry.ts: W = 964)
+    print(f"\nphone 390 px: point {point:.1f} px, checker {point * 58 / 64:.1f} px wide")
+    assert board["width"] >= 380 and point >= 25
+    assert header["height"] <= 64, header  # two lines at most
+    await page.screenshot(path=SCREENSHOTS / "playfeel-board-390x844.png")
+    await page.context.close()
+
+    # Home board on the left: the board is mirrored, taps still land where they are drawn.
+    page = await feel("dice=31&clock=0&mode=single", DESKTOP, homeLeft=True, swapColours=True)
+    one = await page.locator('rect.hit[data-place="1"]').bounding_box()
+    board = await page.locator("svg.board").bounding_box()
+    assert one and board and one["x"] < board["x"] + board["width"] / 2
+    await tap(page, 8)
+    steps = "window.fairgammon.app.ui.turn.steps.map(s => [s.from, s.to, s.die])"
+    assert await page.evaluate(steps) == [[8, 5, 3]]
+    stop = "getComputedStyle(document.querySelector('.board .c0-b')).stopColor"
+    assert await page.evaluate(stop) == "rgb(180, 95, 44)"  # ivory's checkers drawn copper
+    await page.screenshot(path=SCREENSHOTS / "playfeel-homeleft-1440x900.png")
+    await page.context.close()
+
+    # Two players on one device, the board kept from Ivory's side: Copper plays from the top.
+    page = await feel("dice=13,52&clock=0&mode=single&side=0", PHONE)
+    await page.wait_for_function("window.fairgammon.game.current().turn === 1")
+    assert await page.locator(".player.bottom .pname").inner_text() == "Ivory"
+    await tap(page, 17)  # Copper's 8-point, drawn at Ivory's 17
+    assert await page.evaluate(steps) == [[8, 5, 3]]
+    await page.context.close()
+
+    # A spectator may see the board from the second player's side.
+    page = await feel("spectate=1&dice=31&clock=0", DESKTOP, flipSpectator=True)
+    assert await page.locator(".player.bottom .pname").inner_text() == "Copper"
+    await page.context.close()

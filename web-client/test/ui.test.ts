@@ -76,10 +76,12 @@ describe('words on screen', () => {
   });
 
   it('says what happens now', () => {
-    expect(statusLine(view(), true, 2, 0)).toBe('Ivory to play 3–1');
-    expect(statusLine(view(), true, 2, 2)).toBe('Ivory to play 3–1: end the turn');
-    expect(statusLine(view(), true, 1, 0)).toBe('Ivory to play 3–1 (only 1 can be played)');
-    expect(statusLine(view(), true, 0, 0)).toBe('Ivory to play 3–1: no legal move');
+    // On your own device the words speak to you; on a shared screen they name the players.
+    expect(statusLine(view(), true, 2, 0)).toBe('Your move, 3–1');
+    expect(statusLine(view(), true, 2, 2)).toBe('Your move, 3–1: end the turn');
+    expect(statusLine(view({ shared: true }), true, 1, 0)).toBe('Ivory to play 3–1 (only 1 can be played)');
+    expect(statusLine(view({ shared: true }), true, 0, 0)).toBe('Ivory to play 3–1: no legal move');
+    expect(statusLine(view({ viewer: 1 }), false, 2, 0)).toBe('Ivory to play 3–1');
     expect(statusLine(view({ pending: true }), false, 2, 2)).toBe('Sending your move…');
     expect(statusLine(view({ phase: 'offer', offer: { kind: 'double', by: 0, value: 2 } }), false, 0, 0)).toBe(
       'Copper to answer',

@@ -13,6 +13,7 @@ import type { MatchKind } from '../view/gameView';
 import { LocalGame, type LocalSave } from '../view/localGame';
 import { achievementsPanel, followGame } from './achievements';
 import { pageHeader } from './common';
+import { tidyNames } from './localNames';
 import './local.css';
 
 const KEY = 'fairgammon.local.v1';
@@ -23,6 +24,8 @@ export interface LocalSetup {
   readonly names: readonly [string, string];
   /** Seconds per decision; 0 = no clock (the default: nobody loses on time at home). */
   readonly clock: number;
+  /** Keep the board from the first player's side (players facing each other, or one watching). */
+  readonly fixedSide?: boolean;
 }
 
 /** Everything a reload needs: the setup, the game and its dice. */
@@ -31,14 +34,6 @@ interface Stored {
   readonly game: LocalSave;
   readonly dice: SavedDice;
   readonly savedAt: number;
-}
-
-/** Two names, never both the same: empty fields become Ivory and Copper. */
-export function tidyNames(a: string, b: string): [string, string] {
-  const first = a.trim().replace(/\s+/g, ' ').slice(0, 24) || 'Ivory';
-  let second = b.trim().replace(/\s+/g, ' ').slice(0, 24) || (first === 'Copper' ? 'Ivory' : 'Copper');
-  if (second.toLowerCase() === first.toLowerCase()) second = `${second} 2`;
-  return [first, second];
 }
 
 function load(): Stored | null {
@@ -122,6 +117,7 @@ function setupScreen(root: HTMLElement): void {
   const lengthField = field('Points to win', length);
   const clock = h('select', { name: 'clock' });
   for (const [v, label] of [['0', 'No clock'], ['30', '30 seconds a move'], ['60', '60 seconds a move']]) clock.append(h('option', { value: v!, text: label! }));
+  const fixed = h('input', { type: 'checkbox', name: 'fixedSide' });
   const start = button('Start', 'btn primary start');
   start.setAttribute('type', 'submit');
   const form = h(
@@ -132,6 +128,7 @@ function setupScreen(root: HTMLElement): void {
     h('div', { class: 'field-row' }, field('First player', name0), field('Second player', name1)),
     modeGroup,
     h('div', { class: 'field-row' }, lengthField, field('Clock', clock)),
+    h('label', { class: 'toggle' }, fixed, h('span', { text: 'Keep the board from the first player’s side (it does not turn each turn)' })),
     h('div', { class: 'row' }, start, h('a', { class: 'btn ghost', href: '/', text: 'Back to the lobby' })),
   );
   const sync = () => {
@@ -147,6 +144,7 @@ function setupScreen(root: HTMLElement): void {
       length: Math.max(1, Math.min(25, Math.round(Number(length.value) || 5))),
       names: tidyNames(name0.value, name1.value),
       clock: Number(clock.value) || 0,
+      fixedSide: fixed.checked,
     };
     void play(root, setup, null);
   });
@@ -163,7 +161,7 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
     dice = new LocalFairDice(CHAIN_LENGTH);
     saved = null;
   }
-  const game = new LocalGame({ kind: setup.kind, length: setup.length, clockSeconds: setup.clock, names: setup.names, dice });
+  const game = new LocalGame({ kind: setup.kind, length: setup.length, clockSeconds: setup.clock, names: setup.names, dice, side: setup.fixedSide ? 0 : null });
   const app = new BoardApp(root, game, { title: 'fairgammon', home: '/' });
   const pauseBtn = button('Pause', 'btn ghost pause', 'P');
   const newGame = button('New game', 'btn ghost new-game');
@@ -176,8 +174,10 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
   const resumeBtn = button('Resume', 'btn primary resume', 'P');
   cover.append(resumeBtn);
   app.overlay.append(cover);
-  app.headerExtra.append(h('a', { class: 'lobby-link', href: '/', text: 'Lobby' }), h('a', { class: 'rules-link', href: '/rules', text: 'How to play' }));
-  app.sideExtra.append(h('div', { class: 'row local-actions' }, pauseBtn, newGame));
+  app.sideLinks.append(
+    h('div', { class: 'row local-actions' }, pauseBtn, newGame),
+    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: 'Back to the lobby' }), h('a', { class: 'rules-link', href: '/rules', text: 'How to play' })),
+  );
   const render = () => {
     cover.hidden = !game.paused;
     root.classList.toggle('is-paused', game.paused);

@@ -148,7 +148,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   root.prepend(banner.el, alarm, offer.el);
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
-  app.sideExtra.append(matchPanel(session, matchId, record));
+  app.sideLinks.append(matchPanel(session, matchId, record));
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
@@ -195,17 +195,18 @@ function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElem
   return { el: h('section', { class: 'invite', role: 'dialog', 'aria-label': 'Invite', hidden: '' }, ...kids) };
 }
 
-/** The side panel of a network match: links to share and export, and leaving. */
+/** The side panel of a network match: links to share and export, and leaving (always in view). */
 function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): HTMLElement {
-  const box = h('details', { class: 'matchinfo-panel' }, h('summary', { text: 'Match, links and exports' }));
+  const box = h('section', { class: 'matchinfo-panel', 'aria-label': 'Match, links and exports' });
   box.append(
     linkField('Spectator link', spectatorLink(matchId, record), 'watchlink'),
     h(
       'p',
       { class: 'links' },
-      h('a', { href: exportPaths.verify(matchId), text: 'Verify the dice of finished games' }),
+      h('a', { href: exportPaths.verify(matchId), text: 'Verify the dice' }),
       h('a', { href: exportPaths.matchTranscript(matchId), text: 'Transcripts (JSON)' }),
       h('a', { href: exportPaths.mat(matchId), text: 'Match file (.mat)' }),
+      h('a', { href: '/rules', text: 'How to play' }),
     ),
   );
   if (session.seat !== null && record) {

@@ -17,7 +17,7 @@ import { commandFor, moveFocus } from './keyboard';
 import * as mc from './moveController';
 import { MoveListPanel } from './moveList';
 import { PlayerBar } from './playerBar';
-import { type Scene, buildScene } from './scene';
+import { type Scene, buildScene, screenPlace } from './scene';
 import { type Settings, loadSettings, saveSettings } from './settings';
 import { play } from './sound';
 import './playfeel.css';
@@ -76,6 +76,8 @@ export class BoardApp {
   readonly overlay = h('div', { class: 'page-overlay' });
   /** Page-specific panels at the end of the side column. */
   readonly sideExtra = h('div', { class: 'side-extra' });
+  /** Page-specific links right under the move list (not buried under the folded panels). */
+  readonly sideLinks = h('div', { class: 'side-links' });
   /** Page-specific items in the header, before the match details. */
   readonly headerExtra = h('span', { class: 'header-extra' });
   private readonly fairness = h('details', { class: 'fairness' });
@@ -91,7 +93,7 @@ export class BoardApp {
     this.board = new BoardSvg({
       place: (p) => this.onPlace(p),
       drop: (from, to) => this.onDrop(from, to),
-      dragStart: (from) => this.withUi((ui) => mc.select(ui, from)),
+      dragStart: (from) => this.withUi((ui) => mc.select(ui, this.toMover(from))),
     });
     this.moves = new MoveListPanel({
       option: (i) => {
@@ -159,6 +161,7 @@ export class BoardApp {
       actions,
       this.doubleAsk,
       this.moves.root,
+      this.sideLinks,
       this.resign,
       this.fairness,
       this.buildSettings(),
@@ -241,12 +244,21 @@ export class BoardApp {
 
   // ---- input --------------------------------------------------------------------------------
 
-  private onPlace(place: number): void {
-    if (place >= 1 && place <= 24) this.board.focused = place;
+  /** A place on the screen in the mover's numbering (they differ when the board keeps a side). */
+  private toMover(place: number): number {
+    const s = this.scene;
+    return s && place >= 1 && place <= 24 ? screenPlace(s.mover, s.bottom, place) : place;
+  }
+
+  private onPlace(screen: number): void {
+    if (screen >= 1 && screen <= 24) this.board.focused = screen;
+    const place = this.toMover(screen);
     this.withUi((ui) => (this.settings.quickMove ? mc.quickTap(ui, place) : mc.tap(ui, place)));
   }
 
-  private onDrop(from: number, to: number): void {
+  private onDrop(screenFrom: number, screenTo: number): void {
+    const from = this.toMover(screenFrom);
+    const to = this.toMover(screenTo);
     this.withUi((ui) => {
       const selected = ui.selected === from ? ui : mc.select(ui, from);
       return selected.targets.has(to) ? mc.moveTo(selected, to) : mc.clear(selected);

@@ -45,7 +45,9 @@ export class PlayerBar {
     this.clock.classList.toggle('running', running);
     this.clock.classList.toggle('low', running && left < 10_000);
     this.clockText.textContent = formatClock(left);
-    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${running ? ', running' : ''}`);
+    const between = running && view.phase === 'gameover';
+    this.clock.title = between ? 'Time until the next game starts by itself' : running ? 'Time left for this decision' : '';
+    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${between ? ', until the next game' : running ? ', running' : ''}`);
     this.clockFill.style.width = `${clock.budgetMs ? Math.max(0, Math.min(1, left / clock.budgetMs)) * 100 : 0}%`;
     const p = view.players[seat];
     if (p.forfeitAt !== null && p.presence !== 'online') {

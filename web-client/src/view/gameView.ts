@@ -164,6 +164,8 @@ export interface GameView {
   readonly nextGameAt?: number | null;
   /** Both seats play on this screen (hot seat): words name the players instead of "you". */
   readonly shared?: boolean;
+  /** The seat drawn at the bottom whoever plays (a hot-seat board kept from one side). */
+  readonly side?: Seat | null;
 }
 
 /** What the UI asks for; a driver (local or network) decides what happens. */

@@ -56,6 +56,8 @@ export interface LocalGameOptions {
   readonly presence?: readonly [Presence, Presence];
   /** Spectator count to show. */
   readonly spectators?: number;
+  /** Keep the board drawn from this seat's side whoever plays (else it turns to the player). */
+  readonly side?: Seat | null;
 }
 
 /**
@@ -165,6 +167,7 @@ export class LocalGame implements GameSource {
       pending: this.pending,
       version: 0,
       shared: true,
+      side: this.options.side ?? null,
     };
   }
 
