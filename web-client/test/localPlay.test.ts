@@ -150,3 +150,48 @@ describe('achievements and sounds', () => {
     }
   });
 });
+
+describe('achievements against the computer', () => {
+  it('count only the player’s own plays and follow only matches against the computer', async () => {
+    const { followComputerMatch, loadAchievements } = await import('../src/pages/achievements');
+    const store = new Map<string, string>();
+    Object.assign(globalThis, {
+      localStorage: { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) },
+    });
+    const listeners: ((v: GameView) => void)[] = [];
+    const start = startPosition();
+    let current = {
+      viewer: 0,
+      players: [
+        { name: 'A', presence: 'online', forfeitAt: null },
+        { name: 'Bot', presence: 'online', forfeitAt: null },
+      ],
+      boards: [start.mover, start.opponent],
+      turn: 1,
+      phase: 'moving',
+      match: { kind: 'single', length: 0, score: [0, 0], crawford: false, gameNo: 1 },
+      lastPlay: null,
+      result: null,
+    } as unknown as GameView;
+    const game = { current: () => current, subscribe: (l: (v: GameView) => void) => listeners.push(l) };
+    const emit = (over: Partial<GameView>) => {
+      current = { ...current, ...over } as GameView;
+      for (const l of listeners) l(current);
+    };
+    // Not against the computer: nothing is followed.
+    await followComputerMatch(async () => ({ bot: null }), game, () => 0, { append: () => undefined } as unknown as HTMLElement);
+    expect(listeners).toHaveLength(0);
+    // Against it: the computer's play earns nothing, the player's does; a win without Undo is clean.
+    const panel: Node[] = [];
+    await followComputerMatch(async () => ({ bot: 'hard' }), game, () => 0, { append: (n: Node) => panel.push(n) } as unknown as HTMLElement).catch(() => undefined);
+    emit({ lastPlay: { seat: 1, moves: [[13, 7]] } });
+    expect(loadAchievements().earned['first-move']).toBeUndefined();
+    emit({ lastPlay: { seat: 0, moves: [[13, 7]] } });
+    expect(loadAchievements().earned['first-move']).toBeDefined();
+    emit({ phase: 'gameover', result: { winner: 0, reason: 'single', points: 1, score: [1, 0], matchOver: true } });
+    const earned = loadAchievements().earned;
+    expect(earned['beat-computer']).toBeDefined();
+    expect(earned['clean-win']).toBeDefined();
+    expect(loadAchievements().computerWins).toBe(1);
+  });
+});

@@ -30,10 +30,14 @@ export interface AchievementState {
 const KEY = 'fairgammon.achievements.v1';
 const EMPTY: AchievementState = { earned: {}, computerWins: 0 };
 
-/** What the last play of `view` earns for the seat that made it (moves are its own numbering). */
-export function earnedByPlay(before: GameView | null, view: GameView): AchievementId[] {
+/**
+ * What the last play of `view` earns for the seat that made it (moves are its own numbering);
+ * `only`: count that seat's plays only (against the computer, not the computer's).
+ */
+export function earnedByPlay(before: GameView | null, view: GameView, only: Seat | null = null): AchievementId[] {
   const play = view.lastPlay;
   if (!play || play.moves.length === 0) return [];
+  if (only !== null && play.seat !== only) return [];
   if (before?.lastPlay === play) return [];
   const out: AchievementId[] = ['first-move'];
   if (play.moves.some(([from]) => from === BAR)) out.push('enter');
@@ -85,12 +89,15 @@ function add(ids: readonly AchievementId[], computerWins?: number): AchievementI
 
 const listeners = new Set<() => void>();
 
-/** Follow a game on this device: each play and each result may earn a star. */
+/**
+ * Follow a game: each play and each result may earn a star. `computer`: the game is against the
+ * computer (only the viewer's plays count; it says whether Undo was used in the game).
+ */
 export function followGame(subscribe: (listener: (view: GameView) => void) => unknown, computer: (() => { usedUndo: boolean }) | null = null): void {
   let before: GameView | null = null;
   let counted = '';
   subscribe((view) => {
-    add(earnedByPlay(before, view));
+    add(earnedByPlay(before, view, computer ? view.viewer : null));
     if (view.phase === 'gameover' && view.result) {
       const key = `${view.match.gameNo}:${view.result.winner}:${view.result.reason}:${view.result.score.join('-')}`;
       if (key !== counted && before !== null && before.phase !== 'gameover') {
@@ -119,4 +126,33 @@ export function achievementsPanel(): HTMLElement {
   render();
   listeners.add(render);
   return box;
+}
+
+/**
+ * On a match page: when the match is against the computer (the lobby's summary names its level,
+ * docs/bots.md), follow it for the achievements and show the panel. Nothing otherwise.
+ */
+export async function followComputerMatch(
+  summary: () => Promise<object>,
+  game: { current(): GameView; subscribe(listener: (view: GameView) => void): unknown },
+  undoCount: () => number,
+  into: HTMLElement,
+): Promise<void> {
+  let bot: string | null | undefined;
+  try {
+    bot = ((await summary()) as { readonly bot?: string | null }).bot;
+  } catch {
+    return;
+  }
+  if (!bot || game.current().viewer === null) return;
+  let gameNo = game.current().match.gameNo;
+  let baseline = undoCount();
+  game.subscribe((view) => {
+    if (view.match.gameNo !== gameNo) {
+      gameNo = view.match.gameNo;
+      baseline = undoCount();
+    }
+  });
+  followGame((listener) => game.subscribe(listener), () => ({ usedUndo: undoCount() > baseline }));
+  into.append(achievementsPanel());
 }

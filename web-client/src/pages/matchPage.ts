@@ -27,6 +27,7 @@ import {
 import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
+import { followComputerMatch } from './achievements';
 import { ConnectionBanner } from './banner';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
@@ -149,6 +150,8 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
   app.sideLinks.append(matchPanel(session, matchId, record));
+  // Against the computer: achievements (the summary says whether the opponent is one).
+  void followComputerMatch(() => getMatch(matchId), game, () => app.undoCount, app.sideExtra);
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);

@@ -82,6 +82,8 @@ export class BoardApp {
   readonly headerExtra = h('span', { class: 'header-extra' });
   private readonly fairness = h('details', { class: 'fairness' });
   private lastNotice = 0;
+  /** Steps taken back with Undo on this page (achievements: a win without Undo). */
+  undoCount = 0;
   private noticeTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -136,7 +138,7 @@ export class BoardApp {
     const b = this.buttons;
     b.roll.addEventListener('click', () => this.source.roll());
     b.double.addEventListener('click', () => this.armDouble());
-    b.undo.addEventListener('click', () => this.withUi(mc.undo));
+    b.undo.addEventListener('click', () => this.undoStep());
     b.redo.addEventListener('click', () => this.withUi(mc.redo));
     b.end.addEventListener('click', () => this.endTurn());
     const actions = h('div', { class: 'actions' }, b.roll, b.undo, b.redo, b.end, b.double);
@@ -271,6 +273,12 @@ export class BoardApp {
     if (ui && mc.complete(ui)) this.source.play(turnMoves(ui.turn));
   }
 
+  private undoStep(): void {
+    const before = this.ui?.turn.steps.length ?? 0;
+    this.withUi(mc.undo);
+    if ((this.ui?.turn.steps.length ?? 0) < before) this.undoCount++;
+  }
+
   private cancelSend(): void {
     if (this.sendTimer) clearTimeout(this.sendTimer);
     this.sendTimer = null;
@@ -360,7 +368,7 @@ export class BoardApp {
         this.withUi(mc.bearOff);
         break;
       case 'undo':
-        this.withUi(mc.undo);
+        this.undoStep();
         break;
       case 'redo':
         this.withUi(mc.redo);
