@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positionFromPoints, startPosition } from '../src/engine';
 import { sceneMarkup, staticMarkup } from '../src/ui/boardMarkup';
-import { diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
+import { clockLeft, diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
 import { gridOf, placeAt, pointAtGrid, pointGeom } from '../src/ui/geometry';
 import { commandFor, moveFocus } from '../src/ui/keyboard';
 import * as mc from '../src/ui/moveController';
@@ -73,6 +73,10 @@ describe('words on screen', () => {
     expect(formatClock(29_001)).toBe('0:30');
     expect(formatClock(61_000)).toBe('1:01');
     expect(formatClock(-5)).toBe('0:00');
+    // A deadline a little more than 30 s away (clock offset) still shows 0:30, never 0:31.
+    expect(formatClock(clockLeft(1_030_400, 1_000_000, 30_000))).toBe('0:30');
+    expect(formatClock(clockLeft(1_012_300, 1_000_000, 30_000))).toBe('0:13');
+    expect(clockLeft(null, 5, 30_000)).toBe(30_000);
   });
 
   it('says what happens now', () => {

@@ -8,6 +8,14 @@ export function formatClock(ms: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/**
+ * Time left on a clock: to the deadline when it runs, never more than the budget (a clock
+ * offset a few ms off must not show 0:31 of a 30-second clock), the budget when stopped.
+ */
+export function clockLeft(deadline: number | null, now: number, budgetMs: number): number {
+  return deadline === null ? budgetMs : Math.min(deadline - now, budgetMs);
+}
+
 export function matchLabel(match: MatchView): string {
   if (match.kind === 'single') return 'Single game';
   if (match.kind === 'money') return `Money session · game ${match.gameNo}`;

@@ -2,7 +2,7 @@
 
 import type { GameView, Seat } from '../view/gameView';
 import { h } from './dom';
-import { formatClock } from './format';
+import { clockLeft, formatClock } from './format';
 
 export class PlayerBar {
   readonly root: HTMLElement;
@@ -40,7 +40,7 @@ export class PlayerBar {
     const clock = view.clocks[seat];
     const running = clock.deadline !== null;
     // Never more than the budget: a clock offset a few ms off must not show 0:31 of 0:30.
-    const left = running ? Math.min(clock.deadline! - now, clock.budgetMs) : clock.budgetMs;
+    const left = clockLeft(clock.deadline, now, clock.budgetMs);
     this.clock.hidden = clock.budgetMs === 0;
     this.clock.classList.toggle('running', running);
     this.clock.classList.toggle('low', running && left < 10_000);
