@@ -98,6 +98,8 @@ async def test_hot_seat_setup_play_pause_reload_resume_and_offline(net: NetPages
     await page.goto(f"{net.base}/rules")  # offline too
     assert await page.locator("h1").inner_text() == "How to play backgammon"
     await page.context.set_offline(False)
+    await page.goto(f"{net.base}/")  # the lobby offers the saved game back
+    assert await page.locator("a[href='/local']").inner_text() == "Resume the game on this device"
 
 
 async def test_rules_page_and_the_storage_warning(net: NetPages) -> None:

@@ -8,6 +8,7 @@ import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } fr
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { describeOptions, heroSection, pageHeader, rememberName } from './common';
+import { hasSavedGame } from './localPage';
 
 const REFRESH_MS = 4000;
 
@@ -161,7 +162,7 @@ export function startLobby(root: HTMLElement): void {
     h(
       'p',
       { class: 'lobby-links' },
-      h('a', { href: '/local', text: 'Play on this device (two players)' }),
+      h('a', { href: '/local', text: hasSavedGame() ? 'Resume the game on this device' : 'Play on this device (two players)' }),
       ' · ',
       h('a', { href: '/rules', text: 'How to play' }),
       ' · ',

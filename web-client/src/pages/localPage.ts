@@ -36,6 +36,11 @@ interface Stored {
   readonly savedAt: number;
 }
 
+/** A game on this device waits to be resumed (the lobby's link says so). */
+export function hasSavedGame(): boolean {
+  return load() !== null;
+}
+
 function load(): Stored | null {
   try {
     const raw = localStorage.getItem(KEY);

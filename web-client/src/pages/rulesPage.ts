@@ -89,7 +89,7 @@ export const SECTIONS: readonly (readonly [string, string, readonly Block[]])[] 
   ],
   [
     'clock',
-    'The clock and what a forfeit costs',
+    'The clock and what a forfeit (the settlement) costs',
     [
       'Each decision — roll or double, your move, take or drop — has its own clock, 30 seconds unless the match was created with another time. It starts again in full for every decision; it is not a chess clock. The running clock is orange and turns red in its last 10 seconds. Between games both clocks are orange: they count down to the next game, which starts by itself.',
       'If your clock runs out, or you stay away (a dropped connection may come back in time; the board shows the countdown), you forfeit. The forfeit costs the worst result still possible for you, times the cube: a single game once you have borne off a checker; otherwise a backgammon if you still have a checker on the bar or in your opponent’s home board, or while the checkers are still in contact; otherwise a gammon. So running out the clock is never cheaper than resigning, dropping or playing on. In a match a forfeit loses the whole match; in a money session it loses that game and ends the session.',
