@@ -120,7 +120,8 @@ export function pwa(): Plugin {
       ];
       for (const [fileName, source] of files) this.emitFile({ type: 'asset', fileName, source });
       const built = Object.keys(bundle).filter((name) => !name.endsWith('.html') && !name.endsWith('.map'));
-      const shell = [...new Set([...PAGES, ...built.map((name) => `/${name}`)])].sort();
+      // (Rollup adds emitted files to the bundle as well: the Set keeps each name once.)
+      const shell = [...new Set([...PAGES, ...files.map(([name]) => `/${name}`), ...built.map((name) => `/${name}`)])].sort();
       const version = createHash('sha256').update(shell.join('\n')).digest('hex').slice(0, 12);
       const template = readFileSync(new URL('./sw.js', import.meta.url), 'utf8');
       const source = template.replace('__VERSION__', JSON.stringify(version)).replace('__SHELL__', JSON.stringify(shell, null, 2));
