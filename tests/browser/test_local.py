@@ -58,6 +58,8 @@ async def test_hot_seat_setup_play_pause_reload_resume_and_offline(net: NetPages
     await page.screenshot(path=SCREENSHOTS / "local-paused-390x844.png")
     await page.keyboard.press("p")
     assert await page.locator(".paused-cover").is_hidden()
+    # Play goes on by itself (a cube question paused on rolls by itself after Resume).
+    await page.wait_for_function(f"{VIEW}.phase === 'moving'")
 
     # The manifest passes Chromium's checks and the service worker controls the page.
     cdp = await page.context.new_cdp_session(page)

@@ -286,7 +286,7 @@ export class BoardApp {
 
   /** My cube decision now (the board may offer Double or Roll). */
   private deciding(view: GameView = this.view): boolean {
-    return view.phase === 'decide' && actingSeat(view) === view.viewer && view.viewer !== null;
+    return view.phase === 'decide' && actingSeat(view) === view.viewer && view.viewer !== null && !view.paused;
   }
 
   /** Double is two steps: this one asks, the confirmation offers it. */

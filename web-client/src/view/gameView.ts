@@ -166,6 +166,8 @@ export interface GameView {
   readonly shared?: boolean;
   /** The seat drawn at the bottom whoever plays (a hot-seat board kept from one side). */
   readonly side?: Seat | null;
+  /** A local game on pause: nothing happens until it resumes (no roll by itself either). */
+  readonly paused?: boolean;
 }
 
 /** What the UI asks for; a driver (local or network) decides what happens. */

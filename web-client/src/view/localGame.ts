@@ -168,6 +168,7 @@ export class LocalGame implements GameSource {
       version: 0,
       shared: true,
       side: this.options.side ?? null,
+      paused: this.pausedLeft !== null,
     };
   }
 
