@@ -13,28 +13,9 @@ from playwright.async_api import Browser, Page
 
 from engine.position import Position
 from engine.position_id import encode
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
+from tests.browser.support import DESKTOP, NEXT_TAP, PHONE, SCREENSHOTS
 
 Opener = Callable[..., Awaitable[Page]]
-
-# Wait (in the page) until the player on turn can tap, or the game is over; then say what the
-# scene offers: one round trip a tap.
-NEXT = """() => new Promise((resolve) => {
-  let decisions = 0, lastDecide = null;
-  const check = () => {
-    const v = window.fairgammon.game.current();
-    const s = window.fairgammon.app.scene;
-    if (v.phase === 'decide' && lastDecide !== v.turn) decisions++;
-    lastDecide = v.phase === 'decide' ? v.turn : null;
-    if (v.phase === 'gameover' || (v.phase === 'moving' && s.interactive && s.movable.length
-        && !s.turnComplete)) {
-      resolve({phase: v.phase, k: v.dice ? v.dice.k : null, turn: v.turn, movable: s.movable,
-               decisions, winner: v.result ? v.result.winner : null,
-               off: v.boards.map(b => b[0])});
-    } else setTimeout(check, 5);
-  };
-  check();
-})"""
 
 
 @pytest_asyncio.fixture
@@ -96,7 +77,7 @@ async def test_a_whole_game_costs_at_most_three_taps_a_turn(feel: Opener) -> Non
     taps = turns = steps = decisions = 0
     seen: set[tuple[int, int]] = set()
     for _ in range(2000):
-        s = await page.evaluate(NEXT)
+        s = await page.evaluate(NEXT_TAP)
         decisions += s["decisions"]  # Roll/Double questions nobody had to answer
         if s["phase"] == "gameover":
             break
