@@ -157,6 +157,10 @@ class Seat:
                 await self.page.click(".offer button.drop")
                 return "dropped"
             await self.page.click(".offer button.take, .offer button.accept")
+            # A seat that meant to double and took the other's double instead has had its
+            # double: it must not redouble before the test looks (the double takes two taps).
+            if v["offer"]["kind"] == "double":
+                self.double_next = False
             return "answered"
         return None
 
