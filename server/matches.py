@@ -41,6 +41,14 @@ class Finishing(Protocol):
     def finished(self, state: MatchState) -> None: ...
 
 
+def distinct_name(name: str, other: str | None, limit: int = 24) -> str:
+    """``name``, or ``name 2`` when the other seat already plays under it (two nameless
+    players are "Guest" and "Guest 2", never two "Guest"s nobody can tell apart)."""
+    if other is None or name.casefold() != other.casefold():
+        return name
+    return f"{name[: limit - 2].rstrip()} 2"
+
+
 class NotFound(Exception):
     """No such match."""
 
@@ -200,6 +208,8 @@ class MatchService:
         if state.config.private and not invited:
             raise core.Rejected("forbidden", "this private match needs its invite link")
         token = secrets.token_urlsafe(32)
+        if "a1" not in (seat_extra or {}):  # an account plays under its own name
+            name = distinct_name(name, state.names[0])
         fields = {"1": token_hash(token), **(seat_extra or {})}
         await self.submit(match_id, Join(1, name=name), seat_fields=fields)
         return token

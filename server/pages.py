@@ -17,6 +17,24 @@ Run <code>make serve</code> (it builds <code>web-client/</code>), or
 <code>scripts/build-web.sh</code>.</p><p><a href="/healthz">/healthz</a></p>"""
 
 
+_ROOT_FILES = {
+    "sw.js": "text/javascript",
+    "manifest.webmanifest": "application/manifest+json",
+    "icon-192.png": "image/png",
+    "icon-512.png": "image/png",
+    "icon-maskable-512.png": "image/png",
+}
+
+
+def _root_file(path: Path, media: str):  # type: ignore[no-untyped-def]
+    async def serve(request: Request) -> Response:
+        if not path.is_file():
+            return Response("not built", status_code=404, media_type="text/plain")
+        return FileResponse(path, media_type=media, headers={"Cache-Control": "no-cache"})
+
+    return serve
+
+
 def routes(dist: Path) -> list[BaseRoute]:
     dist = dist.resolve()
 
@@ -37,8 +55,14 @@ def routes(dist: Path) -> list[BaseRoute]:
         Route("/verify", page("index.html")),
         Route("/u/{name}", page("index.html")),
         Route("/leaderboard", page("index.html")),
+        Route("/rules", page("index.html")),
+        Route("/local", page("index.html")),
         Route("/demo.html", page("demo.html")),
     ]
+    # The installable app (web-client/pwa/): the service worker must come from the root to
+    # control every page, and is always revalidated so a new build replaces the old one.
+    for name, media in _ROOT_FILES.items():
+        out.append(Route(f"/{name}", _root_file(dist / name, media)))
     if (dist / "assets").is_dir():
         out.append(Mount("/assets", StaticFiles(directory=dist / "assets"), name="assets"))
     return out

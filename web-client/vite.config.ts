@@ -1,10 +1,14 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { pwa } from './pwa/plugin';
 
 // Relative asset URLs: the server may mount the client anywhere. Every asset is bundled (no CDN,
 // no web fonts), so dist/ works offline as it is.
 export default defineConfig({
   base: './',
+  // Manifest, icons and a service worker that knows this build's file names (installable, and
+  // the game on this device works offline).
+  plugins: [pwa()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -18,11 +18,21 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, async_playwright
 
-from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, DIST, ROOT, WEB, OpenDemo
+from tests.browser.support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    CLASSIC_FEEL,
+    DESKTOP,
+    DIST,
+    ROOT,
+    WEB,
+    OpenDemo,
+)
 
 
 def _newest_source() -> float:
-    sources = [*WEB.glob("src/**/*"), *WEB.glob("*.html"), WEB / "package-lock.json"]
+    sources = [*WEB.glob("src/**/*"), *WEB.glob("pwa/*"), *WEB.glob("*.html")]
+    sources.append(WEB / "package-lock.json")
     sources.append(WEB / "vite.config.ts")
     return max(p.stat().st_mtime for p in sources if p.is_file())
 
@@ -82,6 +92,7 @@ async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
         context = await browser.new_context(
             viewport=viewport or DESKTOP, color_scheme=scheme, reduced_motion=motion
         )
+        await context.add_init_script(CLASSIC_FEEL)
         page = await context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -104,11 +115,17 @@ class NetPages:
         self.tolerate_network_errors = False
 
     async def new(
-        self, viewport: dict[str, int] | None = None, motion: str = "reduce", who: str = ""
+        self,
+        viewport: dict[str, int] | None = None,
+        motion: str = "reduce",
+        who: str = "",
+        classic: bool = True,
     ) -> Page:
         context = await self.browser.new_context(
             viewport=viewport or DESKTOP, reduced_motion=motion, color_scheme="light"
         )
+        if classic:
+            await context.add_init_script(CLASSIC_FEEL)
         page = await context.new_page()
         page.on("pageerror", lambda exc: self.errors.append(f"{who}: {exc}"))
         page.on("console", lambda msg: self._console(who, msg.type, msg.text))

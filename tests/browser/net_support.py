@@ -72,8 +72,7 @@ async def join_match(page: Page, invite: str, name: str) -> None:
 async def leave_match(page: Page) -> None:
     """Leave the page's match from its info panel (a forfeit), confirming the browser's dialog."""
     page.once("dialog", lambda dialog: dialog.accept())
-    await page.click("details.matchinfo-panel summary")
-    await page.click("details.matchinfo-panel button.leave")
+    await page.click(".matchinfo-panel button.leave")
 
 
 async def ask_for_rematch(page: Page, base: str, match_id: str) -> str:
@@ -139,10 +138,13 @@ class Seat:
         if phase == "decide" and v["turn"] == me:
             if self.double_next:
                 self.double_next = False
+                # Double asks first: Shift+D twice, or Double then its confirmation.
                 if self.keyboard:
+                    await self.page.keyboard.press("Shift+D")
                     await self.page.keyboard.press("Shift+D")
                 else:
                     await self.page.click("button.double")
+                    await self.page.click("button.confirm-double")
                 return "doubled"
             if self.keyboard:
                 await self.page.keyboard.press("d")
@@ -155,6 +157,10 @@ class Seat:
                 await self.page.click(".offer button.drop")
                 return "dropped"
             await self.page.click(".offer button.take, .offer button.accept")
+            # A seat that meant to double and took the other's double instead has had its
+            # double: it must not redouble before the test looks (the double takes two taps).
+            if v["offer"]["kind"] == "double":
+                self.double_next = False
             return "answered"
         return None
 

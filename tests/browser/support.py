@@ -28,3 +28,31 @@ DESKTOP = {"width": 1440, "height": 900}
 OpenDemo = Callable[..., Awaitable[Page]]
 """open_demo(query, viewport, scheme, motion) -> a Page showing demo.html?query (motion: "reduce"
 or "no-preference")."""
+
+CLASSIC_FEEL = (
+    "try { if (!localStorage.getItem('fairgammon.settings.v1')) localStorage.setItem("
+    "'fairgammon.settings.v1', "
+    "JSON.stringify({autoConfirm: false, quickMove: false, autoRoll: false})) }"
+    " catch (e) {}"  # about:blank has no storage
+)
+"""An init script for the tests written before the quick play feel: tap a checker then its
+destination, End turn and Roll by hand (the settings a player can still choose)."""
+
+# Wait (in the page) until the player on turn can tap, or the game is over; then say what the
+# scene offers: one round trip a tap.
+NEXT_TAP = """() => new Promise((resolve) => {
+  let decisions = 0, lastDecide = null;
+  const check = () => {
+    const v = window.fairgammon.game.current();
+    const s = window.fairgammon.app.scene;
+    if (v.phase === 'decide' && lastDecide !== v.turn) decisions++;
+    lastDecide = v.phase === 'decide' ? v.turn : null;
+    if (v.phase === 'gameover' || (v.phase === 'moving' && s.interactive && s.movable.length
+        && !s.turnComplete)) {
+      resolve({phase: v.phase, k: v.dice ? v.dice.k : null, turn: v.turn, movable: s.movable,
+               decisions, winner: v.result ? v.result.winner : null,
+               off: v.boards.map(b => b[0])});
+    } else setTimeout(check, 5);
+  };
+  check();
+})"""

@@ -87,9 +87,11 @@ async def test_a_whole_game_by_clicks_with_spectators_and_a_reload(net: NetPages
     assert result["reason"] in ("single", "gammon", "backgammon")
     assert result["matchOver"] is True
     winner = end["players"][result["winner"]]["name"]
+    winner_page = (ann_page, bob_page)[result["winner"]]
     for page in (ann_page, bob_page, early, late):
         await page.locator(".result h2").wait_for()
-        assert (await page.locator(".result h2").inner_text()).startswith(f"{winner} wins")
+        said = "You win" if page is winner_page else f"{winner} wins"
+        assert (await page.locator(".result h2").inner_text()).startswith(said)
     # Every roll was verified live, by the players and by both spectators (the late one from
     # the whole log), and nobody was refused anything.
     for page in (ann_page, bob_page, early, late):
@@ -121,7 +123,9 @@ async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
         assert v["result"]["reason"] == "timeout"
         assert v["result"]["matchOver"] is True
         winner = v["players"][v["result"]["winner"]]["name"]
-        assert await page.locator(".result h2").inner_text() == f"{winner} wins on time"
+        mine = v["result"]["winner"] == v["viewer"]  # your own win speaks to you
+        expected = "You win on time" if mine else f"{winner} wins on time"
+        assert await page.locator(".result h2").inner_text() == expected
     assert (await view(ann_page))["result"] == (await view(bob_page))["result"]
 
     # Rematch: a new match with the same settings, offered to Bob (tests/browser/test_rematch.py
@@ -186,10 +190,9 @@ async def test_cube_double_take_then_drop_by_keys_in_a_match_to_3(net: NetPages)
     score[owner] = 2
     assert result["score"] == score
     name = ["Ann", "Bob"][owner]
-    for page in (ann_page, bob_page):
-        assert (
-            await page.locator(".result h2").inner_text() == f"{name} wins: the double was dropped"
-        )
+    for seat, page in enumerate((ann_page, bob_page)):
+        who = "You win" if seat == owner else f"{name} wins"
+        assert await page.locator(".result h2").inner_text() == f"{who}: the double was dropped"
         assert (
             await page.locator(".matchbox .score").inner_text()
             == f"Ann {score[0]} – {score[1]} Bob"
@@ -266,9 +269,10 @@ async def test_a_server_restart_shows_the_offline_banner_and_play_resumes(
     await offer.locator("button.accept").wait_for()
     assert "offers to resign a gammon" in await offer.inner_text()
     await offer.locator("button.accept").click()
-    for page in (ann_page, bob_page):
+    headlines = ((ann_page, "Bob wins by resignation"), (bob_page, "You win by resignation"))
+    for page, headline in headlines:
         await page.locator(".result h2").wait_for()
-        assert await page.locator(".result h2").inner_text() == "Bob wins by resignation"
+        assert await page.locator(".result h2").inner_text() == headline
     assert (await view(ann_page))["result"]["points"] == 2
 
 

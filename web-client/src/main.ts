@@ -1,6 +1,8 @@
 /**
  * The page served at `/` (lobby), `/m/<match>` (a match, to play or watch), `/m/<match>/replay/<n>`
- * (a recorded game on the replay board) and `/verify` (transcript checks): one bundle, routed by the path.
+ * (a recorded game on the replay board), `/verify` (transcript checks), `/rules` (how to play),
+ * `/local` (two players on this device), `/u/<name>` (a player's profile) and `/leaderboard`: one
+ * bundle, routed by the path.
  */
 
 import './ui/style.css';
@@ -13,6 +15,9 @@ import { startReplayPage } from './pages/replayPage';
 import { startVerifyPage } from './pages/verifyPage';
 import { startLeaderboard } from './pages/leaderboard';
 import { startProfile } from './pages/profile';
+import { startRulesPage } from './pages/rulesPage';
+import { startLocalPage } from './pages/localPage';
+import { warnIfNoStorage } from './pages/storageWarning';
 
 const root = document.getElementById('app')!;
 const path = location.pathname.replace(/\/+$/, '');
@@ -24,4 +29,12 @@ else if (replay) void startReplayPage(root, replay[1]!, Number(replay[2]));
 else if (player) void startProfile(root, decodeURIComponent(player[1]!));
 else if (path === '/leaderboard') void startLeaderboard(root);
 else if (path === '/verify') startVerifyPage(root);
+else if (path === '/rules') startRulesPage(root);
+else if (path === '/local') startLocalPage(root);
 else startLobby(root);
+// After the page has drawn itself (pages replace the root's children).
+queueMicrotask(() => warnIfNoStorage(document.body));
+// The app shell offline (and installable): the worker is built with the client (pwa/).
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  addEventListener('load', () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positionFromPoints, startPosition } from '../src/engine';
 import { sceneMarkup, staticMarkup } from '../src/ui/boardMarkup';
-import { diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
+import { clockLeft, diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
 import { gridOf, placeAt, pointAtGrid, pointGeom } from '../src/ui/geometry';
 import { commandFor, moveFocus } from '../src/ui/keyboard';
 import * as mc from '../src/ui/moveController';
@@ -73,13 +73,19 @@ describe('words on screen', () => {
     expect(formatClock(29_001)).toBe('0:30');
     expect(formatClock(61_000)).toBe('1:01');
     expect(formatClock(-5)).toBe('0:00');
+    // A deadline a little more than 30 s away (clock offset) still shows 0:30, never 0:31.
+    expect(formatClock(clockLeft(1_030_400, 1_000_000, 30_000))).toBe('0:30');
+    expect(formatClock(clockLeft(1_012_300, 1_000_000, 30_000))).toBe('0:13');
+    expect(clockLeft(null, 5, 30_000)).toBe(30_000);
   });
 
   it('says what happens now', () => {
-    expect(statusLine(view(), true, 2, 0)).toBe('Ivory to play 3–1');
-    expect(statusLine(view(), true, 2, 2)).toBe('Ivory to play 3–1: end the turn');
-    expect(statusLine(view(), true, 1, 0)).toBe('Ivory to play 3–1 (only 1 can be played)');
-    expect(statusLine(view(), true, 0, 0)).toBe('Ivory to play 3–1: no legal move');
+    // On your own device the words speak to you; on a shared screen they name the players.
+    expect(statusLine(view(), true, 2, 0)).toBe('Your move, 3–1');
+    expect(statusLine(view(), true, 2, 2)).toBe('Your move, 3–1: end the turn');
+    expect(statusLine(view({ shared: true }), true, 1, 0)).toBe('Ivory to play 3–1 (only 1 can be played)');
+    expect(statusLine(view({ shared: true }), true, 0, 0)).toBe('Ivory to play 3–1: no legal move');
+    expect(statusLine(view({ viewer: 1 }), false, 2, 0)).toBe('Ivory to play 3–1');
     expect(statusLine(view({ pending: true }), false, 2, 2)).toBe('Sending your move…');
     expect(statusLine(view({ phase: 'offer', offer: { kind: 'double', by: 0, value: 2 } }), false, 0, 0)).toBe(
       'Copper to answer',

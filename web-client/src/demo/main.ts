@@ -7,6 +7,7 @@
  *   tamper=K         announce roll K wrongly, to show the mismatch alarm
  *   latency=MS       answer plays after MS like a server; refuse=N refuses the first N plays
  *   spectate=1       read-only, as a spectator;  watchers=N  presence=online,reconnecting|gone
+ *   side=0|1         keep the board from that seat's side whoever plays
  */
 
 import '../ui/style.css';
@@ -38,6 +39,7 @@ const game = new LocalGame({
   latencyMs: Number(params.get('latency') ?? 0) || 0,
   refusePlays: Number(params.get('refuse') ?? 0) || 0,
   spectator: params.get('spectate') === '1',
+  side: params.get('side') === '0' ? 0 : params.get('side') === '1' ? 1 : null,
   spectators: Number(params.get('watchers') ?? 0) || 0,
   presence: presence(params.get('presence')),
 });

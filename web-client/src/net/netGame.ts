@@ -27,6 +27,7 @@ import { exportPaths } from './lobbyApi';
 import type { Move } from './protocol';
 import type { MatchSession } from './session';
 import type { Tracker } from './tracker';
+import { personal } from './voice';
 
 const KIND: Record<string, MatchKind> = { single_game: 'single', match: 'match', money: 'money' };
 
@@ -187,7 +188,7 @@ export function netView(session: MatchSession): GameView {
     offer,
     lastPlay: t.lastPlay ? { seat: t.lastPlay.seat, moves: t.lastPlay.moves } : null,
     result: phase === 'gameover' ? resultView(session) : null,
-    notice: session.notice,
+    notice: session.notice && { ...session.notice, text: personal(session.notice.text, t.names, viewer) },
     fairness,
     spectators: session.watchers,
     pending: session.pendingMove !== null,

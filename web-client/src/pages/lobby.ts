@@ -9,6 +9,7 @@ import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions,
 import { button, h } from '../ui/dom';
 import { describeOptions, heroSection, pageHeader, rememberName } from './common';
 import { account, accountBox } from './account';
+import { hasSavedGame } from './localPage';
 
 const REFRESH_MS = 4000;
 
@@ -177,7 +178,9 @@ export function startLobby(root: HTMLElement): void {
     h(
       'p',
       { class: 'lobby-links' },
-      h('a', { href: '/demo.html', text: 'Play on this device (two players)' }),
+      h('a', { href: '/local', text: hasSavedGame() ? 'Resume the game on this device' : 'Play on this device (two players)' }),
+      ' · ',
+      h('a', { href: '/rules', text: 'How to play' }),
       ' · ',
       h('a', { href: '/verify', text: 'Verify a transcript' }),
       ' · ',

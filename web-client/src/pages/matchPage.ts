@@ -30,6 +30,7 @@ import { BoardApp } from '../ui/app';
 import { chatPanel } from '../ui/chatPanel';
 import { account } from './account';
 import { button, h } from '../ui/dom';
+import { followComputerMatch } from './achievements';
 import { ConnectionBanner } from './banner';
 import { liveRecord } from './liveRecord';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
@@ -160,7 +161,9 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   root.prepend(banner.el, alarm, offer.el);
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
-  app.sideExtra.append(matchPanel(session, matchId, record));
+  app.sideLinks.append(matchPanel(session, matchId, record));
+  // Against the computer: achievements (the summary says whether the opponent is one).
+  void followComputerMatch(() => getMatch(matchId), game, () => app.undoCount, app.sideExtra);
   const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n));
   app.sideExtra.prepend(chat.el);
   const moves = liveRecord(session, matchId);
@@ -213,17 +216,18 @@ function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElem
   return { el: h('section', { class: 'invite', role: 'dialog', 'aria-label': 'Invite', hidden: '' }, ...kids) };
 }
 
-/** The side panel of a network match: links to share and export, and leaving. */
+/** The side panel of a network match: links to share and export, and leaving (always in view). */
 function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): HTMLElement {
-  const box = h('details', { class: 'matchinfo-panel' }, h('summary', { text: 'Match, links and exports' }));
+  const box = h('section', { class: 'matchinfo-panel', 'aria-label': 'Match, links and exports' });
   box.append(
     linkField('Spectator link', spectatorLink(matchId, record), 'watchlink'),
     h(
       'p',
       { class: 'links' },
-      h('a', { href: exportPaths.verify(matchId), text: 'Verify the dice of finished games' }),
+      h('a', { href: exportPaths.verify(matchId), text: 'Verify the dice' }),
       h('a', { href: exportPaths.matchTranscript(matchId), text: 'Transcripts (JSON)' }),
       h('a', { href: exportPaths.mat(matchId), text: 'Match file (.mat)' }),
+      h('a', { href: '/rules', text: 'How to play' }),
     ),
   );
   if (session.seat !== null && record) {

@@ -14,6 +14,9 @@ import { button, h } from '../ui/dom';
 import { heroSection, pageHeader } from './common';
 import { diceCard } from './diceCard';
 
+/** "1 roll", "2 rolls". */
+const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 const REASONS: Record<string, string> = {
   bear_off: 'bore off',
   drop: 'double dropped',
@@ -111,8 +114,8 @@ async function gameCard(doc: unknown): Promise<HTMLElement> {
       h('h2', { text: `✓ ${title}: verified` }),
       h('p', {
         text:
-          `${verdict.rolls} rolls (${verdict.rolloffRolls} in the roll-off), every link and die checked; ` +
-          `${verdict.playsReplayed} plays replayed, all legal. ${names[r.winner]} won ${r.points} point${r.points === 1 ? '' : 's'} (${REASONS[r.reason] ?? r.reason}).`,
+          `${count(verdict.rolls, 'roll')} (${verdict.rolloffRolls} in the roll-off), every link and die checked; ` +
+          `${count(verdict.playsReplayed, 'play')} replayed, all legal. ${names[r.winner]} won ${r.points} point${r.points === 1 ? '' : 's'} (${REASONS[r.reason] ?? r.reason}).`,
       }),
     );
   } else {

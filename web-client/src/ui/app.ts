@@ -17,9 +17,11 @@ import { commandFor, moveFocus } from './keyboard';
 import * as mc from './moveController';
 import { MoveListPanel } from './moveList';
 import { PlayerBar } from './playerBar';
-import { type Scene, buildScene } from './scene';
+import { type Scene, buildScene, screenPlace } from './scene';
 import { type Settings, loadSettings, saveSettings } from './settings';
-import { click } from './sound';
+import { play } from './sound';
+import './playfeel.css';
+import { applyBoardOptions, buildSettingsPanel } from './playfeel';
 
 export interface BoardAppOptions {
   /** Title shown in the header. */
@@ -58,6 +60,15 @@ export class BoardApp {
     redo: button('Redo', 'btn redo', 'R'),
     end: button('End turn', 'btn primary end', 'E'),
   };
+  /** The second step of a double: nothing is offered before this is confirmed. */
+  private readonly doubleAsk = h('div', { class: 'double-ask', role: 'group', 'aria-label': 'Confirm the double', hidden: '' });
+  private doubleArmed = false;
+  /** The turn is complete and goes out by itself at this moment unless undone (auto-send). */
+  private sendTimer: ReturnType<typeof setTimeout> | null = null;
+  private rollTimer: ReturnType<typeof setTimeout> | null = null;
+  private rollKey = '';
+  private cueKey = '';
+  private lowCued = '';
   private readonly resign = h('details', { class: 'more' });
   /** The resign buttons by level (their visibility follows `resignLevels`). */
   private readonly resignButtons: [1 | 2 | 3, HTMLElement][] = [];
@@ -67,10 +78,14 @@ export class BoardApp {
   readonly sideMain = h('div', { class: 'side-main' });
   /** Page-specific panels at the end of the side column. */
   readonly sideExtra = h('div', { class: 'side-extra' });
+  /** Page-specific links right under the move list (not buried under the folded panels). */
+  readonly sideLinks = h('div', { class: 'side-links' });
   /** Page-specific items in the header, before the match details. */
   readonly headerExtra = h('span', { class: 'header-extra' });
   private readonly fairness = h('details', { class: 'fairness' });
   private lastNotice = 0;
+  /** Steps taken back with Undo on this page (achievements: a win without Undo). */
+  undoCount = 0;
   private noticeTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -82,7 +97,7 @@ export class BoardApp {
     this.board = new BoardSvg({
       place: (p) => this.onPlace(p),
       drop: (from, to) => this.onDrop(from, to),
-      dragStart: (from) => this.withUi((ui) => mc.select(ui, from)),
+      dragStart: (from) => this.withUi((ui) => mc.select(ui, this.toMover(from))),
     });
     this.moves = new MoveListPanel({
       option: (i) => {
@@ -112,7 +127,9 @@ export class BoardApp {
       brand,
       h('span', { class: 'matchbox' }, this.headerExtra, hd.match, hd.score, hd.crawford, hd.watchers, hd.spectating),
     );
-    const boardWrap = h('div', { class: 'board-wrap' }, this.board.el, this.notice, this.offer, this.result, this.overlay);
+    // Nothing a decision is about is covered: offers and results sit beside (or, on a phone,
+    // under) the board, and notices take the status line's place for a moment.
+    const boardWrap = h('div', { class: 'board-wrap' }, this.board.el, this.overlay);
     const boardArea = h(
       'section',
       { class: 'board-area', 'aria-label': 'Game' },
@@ -122,11 +139,11 @@ export class BoardApp {
     );
     const b = this.buttons;
     b.roll.addEventListener('click', () => this.source.roll());
-    b.double.addEventListener('click', () => this.source.double());
-    b.undo.addEventListener('click', () => this.withUi(mc.undo));
+    b.double.addEventListener('click', () => this.armDouble());
+    b.undo.addEventListener('click', () => this.undoStep());
     b.redo.addEventListener('click', () => this.withUi(mc.redo));
     b.end.addEventListener('click', () => this.endTurn());
-    const actions = h('div', { class: 'actions' }, b.roll, b.double, b.undo, b.redo, b.end);
+    const actions = h('div', { class: 'actions' }, b.roll, b.undo, b.redo, b.end, b.double);
 
     this.resign.append(h('summary', { text: 'Resign…' }));
     for (const level of [1, 2, 3] as const) {
@@ -141,11 +158,14 @@ export class BoardApp {
     const side = h(
       'aside',
       { class: 'side', 'aria-label': 'Controls' },
-      this.status,
+      h('div', { class: 'callouts' }, this.offer, this.result),
+      h('div', { class: 'statusbox' }, this.status, this.notice),
       this.announce,
       this.check,
       actions,
+      this.doubleAsk,
       this.moves.root,
+      this.sideLinks,
       this.resign,
       this.sideMain,
       this.fairness,
@@ -153,32 +173,17 @@ export class BoardApp {
       this.sideExtra,
     );
     this.root.classList.add('fg-app');
+    applyBoardOptions(this.root, this.settings);
     this.root.replaceChildren(header, h('main', { class: 'table' }, boardArea, side));
   }
 
   private buildSettings(): HTMLElement {
-    const d = h('details', { class: 'settings' }, h('summary', { text: 'Settings & keys' }));
-    const toggle = (key: keyof Settings, label: string) => {
-      const input = h('input', { type: 'checkbox', name: key });
-      input.checked = this.settings[key];
-      input.addEventListener('change', () => {
-        this.settings = { ...this.settings, [key]: input.checked };
-        saveSettings(this.settings);
-        this.render();
-      });
-      return h('label', { class: 'toggle' }, input, h('span', { text: label }));
-    };
-    d.append(
-      toggle('autoConfirm', 'End the turn automatically when all dice are used'),
-      toggle('sound', 'Sound effects'),
-      h(
-        'p',
-        { class: 'keys' },
-        'Keys: arrows move over the points, Enter or Space selects and moves, B bar, O bear off, ' +
-          'U undo, R redo, D roll, Shift+D double, E end turn, Escape clears.',
-      ),
-    );
-    return d;
+    return buildSettingsPanel(this.settings, (next) => {
+      this.settings = next;
+      saveSettings(next);
+      applyBoardOptions(this.root, next);
+      this.render();
+    });
   }
 
   // ---- state --------------------------------------------------------------------------------
@@ -195,6 +200,7 @@ export class BoardApp {
     this.wasPending = view.pending;
     if (key !== this.uiKey || refused) {
       this.uiKey = key;
+      this.cancelSend();
       if (key && view.dice && view.turn !== null) {
         const seat = view.turn;
         const position = { mover: view.boards[seat], opponent: view.boards[seat === 0 ? 1 : 0] };
@@ -203,7 +209,9 @@ export class BoardApp {
         this.ui = null;
       }
     }
+    this.autoRoll(view);
     this.render();
+    this.cue(view);
   }
 
   /** Apply a change to the turn in progress, when this screen may move now. */
@@ -217,28 +225,45 @@ export class BoardApp {
     const moved = this.ui !== null && ui.turn.steps.length !== before;
     this.ui = ui;
     if (moved) {
-      click(this.settings.sound);
       const steps = ui.turn.steps;
       const last = steps[steps.length - 1];
+      const cue = steps.length < before || !last ? 'move' : last.hit ? 'hit' : last.to === 0 ? 'off' : 'move';
+      play(cue, this.settings.sound, this.settings.volume);
       // Screen readers hear each step (the board itself changes silently).
       this.announce.textContent =
         steps.length > before && last
           ? `Moved ${stepLabel(last)} with the ${last.die}`
           : `Undone. Moves made: ${steps.length ? steps.map(stepLabel).join(', ') : 'none'}`;
     }
+    if (moved) this.cancelSend();
+    if (moved && this.settings.autoConfirm && mc.complete(ui) && ui.turn.maxUsed > 0) {
+      // A moment to take the last step back before the turn goes out by itself.
+      this.sendTimer = setTimeout(() => {
+        this.sendTimer = null;
+        this.endTurn();
+      }, this.settings.pauseMs);
+    }
     this.render();
-    if (moved && this.settings.autoConfirm && mc.complete(ui) && ui.turn.maxUsed > 0) this.endTurn();
     if (ui.choice) this.moves.focusChoice();
   }
 
   // ---- input --------------------------------------------------------------------------------
 
-  private onPlace(place: number): void {
-    if (place >= 1 && place <= 24) this.board.focused = place;
-    this.withUi((ui) => mc.tap(ui, place));
+  /** A place on the screen in the mover's numbering (they differ when the board keeps a side). */
+  private toMover(place: number): number {
+    const s = this.scene;
+    return s && place >= 1 && place <= 24 ? screenPlace(s.mover, s.bottom, place) : place;
   }
 
-  private onDrop(from: number, to: number): void {
+  private onPlace(screen: number): void {
+    if (screen >= 1 && screen <= 24) this.board.focused = screen;
+    const place = this.toMover(screen);
+    this.withUi((ui) => (this.settings.quickMove ? mc.quickTap(ui, place) : mc.tap(ui, place)));
+  }
+
+  private onDrop(screenFrom: number, screenTo: number): void {
+    const from = this.toMover(screenFrom);
+    const to = this.toMover(screenTo);
     this.withUi((ui) => {
       const selected = ui.selected === from ? ui : mc.select(ui, from);
       return selected.targets.has(to) ? mc.moveTo(selected, to) : mc.clear(selected);
@@ -246,8 +271,71 @@ export class BoardApp {
   }
 
   private endTurn(): void {
+    this.cancelSend();
     const ui = this.scene?.interactive ? this.ui : null;
     if (ui && mc.complete(ui)) this.source.play(turnMoves(ui.turn));
+  }
+
+  private undoStep(): void {
+    const before = this.ui?.turn.steps.length ?? 0;
+    this.withUi(mc.undo);
+    if ((this.ui?.turn.steps.length ?? 0) < before) this.undoCount++;
+  }
+
+  private cancelSend(): void {
+    if (this.sendTimer) clearTimeout(this.sendTimer);
+    this.sendTimer = null;
+  }
+
+  /** My cube decision now (the board may offer Double or Roll). */
+  private deciding(view: GameView = this.view): boolean {
+    return view.phase === 'decide' && actingSeat(view) === view.viewer && view.viewer !== null && !view.paused;
+  }
+
+  /** Double is two steps: this one asks, the confirmation offers it. */
+  private armDouble(): void {
+    if (!this.deciding() || !canDouble(this.view)) return;
+    this.doubleArmed = true;
+    if (this.rollTimer) clearTimeout(this.rollTimer);
+    this.rollTimer = null;
+    this.render();
+    this.doubleAsk.querySelector<HTMLElement>('button.confirm-double')?.focus();
+  }
+
+  private disarmDouble(): void {
+    this.doubleArmed = false;
+    this.render();
+  }
+
+  /**
+   * Roll by itself after a moment when the player lets the cube be (setting), unless they
+   * choose Double meanwhile. Once per decision.
+   */
+  private autoRoll(view: GameView): void {
+    const key = this.deciding(view) ? `${view.match.gameNo}:${view.version}:${view.turn}:${view.cube.value}:${view.cube.owner}` : '';
+    if (key === this.rollKey) return;
+    this.rollKey = key;
+    if (this.rollTimer) clearTimeout(this.rollTimer);
+    this.rollTimer = null;
+    this.doubleArmed = false;
+    if (!key || !this.settings.autoRoll) return;
+    this.rollTimer = setTimeout(() => {
+      this.rollTimer = null;
+      if (this.deciding() && !this.doubleArmed && this.rollKey === key) this.source.roll();
+    }, this.settings.pauseMs);
+  }
+
+  /** Sounds of what just happened: dice, your turn. */
+  private cue(view: GameView): void {
+    const d = view.dice;
+    const mineNow = actingSeat(view) !== null && actingSeat(view) === view.viewer;
+    const key = `${view.match.gameNo}:${d?.k ?? ''}:${mineNow}`;
+    if (key === this.cueKey) return;
+    const before = this.cueKey;
+    this.cueKey = key;
+    if (!before) return;
+    if (d && !before.startsWith(`${view.match.gameNo}:${d.k}:`)) play('dice', this.settings.sound, this.settings.volume);
+    else if (mineNow) play('turn', this.settings.sound, this.settings.volume);
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -283,21 +371,23 @@ export class BoardApp {
         this.withUi(mc.bearOff);
         break;
       case 'undo':
-        this.withUi(mc.undo);
+        this.undoStep();
         break;
       case 'redo':
         this.withUi(mc.redo);
         break;
       case 'roll':
-        if (this.view.phase === 'decide' && actingSeat(this.view) === this.view.viewer) this.source.roll();
+        if (this.deciding()) this.source.roll();
         break;
       case 'double':
-        this.source.double();
+        if (this.doubleArmed) this.source.double();
+        else this.armDouble();
         break;
       case 'end':
         this.endTurn();
         break;
       case 'clear':
+        if (this.doubleArmed) this.disarmDouble();
         this.withUi(mc.clear);
         break;
     }
@@ -307,7 +397,7 @@ export class BoardApp {
 
   private render(): void {
     const view = this.view;
-    const scene = buildScene(view, this.ui);
+    const scene = buildScene(view, this.ui, this.settings.flipSpectator ? 1 : 0);
     this.scene = scene;
     this.board.setNames([view.players[0].name, view.players[1].name]);
     this.board.render(scene);
@@ -343,6 +433,12 @@ export class BoardApp {
     const scene = this.scene;
     if (!scene) return;
     const now = Date.now();
+    const me = this.view.viewer;
+    const deadline = me !== null ? this.view.clocks[me].deadline : null;
+    if (deadline !== null && deadline - now < 10_000 && deadline - now > 0 && this.lowCued !== String(deadline)) {
+      this.lowCued = String(deadline);
+      play('low', this.settings.sound, this.settings.volume);
+    }
     this.bars.top.tick(this.view, scene.top, now);
     this.bars.bottom.tick(this.view, scene.bottom, now);
   }
@@ -352,11 +448,14 @@ export class BoardApp {
     const b = this.buttons;
     const acting = actingSeat(view);
     const mine = acting !== null && acting === view.viewer;
-    b.roll.hidden = !(view.phase === 'decide' && mine);
-    b.double.hidden = !(view.phase === 'decide' && mine && canDouble(view));
+    const armed = this.doubleArmed && view.phase === 'decide' && mine && canDouble(view);
+    b.roll.hidden = !(view.phase === 'decide' && mine) || armed;
+    b.double.hidden = !(view.phase === 'decide' && mine && canDouble(view)) || armed;
+    this.renderDoubleAsk(armed);
     b.undo.hidden = !scene.interactive;
     b.redo.hidden = !scene.interactive;
-    b.end.hidden = !scene.interactive || this.settings.autoConfirm;
+    // With auto-send, End turn shows only in the moment before the turn goes out ("Send now").
+    b.end.hidden = !scene.interactive || (this.settings.autoConfirm && this.sendTimer === null);
     b.undo.disabled = !scene.canUndo;
     b.redo.disabled = !scene.canRedo;
     b.end.disabled = !scene.turnComplete;
@@ -365,10 +464,27 @@ export class BoardApp {
     const ui = scene.interactive ? this.ui : null;
     this.status.textContent =
       (!view.pending && view.status) || statusLine(view, scene.interactive, ui?.turn.maxUsed ?? 0, ui?.turn.steps.length ?? 0);
+    if (this.sendTimer !== null && scene.interactive) this.status.textContent = 'Sending your move… (Undo to change it)';
+    else if (this.rollTimer !== null && this.deciding()) this.status.textContent = 'Rolling… (Double instead?)';
     const d = view.dice;
     this.check.className = `check ${d ? d.check : 'none'}`;
     this.check.textContent = diceCheckLine(d);
     this.check.setAttribute('role', d?.check === 'alarm' ? 'alert' : 'status');
+  }
+
+  private renderDoubleAsk(armed: boolean): void {
+    this.doubleAsk.hidden = !armed;
+    if (!armed) return;
+    if (this.doubleAsk.dataset.value === String(this.view.cube.value * 2)) return;
+    this.doubleAsk.dataset.value = String(this.view.cube.value * 2);
+    const yes = button(`Double to ${this.view.cube.value * 2}`, 'btn primary confirm-double', '⇧D');
+    const no = button('Cancel', 'btn ghost cancel-double', 'Esc');
+    yes.addEventListener('click', () => {
+      this.doubleArmed = false;
+      this.source.double();
+    });
+    no.addEventListener('click', () => this.disarmDouble());
+    this.doubleAsk.replaceChildren(h('p', { class: 'ask', text: `Offer the cube at ${this.view.cube.value * 2}? Your opponent may take or drop.` }), h('div', { class: 'row' }, yes, no));
   }
 
   private renderNotice(): void {

@@ -127,7 +127,8 @@ export function sceneMarkup(scene: Scene, names: readonly [string, string]): str
     }
   }
   if (tgt.has(0)) {
-    out.push(`<rect class="tgt-tray${pick?.step.to === 0 ? ' pick' : ''}" x="${TRAY_X + 6}" y="${MID_Y + 6}" width="${TRAY_W - 12}" height="${FIELD_BOTTOM - MID_Y - 6}" rx="8"/>`);
+    const y = scene.mover === scene.bottom ? MID_Y + 6 : FIELD_TOP;
+    out.push(`<rect class="tgt-tray${pick?.step.to === 0 ? ' pick' : ''}" x="${TRAY_X + 6}" y="${y}" width="${TRAY_W - 12}" height="${FIELD_BOTTOM - MID_Y - 6}" rx="8"/>`);
   }
 
   // Checkers on points.
@@ -139,7 +140,7 @@ export function sceneMarkup(scene: Scene, names: readonly [string, string]): str
       const { x, y } = checkerCenter(p, i);
       const top = i === shown - 1;
       let cls = '';
-      if (top && stack.seat === scene.bottom && scene.movable.includes(p)) cls += ' movable';
+      if (top && stack.seat === scene.mover && scene.movable.includes(p)) cls += ' movable';
       if (top && scene.selected === p) cls += ' sel';
       const count = top && stack.count > STACK_MAX ? stack.count : 0;
       const key = top ? `s${stack.seat}-p${p}` : '';
@@ -155,8 +156,8 @@ export function sceneMarkup(scene: Scene, names: readonly [string, string]): str
       const { x, y } = barCenter(isBottom, i);
       const top = i === shown - 1;
       let cls = '';
-      if (top && isBottom && scene.movable.includes(25)) cls += ' movable';
-      if (top && isBottom && scene.selected === 25) cls += ' sel';
+      if (top && seat === scene.mover && scene.movable.includes(25)) cls += ' movable';
+      if (top && seat === scene.mover && scene.selected === 25) cls += ' sel';
       const key = top ? `s${seat}-p25` : '';
       out.push(checkerMarkup(seat, x, y, cls, `${name(seat)} checker on the bar`, top && n > 4 ? n : 0, key));
     }
@@ -175,7 +176,7 @@ export function sceneMarkup(scene: Scene, names: readonly [string, string]): str
   for (const t of tgt) {
     if (t >= 1 && t <= 24) {
       const stack = scene.points[t];
-      const own = stack && stack.seat === scene.bottom ? stack.count : 0;
+      const own = stack && stack.seat === scene.mover ? stack.count : 0;
       const { x, y } = checkerCenter(t, own);
       out.push(`<circle class="land${pick?.step.to === t ? ' pick' : ''}" cx="${x}" cy="${f(y)}" r="${R - 4}"/>`);
     }

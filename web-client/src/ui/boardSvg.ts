@@ -74,7 +74,7 @@ export class BoardSvg {
       this.addHit(hitLayer, p, g.x, y, POINT_W, POINT_H + BAND / 2);
     }
     this.addHit(hitLayer, 25, BAR_X, FIELD_TOP, BAR_W, FIELD_BOTTOM - FIELD_TOP);
-    this.addHit(hitLayer, 0, TRAY_X, MID_Y, TRAY_W, FIELD_BOTTOM - MID_Y);
+    this.addHit(hitLayer, 0, TRAY_X, FIELD_TOP, TRAY_W, FIELD_BOTTOM - FIELD_TOP);
     this.el.append(hitLayer, this.ghost);
     this.hits.get(1)!.setAttribute('tabindex', '0');
     this.el.addEventListener('pointerdown', (e) => this.onPointerDown(e));
@@ -195,7 +195,7 @@ export class BoardSvg {
       this.input.dragStart(drag.from);
     }
     if (drag.moved) {
-      const seat = this.scene?.bottom ?? 0;
+      const seat = this.scene?.mover ?? 0;
       this.ghost.innerHTML = checkerMarkup(seat, x, y, ' lifted', 'dragged checker');
     }
   }

@@ -3,7 +3,7 @@
 import type { GameActions, GameView } from '../view/gameView';
 import { actingSeat } from '../view/gameView';
 import { button, h } from './dom';
-import { RESIGN_NAMES, pointsLabel, resultHeadline } from './format';
+import { RESIGN_NAMES, isYou, pointsLabel, resultHeadline } from './format';
 
 /** Show the open offer (with Take/Drop or Accept/Reject for the seat that answers). */
 export function renderOffer(box: HTMLElement, view: GameView, actions: GameActions): void {
@@ -13,12 +13,13 @@ export function renderOffer(box: HTMLElement, view: GameView, actions: GameActio
     box.hidden = true;
     return;
   }
-  const by = view.players[offer.by].name;
+  const you = isYou(view, offer.by);
+  const by = you ? 'You' : view.players[offer.by].name;
   const mine = acting !== null && acting === view.viewer;
   const text =
     offer.kind === 'double'
-      ? `${by} doubles to ${offer.value}.`
-      : `${by} offers to resign ${RESIGN_NAMES[offer.level]} (${pointsLabel(offer.level * view.cube.value)}).`;
+      ? `${by} ${you ? 'double' : 'doubles'} to ${offer.value}.`
+      : `${by} ${you ? 'offer' : 'offers'} to resign ${RESIGN_NAMES[offer.level]} (${pointsLabel(offer.level * view.cube.value)}).`;
   const kids: Node[] = [h('p', { class: 'offer-text', text })];
   if (mine) {
     const [yes, no] =
@@ -52,8 +53,18 @@ export function renderResult(box: HTMLElement, view: GameView, actions: GameActi
   const key = `${view.match.gameNo}:${r.matchOver}:${r.reason}:${view.canStop ?? ''}`;
   if (!box.hidden && box.dataset.shown === key) return;
   box.dataset.shown = key;
+  box.classList.remove('collapsed');
+  // Closing folds the panel to its headline and buttons (Next game stays at hand).
+  const close = h('button', { type: 'button', class: 'close', 'aria-label': 'Close the details', 'aria-expanded': 'true', title: 'Close', text: '×' });
+  close.addEventListener('click', () => {
+    const folded = box.classList.toggle('collapsed');
+    close.setAttribute('aria-expanded', String(!folded));
+    close.textContent = folded ? '+' : '×';
+    close.setAttribute('aria-label', folded ? 'Show the details' : 'Close the details');
+  });
   const [a, b] = r.score;
   const kids: Node[] = [
+    close,
     h('div', { class: `trophy s${r.winner}`, 'aria-hidden': 'true' }),
     h('h2', { id: 'result-title', text: resultHeadline(view, r) }),
     h('p', {
@@ -77,7 +88,9 @@ export function renderResult(box: HTMLElement, view: GameView, actions: GameActi
       row.append(stop);
     }
     kids.push(row);
-    if (!r.matchOver && view.nextGameAt) kids.push(h('p', { class: 'sub', text: 'The next game also starts by itself in a moment.' }));
+    if (!r.matchOver && view.nextGameAt) {
+      kids.push(h('p', { class: 'sub next-game-note', text: 'The orange clocks count down to the next game: it starts by itself when they run out, or sooner with Next game.' }));
+    }
   }
   box.replaceChildren(...kids);
   box.hidden = false;

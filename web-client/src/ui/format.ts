@@ -8,6 +8,14 @@ export function formatClock(ms: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/**
+ * Time left on a clock: to the deadline when it runs, never more than the budget (a clock
+ * offset a few ms off must not show 0:31 of a 30-second clock), the budget when stopped.
+ */
+export function clockLeft(deadline: number | null, now: number, budgetMs: number): number {
+  return deadline === null ? budgetMs : Math.min(deadline - now, budgetMs);
+}
+
 export function matchLabel(match: MatchView): string {
   if (match.kind === 'single') return 'Single game';
   if (match.kind === 'money') return `Money session · game ${match.gameNo}`;
@@ -26,7 +34,13 @@ const REASONS: Record<ResultView['reason'], string> = {
   no_reveal: 'wins: dice reveal missing',
 };
 
+/** True when `seat` is the one playing on this screen alone (words say "you"). */
+export function isYou(view: GameView, seat: 0 | 1 | null): boolean {
+  return seat !== null && view.viewer === seat && !view.shared;
+}
+
 export function resultHeadline(view: GameView, result: ResultView): string {
+  if (isYou(view, result.winner)) return `You ${REASONS[result.reason].replace(/^wins/, 'win')}`;
   return `${view.players[result.winner].name} ${REASONS[result.reason]}`;
 }
 
@@ -40,23 +54,28 @@ export const RESIGN_NAMES = { 1: 'a single game', 2: 'a gammon', 3: 'a backgammo
 export function statusLine(view: GameView, interactive: boolean, maxUsed: number, stepsMade: number): string {
   const name = (s: 0 | 1 | null) => (s === null ? '' : view.players[s].name);
   if (view.pending) return 'Sending your move…';
+  const mine = isYou(view, view.turn);
   switch (view.phase) {
     case 'waiting':
       return 'Waiting for the opponent…';
     case 'rolloff':
       return 'Opening roll…';
     case 'rolling':
-      return `${name(view.turn)} is rolling…`;
+      return mine ? 'Rolling your dice…' : `${name(view.turn)} is rolling…`;
     case 'decide':
-      return `${name(view.turn)}: double or roll`;
-    case 'offer':
-      return view.offer ? `${name(view.offer.by === 0 ? 1 : 0)} to answer` : '';
+      return mine ? 'Your turn: double or roll' : `${name(view.turn)} may double or roll`;
+    case 'offer': {
+      if (!view.offer) return '';
+      const answers = view.offer.by === 0 ? 1 : 0;
+      if (!isYou(view, answers)) return `${name(answers)} to answer`;
+      return view.offer.kind === 'double' ? 'Your answer: take or drop' : 'Your answer: accept or reject';
+    }
     case 'gameover':
       return view.result ? resultHeadline(view, view.result) : 'Game over';
     case 'moving': {
       if (!view.dice) return '';
       const [a, b] = view.dice.values;
-      let status = `${name(view.turn)} to play ${a}–${b}`;
+      let status = mine ? `Your move, ${a}–${b}` : `${name(view.turn)} to play ${a}–${b}`;
       if (!interactive) return status;
       if (maxUsed === 0) status += ': no legal move';
       else if (stepsMade === maxUsed) status += ': end the turn';

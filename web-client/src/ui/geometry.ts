@@ -82,7 +82,7 @@ export function slabRect(bottomSeat: boolean, i: number): { x: number; y: number
 
 /** The place (1..24 point, 25 bar, 0 tray) under an SVG coordinate, for the bottom seat. */
 export function placeAt(x: number, y: number): number | null {
-  if (x >= TRAY_X && x < TRAY_X + TRAY_W && y > MID_Y) return 0;
+  if (x >= TRAY_X && x < TRAY_X + TRAY_W) return 0; // either tray: off for whoever moves
   if (x >= BAR_X && x < BAR_X + BAR_W) return 25;
   const bottom = y > MID_Y;
   let col: number | null = null;

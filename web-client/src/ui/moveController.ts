@@ -133,3 +133,53 @@ export function complete(ui: MoveUi): boolean {
 export function remainingDice(ui: MoveUi): readonly number[] {
   return ui.turn.remaining;
 }
+
+// ---- quick input: one tap per checker step ------------------------------------------------
+
+/**
+ * The step a tap on `from` makes in quick mode, or null when that checker cannot move: the die
+ * that makes sense there. A step that makes a point (lands on a lone checker of the mover's),
+ * hits or bears off comes first; otherwise the higher die, so the other die is a second tap.
+ */
+export function quickStep(ui: MoveUi, from: number): Step | null {
+  const steps = listSteps(ui).filter((s) => s.from === from);
+  if (steps.length === 0) return null;
+  const board = ui.turn.position.mover;
+  const score = (s: Step) => {
+    if (s.to === OFF) return 2;
+    if (s.to !== BAR && board[s.to] === 1) return 2; // makes a point
+    if (s.hit) return 1;
+    return 0;
+  };
+  return [...steps].sort((a, b) => score(b) - score(a) || b.die - a.die)[0]!;
+}
+
+/**
+ * The one real way to reach `to` with the turn's remaining dice, from whichever checker, or null
+ * when no checker can get there or when several can (then the player taps the checker instead).
+ */
+export function uniqueRouteTo(ui: MoveUi, to: number): Route | null {
+  const found = new Map<string, Route>();
+  for (const from of sources(ui)) {
+    const routes = routesFrom(ui.turn, from).filter((r) => r.to === to);
+    for (const route of choicesTo(ui.turn, routes, to)) {
+      const after = applyRoute(ui.turn, route);
+      found.set(`${from}:${after.remaining.join('')}`, route);
+    }
+  }
+  return found.size === 1 ? [...found.values()][0]! : null;
+}
+
+/**
+ * A tap in quick mode: with a checker selected (a drag, the move list) it behaves like `tap`;
+ * a tap on a movable checker moves it at once by `quickStep`; a tap on a place only one checker
+ * can reach moves that checker there; anything else clears.
+ */
+export function quickTap(ui: MoveUi, place: number): MoveUi {
+  if (ui.selected !== null && ui.targets.has(place)) return moveTo(ui, place);
+  const step = quickStep(ui, place);
+  if (step) return fresh(applyStep(ui.turn, step));
+  const route = uniqueRouteTo(ui, place);
+  if (route) return fresh(applyRoute(ui.turn, route));
+  return clear(ui);
+}

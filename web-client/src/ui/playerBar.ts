@@ -2,7 +2,7 @@
 
 import type { GameView, Seat } from '../view/gameView';
 import { h } from './dom';
-import { formatClock } from './format';
+import { clockLeft, formatClock } from './format';
 
 export class PlayerBar {
   readonly root: HTMLElement;
@@ -39,12 +39,15 @@ export class PlayerBar {
   tick(view: GameView, seat: Seat, now: number): void {
     const clock = view.clocks[seat];
     const running = clock.deadline !== null;
-    const left = running ? clock.deadline! - now : clock.budgetMs;
+    // Never more than the budget: a clock offset a few ms off must not show 0:31 of 0:30.
+    const left = clockLeft(clock.deadline, now, clock.budgetMs);
     this.clock.hidden = clock.budgetMs === 0;
     this.clock.classList.toggle('running', running);
     this.clock.classList.toggle('low', running && left < 10_000);
     this.clockText.textContent = formatClock(left);
-    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${running ? ', running' : ''}`);
+    const between = running && view.phase === 'gameover';
+    this.clock.title = between ? 'Time until the next game starts by itself' : running ? 'Time left for this decision' : '';
+    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${between ? ', until the next game' : running ? ', running' : ''}`);
     this.clockFill.style.width = `${clock.budgetMs ? Math.max(0, Math.min(1, left / clock.budgetMs)) * 100 : 0}%`;
     const p = view.players[seat];
     if (p.forfeitAt !== null && p.presence !== 'online') {

@@ -33,6 +33,8 @@ export interface MoveOption {
 export interface Scene {
   readonly bottom: Seat;
   readonly top: Seat;
+  /** The seat whose checkers can be moved now (the bottom one unless the board keeps a side). */
+  readonly mover: Seat;
   /** Index 1..24: the stack on each point (screen numbering), or null. */
   readonly points: readonly (Stack | null)[];
   readonly bar: readonly [number, number];
@@ -78,8 +80,9 @@ export function screenPlace(seat: Seat, bottom: Seat, q: number): number {
   return seat === bottom ? q : 25 - q;
 }
 
-export function buildScene(view: GameView, ui: MoveUi | null): Scene {
-  const bottom: Seat = view.viewer ?? 0;
+/** `spectatorSide`: the seat drawn at the bottom for a spectator (the board can be flipped). */
+export function buildScene(view: GameView, ui: MoveUi | null, spectatorSide: Seat = 0): Scene {
+  const bottom: Seat = view.side ?? view.viewer ?? spectatorSide;
   const top: Seat = bottom === 0 ? 1 : 0;
   const boards = displayBoards(view, ui);
   const points: (Stack | null)[] = new Array(25).fill(null);
@@ -89,7 +92,10 @@ export function buildScene(view: GameView, ui: MoveUi | null): Scene {
       if (n > 0) points[screenPlace(seat, bottom, q)] = { seat, count: n };
     }
   }
-  const interactive = ui !== null && view.turn === bottom && view.phase === 'moving' && !view.pending;
+  const interactive = ui !== null && view.viewer !== null && view.turn === view.viewer && view.phase === 'moving' && !view.pending;
+  const mover: Seat = interactive && view.turn !== null ? view.turn : bottom;
+  // The turn's places (the mover's numbering) where they are drawn (the bottom seat's).
+  const onScreen = (q: number) => (q >= 1 && q <= 24 ? screenPlace(mover, bottom, q) : q);
   const options: MoveOption[] = interactive
     ? listSteps(ui).map((step, index) => ({ index, step, label: stepLabel(step), die: step.die }))
     : [];
@@ -132,14 +138,15 @@ export function buildScene(view: GameView, ui: MoveUi | null): Scene {
   return {
     bottom,
     top,
+    mover,
     points,
     bar: [boards[0][BAR]!, boards[1][BAR]!],
     off: [boards[0][OFF]!, boards[1][OFF]!],
     pips: [pipCount(boards[0]), pipCount(boards[1])],
     interactive,
-    movable: interactive ? sources(ui) : [],
-    selected: interactive ? ui.selected : null,
-    targets: interactive ? [...ui.targets.keys()] : [],
+    movable: interactive ? sources(ui).map(onScreen) : [],
+    selected: interactive && ui.selected !== null ? onScreen(ui.selected) : null,
+    targets: interactive ? [...ui.targets.keys()].map(onScreen) : [],
     options,
     listPick: interactive ? ui.listPick : null,
     dice,

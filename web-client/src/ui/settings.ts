@@ -1,14 +1,38 @@
 /** Player settings kept in this browser (falls back to defaults when storage is unavailable). */
 
 export interface Settings {
-  /** Send the turn as soon as all usable dice are used (no End turn needed). */
+  /** Send the turn by itself once all usable dice are used, after a moment to undo (no End turn). */
   autoConfirm: boolean;
+  /** A tap on a checker moves it at once by the die that makes sense (else: select, then destination). */
+  quickMove: boolean;
+  /** Roll by itself after a moment when the cube could be turned, unless Double is chosen. */
+  autoRoll: boolean;
+  /** The moment (ms) to undo before a turn goes out by itself, and to choose Double before a roll. */
+  pauseMs: number;
   /** Sound effects; off by default. */
   sound: boolean;
+  /** Sound volume, 0..1. */
+  volume: number;
+  /** Swap the checker colours on screen (yours copper instead of ivory, and so on). */
+  swapColours: boolean;
+  /** Draw the home board on the left instead of the right. */
+  homeLeft: boolean;
+  /** A spectator sees the board from the second player's side. */
+  flipSpectator: boolean;
 }
 
 const KEY = 'fairgammon.settings.v1';
-export const DEFAULT_SETTINGS: Settings = { autoConfirm: false, sound: false };
+export const DEFAULT_SETTINGS: Settings = {
+  autoConfirm: true,
+  quickMove: true,
+  autoRoll: true,
+  pauseMs: 1200,
+  sound: false,
+  volume: 0.5,
+  swapColours: false,
+  homeLeft: false,
+  flipSpectator: false,
+};
 
 export function loadSettings(): Settings {
   try {

@@ -31,26 +31,49 @@ export interface DiceSource {
  * that roll index wrong on purpose, to show the alarm a client raises on a mismatch.
  */
 export class LocalFairDice implements DiceSource {
-  private readonly matchId = crypto.getRandomValues(new Uint8Array(MATCH_ID_BYTES));
+  private matchId: Uint8Array = crypto.getRandomValues(new Uint8Array(MATCH_ID_BYTES));
   private gameNo = 0;
   private chains: [OwnChain, OwnChain] | null = null;
   private verifier: RollVerifier | null = null;
+  /** Both seats' secrets of the current game and the last roll made (to save the game). */
+  private secrets: [Uint8Array, Uint8Array] | null = null;
+  private lastK = 0;
 
   constructor(
     private readonly chainLength = 256,
     private readonly tamperRoll: number | null = null,
   ) {}
 
-  async startGame(gameNo: number): Promise<[string, string]> {
+  async startGame(gameNo: number, secrets: [Uint8Array, Uint8Array] = [newSecret(), newSecret()]): Promise<[string, string]> {
     this.gameNo = gameNo;
+    this.secrets = secrets;
+    this.lastK = 0;
     const chains = await Promise.all(
       ([0, 1] as const).map((seat) =>
-        OwnChain.create({ matchId: this.matchId, gameNo, seat }, newSecret(), this.chainLength),
+        OwnChain.create({ matchId: this.matchId, gameNo, seat }, secrets[seat], this.chainLength),
       ),
     );
     this.chains = [chains[0]!, chains[1]!];
     this.verifier = new RollVerifier(this.matchId, gameNo, [chains[0]!.commitment, chains[1]!.commitment]);
     return [toHex(chains[0]!.commitment), toHex(chains[1]!.commitment)];
+  }
+
+  /** What a saved game needs to roll on with the same chains (null before the first game). */
+  save(): SavedDice | null {
+    if (!this.secrets) return null;
+    return { matchId: toHex(this.matchId), gameNo: this.gameNo, secrets: [toHex(this.secrets[0]), toHex(this.secrets[1])], k: this.lastK };
+  }
+
+  /** The same chains again, the verifier brought up to roll `k` by checking each roll so far. */
+  static async restore(saved: SavedDice, chainLength: number): Promise<LocalFairDice> {
+    const dice = new LocalFairDice(chainLength);
+    dice.matchId = fromHex(saved.matchId);
+    await dice.startGame(saved.gameNo, [fromHex(saved.secrets[0]), fromHex(saved.secrets[1])]);
+    for (let k = 1; k <= saved.k; k++) {
+      const roll = await dice.roll(k);
+      if (roll.check !== 'verified') throw new Error(`saved dice do not verify at roll ${k}`);
+    }
+    return dice;
   }
 
   async roll(k: number): Promise<LocalRoll> {
@@ -60,6 +83,7 @@ export class LocalFairDice implements DiceSource {
     if (k === this.tamperRoll) values = [(values[0] % 6) + 1, values[1]];
     const result = await this.verifier.check(k, reveals, values);
     const check: DiceCheck = result.ok ? 'verified' : 'alarm';
+    this.lastK = k;
     return {
       values,
       check,
@@ -67,6 +91,16 @@ export class LocalFairDice implements DiceSource {
     };
   }
 }
+
+/** What a saved local game keeps of its dice: the match id, the game, both secrets, the last roll. */
+export interface SavedDice {
+  readonly matchId: string;
+  readonly gameNo: number;
+  readonly secrets: readonly [string, string];
+  readonly k: number;
+}
+
+const fromHex = (hex: string): Uint8Array => Uint8Array.from(hex.match(/../g) ?? [], (b) => parseInt(b, 16));
 
 /** Dice from a script ("31,66,52": roll-off dice first), for tests and set-up positions. */
 export class ScriptedDice implements DiceSource {

@@ -162,6 +162,12 @@ export interface GameView {
   readonly canStop?: boolean;
   /** The next game starts by itself at this time (client ms), unless started sooner. */
   readonly nextGameAt?: number | null;
+  /** Both seats play on this screen (hot seat): words name the players instead of "you". */
+  readonly shared?: boolean;
+  /** The seat drawn at the bottom whoever plays (a hot-seat board kept from one side). */
+  readonly side?: Seat | null;
+  /** A local game on pause: nothing happens until it resumes (no roll by itself either). */
+  readonly paused?: boolean;
 }
 
 /** What the UI asks for; a driver (local or network) decides what happens. */

@@ -56,6 +56,32 @@ export interface LocalGameOptions {
   readonly presence?: readonly [Presence, Presence];
   /** Spectator count to show. */
   readonly spectators?: number;
+  /** Keep the board drawn from this seat's side whoever plays (else it turns to the player). */
+  readonly side?: Seat | null;
+}
+
+/**
+ * A local game as saved in the browser (plain JSON: no class names), at a moment it waits for a
+ * player: deciding, moving, answering an offer or between games. Version 1.
+ */
+export interface LocalSave {
+  readonly v: 1;
+  readonly boards: [Board, Board];
+  readonly turn: Seat | null;
+  readonly phase: 'decide' | 'moving' | 'offer' | 'gameover';
+  readonly viewer: Seat;
+  readonly dice: DiceView | null;
+  readonly cube: CubeView;
+  readonly score: [number, number];
+  readonly gameNo: number;
+  readonly crawford: boolean;
+  readonly crawfordPlayed: boolean;
+  readonly offer: Offer | null;
+  readonly lastPlay: GameView['lastPlay'];
+  readonly phaseBeforeOffer: Phase;
+  readonly result: ResultView | null;
+  readonly fairness: FairnessView | null;
+  readonly k: number;
 }
 
 /** The worst result still possible for a forfeiting seat (rules: forfeit). */
@@ -91,6 +117,8 @@ export class LocalGame implements GameSource {
   private readonly shownSince: number;
   private refusals = 0;
   private epoch = 0; // bumps on every new game so stale async work is dropped
+  /** Paused: the clock is stopped with this much left (ms), and nothing moves on. */
+  private pausedLeft: number | null = null;
 
   constructor(private readonly options: LocalGameOptions) {
     this.now = options.now ?? Date.now;
@@ -138,6 +166,9 @@ export class LocalGame implements GameSource {
       spectators: this.options.spectators ?? 0,
       pending: this.pending,
       version: 0,
+      shared: true,
+      side: this.options.side ?? null,
+      paused: this.pausedLeft !== null,
     };
   }
 
@@ -166,11 +197,11 @@ export class LocalGame implements GameSource {
 
   // ---- clocks -------------------------------------------------------------------------------
 
-  private runClock(seat: Seat | null): void {
+  private runClock(seat: Seat | null, left?: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const budgetMs = this.options.clockSeconds * 1000;
-    const deadline = seat !== null && budgetMs > 0 ? this.now() + budgetMs : null;
+    const deadline = seat !== null && budgetMs > 0 ? this.now() + (left ?? budgetMs) : null;
     this.clocks = [
       { deadline: seat === 0 ? deadline : null, budgetMs },
       { deadline: seat === 1 ? deadline : null, budgetMs },
@@ -179,7 +210,7 @@ export class LocalGame implements GameSource {
       const epoch = this.epoch;
       this.timer = setTimeout(() => {
         if (epoch === this.epoch) this.forfeit(seat, 'timeout');
-      }, budgetMs);
+      }, deadline - this.now());
     }
   }
 
@@ -322,10 +353,12 @@ export class LocalGame implements GameSource {
   // ---- actions ------------------------------------------------------------------------------
 
   roll(): void {
+    if (this.pausedLeft !== null) return;
     if (this.phase === 'decide') void this.rollDice();
   }
 
   double(): void {
+    if (this.pausedLeft !== null) return;
     const view = this.current();
     if (!canDouble(view)) return;
     const by = this.turn!;
@@ -337,6 +370,7 @@ export class LocalGame implements GameSource {
   }
 
   take(): void {
+    if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'double') return;
     const taker = other(this.offer.by);
     this.cube = { ...this.cube, value: this.offer.value, owner: taker };
@@ -346,11 +380,13 @@ export class LocalGame implements GameSource {
   }
 
   drop(): void {
+    if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'double') return;
     this.finish(this.offer.by, 'drop', this.cube.value);
   }
 
   resign(level: 1 | 2 | 3): void {
+    if (this.pausedLeft !== null) return;
     if ((this.phase !== 'decide' && this.phase !== 'moving') || this.turn === null) return;
     this.phaseBeforeOffer = this.phase;
     this.offer = { kind: 'resign', by: this.turn, level };
@@ -361,11 +397,13 @@ export class LocalGame implements GameSource {
   }
 
   acceptResign(): void {
+    if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'resign') return;
     this.finish(other(this.offer.by), 'resign', this.offer.level * this.cube.value);
   }
 
   rejectResign(): void {
+    if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'resign') return;
     this.offer = null;
     this.phase = this.phaseBeforeOffer;
@@ -375,6 +413,7 @@ export class LocalGame implements GameSource {
   }
 
   play(moves: readonly Move[]): void {
+    if (this.pausedLeft !== null) return;
     if (this.phase !== 'moving' || this.turn === null || !this.dice || this.pending) return;
     const latency = this.options.latencyMs ?? 0;
     if (latency <= 0) return this.applyPlay(moves);
@@ -428,6 +467,7 @@ export class LocalGame implements GameSource {
   }
 
   next(): void {
+    if (this.pausedLeft !== null) return;
     if (this.phase !== 'gameover' || !this.result) return;
     if (this.result.matchOver) {
       this.score = [0, 0];
@@ -438,6 +478,86 @@ export class LocalGame implements GameSource {
       this.gameNo++;
     }
     void this.startGame();
+  }
+
+  // ---- saving and pausing ------------------------------------------------------------------
+
+  /** The game to save now, or null in a passing moment (dice being rolled, a pass shown). */
+  save(): LocalSave | null {
+    const phase = this.phase;
+    if (phase !== 'decide' && phase !== 'moving' && phase !== 'offer' && phase !== 'gameover') return null;
+    if (this.pending) return null;
+    return {
+      v: 1,
+      boards: this.boards,
+      turn: this.turn,
+      phase,
+      viewer: this.viewer,
+      dice: this.dice,
+      cube: this.cube,
+      score: this.score,
+      gameNo: this.gameNo,
+      crawford: this.crawford,
+      crawfordPlayed: this.crawfordPlayed,
+      offer: this.offer,
+      lastPlay: this.lastPlay,
+      phaseBeforeOffer: this.phaseBeforeOffer,
+      result: this.result,
+      fairness: this.fairness,
+      k: this.k,
+    };
+  }
+
+  /** Put a saved game back, paused: `resume()` starts its clock and lets it go on. */
+  restore(saved: LocalSave): void {
+    this.epoch++;
+    this.boards = saved.boards;
+    this.turn = saved.turn;
+    this.phase = saved.phase;
+    this.viewer = saved.viewer;
+    this.dice = saved.dice;
+    this.cube = saved.cube;
+    this.score = saved.score;
+    this.gameNo = saved.gameNo;
+    this.crawford = saved.crawford;
+    this.crawfordPlayed = saved.crawfordPlayed;
+    this.offer = saved.offer;
+    this.lastPlay = saved.lastPlay;
+    this.phaseBeforeOffer = saved.phaseBeforeOffer;
+    this.result = saved.result;
+    this.fairness = saved.fairness;
+    this.k = saved.k;
+    this.runClock(null);
+    this.pausedLeft = this.options.clockSeconds * 1000;
+    this.emit();
+  }
+
+  get paused(): boolean {
+    return this.pausedLeft !== null;
+  }
+
+  /** Stop the clock (the page hides the board meanwhile). */
+  pause(): void {
+    if (this.pausedLeft !== null) return;
+    const running = this.clocks.find((c) => c.deadline !== null);
+    this.pausedLeft = running?.deadline != null ? Math.max(0, running.deadline - this.now()) : this.options.clockSeconds * 1000;
+    this.runClock(null);
+    this.emit();
+  }
+
+  /** Go on where the game stood, the clock with the time it had left. */
+  resume(): void {
+    const left = this.pausedLeft;
+    if (left === null) return;
+    this.pausedLeft = null;
+    const owes = this.phase === 'offer' && this.offer ? other(this.offer.by) : this.phase === 'decide' || this.phase === 'moving' ? this.turn : null;
+    if (this.phase === 'moving' && this.dice && this.turn !== null) {
+      const [d1, d2] = this.dice.values;
+      // A pass that was being shown when the game was saved: pass now.
+      if (legalPlays(this.position(), d1, d2).length === 0) return this.enterMoving();
+    }
+    this.runClock(owes, left);
+    this.emit();
   }
 
   /** Stop timers (page teardown, tests). */

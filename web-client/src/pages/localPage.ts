@@ -1,0 +1,229 @@
+/**
+ * `/local`: two players on this device. A setup (single game, match to N, money; names; a clock
+ * only if wanted), the board with Pause (P hides it) and a way back to the lobby, and the game
+ * saved in this browser after every decision, so a reload or a closed tab comes back to it
+ * (with Resume). Fair dice from both seats' chains held here, checked like a network game.
+ */
+
+import { CHAIN_LENGTH } from '../fairdice';
+import { BoardApp } from '../ui/app';
+import { button, h } from '../ui/dom';
+import { LocalFairDice, type SavedDice } from '../view/dice';
+import type { MatchKind } from '../view/gameView';
+import { LocalGame, type LocalSave } from '../view/localGame';
+import { achievementsPanel, followGame } from './achievements';
+import { pageHeader } from './common';
+import { tidyNames } from './localNames';
+import './local.css';
+
+const KEY = 'fairgammon.local.v1';
+
+export interface LocalSetup {
+  readonly kind: MatchKind;
+  readonly length: number;
+  readonly names: readonly [string, string];
+  /** Seconds per decision; 0 = no clock (the default: nobody loses on time at home). */
+  readonly clock: number;
+  /** Keep the board from the first player's side (players facing each other, or one watching). */
+  readonly fixedSide?: boolean;
+}
+
+/** Everything a reload needs: the setup, the game and its dice. */
+interface Stored {
+  readonly setup: LocalSetup;
+  readonly game: LocalSave;
+  readonly dice: SavedDice;
+  readonly savedAt: number;
+}
+
+/** A game on this device waits to be resumed (the lobby's link says so). */
+export function hasSavedGame(): boolean {
+  return load() !== null;
+}
+
+function load(): Stored | null {
+  try {
+    const raw = localStorage.getItem(KEY);
+    if (!raw) return null;
+    const stored = JSON.parse(raw) as Stored;
+    return stored.game?.v === 1 ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function store(stored: Stored | null): boolean {
+  try {
+    if (stored) localStorage.setItem(KEY, JSON.stringify(stored));
+    else localStorage.removeItem(KEY);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function startLocalPage(root: HTMLElement): void {
+  root.classList.add('fg-app', 'local-page');
+  document.title = 'Two players on this device · fairgammon';
+  const saved = load();
+  if (saved) resumeScreen(root, saved);
+  else setupScreen(root);
+}
+
+function describe(setup: LocalSetup): string {
+  const what = setup.kind === 'match' ? `match to ${setup.length}` : setup.kind === 'money' ? 'money session' : 'single game';
+  return `${setup.names[0]} vs ${setup.names[1]} · ${what}${setup.clock ? ` · ${setup.clock} s per move` : ''}`;
+}
+
+function resumeScreen(root: HTMLElement, saved: Stored): void {
+  const resume = button('Resume', 'btn primary resume');
+  const fresh = button('New game', 'btn ghost new-game');
+  const [a, b] = saved.game.score;
+  const score = saved.setup.kind === 'single' ? '' : ` · ${saved.setup.names[0]} ${a} – ${b} ${saved.setup.names[1]}`;
+  resume.addEventListener('click', () => void play(root, saved.setup, saved));
+  fresh.addEventListener('click', () => {
+    store(null);
+    setupScreen(root);
+  });
+  root.replaceChildren(
+    pageHeader(h('a', { href: '/rules', text: 'How to play' })),
+    h(
+      'main',
+      { class: 'center-card' },
+      h(
+        'section',
+        { class: 'card local-resume' },
+        h('h1', { text: 'Your game on this device' }),
+        h('p', { class: 'sub', text: describe(saved.setup) + score }),
+        h('p', { text: `Saved ${new Date(saved.savedAt).toLocaleString()}. It goes on where you left it.` }),
+        h('div', { class: 'row' }, resume, fresh),
+      ),
+    ),
+  );
+  resume.focus();
+}
+
+function setupScreen(root: HTMLElement): void {
+  const field = (label: string, input: HTMLElement) => h('label', { class: 'field' }, h('span', { class: 'flabel', text: label }), input);
+  const name0 = h('input', { type: 'text', name: 'name0', maxlength: '24', placeholder: 'Ivory' });
+  const name1 = h('input', { type: 'text', name: 'name1', maxlength: '24', placeholder: 'Copper' });
+  const modes = [
+    ['single', 'Single game', 'One game, no cube'],
+    ['match', 'Match', 'First to N points'],
+    ['money', 'Money', 'Play on, cube and all'],
+  ] as const;
+  const modeGroup = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Kind of game' });
+  for (const [value, label, hint] of modes) {
+    const input = h('input', { type: 'radio', name: 'mode', value, id: `local-mode-${value}` });
+    input.checked = value === 'match';
+    modeGroup.append(h('label', { for: `local-mode-${value}`, class: 'seg' }, input, h('span', { class: 'seg-title', text: label }), h('span', { class: 'seg-hint', text: hint })));
+  }
+  const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', step: '1', value: '5', inputmode: 'numeric' });
+  const lengthField = field('Points to win', length);
+  const clock = h('select', { name: 'clock' });
+  for (const [v, label] of [['0', 'No clock'], ['30', '30 seconds a move'], ['60', '60 seconds a move']]) clock.append(h('option', { value: v!, text: label! }));
+  const fixed = h('input', { type: 'checkbox', name: 'fixedSide' });
+  const start = button('Start', 'btn primary start');
+  start.setAttribute('type', 'submit');
+  const form = h(
+    'form',
+    { class: 'card local-setup' },
+    h('h1', { text: 'Two players on this device' }),
+    h('p', { class: 'sub', text: 'Take turns on one screen: the board turns to whoever plays. The game is saved in this browser.' }),
+    h('div', { class: 'field-row' }, field('First player', name0), field('Second player', name1)),
+    modeGroup,
+    h('div', { class: 'field-row' }, lengthField, field('Clock', clock)),
+    h('label', { class: 'toggle' }, fixed, h('span', { text: 'Keep the board from the first player’s side (it does not turn each turn)' })),
+    h('div', { class: 'row' }, start, h('a', { class: 'btn ghost', href: '/', text: 'Back to the lobby' })),
+  );
+  const sync = () => {
+    lengthField.hidden = form.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value !== 'match';
+  };
+  modeGroup.addEventListener('change', sync);
+  sync();
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const kind = (form.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value ?? 'match') as MatchKind;
+    const setup: LocalSetup = {
+      kind,
+      length: Math.max(1, Math.min(25, Math.round(Number(length.value) || 5))),
+      names: tidyNames(name0.value, name1.value),
+      clock: Number(clock.value) || 0,
+      fixedSide: fixed.checked,
+    };
+    void play(root, setup, null);
+  });
+  root.replaceChildren(pageHeader(h('a', { href: '/rules', text: 'How to play' })), h('main', { class: 'center-card' }, form));
+}
+
+async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null): Promise<void> {
+  let dice: LocalFairDice;
+  try {
+    dice = saved ? await LocalFairDice.restore(saved.dice, CHAIN_LENGTH) : new LocalFairDice(CHAIN_LENGTH);
+  } catch {
+    // A save that no longer checks out: start afresh rather than play on with doubtful dice.
+    store(null);
+    dice = new LocalFairDice(CHAIN_LENGTH);
+    saved = null;
+  }
+  const game = new LocalGame({ kind: setup.kind, length: setup.length, clockSeconds: setup.clock, names: setup.names, dice, side: setup.fixedSide ? 0 : null });
+  const app = new BoardApp(root, game, { title: 'fairgammon', home: '/' });
+  const pauseBtn = button('Pause', 'btn ghost pause', 'P');
+  const newGame = button('New game', 'btn ghost new-game');
+  const cover = h(
+    'div',
+    { class: 'paused-cover', role: 'dialog', 'aria-label': 'Paused', hidden: '' },
+    h('h2', { text: 'Paused' }),
+    h('p', { class: 'sub', text: 'The board is hidden and the clock is stopped.' }),
+  );
+  const resumeBtn = button('Resume', 'btn primary resume', 'P');
+  cover.append(resumeBtn);
+  app.overlay.append(cover);
+  app.sideLinks.append(
+    h('div', { class: 'row local-actions' }, pauseBtn, newGame),
+    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: 'Back to the lobby' }), h('a', { class: 'rules-link', href: '/rules', text: 'How to play' })),
+  );
+  const render = () => {
+    cover.hidden = !game.paused;
+    root.classList.toggle('is-paused', game.paused);
+    pauseBtn.hidden = game.paused;
+  };
+  const toggle = () => {
+    if (game.paused) game.resume();
+    else game.pause();
+    render();
+    if (game.paused) resumeBtn.focus();
+  };
+  pauseBtn.addEventListener('click', toggle);
+  resumeBtn.addEventListener('click', toggle);
+  addEventListener('keydown', (e) => {
+    const t = e.target as HTMLElement | null;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    if ((e.key === 'p' || e.key === 'P') && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      toggle();
+    }
+  });
+  newGame.addEventListener('click', () => {
+    if (!confirm('Leave this game and set up a new one?')) return;
+    game.dispose();
+    store(null);
+    location.reload();
+  });
+  app.sideExtra.append(achievementsPanel());
+  game.subscribe(() => {
+    const save = game.save();
+    const d = dice.save();
+    if (save && d) store({ setup, game: save, dice: d, savedAt: Date.now() });
+    render();
+  });
+  followGame((listener) => game.subscribe(listener));
+  if (saved) {
+    game.restore(saved.game);
+    game.resume();
+  } else {
+    await game.start();
+  }
+  render();
+  Object.assign(window, { fairgammon: { game, app } });
+}
