@@ -24,6 +24,7 @@ import os
 import random
 import socket
 import time
+from collections import deque
 from collections.abc import Iterator, MutableMapping
 
 import redis
@@ -94,7 +95,7 @@ class Worker:
         name: str | None = None,
         delay_ms: int | None = None,
         max_games: int = 200,
-        claim_idle_ms: int = queue.CLAIM_IDLE_MS,
+        claim_idle_ms: int | None = None,
         heartbeat_ms: int = queue.HEARTBEAT_MS,
         origin: str | None = None,
     ) -> None:
@@ -103,13 +104,16 @@ class Worker:
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{random.getrandbits(24):06x}"
         self.delay_ms = delay_from_env() if delay_ms is None else delay_ms
         self.max_games = max_games
+        if claim_idle_ms is None:
+            claim_idle_ms = int(os.environ.get("FAIRGAMMON_BOT_CLAIM_IDLE_MS")
+                                or queue.CLAIM_IDLE_MS)
         self.claim_idle_ms = claim_idle_ms
         self.heartbeat_ms = heartbeat_ms
         self.origin = origin
         self.redis = aioredis.from_url(redis_url)
         self.sync_redis = redis.Redis.from_url(redis_url)
         self.games: dict[bytes, asyncio.Task[None]] = {}
-        self.decisions: list[float] = []
+        self.decisions: deque[float] = deque(maxlen=10_000)
         """Seconds each decision took to compute (for measurements)."""
         self.rejected: list[m.Reject] = []
 

@@ -13,16 +13,13 @@ from protocol.client import LobbyError, MatchClient, create_match, join_match, p
 from protocol.client.lobby import get, get_text
 from protocol.fairdice import verify_json
 from protocol.messages import Event
-from tests.serverproc import ServerProcess
+from tests.srv_support import server_fixture
 
-
-@pytest.fixture
-async def bot_server(redis_url):
-    """A server with one bot worker (serve's default), playing without think time."""
-    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0")
-    proc.start()
-    yield proc
-    proc.stop()
+# One server for the module, with serve's default bot worker, playing without think time; a
+# worker silent for 1.5 s has its games claimed by another.
+bot_server = server_fixture(
+    FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0", FAIRGAMMON_BOT_CLAIM_IDLE_MS="1500"
+)
 
 
 async def _create_bot_match(base: str, **options):
@@ -59,7 +56,7 @@ async def test_complete_match_against_each_level(bot_server, level, options):
     assert created["seat"] == 0 and created["bot"] == level and "invite" not in created
     seen: list[object] = []
     human = MatchClient(bot_server.ws, match_id, created["token"],
-                        on_event=lambda msg: seen.append(msg))
+                        on_event=seen.append)
     async with human:
         # The bot took the other seat at once, under its level's name.
         await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
@@ -85,3 +82,48 @@ async def test_bot_field_is_checked_and_people_matches_say_no_bot(bot_server):
     await join_match(bot_server.base, created["match"], name="Bob")
     info = await get(bot_server.base, f"/api/matches/{created['match']}")
     assert info["bot"] is None
+
+
+async def test_killed_worker_is_replaced_and_the_game_finishes(bot_server, redis_process):
+    """SIGKILL the worker playing the bot seat mid-game: serve's supervisor starts another,
+    which claims the job and resumes the seat from the secrets kept in Redis (no new chain, no
+    forfeit). Runs last in this module: it kills the module server's worker."""
+    import os
+    import signal
+
+    import redis.asyncio as aioredis
+
+    from bots import queue
+
+    created = await _create_bot_match(bot_server.base, bot="hard", mode="single_game")
+    match_id = created["match"]
+    seen: list[object] = []
+    human = MatchClient(bot_server.ws, match_id, created["token"], on_event=seen.append)
+    redis = aioredis.from_url(redis_process.url)
+    try:
+        async with human:
+            playing = asyncio.create_task(
+                play_random(human, random.Random(5), double_rate=0.0))
+            await human.wait_for(lambda t: t.turn >= 6, timeout=60)
+            pending = await redis.xpending_range(queue.JOBS, queue.GROUP, "-", "+", 10)
+            (entry,) = [p for p in pending if p["consumer"]]
+            first = entry["consumer"].decode()
+            os.kill(int(first.split("-")[-2]), signal.SIGKILL)
+            result = await asyncio.wait_for(playing, 120)
+        # The new worker (another consumer) finished the job and acknowledged it.
+        for _ in range(100):
+            pending_after = await redis.xpending_range(queue.JOBS, queue.GROUP, "-", "+", 10)
+            if not pending_after:
+                break
+            assert pending_after[0]["consumer"].decode() != first
+            await asyncio.sleep(0.1)
+    finally:
+        await redis.aclose()
+    assert result is not None and result.reason != "forfeit"
+    assert human.rejects == []
+    assert pending_after == []
+    # The bot kept revealing from the chain it committed to: no re-commitment was needed.
+    recommits = [e for e in seen if isinstance(e, Event)
+                 and type(e.data).__name__ == "Recommitted"]
+    assert recommits == []
+    assert await _verify_all(bot_server.base, match_id) == 1
