@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
-from bots.levels import Level
+from bots.catalog import Level
 
 JOBS = "fg:bots:jobs"
 GROUP = "bots"

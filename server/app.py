@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import exports, lobby, logs, metrics, pages
+from server import exports, hints, lobby, logs, metrics, pages
 from server.clock import ServerClock, sweep_deadlines
 from server.gateway import Gateway
 from server.hub import Hub
@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
+        *hints.routes,
         *exports.routes,
         *pages.routes(settings.web_dist),
     ]

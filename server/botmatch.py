@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from bots import queue
-from bots.levels import NAMES, Level
+from bots.catalog import NAMES, Level
 from engine.match import MatchOptions
 from server.machine.commands import Join
 from server.matches import Created, MatchService, token_hash

@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import urllib.error
+import urllib.request
 
 import pytest
 
+from engine.movegen import legal_plays
 from protocol.client import LobbyError, MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import get, get_text
 from protocol.fairdice import verify_json
@@ -84,6 +87,67 @@ async def test_bot_field_is_checked_and_people_matches_say_no_bot(bot_server):
     assert info["bot"] is None
 
 
+
+def _post(base: str, path: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+async def hint(base: str, match_id: str, token: str) -> tuple[int, dict]:
+    return await asyncio.to_thread(_post, base, f"/api/matches/{match_id}/hint", {"token": token})
+
+
+async def test_hints_for_moves_and_cube_only_against_the_computer(bot_server):
+    created = await _create_bot_match(bot_server.base, bot="normal", mode="money")
+    match_id, token = created["match"], created["token"]
+    assert await hint(bot_server.base, match_id, "not-a-token") == (
+        403, {"error": "forbidden", "message": "that token holds no seat of this match"})
+    human = MatchClient(bot_server.ws, match_id, token)
+    hinted = {"move": 0, "decide": 0}
+    async with human:
+        while hinted["move"] < 2 or hinted["decide"] < 2:
+            await human.wait_for(lambda t: t.owes(0) in ("decide", "move", "take") or t.over, 30)
+            t = human.tracker
+            assert t.over is None
+            owed = t.owes(0)
+            status, body = await hint(bot_server.base, match_id, token)
+            assert status == 200 and body["phase"] == owed and body["seat"] == 0
+            version = t.version
+            if owed == "decide":
+                cube = body["cube"]
+                assert cube["action"] in ("double", "no_double") and 0 <= cube["win"] <= 1
+                reply = await human.roll()
+            elif owed == "take":  # the bot doubled
+                assert body["cube"]["action"] in ("take", "drop", "beaver")
+                reply = await human.take()
+            else:
+                plays = body["plays"]
+                legal = {p.moves for p in legal_plays(t.position(0), *t.dice)}
+                assert 1 <= len(plays) <= 3 and len(plays) == min(3, len(legal))
+                equities = [p["equity"] for p in plays]
+                assert equities == sorted(equities, reverse=True)
+                assert all(tuple(map(tuple, p["moves"])) in legal for p in plays)
+                reply = await human.move(tuple(map(tuple, plays[0]["moves"])))
+            assert type(reply).__name__ == "Ack"
+            hinted[owed] = hinted.get(owed, 0) + 1
+            await human.wait_for(lambda t, v=version: t.version > v, 10)
+        # While the bot is to play (or between turns) there is nothing to advise.
+        await human.wait_for(lambda t: t.owes(1) in ("decide", "move"), 30)
+        status, body = await hint(bot_server.base, match_id, token)
+        assert (status, body["error"]) == (409, "no_decision")
+        await human.leave()
+
+    people = await create_match(bot_server.base, name="Ann")
+    await join_match(bot_server.base, people["match"], name="Bob")
+    status, body = await hint(bot_server.base, people["match"], people["token"])
+    assert (status, body["error"]) == (403, "hints_unavailable")
+
+
 async def test_killed_worker_is_replaced_and_the_game_finishes(bot_server, redis_process):
     """SIGKILL the worker playing the bot seat mid-game: serve's supervisor starts another,
     which claims the job and resumes the seat from the secrets kept in Redis (no new chain, no
@@ -105,14 +169,15 @@ async def test_killed_worker_is_replaced_and_the_game_finishes(bot_server, redis
             playing = asyncio.create_task(
                 play_random(human, random.Random(5), double_rate=0.0))
             await human.wait_for(lambda t: t.turn >= 6, timeout=60)
-            pending = await redis.xpending_range(queue.JOBS, queue.GROUP, "-", "+", 10)
-            (entry,) = [p for p in pending if p["consumer"]]
+            (job,) = [entry for entry, fields in await redis.xrange(queue.JOBS)
+                      if fields[b"match"] == match_id.encode()]
+            (entry,) = await redis.xpending_range(queue.JOBS, queue.GROUP, job, job, 1)
             first = entry["consumer"].decode()
             os.kill(int(first.split("-")[-2]), signal.SIGKILL)
             result = await asyncio.wait_for(playing, 120)
         # The new worker (another consumer) finished the job and acknowledged it.
         for _ in range(100):
-            pending_after = await redis.xpending_range(queue.JOBS, queue.GROUP, "-", "+", 10)
+            pending_after = await redis.xpending_range(queue.JOBS, queue.GROUP, job, job, 1)
             if not pending_after:
                 break
             assert pending_after[0]["consumer"].decode() != first
