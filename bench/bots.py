@@ -126,26 +126,27 @@ def match_up(level: Level, opponent: str, games: int, seed: int) -> tuple[float,
     return mean, half, 2 * len(pairs)
 
 
-def decisions(level: Level, seed: int, count: int) -> list[float]:
-    """Seconds per decision over ``count`` decisions in self-play (plays and cube checks)."""
+def decisions(level: Level, seed: int, count: int) -> tuple[list[float], list[float]]:
+    """Seconds per play and per cube decision over ``count`` turns of self-play."""
     rng = random.Random(seed)
     dice = random.Random(seed + 1)
-    times: list[float] = []
+    plays: list[float] = []
+    cubes: list[float] = []
     position = Position.start()
-    while len(times) < count:
+    while len(plays) < count:
         if position.is_over():
             position = Position.start()
         started = time.perf_counter()
         should_double(level, position, MONEY, rng)
-        times.append(time.perf_counter() - started)
+        cubes.append(time.perf_counter() - started)
         d1, d2 = dice.randint(1, 6), dice.randint(1, 6)
         started = time.perf_counter()
         play = choose_play(level, position, d1, d2, MONEY, rng)
-        times.append(time.perf_counter() - started)
+        plays.append(time.perf_counter() - started)
         if play is not None:
             position = play.position
         position = position.swapped()
-    return times
+    return plays, cubes
 
 
 async def decisions_under_load(level: Level, seed: int, concurrent: int,
@@ -185,6 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrent", type=int, default=10)
     parser.add_argument("--decisions", type=int, default=400)
+    parser.add_argument("--speed-only", action="store_true", help="skip the strength games")
     parser.add_argument("--expert-games", type=int, default=None,
                         help="games per opponent for Expert (2-ply is ~50x slower)")
     args = parser.parse_args(argv)
@@ -192,35 +194,39 @@ def main(argv: list[str] | None = None) -> None:
     opponents = args.opponents.split(",")
 
     strength: dict[tuple[Level, str], tuple[float, float, int]] = {}
-    speed: dict[Level, tuple[float, float, float, float]] = {}
+    speed: dict[Level, tuple[float, ...]] = {}
     for level in levels:
         games = args.games
         if level is Level.EXPERT and args.expert_games is not None:
             games = args.expert_games
-        for opponent in opponents:
+        for opponent in [] if args.speed_only else opponents:
             print(f"{level} vs {opponent}: {games} games (paired dice)", flush=True)
             strength[level, opponent] = match_up(level, opponent, games, args.seed)
-        alone = decisions(level, args.seed, args.decisions)
+        alone, cubes = decisions(level, args.seed, args.decisions)
         loaded = asyncio.run(decisions_under_load(level, args.seed, args.concurrent,
                                                   max(1, args.decisions // args.concurrent)))
-        speed[level] = (pct(alone, 0.5), pct(alone, 0.95), pct(loaded, 0.5), pct(loaded, 0.95))
-        print(f"{level}: decisions p50 {speed[level][0] * 1e3:.2f} ms, p95 "
-              f"{speed[level][1] * 1e3:.2f} ms; {args.concurrent} games at once: p50 "
-              f"{speed[level][2] * 1e3:.2f} ms, p95 {speed[level][3] * 1e3:.2f} ms", flush=True)
+        speed[level] = tuple(pct(times, q) for times in (alone, cubes, loaded)
+                             for q in (0.5, 0.95))
+        ms = [f"{t * 1e3:.2f}" for t in speed[level]]
+        print(f"{level}: play p50 {ms[0]} ms, p95 {ms[1]} ms; cube p50 {ms[2]} ms, p95 {ms[3]} "
+              f"ms; {args.concurrent} games at once: play p50 {ms[4]} ms, p95 {ms[5]} ms",
+              flush=True)
 
     print()
-    heads = [f"vs {o} (ppg, 95% CI, games)" for o in opponents]
-    print("| level | " + " | ".join(heads) + " | decision p50 / p95 | "
-          f"{args.concurrent} games at once p50 / p95 |")
-    print("|---|" + "---|" * len(opponents) + "---|---|")
+    shown = [] if args.speed_only else opponents
+    heads = [f"vs {o} (ppg [95% CI], games)" for o in shown]
+    print("| level | " + "".join(h + " | " for h in heads) + "play p50 / p95 | cube p50 / p95 | "
+          f"play, {args.concurrent} games at once, p50 / p95 |")
+    print("|---|" + "---|" * len(shown) + "---|---|---|")
     for level in levels:
         cells = []
-        for opponent in opponents:
+        for opponent in shown:
             mean, half, n = strength[level, opponent]
             cells.append(f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}], {n}")
-        a50, a95, l50, l95 = speed[level]
-        print(f"| {level} | " + " | ".join(cells)
-              + f" | {a50 * 1e3:.1f} / {a95 * 1e3:.1f} ms | {l50 * 1e3:.1f} / {l95 * 1e3:.1f} ms |")
+        a50, a95, c50, c95, l50, l95 = (t * 1e3 for t in speed[level])
+        print(f"| {level} | " + "".join(c + " | " for c in cells)
+              + f"{a50:.1f} / {a95:.1f} ms | {c50:.2f} / {c95:.2f} ms | "
+              f"{l50:.1f} / {l95:.1f} ms |")
 
 
 if __name__ == "__main__":
