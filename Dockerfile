@@ -14,6 +14,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 COPY pyproject.toml README.md LICENSE ./
 COPY engine/ engine/
 COPY protocol/ protocol/
+COPY brain/ brain/
+COPY bots/ bots/
 COPY server/ server/
 RUN pip install --no-cache-dir .
 COPY --from=web /src/web-client/dist/ web-client/dist/

@@ -49,6 +49,9 @@ class ErrorCode(enum.StrEnum):
     FORBIDDEN = "forbidden"
     BAD_OPTIONS = "bad_options"
     REMATCH_OFFERED = "rematch_offered"
+    NO_BOTS = "no_bots"
+    HINTS_UNAVAILABLE = "hints_unavailable"
+    NO_DECISION = "no_decision"
     # Dice
     BAD_COMMITMENT = "bad_commitment"
     BAD_REVEAL = "bad_reveal"
@@ -102,6 +105,9 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     "token of the invited seat of the finished match",
     ErrorCode.BAD_OPTIONS: "match options out of range",
     ErrorCode.REMATCH_OFFERED: "a rematch of this match was already offered (once per match)",
+    ErrorCode.NO_BOTS: "no bot worker is running: a match against the computer cannot start",
+    ErrorCode.HINTS_UNAVAILABLE: "hints are only given in matches against the computer",
+    ErrorCode.NO_DECISION: "a hint was asked for while the seat owes no move or cube decision",
     ErrorCode.BAD_COMMITMENT: "commitment of the wrong length, all zeros, equal to the "
     "opponent's, sent twice, or re-committed too often",
     ErrorCode.BAD_REVEAL: "reveal for a roll that is not being asked for",

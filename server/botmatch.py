@@ -16,6 +16,7 @@ from typing import Any
 from bots import queue
 from bots.catalog import NAMES, Level
 from engine.match import MatchOptions
+from protocol.errors import ErrorCode
 from server.machine.commands import Join
 from server.matches import Created, MatchService, token_hash
 from server.store import Store, seats_key
@@ -26,6 +27,8 @@ BOT_FIELD = "bot"
 
 class NoBots(Exception):
     """No bot worker is running: a match against the computer would never be played."""
+
+    code = ErrorCode.NO_BOTS
 
 
 def parse_level(body: dict[str, Any]) -> Level | None:

@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from bots.catalog import STYLES, Level
 from brain.context import context_for
+from protocol.errors import ErrorCode
 from server import botmatch
 from server.lobby import BadRequest, handles_errors, match_id_of, read_json, required_secret
 from server.machine import core
@@ -48,7 +49,7 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
     match = state.match
     game = match.game
     if seat not in seats or decision not in ("move", "decide", "take") or game is None:
-        raise core.Rejected("no_decision", "hints are for your own move or cube decision")
+        raise core.Rejected(ErrorCode.NO_DECISION, "hints are for your own move or cube decision")
     brain = nets()
     body: dict[str, Any] = {"match": state.match_id, "seat": seat, "phase": decision,
                             "plays": [], "cube": None}
@@ -87,11 +88,11 @@ async def hint(request: Request) -> JSONResponse:
     service = request.app.state.services.matches
     state = await service.load(match_id, fresh=True)
     if await botmatch.level_of(service.store, match_id) is None:
-        raise BadRequest("hints_unavailable",
+        raise BadRequest(ErrorCode.HINTS_UNAVAILABLE,
                          "hints are only given in matches against the computer", 403)
     seat = seat_of(await service.store.seat_hashes(match_id) or (None, None), token)
     if seat is None:
-        raise BadRequest("forbidden", "that token holds no seat of this match", 403)
+        raise BadRequest(ErrorCode.FORBIDDEN, "that token holds no seat of this match", 403)
     return JSONResponse(await asyncio.to_thread(advise, state, seat))
 
 

@@ -136,7 +136,7 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
         except Unavailable:
             return error("retry_later", "storage is unavailable, try again shortly", 503)
         except botmatch.NoBots as exc:
-            return error("no_bots", str(exc), 503)
+            return error(exc.code, str(exc), 503)
         except core.Rejected as exc:
             status = 403 if exc.code == "forbidden" else 409
             return error(exc.code, exc.message, status)
