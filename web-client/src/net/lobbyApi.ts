@@ -44,6 +44,8 @@ export interface MatchSummary {
   readonly winner: number | null;
   readonly rematch_of: string | null;
   readonly rematch: string | null;
+  /** The computer's level in a match against the computer (docs/bots.md), else null. */
+  readonly bot?: string | null;
 }
 
 export class LobbyError extends Error {
@@ -56,7 +58,7 @@ export class LobbyError extends Error {
   }
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {

@@ -7,6 +7,7 @@
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
+import { botChoice } from './botPanel';
 import { describeOptions, heroSection, pageHeader, rememberName } from './common';
 
 const REFRESH_MS = 4000;
@@ -75,6 +76,7 @@ export function startLobby(root: HTMLElement): void {
     jacoby: jacoby.input.checked,
     beavers: beavers.input.checked,
   });
+  form.append(botChoice(readOptions, () => rememberName(storage, name), storage));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     error.textContent = '';

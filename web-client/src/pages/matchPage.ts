@@ -28,6 +28,7 @@ import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import { ConnectionBanner } from './banner';
+import { attachBotPanel } from './botPanel';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
@@ -149,6 +150,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
   app.sideExtra.append(matchPanel(session, matchId, record));
+  void attachBotPanel(app.sideExtra, session, matchId, record);
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
