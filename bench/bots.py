@@ -37,13 +37,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, n
 import gnubg_nn as gnubg
 
 from bots.levels import Level, choose_play, should_double
-from brain.context import MONEY
+from brain.context import MONEY, CubeContext
 from engine.movegen import legal_plays
 from engine.position import OFF, Position
 from engine.reference import apply_move
 from engine.results import result_kind
 
 Chooser = Callable[[Position, int, int], Position | None]
+CUBELESS = CubeContext(cube_in_play=False)
+"""The games here are cubeless: the levels play them with cubeless equities."""
 
 
 def halves(position: Position) -> list[list[int]]:
@@ -76,7 +78,7 @@ def pubeval_chooser(position: Position, d1: int, d2: int) -> Position | None:
 
 def level_chooser(level: Level, rng: random.Random) -> Chooser:
     def choose(position: Position, d1: int, d2: int) -> Position | None:
-        play = choose_play(level, position, d1, d2, MONEY, rng)
+        play = choose_play(level, position, d1, d2, CUBELESS, rng)
         return None if play is None else play.position
 
     return choose

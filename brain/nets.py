@@ -129,6 +129,22 @@ class Nets:
                 self._bearoff = db
         self._one_ply = (bgbot_cpp.BearoffStrategy(base, self._bearoff)
                          if self._bearoff is not None else base)
+        self._searches: dict[int, object] = {}
+
+    def _cubeless_search(self, ply: int):  # type: ignore[no-untyped-def]
+        """bgsage's cubeless N-ply search (its own copy of the weights), built on first use."""
+        with _LOCK:
+            search = self._searches.get(ply)
+            if search is None:
+                w = self._weights
+                search = bgbot_cpp.create_multipy(
+                    w.strategy_type, w.weight_paths_list, w.hidden_sizes_list, n_plies=ply,
+                    filter_max_moves=FILTER_MAX_MOVES, filter_threshold=FILTER_THRESHOLD,
+                    parallel_evaluate=False, parallel_threads=1)
+                if self._bearoff is not None:
+                    bgbot_cpp.multipy_set_bearoff_db(search, self._bearoff)
+                self._searches[ply] = search
+        return search
 
     # -- evaluation ---------------------------------------------------------------------------
 
@@ -156,7 +172,7 @@ class Nets:
             return scored
         best = scored[0].equity
         keep = [s for s in scored[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
-        deep = [self._score_nply(s, context, ply) for s in keep]
+        deep = [self._score_nply(s, pre, context, ply) for s in keep]
         deep.sort(key=_order)
         return deep + scored[len(keep):]
 
@@ -182,9 +198,18 @@ class Nets:
         return bgbot_cpp.cl2cf_money(
             values, owner, x, jacoby_active=context.jacoby and context.owner is Owner.CENTRED)
 
-    def _score_nply(self, scored: ScoredPlay, context: CubeContext, ply: int) -> ScoredPlay:
+    def _score_nply(self, scored: ScoredPlay, pre: list[int], context: CubeContext,
+                    ply: int) -> ScoredPlay:
         post = to_board(scored.play.position)
         them = context.flipped()
+        if not context.is_match and not context.cube_in_play:
+            # Cubeless play (a cubeless money game; bench/bots.py): the plain N-ply search.
+            search = self._cubeless_search(ply)
+            with _SEARCH_LOCK:  # the search keeps a cache: one caller at a time
+                raw = search.evaluate_board(post, pre)
+                search.clear_cache()
+            probs = Probs.of(raw["probs"])
+            return ScoredPlay(scored.play, probs.cubeless_equity, probs.cubeless_equity, probs)
         if context.is_match:
             equity = bgbot_cpp.cubeful_equity_nply(
                 bgbot_cpp.flip_board(post), _OWNER[them.owner], self._one_ply, ply,
@@ -238,6 +263,7 @@ def _order(scored: ScoredPlay):
 
 
 _LOCK = threading.Lock()
+_SEARCH_LOCK = threading.Lock()
 _NETS: Nets | None = None
 
 

@@ -103,6 +103,15 @@ def test_two_ply_matches_bgsage_two_ply():
     assert ranked[0].equity == pytest.approx(theirs.moves[0].equity, abs=1e-5)
 
 
+def test_cubeless_two_ply_matches_bgsage():
+    deep = bgsage.BgBotAnalyzer(eval_level="2ply", cubeful=False, parallel_threads=1)
+    position = Position.from_points({6: 3, 8: 2, 13: 4, 24: 2, 5: 4}, {6: 5, 8: 3, 13: 5, 24: 2})
+    ranked = nets().rank_plays(position, 6, 2, CubeContext(cube_in_play=False), ply=2)
+    theirs = deep.checker_play(to_board(position), 6, 2)
+    assert to_board(ranked[0].play.position) == list(theirs.moves[0].board)
+    assert ranked[0].equity == pytest.approx(theirs.moves[0].equity, abs=1e-5)
+
+
 def test_cube_advice_matches_bgsage_cube_action(positions, analyzer):
     """The loaded net's cube answers equal bgsage's (reloading) cube_action at 1-ply."""
     rng = random.Random(5)
