@@ -68,3 +68,16 @@ async def levels_of(store: Store, match_ids: list[str]) -> list[str | None]:
     for match_id in match_ids:
         pipe.hget(seats_key(match_id), BOT_FIELD)
     return [raw.decode() if raw else None for raw in await pipe.execute()]
+
+
+async def carry_label(service: MatchService, match_id: str) -> None:
+    """After a rematch's seat was taken: a rematch of a match against the computer is one too
+    (the bot, which held seat 1 of the first match, accepts the offer into seat 1)."""
+    store = service.store
+    state = await service.load(match_id)
+    first = state.config.rematch_of
+    if first is None or await level_of(store, match_id) is not None:
+        return
+    level = await level_of(store, first)
+    if level is not None:
+        await store.redis.hsetnx(seats_key(match_id), BOT_FIELD, level.encode())

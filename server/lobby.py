@@ -192,6 +192,7 @@ async def join_match(request: Request) -> JSONResponse:
     if rematch_token is not None:
         # The other player of the finished match takes the seat its rematch keeps for it.
         token = await service(request).join_rematch(match_id, rematch_token)
+        await botmatch.carry_label(service(request), match_id)
         return JSONResponse(
             {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
         )

@@ -18,7 +18,7 @@ from tests.serverproc import ServerProcess
 @pytest_asyncio.fixture
 async def bot_net(dist, browser: Browser, redis_url):
     """A real server with its bot worker (a visible think time, so the page can show it)."""
-    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="700")
+    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="400")
     proc.start()
     pages = NetPages(browser, proc.base)
     try:

@@ -74,7 +74,10 @@ export function botChoice(readOptions: () => CreateOptions, playerName: () => st
 export async function attachBotPanel(into: HTMLElement, session: MatchSession, matchId: string, record: SeatRecord | null): Promise<void> {
   let level: string | null | undefined;
   try {
-    level = (await getMatch(matchId)).bot;
+    const summary = await getMatch(matchId);
+    level = summary.bot;
+    // A rematch of a match against the computer: the computer takes its seat in a moment.
+    if (!level && summary.rematch_of && summary.phase === 'waiting') level = (await getMatch(summary.rematch_of)).bot;
   } catch {
     return;
   }
