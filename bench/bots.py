@@ -120,12 +120,19 @@ def match_up(level: Level, opponent: str, games: int, seed: int) -> tuple[float,
         b = -play_game(other, me, game_seed)
         pairs.append((a + b) / 2)
         if (2 * (i + 1)) % 100 == 0:
-            mean = statistics.fmean(pairs)
-            print(f"  {level} vs {opponent}: {2 * (i + 1)} games, {mean:+.3f} ppg, "
-                  f"{time.monotonic() - started:.0f} s", flush=True)
+            mean, half = _interval(pairs)
+            print(f"  {level} vs {opponent}: {2 * (i + 1)} games, {mean:+.3f} ppg "
+                  f"[{mean - half:+.3f}, {mean + half:+.3f}], {time.monotonic() - started:.0f} s",
+                  flush=True)
+    mean, half = _interval(pairs)
+    return mean, half, 2 * len(pairs)
+
+
+def _interval(pairs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
     mean = statistics.fmean(pairs)
     half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.inf
-    return mean, half, 2 * len(pairs)
+    return mean, half
 
 
 def decisions(level: Level, seed: int, count: int) -> tuple[list[float], list[float]]:
