@@ -33,7 +33,9 @@ os.environ.setdefault("BGBOT_MULTIPLY_THREADS", "1")
 FILTER_MAX_MOVES = 5
 """Deeper searches re-score at most this many of the 1-ply best plays ..."""
 FILTER_THRESHOLD = 0.08
-"""... and only those within this much equity of the 1-ply best (bgsage's defaults)."""
+"""... and only those within this much equity of the 1-ply best (bgsage's defaults) ..."""
+MIN_DEEP = 3
+"""... but always at least this many (the rest keep their 1-ply values, listed after)."""
 
 _OWNER = {
     Owner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
@@ -159,8 +161,9 @@ class Nets:
         """Every legal play of ``d1``-``d2`` (by :func:`engine.movegen.legal_plays`), best first.
 
         ``ply`` 1 scores every play with the net (gnubg's 0-ply); ``ply`` 2 or 3 re-scores the
-        1-ply best (see :data:`FILTER_MAX_MOVES`) with a cube-aware search that deep. Empty when
-        no die can be played.
+        1-ply best (see :data:`FILTER_MAX_MOVES`, :data:`MIN_DEEP`) with a cube-aware search
+        that deep, best first, followed by the others with their 1-ply values. Empty when no die
+        can be played.
         """
         plays = legal_plays(position, d1, d2)
         if not plays:
@@ -172,6 +175,9 @@ class Nets:
             return scored
         best = scored[0].equity
         keep = [s for s in scored[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
+        # At least the first MIN_DEEP plays get the deep value: a hint's top three must be
+        # compared on one scale.
+        keep = scored[:max(len(keep), MIN_DEEP)]
         deep = [self._score_nply(s, pre, context, ply) for s in keep]
         deep.sort(key=_order)
         return deep + scored[len(keep):]

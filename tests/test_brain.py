@@ -103,6 +103,18 @@ def test_two_ply_matches_bgsage_two_ply():
     assert ranked[0].equity == pytest.approx(theirs.moves[0].equity, abs=1e-5)
 
 
+def test_deep_ranking_puts_three_plays_on_one_scale(positions):
+    """Hints show the top three: at 2-ply they are all re-scored at 2-ply, so in order."""
+    rng = random.Random(6)
+    brain = nets()
+    for position in positions[::400]:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        ranked = brain.rank_plays(position, d1, d2, MONEY, ply=2)
+        top = [s.equity for s in ranked[:3]]
+        assert top == sorted(top, reverse=True)
+        assert len(ranked) == len(legal_plays(position, d1, d2))
+
+
 def test_cubeless_two_ply_matches_bgsage():
     deep = bgsage.BgBotAnalyzer(eval_level="2ply", cubeful=False, parallel_threads=1)
     position = Position.from_points({6: 3, 8: 2, 13: 4, 24: 2, 5: 4}, {6: 5, 8: 3, 13: 5, 24: 2})
