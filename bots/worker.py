@@ -26,6 +26,7 @@ import socket
 import time
 from collections import deque
 from collections.abc import Iterator, MutableMapping
+from dataclasses import replace
 
 import redis
 import redis.asyncio as aioredis
@@ -36,6 +37,7 @@ from bots.policy import Action, Kind, Offers, decide
 from protocol import messages as m
 from protocol.client import ClientClosed, LobbyError, MatchClient
 from protocol.client.lobby import accept_rematch, base_url
+from protocol.client.tracker import Tracker
 from protocol.close_codes import CloseCode
 
 log = logging.getLogger("fairgammon.bots")
@@ -264,7 +266,10 @@ class Worker:
                     return
                 version = t.version
                 started = time.perf_counter()
-                action = await asyncio.to_thread(decide, t, seat, job.level, offers, rng)
+                # The thread works on a copy: the loop goes on applying messages meanwhile.
+                view = replace(t, history=[], boards=list(t.boards))
+                action = await asyncio.to_thread(decide, view, seat, job.level,
+                                                 replace(offers), rng)
                 self.decisions.append(time.perf_counter() - started)
                 if action is None:
                     await client.wait_for(lambda t, v=version: t.version > v, timeout=None)
@@ -303,7 +308,7 @@ class Worker:
             await queue.enqueue(self.redis, queue.Job(offer.match, int(joined["seat"]),
                                                       joined["token"], job.level))
 
-    async def _think(self, t, spent: float) -> None:  # type: ignore[no-untyped-def]
+    async def _think(self, t: Tracker, spent: float) -> None:
         delay = self.delay_ms / 1000
         if t.settings is not None:
             delay = min(delay, t.settings.move_time / 10_000)  # never near the clock
