@@ -100,8 +100,8 @@ def test_bots_make_no_refused_action_in_200_games():
     seen: dict[str, int] = {}
     levels = [Level.EASY, Level.NORMAL, Level.HARD]
     for i in range(GAMES):
-        # Expert (2-ply) is slower: a few of its games; the others share the rest.
-        level = Level.EXPERT if i % 20 == 0 else levels[i % 3]
+        # Expert (2-ply) is slower: five of its games; the others share the rest.
+        level = Level.EXPERT if i % 40 == 0 else levels[i % 3]
         play_one(level, OPTIONS[i % len(OPTIONS)], seed=i, seen=seen)
     # The sample exercised every kind of bot decision but the drop (a random player is seldom
     # far enough ahead to deserve one: tests/test_bots_levels.py checks drops).

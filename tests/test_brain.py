@@ -138,7 +138,7 @@ def test_cube_advice_matches_bgsage_cube_action(positions, analyzer):
          {"cube_value": 2, "cube_owner": "opponent", "away1": 4, "away2": 7}),
     ]
     seen = {"double": 0, "no_double": 0, "take": 0, "pass": 0, "beaver": 0}
-    for position in positions[::100]:
+    for position in positions[::160]:
         context, kwargs = rng.choice(cases)
         kwargs = {"jacoby": False, "beaver": False, **kwargs}
         advice = brain.cube_advice(position, context)
