@@ -14,6 +14,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 COPY pyproject.toml README.md LICENSE ./
 COPY engine/ engine/
 COPY protocol/ protocol/
+COPY brain/ brain/
+COPY bots/ bots/
 COPY server/ server/
 COPY analysis/ analysis/
 RUN pip install --no-cache-dir .

@@ -37,13 +37,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, n
 import gnubg_nn as gnubg
 
 from bots.levels import Level, choose_play, should_double
-from brain.context import MONEY
+from brain.context import MONEY, CubeContext
 from engine.movegen import legal_plays
 from engine.position import OFF, Position
 from engine.reference import apply_move
 from engine.results import result_kind
 
 Chooser = Callable[[Position, int, int], Position | None]
+CUBELESS = CubeContext(cube_in_play=False)
+"""The games here are cubeless: the levels play them with cubeless equities."""
 
 
 def halves(position: Position) -> list[list[int]]:
@@ -76,7 +78,7 @@ def pubeval_chooser(position: Position, d1: int, d2: int) -> Position | None:
 
 def level_chooser(level: Level, rng: random.Random) -> Chooser:
     def choose(position: Position, d1: int, d2: int) -> Position | None:
-        play = choose_play(level, position, d1, d2, MONEY, rng)
+        play = choose_play(level, position, d1, d2, CUBELESS, rng)
         return None if play is None else play.position
 
     return choose
@@ -118,34 +120,42 @@ def match_up(level: Level, opponent: str, games: int, seed: int) -> tuple[float,
         b = -play_game(other, me, game_seed)
         pairs.append((a + b) / 2)
         if (2 * (i + 1)) % 100 == 0:
-            mean = statistics.fmean(pairs)
-            print(f"  {level} vs {opponent}: {2 * (i + 1)} games, {mean:+.3f} ppg, "
-                  f"{time.monotonic() - started:.0f} s", flush=True)
-    mean = statistics.fmean(pairs)
-    half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.inf
+            mean, half = _interval(pairs)
+            print(f"  {level} vs {opponent}: {2 * (i + 1)} games, {mean:+.3f} ppg "
+                  f"[{mean - half:+.3f}, {mean + half:+.3f}], {time.monotonic() - started:.0f} s",
+                  flush=True)
+    mean, half = _interval(pairs)
     return mean, half, 2 * len(pairs)
 
 
-def decisions(level: Level, seed: int, count: int) -> list[float]:
-    """Seconds per decision over ``count`` decisions in self-play (plays and cube checks)."""
+def _interval(pairs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
+    mean = statistics.fmean(pairs)
+    half = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs)) if len(pairs) > 1 else math.inf
+    return mean, half
+
+
+def decisions(level: Level, seed: int, count: int) -> tuple[list[float], list[float]]:
+    """Seconds per play and per cube decision over ``count`` turns of self-play."""
     rng = random.Random(seed)
     dice = random.Random(seed + 1)
-    times: list[float] = []
+    plays: list[float] = []
+    cubes: list[float] = []
     position = Position.start()
-    while len(times) < count:
+    while len(plays) < count:
         if position.is_over():
             position = Position.start()
         started = time.perf_counter()
         should_double(level, position, MONEY, rng)
-        times.append(time.perf_counter() - started)
+        cubes.append(time.perf_counter() - started)
         d1, d2 = dice.randint(1, 6), dice.randint(1, 6)
         started = time.perf_counter()
         play = choose_play(level, position, d1, d2, MONEY, rng)
-        times.append(time.perf_counter() - started)
+        plays.append(time.perf_counter() - started)
         if play is not None:
             position = play.position
         position = position.swapped()
-    return times
+    return plays, cubes
 
 
 async def decisions_under_load(level: Level, seed: int, concurrent: int,
@@ -185,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrent", type=int, default=10)
     parser.add_argument("--decisions", type=int, default=400)
+    parser.add_argument("--speed-only", action="store_true", help="skip the strength games")
     parser.add_argument("--expert-games", type=int, default=None,
                         help="games per opponent for Expert (2-ply is ~50x slower)")
     args = parser.parse_args(argv)
@@ -192,35 +203,39 @@ def main(argv: list[str] | None = None) -> None:
     opponents = args.opponents.split(",")
 
     strength: dict[tuple[Level, str], tuple[float, float, int]] = {}
-    speed: dict[Level, tuple[float, float, float, float]] = {}
+    speed: dict[Level, tuple[float, ...]] = {}
     for level in levels:
         games = args.games
         if level is Level.EXPERT and args.expert_games is not None:
             games = args.expert_games
-        for opponent in opponents:
+        for opponent in [] if args.speed_only else opponents:
             print(f"{level} vs {opponent}: {games} games (paired dice)", flush=True)
             strength[level, opponent] = match_up(level, opponent, games, args.seed)
-        alone = decisions(level, args.seed, args.decisions)
+        alone, cubes = decisions(level, args.seed, args.decisions)
         loaded = asyncio.run(decisions_under_load(level, args.seed, args.concurrent,
                                                   max(1, args.decisions // args.concurrent)))
-        speed[level] = (pct(alone, 0.5), pct(alone, 0.95), pct(loaded, 0.5), pct(loaded, 0.95))
-        print(f"{level}: decisions p50 {speed[level][0] * 1e3:.2f} ms, p95 "
-              f"{speed[level][1] * 1e3:.2f} ms; {args.concurrent} games at once: p50 "
-              f"{speed[level][2] * 1e3:.2f} ms, p95 {speed[level][3] * 1e3:.2f} ms", flush=True)
+        speed[level] = tuple(pct(times, q) for times in (alone, cubes, loaded)
+                             for q in (0.5, 0.95))
+        ms = [f"{t * 1e3:.2f}" for t in speed[level]]
+        print(f"{level}: play p50 {ms[0]} ms, p95 {ms[1]} ms; cube p50 {ms[2]} ms, p95 {ms[3]} "
+              f"ms; {args.concurrent} games at once: play p50 {ms[4]} ms, p95 {ms[5]} ms",
+              flush=True)
 
     print()
-    heads = [f"vs {o} (ppg, 95% CI, games)" for o in opponents]
-    print("| level | " + " | ".join(heads) + " | decision p50 / p95 | "
-          f"{args.concurrent} games at once p50 / p95 |")
-    print("|---|" + "---|" * len(opponents) + "---|---|")
+    shown = [] if args.speed_only else opponents
+    heads = [f"vs {o} (ppg [95% CI], games)" for o in shown]
+    print("| level | " + "".join(h + " | " for h in heads) + "play p50 / p95 | cube p50 / p95 | "
+          f"play, {args.concurrent} games at once, p50 / p95 |")
+    print("|---|" + "---|" * len(shown) + "---|---|---|")
     for level in levels:
         cells = []
-        for opponent in opponents:
+        for opponent in shown:
             mean, half, n = strength[level, opponent]
             cells.append(f"{mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}], {n}")
-        a50, a95, l50, l95 = speed[level]
-        print(f"| {level} | " + " | ".join(cells)
-              + f" | {a50 * 1e3:.1f} / {a95 * 1e3:.1f} ms | {l50 * 1e3:.1f} / {l95 * 1e3:.1f} ms |")
+        a50, a95, c50, c95, l50, l95 = (t * 1e3 for t in speed[level])
+        print(f"| {level} | " + "".join(c + " | " for c in cells)
+              + f"{a50:.1f} / {a95:.1f} ms | {c50:.2f} / {c95:.2f} ms | "
+              f"{l50:.1f} / {l95:.1f} ms |")
 
 
 if __name__ == "__main__":

@@ -20,43 +20,15 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass
 
+from bots.catalog import NAMES, STYLES, Level, Style
 from brain.context import CubeContext
 from brain.nets import CubeAdvice, ScoredPlay, nets, resignation_worth_accepting
 from engine.movegen import Play
 from engine.position import Position
 
-
-class Level(enum.StrEnum):
-    EASY = "easy"
-    NORMAL = "normal"
-    HARD = "hard"
-    EXPERT = "expert"
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """How a level searches: bgsage ply and the standard deviation of its equity errors."""
-
-    ply: int
-    noise: float
-
-
-STYLES: dict[Level, Style] = {
-    Level.EASY: Style(ply=1, noise=0.20),
-    Level.NORMAL: Style(ply=1, noise=0.07),
-    Level.HARD: Style(ply=1, noise=0.0),
-    Level.EXPERT: Style(ply=2, noise=0.0),
-}
-
-NAMES: dict[Level, str] = {
-    Level.EASY: "Computer (Easy)",
-    Level.NORMAL: "Computer (Normal)",
-    Level.HARD: "Computer (Hard)",
-    Level.EXPERT: "Computer (Expert)",
-}
-"""The display name a bot takes in its seat."""
+__all__ = ["NAMES", "STYLES", "Answer", "Level", "Style", "accept_resignation", "answer_double",
+           "choose_play", "ranked_plays", "should_double"]
 
 
 class Answer(enum.StrEnum):

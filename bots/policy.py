@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bots.levels import Answer, Level, accept_resignation, answer_double, choose_play
 from bots.levels import should_double as level_doubles
 from brain.context import CubeContext, Owner
+from engine.cube import MAX_CUBE
 from engine.reference import Move
 from protocol import events as pe
 from protocol import messages as m
@@ -101,7 +102,8 @@ def decide(t: Tracker, seat: int, level: Level, offers: Offers,
         return Action(Kind.MOVE, play.moves if play is not None else ())
     if owed == "take":
         doubler = 1 - seat
-        may_beaver = bool(t.settings is not None and t.settings.beavers and offers.beaverable)
+        may_beaver = bool(t.settings is not None and t.settings.beavers and offers.beaverable
+                          and t.cube * 4 <= MAX_CUBE)
         answer = answer_double(level, t.position(doubler), context_of(t, doubler), may_beaver,
                                rng)
         return Action({Answer.TAKE: Kind.TAKE, Answer.DROP: Kind.DROP,

@@ -4,7 +4,8 @@
   ``level``), read by the consumer group ``bots``;
 * ``fg:bots:alive`` — sorted set: worker name → when it last said it was alive (wall-clock ms);
 * ``fg:{m:<id>}:botsecrets`` — hash: the bot seat's dice-chain secrets (the client library's
-  keys), kept until the match ends.
+  keys), kept until the match ends;
+* ``fg:{m:<id>}:botqueued`` — set when a rematch's bot seat was queued (at most once).
 
 A worker reads new entries with ``XREADGROUP`` and keeps each one *pending* (unacknowledged)
 while it plays that seat, re-claiming its own entries every :data:`HEARTBEAT_MS` so that they
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
-from bots.levels import Level
+from bots.catalog import Level
 
 JOBS = "fg:bots:jobs"
 GROUP = "bots"
@@ -31,6 +32,11 @@ ALIVE_WITHIN_MS = 5000
 
 def secrets_key(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:botsecrets"
+
+
+def queued_key(match_id: str) -> str:
+    """Set once a bot seat of ``match_id`` has been queued (a rematch is queued only once)."""
+    return f"fg:{{m:{match_id}}}:botqueued"
 
 
 @dataclass(frozen=True, slots=True)

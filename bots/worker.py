@@ -24,7 +24,9 @@ import os
 import random
 import socket
 import time
+from collections import deque
 from collections.abc import Iterator, MutableMapping
+from dataclasses import replace
 
 import redis
 import redis.asyncio as aioredis
@@ -33,13 +35,17 @@ from bots import queue
 from bots.levels import NAMES
 from bots.policy import Action, Kind, Offers, decide
 from protocol import messages as m
-from protocol.client import ClientClosed, MatchClient
+from protocol.client import ClientClosed, LobbyError, MatchClient
+from protocol.client.lobby import accept_rematch, base_url
+from protocol.client.tracker import Tracker
 from protocol.close_codes import CloseCode
 
 log = logging.getLogger("fairgammon.bots")
 
 OWED = ("decide", "move", "take", "resign")
 DEFAULT_DELAY_MS = 400
+REMATCH_WAIT_S = 60.0
+"""How long a bot stays at a finished match for its opponent to offer a rematch."""
 
 
 def delay_from_env() -> int:
@@ -94,7 +100,7 @@ class Worker:
         name: str | None = None,
         delay_ms: int | None = None,
         max_games: int = 200,
-        claim_idle_ms: int = queue.CLAIM_IDLE_MS,
+        claim_idle_ms: int | None = None,
         heartbeat_ms: int = queue.HEARTBEAT_MS,
         origin: str | None = None,
     ) -> None:
@@ -103,13 +109,17 @@ class Worker:
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{random.getrandbits(24):06x}"
         self.delay_ms = delay_from_env() if delay_ms is None else delay_ms
         self.max_games = max_games
+        if claim_idle_ms is None:
+            claim_idle_ms = int(os.environ.get("FAIRGAMMON_BOT_CLAIM_IDLE_MS")
+                                or queue.CLAIM_IDLE_MS)
         self.claim_idle_ms = claim_idle_ms
         self.heartbeat_ms = heartbeat_ms
         self.origin = origin
+        self.rematch_wait = REMATCH_WAIT_S
         self.redis = aioredis.from_url(redis_url)
         self.sync_redis = redis.Redis.from_url(redis_url)
         self.games: dict[bytes, asyncio.Task[None]] = {}
-        self.decisions: list[float] = []
+        self.decisions: deque[float] = deque(maxlen=10_000)
         """Seconds each decision took to compute (for measurements)."""
         self.rejected: list[m.Reject] = []
 
@@ -138,17 +148,23 @@ class Worker:
         await self.redis.zadd(queue.ALIVE, {self.name: int(time.time() * 1000)})
         if not self.games:
             return
-        owned = await self.redis.xpending_range(
-            queue.JOBS, queue.GROUP, min="-", max="+", count=10_000, consumername=self.name)
-        mine = {entry["message_id"] for entry in owned}
+        mine = await self._owned()
         for entry_id, task in list(self.games.items()):
             if entry_id not in mine:
                 task.cancel()  # claimed by another worker while we looked dead: theirs now
                 self.games.pop(entry_id, None)
-        if mine:
-            # Re-claiming resets the entries' idle time: they never look abandoned.
-            await self.redis.xclaim(queue.JOBS, queue.GROUP, self.name, 0, list(mine),
+        running = [entry_id for entry_id in self.games if entry_id in mine]
+        if running:
+            # Re-claiming resets the entries' idle time: they never look abandoned. (An entry
+            # of ours whose game stopped on an unexpected error is left to go idle, so that a
+            # worker — maybe this one — claims it again and retries.)
+            await self.redis.xclaim(queue.JOBS, queue.GROUP, self.name, 0, running,
                                     justid=True)
+
+    async def _owned(self) -> set[bytes]:
+        owned = await self.redis.xpending_range(
+            queue.JOBS, queue.GROUP, min="-", max="+", count=10_000, consumername=self.name)
+        return {entry["message_id"] for entry in owned}
 
     async def _claim_dead(self) -> None:
         room = self.max_games - len(self.games)
@@ -192,10 +208,10 @@ class Worker:
         if not task.cancelled() and task.exception() is not None:
             log.error("bot game %s failed", entry_id, exc_info=task.exception())
 
-    async def _finish(self, entry_id: bytes, job: queue.Job | None) -> None:
+    async def _finish(self, entry_id: bytes, job: queue.Job | None, secrets: bool = True) -> None:
         await self.redis.xack(queue.JOBS, queue.GROUP, entry_id)
         await self.redis.xdel(queue.JOBS, entry_id)
-        if job is not None:
+        if job is not None and secrets:
             await self.redis.delete(queue.secrets_key(job.match_id))
 
     # ---------------------------------------------------------------- one seat
@@ -207,7 +223,12 @@ class Worker:
             except ClientClosed as exc:
                 if exc.code == CloseCode.REPLACED:
                     log.info("bot seat %s/%s taken over elsewhere", job.match_id, job.seat)
-                    return  # another worker resumed it (our heartbeat will notice too)
+                    if entry_id in await self._owned():
+                        # Still ours, so the connection that replaced us is not a worker that
+                        # claimed this entry: this entry is a stale duplicate. Drop it (the
+                        # secrets belong to the seat, which plays on elsewhere).
+                        await self._finish(entry_id, job, secrets=False)
+                    return
                 if exc.code in (CloseCode.AUTH_FAILED, CloseCode.MATCH_NOT_FOUND):
                     log.warning("bot seat %s/%s is gone (%s)", job.match_id, job.seat, exc)
                     await self._finish(entry_id, job)
@@ -241,10 +262,14 @@ class Worker:
                     lambda t: t.over is not None or t.owes(seat) in OWED, timeout=None)
                 t = client.tracker
                 if t.over is not None:
+                    await self._rematch(client, job)
                     return
                 version = t.version
                 started = time.perf_counter()
-                action = await asyncio.to_thread(decide, t, seat, job.level, offers, rng)
+                # The thread works on a copy: the loop goes on applying messages meanwhile.
+                view = replace(t, history=[], boards=list(t.boards))
+                action = await asyncio.to_thread(decide, view, seat, job.level,
+                                                 replace(offers), rng)
                 self.decisions.append(time.perf_counter() - started)
                 if action is None:
                     await client.wait_for(lambda t, v=version: t.version > v, timeout=None)
@@ -262,7 +287,28 @@ class Worker:
         finally:
             await client.close()
 
-    async def _think(self, t, spent: float) -> None:  # type: ignore[no-untyped-def]
+    async def _rematch(self, client: MatchClient, job: queue.Job) -> None:
+        """Stay a while at the finished match: if the opponent offers a rematch, accept it (the
+        same level, the same seat) and queue it like any bot seat."""
+        try:
+            await client.wait_for(lambda t: t.rematch is not None, timeout=self.rematch_wait)
+        except (TimeoutError, ClientClosed):
+            return
+        offer = client.tracker.rematch
+        if offer is None or offer.by == job.seat:
+            return
+        try:
+            joined = await accept_rematch(base_url(self.server_url), offer.match, job.token)
+        except (LobbyError, OSError) as exc:
+            log.warning("bot could not accept the rematch %s: %s", offer.match, exc)
+            return
+        # Accepting is idempotent (the same token again): a worker resuming this job after a
+        # crash queues the rematch at most once.
+        if await self.redis.set(queue.queued_key(offer.match), b"1", nx=True, ex=86_400):
+            await queue.enqueue(self.redis, queue.Job(offer.match, int(joined["seat"]),
+                                                      joined["token"], job.level))
+
+    async def _think(self, t: Tracker, spent: float) -> None:
         delay = self.delay_ms / 1000
         if t.settings is not None:
             delay = min(delay, t.settings.move_time / 10_000)  # never near the clock

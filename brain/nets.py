@@ -33,7 +33,9 @@ os.environ.setdefault("BGBOT_MULTIPLY_THREADS", "1")
 FILTER_MAX_MOVES = 5
 """Deeper searches re-score at most this many of the 1-ply best plays ..."""
 FILTER_THRESHOLD = 0.08
-"""... and only those within this much equity of the 1-ply best (bgsage's defaults)."""
+"""... and only those within this much equity of the 1-ply best (bgsage's defaults) ..."""
+MIN_DEEP = 3
+"""... but always at least this many (the rest keep their 1-ply values, listed after)."""
 
 _OWNER = {
     Owner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
@@ -129,6 +131,22 @@ class Nets:
                 self._bearoff = db
         self._one_ply = (bgbot_cpp.BearoffStrategy(base, self._bearoff)
                          if self._bearoff is not None else base)
+        self._searches: dict[int, object] = {}
+
+    def _cubeless_search(self, ply: int):  # type: ignore[no-untyped-def]
+        """bgsage's cubeless N-ply search (its own copy of the weights), built on first use."""
+        with _LOCK:
+            search = self._searches.get(ply)
+            if search is None:
+                w = self._weights
+                search = bgbot_cpp.create_multipy(
+                    w.strategy_type, w.weight_paths_list, w.hidden_sizes_list, n_plies=ply,
+                    filter_max_moves=FILTER_MAX_MOVES, filter_threshold=FILTER_THRESHOLD,
+                    parallel_evaluate=False, parallel_threads=1)
+                if self._bearoff is not None:
+                    bgbot_cpp.multipy_set_bearoff_db(search, self._bearoff)
+                self._searches[ply] = search
+        return search
 
     # -- evaluation ---------------------------------------------------------------------------
 
@@ -143,8 +161,9 @@ class Nets:
         """Every legal play of ``d1``-``d2`` (by :func:`engine.movegen.legal_plays`), best first.
 
         ``ply`` 1 scores every play with the net (gnubg's 0-ply); ``ply`` 2 or 3 re-scores the
-        1-ply best (see :data:`FILTER_MAX_MOVES`) with a cube-aware search that deep. Empty when
-        no die can be played.
+        1-ply best (see :data:`FILTER_MAX_MOVES`, :data:`MIN_DEEP`) with a cube-aware search
+        that deep, best first, followed by the others with their 1-ply values. Empty when no die
+        can be played.
         """
         plays = legal_plays(position, d1, d2)
         if not plays:
@@ -156,7 +175,10 @@ class Nets:
             return scored
         best = scored[0].equity
         keep = [s for s in scored[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
-        deep = [self._score_nply(s, context, ply) for s in keep]
+        # At least the first MIN_DEEP plays get the deep value: a hint's top three must be
+        # compared on one scale.
+        keep = scored[:max(len(keep), MIN_DEEP)]
+        deep = [self._score_nply(s, pre, context, ply) for s in keep]
         deep.sort(key=_order)
         return deep + scored[len(keep):]
 
@@ -182,9 +204,18 @@ class Nets:
         return bgbot_cpp.cl2cf_money(
             values, owner, x, jacoby_active=context.jacoby and context.owner is Owner.CENTRED)
 
-    def _score_nply(self, scored: ScoredPlay, context: CubeContext, ply: int) -> ScoredPlay:
+    def _score_nply(self, scored: ScoredPlay, pre: list[int], context: CubeContext,
+                    ply: int) -> ScoredPlay:
         post = to_board(scored.play.position)
         them = context.flipped()
+        if not context.is_match and not context.cube_in_play:
+            # Cubeless play (a cubeless money game; bench/bots.py): the plain N-ply search.
+            search = self._cubeless_search(ply)
+            with _SEARCH_LOCK:  # the search keeps a cache: one caller at a time
+                raw = search.evaluate_board(post, pre)
+                search.clear_cache()
+            probs = Probs.of(raw["probs"])
+            return ScoredPlay(scored.play, probs.cubeless_equity, probs.cubeless_equity, probs)
         if context.is_match:
             equity = bgbot_cpp.cubeful_equity_nply(
                 bgbot_cpp.flip_board(post), _OWNER[them.owner], self._one_ply, ply,
@@ -238,6 +269,7 @@ def _order(scored: ScoredPlay):
 
 
 _LOCK = threading.Lock()
+_SEARCH_LOCK = threading.Lock()
 _NETS: Nets | None = None
 
 

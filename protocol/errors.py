@@ -50,6 +50,9 @@ class ErrorCode(enum.StrEnum):
     BAD_OPTIONS = "bad_options"
     REMATCH_OFFERED = "rematch_offered"
     TOO_MANY_OPEN = "too_many_open"
+    NO_BOTS = "no_bots"
+    HINTS_UNAVAILABLE = "hints_unavailable"
+    NO_DECISION = "no_decision"
     # Dice
     BAD_COMMITMENT = "bad_commitment"
     BAD_REVEAL = "bad_reveal"
@@ -107,6 +110,9 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.REMATCH_OFFERED: "a rematch of this match was already offered (once per match)",
     ErrorCode.TOO_MANY_OPEN: "HTTP lobby: this address already has as many matches waiting for "
     "an opponent as allowed (429, `Retry-After`)",
+    ErrorCode.NO_BOTS: "no bot worker is running: a match against the computer cannot start",
+    ErrorCode.HINTS_UNAVAILABLE: "hints are only given in matches against the computer",
+    ErrorCode.NO_DECISION: "a hint was asked for while the seat owes no move or cube decision",
     ErrorCode.BAD_COMMITMENT: "commitment of the wrong length, all zeros, equal to the "
     "opponent's, sent twice, or re-committed too often",
     ErrorCode.BAD_REVEAL: "reveal for a roll that is not being asked for",

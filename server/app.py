@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import accounts_api, durability, exports, lobby, logs, metrics, pages, records
+from server import accounts_api, durability, exports, hints, lobby, logs, metrics, pages, records
 from server.accounts import Accounts, Throttle
 from server.accounts_store import AccountsStore
 from server.chat import BURST as CHAT_BURST
@@ -161,6 +161,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
         *accounts_api.routes,
+        *hints.routes,
         *exports.routes,
         *records.routes,
         *pages.routes(settings.web_dist),

@@ -14,8 +14,9 @@ import time
 from typing import Any
 
 from bots import queue
-from bots.levels import NAMES, Level
+from bots.catalog import NAMES, Level
 from engine.match import MatchOptions
+from protocol.errors import ErrorCode
 from server.machine.commands import Join
 from server.matches import Created, MatchService, token_hash
 from server.store import Store, seats_key
@@ -26,6 +27,8 @@ BOT_FIELD = "bot"
 
 class NoBots(Exception):
     """No bot worker is running: a match against the computer would never be played."""
+
+    code = ErrorCode.NO_BOTS
 
 
 def parse_level(body: dict[str, Any]) -> Level | None:
@@ -75,3 +78,16 @@ async def levels_of(store: Store, match_ids: list[str]) -> list[str | None]:
     for match_id in match_ids:
         pipe.hget(seats_key(match_id), BOT_FIELD)
     return [raw.decode() if raw else None for raw in await pipe.execute()]
+
+
+async def carry_label(service: MatchService, match_id: str) -> None:
+    """After a rematch's seat was taken: a rematch of a match against the computer is one too
+    (the bot, which held seat 1 of the first match, accepts the offer into seat 1)."""
+    store = service.store
+    state = await service.load(match_id)
+    first = state.config.rematch_of
+    if first is None or await level_of(store, match_id) is not None:
+        return
+    level = await level_of(store, first)
+    if level is not None:
+        await store.redis.hsetnx(seats_key(match_id), BOT_FIELD, level.encode())

@@ -147,7 +147,7 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
         except Unavailable:
             return error("retry_later", "storage is unavailable, try again shortly", 503)
         except botmatch.NoBots as exc:
-            return error("no_bots", str(exc), 503)
+            return error(exc.code, str(exc), 503)
         except core.Rejected as exc:
             status = 403 if exc.code == "forbidden" else 409
             return error(exc.code, exc.message, status)
@@ -251,6 +251,7 @@ async def join_match(request: Request) -> JSONResponse:
     if rematch_token is not None:
         # The other player of the finished match takes the seat its rematch keeps for it.
         token = await service(request).join_rematch(match_id, rematch_token)
+        await botmatch.carry_label(service(request), match_id)
         return JSONResponse(
             {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
         )

@@ -103,6 +103,27 @@ def test_two_ply_matches_bgsage_two_ply():
     assert ranked[0].equity == pytest.approx(theirs.moves[0].equity, abs=1e-5)
 
 
+def test_deep_ranking_puts_three_plays_on_one_scale(positions):
+    """Hints show the top three: at 2-ply they are all re-scored at 2-ply, so in order."""
+    rng = random.Random(6)
+    brain = nets()
+    for position in positions[::400]:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        ranked = brain.rank_plays(position, d1, d2, MONEY, ply=2)
+        top = [s.equity for s in ranked[:3]]
+        assert top == sorted(top, reverse=True)
+        assert len(ranked) == len(legal_plays(position, d1, d2))
+
+
+def test_cubeless_two_ply_matches_bgsage():
+    deep = bgsage.BgBotAnalyzer(eval_level="2ply", cubeful=False, parallel_threads=1)
+    position = Position.from_points({6: 3, 8: 2, 13: 4, 24: 2, 5: 4}, {6: 5, 8: 3, 13: 5, 24: 2})
+    ranked = nets().rank_plays(position, 6, 2, CubeContext(cube_in_play=False), ply=2)
+    theirs = deep.checker_play(to_board(position), 6, 2)
+    assert to_board(ranked[0].play.position) == list(theirs.moves[0].board)
+    assert ranked[0].equity == pytest.approx(theirs.moves[0].equity, abs=1e-5)
+
+
 def test_cube_advice_matches_bgsage_cube_action(positions, analyzer):
     """The loaded net's cube answers equal bgsage's (reloading) cube_action at 1-ply."""
     rng = random.Random(5)
@@ -117,7 +138,7 @@ def test_cube_advice_matches_bgsage_cube_action(positions, analyzer):
          {"cube_value": 2, "cube_owner": "opponent", "away1": 4, "away2": 7}),
     ]
     seen = {"double": 0, "no_double": 0, "take": 0, "pass": 0, "beaver": 0}
-    for position in positions[::100]:
+    for position in positions[::160]:
         context, kwargs = rng.choice(cases)
         kwargs = {"jacoby": False, "beaver": False, **kwargs}
         advice = brain.cube_advice(position, context)

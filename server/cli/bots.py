@@ -22,6 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-games", type=int, default=200, help="games per worker at once")
     parser.add_argument("--log-level", help="debug, info, warning or error")
+    parser.add_argument(
+        "--supervise", action="store_true",
+        help="run even one worker as a child process, restarted if it dies (serve does this)",
+    )
 
 
 def server_url(explicit: str | None = None) -> str:
@@ -50,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     level = args.log_level or os.environ.get("FAIRGAMMON_LOG_LEVEL") or "info"
     log = logs.setup(level)
 
-    if args.workers == 1:
+    if args.workers == 1 and not args.supervise:
         from bots.worker import Worker
 
         async def main() -> None:
@@ -63,7 +67,10 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(main())
         return 0
 
-    # Several: one process each (the nets' searches want their own core), supervised here.
+    # One process each (the nets' searches want their own core), supervised here: a worker
+    # that dies is restarted (and its games are resumed by whichever worker claims them).
+    import time
+
     command = [sys.executable, "-m", "server.cli", "bots", "--workers", "1",
                "--redis-url", redis_url, "--server-url", url,
                "--max-games", str(args.max_games), "--log-level", level]
@@ -71,8 +78,13 @@ def run(args: argparse.Namespace) -> int:
     log.info("started %d bot workers", len(children))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        for child in children:
-            child.wait()
+        while True:
+            time.sleep(0.5)
+            for i, child in enumerate(children):
+                if child.poll() is not None:
+                    log.warning("bot worker %d exited (%s); restarting", child.pid,
+                                child.returncode)
+                    children[i] = subprocess.Popen(command)
     finally:
         for child in children:
             if child.poll() is None:
@@ -103,7 +115,7 @@ def start_with_server(count: int | None, port: int):  # type: ignore[no-untyped-
     if count <= 0:
         return None
     return subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "bots", "--workers", str(count),
+        [sys.executable, "-m", "server.cli", "bots", "--workers", str(count), "--supervise",
          "--server-url", server_url(os.environ.get("FAIRGAMMON_BOT_SERVER")
                                     or f"ws://127.0.0.1:{port}/ws")],
     )

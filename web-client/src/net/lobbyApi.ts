@@ -46,6 +46,8 @@ export interface MatchSummary {
   readonly rematch: string | null;
   /** Listed and looked-up matches: whether it counts for the ratings (docs/accounts.md). */
   readonly rated?: boolean;
+  /** The computer's level in a match against the computer (docs/bots.md), else null. */
+  readonly bot?: string | null;
 }
 
 export class LobbyError extends Error {
@@ -58,7 +60,7 @@ export class LobbyError extends Error {
   }
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {

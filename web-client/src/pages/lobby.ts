@@ -7,6 +7,7 @@
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
+import { botChoice } from './botPanel';
 import { describeOptions, heroSection, pageHeader, rememberName } from './common';
 import { account, accountBox } from './account';
 import { hasSavedGame } from './localPage';
@@ -90,6 +91,7 @@ export function startLobby(root: HTMLElement): void {
     jacoby: jacoby.input.checked,
     beavers: beavers.input.checked,
   });
+  form.append(botChoice(readOptions, () => rememberName(storage, name), storage));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     error.textContent = '';

@@ -33,6 +33,7 @@ import { button, h } from '../ui/dom';
 import { followComputerMatch } from './achievements';
 import { ConnectionBanner } from './banner';
 import { liveRecord } from './liveRecord';
+import { attachBotPanel } from './botPanel';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
@@ -168,6 +169,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   app.sideExtra.prepend(chat.el);
   const moves = liveRecord(session, matchId);
   app.sideMain.append(moves.el);
+  void attachBotPanel(app.sideExtra, session, matchId, record);
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);

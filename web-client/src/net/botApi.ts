@@ -1,0 +1,59 @@
+/**
+ * Playing the computer over the lobby's HTTP API (docs/bots.md): create a match against a bot
+ * level, and ask for hints (only ever given in such a match).
+ */
+
+import { type Created, call } from './lobbyApi';
+import type { CreateOptions } from './storage';
+
+export type Level = 'easy' | 'normal' | 'hard' | 'expert';
+
+export const LEVELS: readonly (readonly [Level, string, string])[] = [
+  ['easy', 'Easy', 'Just learning'],
+  ['normal', 'Normal', 'Casual club player'],
+  ['hard', 'Hard', 'Strong: gnubg 0-ply'],
+  ['expert', 'Expert', 'Looks further ahead'],
+];
+
+export const levelName = (level: string): string => LEVELS.find(([l]) => l === level)?.[1] ?? level;
+
+/** A hinted play: `moves` as [from, to] pairs (25 = bar, 0 = off), from the player's side. */
+export interface HintPlay {
+  readonly moves: readonly (readonly [number, number])[];
+  readonly equity: number;
+  readonly win: number;
+}
+
+export interface CubeHint {
+  readonly action: 'double' | 'no_double' | 'take' | 'drop' | 'beaver';
+  readonly no_double: number;
+  readonly double_take: number;
+  readonly double_pass: number;
+  readonly win: number;
+}
+
+export interface Hint {
+  readonly match: string;
+  readonly seat: 0 | 1;
+  readonly phase: 'move' | 'decide' | 'take';
+  readonly plays: readonly HintPlay[];
+  readonly cube: CubeHint | null;
+}
+
+export function createBotMatch(options: CreateOptions, name: string, level: Level): Promise<Created & { bot: Level }> {
+  const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, name, bot: level };
+  if (options.mode === 'match') body.length = options.length;
+  if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });
+  return call<Created & { bot: Level }>('POST', '/api/matches', body);
+}
+
+/** The hint for the seat holding `token` (its token travels in the body, never in a URL). */
+export function getHint(match: string, token: string): Promise<Hint> {
+  return call<Hint>('POST', `/api/matches/${match}/hint`, { token });
+}
+
+/** "24/18 13/9", "bar/20", "6/off". */
+export function formatMoves(moves: readonly (readonly [number, number])[]): string {
+  const square = (p: number) => (p === 25 ? 'bar' : p === 0 ? 'off' : String(p));
+  return moves.map(([from, to]) => `${square(from)}/${square(to)}`).join(' ');
+}

@@ -1,0 +1,110 @@
+/**
+ * Playing the computer: the lobby's "Play the computer" section (a level, and the same match
+ * options as the form it sits in), and, on the match page of a match against the computer, the
+ * panel with the level, the computer's thinking and the hints (hintPanel.ts).
+ */
+
+import '../ui/bots.css';
+import { LEVELS, type Level, createBotMatch, levelName } from '../net/botApi';
+import { LobbyError, getMatch } from '../net/lobbyApi';
+import type { Seat } from '../net/protocol';
+import type { MatchSession } from '../net/session';
+import { type CreateOptions, type SeatRecord, saveSeat } from '../net/storage';
+import type { SecretStorage } from '../fairdice';
+import { button, h } from '../ui/dom';
+import { hintPanel } from './hintPanel';
+
+const LEVEL_KEY = 'fairgammon.botLevel';
+
+/** The lobby's section: pick a level, play with the options of the surrounding form. */
+export function botChoice(readOptions: () => CreateOptions, playerName: () => string, storage: SecretStorage): HTMLElement {
+  let saved: string | null = null;
+  try {
+    saved = storage.getItem(LEVEL_KEY);
+  } catch {
+    // storage unavailable: the default level
+  }
+  const chosen = LEVELS.some(([l]) => l === saved) ? (saved as Level) : 'normal';
+  const group = h('div', { class: 'segmented levels', role: 'radiogroup', 'aria-label': 'Computer level' });
+  for (const [value, label, hint] of LEVELS) {
+    const input = h('input', { type: 'radio', name: 'bot-level', value, id: `level-${value}` });
+    input.checked = value === chosen;
+    group.append(h('label', { for: `level-${value}`, class: 'seg' }, input, h('span', { class: 'seg-title', text: label }), h('span', { class: 'seg-hint', text: hint })));
+  }
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  const play = button('Play the computer', 'btn primary play-bot');
+  play.addEventListener('click', async () => {
+    const level = (group.querySelector<HTMLInputElement>('input:checked')?.value ?? 'normal') as Level;
+    error.textContent = '';
+    play.disabled = true;
+    try {
+      storage.setItem(LEVEL_KEY, level);
+    } catch {
+      // not remembered: fine
+    }
+    try {
+      const created = await createBotMatch(readOptions(), playerName(), level);
+      saveSeat(storage, created.match, { seat: 0, token: created.token, watch: created.watch });
+      location.assign(`/m/${created.match}`);
+    } catch (err) {
+      play.disabled = false;
+      error.textContent =
+        err instanceof LobbyError && err.code === 'no_bots'
+          ? 'The computer opponent is not running on this server right now.'
+          : err instanceof LobbyError
+            ? err.message
+            : String(err);
+    }
+  });
+  return h(
+    'section',
+    { class: 'bot-choice', 'aria-labelledby': 'bot-title' },
+    h('h2', { id: 'bot-title', text: 'Or play the computer now' }),
+    h('p', { class: 'sub', text: 'Same options as above; the computer plays with fair dice like anyone, and offers hints.' }),
+    group,
+    error,
+    play,
+  );
+}
+
+/**
+ * On a match page: when the match is against the computer, a panel with the level, what the
+ * computer is doing, and (for the player) the hint panel. Nothing otherwise.
+ */
+export async function attachBotPanel(into: HTMLElement, session: MatchSession, matchId: string, record: SeatRecord | null): Promise<void> {
+  let level: string | null | undefined;
+  try {
+    const summary = await getMatch(matchId);
+    level = summary.bot;
+    // A rematch of a match against the computer: the computer takes its seat in a moment.
+    if (!level && summary.rematch_of && summary.phase === 'waiting') level = (await getMatch(summary.rematch_of)).bot;
+  } catch {
+    return;
+  }
+  if (!level) return;
+  const botSeat: Seat = record?.seat === 1 ? 0 : 1;
+  const status = h('p', { class: 'bot-status', role: 'status', 'aria-live': 'polite' });
+  const panel = h(
+    'section',
+    { class: 'bot-panel', 'data-level': level },
+    h('div', { class: 'bot-head' }, h('span', { class: 'bot-badge', text: 'Computer' }), h('strong', { class: 'bot-level', text: levelName(level) })),
+    status,
+  );
+  if (record) panel.append(hintPanel(session, matchId, record));
+  into.prepend(panel);
+  const doing: Record<string, string> = {
+    decide: 'Thinking about the cube…',
+    move: 'Thinking about its move…',
+    take: 'Thinking about your double…',
+    resign: 'Considering your resignation…',
+  };
+  const render = () => {
+    const t = session.tracker;
+    const owed = t.over ? null : t.owes(botSeat);
+    const text = owed ? doing[owed] : null;
+    status.textContent = t.over ? 'Match over.' : (text ?? 'Waiting for you.');
+    panel.classList.toggle('thinking', text !== null && text !== undefined);
+  };
+  session.subscribe(render);
+  render();
+}
