@@ -2,7 +2,8 @@
 
 * :mod:`analysis.game` — :class:`GameInput`, one game's turns and match context;
 * :mod:`analysis.core` — :func:`analyse`: pure, a game in, a :class:`GameReport` out;
-* :mod:`analysis.equity` — the :class:`Evaluator` over :mod:`brain`'s loaded nets (1-ply);
+* :mod:`analysis.equity` — the :class:`Evaluator` over :mod:`brain`'s loaded nets (1-ply) and
+  the :class:`DeepEvaluator` of the deeper pass (checker plays at 2-ply);
 * :mod:`analysis.report` — the report as the API's JSON.
 
 No I/O here: the Redis work queue and the worker that analyses every finished game in the

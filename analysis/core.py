@@ -186,10 +186,11 @@ def analyse(game: GameInput, evaluator: Evaluator,
             mine = outcome_of(outcomes, d1, d2)
             row["plays"] = len(mine.plays)
             if mine.plays:
-                chosen = next((p for p in mine.plays if p.play.position == turn.after), None)
+                judged = evaluator.judge(turn.before, ctx, mine, turn.after)
+                chosen = next((p for p in judged if p.play.position == turn.after), None)
                 if chosen is None:
                     raise ValueError(f"turn {i}: the play is not among the legal plays")
-                best = mine.plays[0]
+                best = judged[0]
                 lost = max(0.0, best.equity - chosen.equity)
                 row["played"] = encode(turn.after)
                 row["best"] = encode(best.play.position)

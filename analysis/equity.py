@@ -13,7 +13,15 @@ from dataclasses import dataclass
 
 from brain.board import to_board
 from brain.context import CubeContext
-from brain.nets import CubeAdvice, Nets, ScoredPlay, nets
+from brain.nets import (
+    FILTER_MAX_MOVES,
+    FILTER_THRESHOLD,
+    MIN_DEEP,
+    CubeAdvice,
+    Nets,
+    ScoredPlay,
+    nets,
+)
 from engine.movegen import Play
 from engine.position import Position
 
@@ -39,6 +47,7 @@ class Evaluator:
     """The nets as the analysis uses them (1-ply)."""
 
     level = "1-ply"
+    ply = 1
 
     def __init__(self, loaded: Nets | None = None) -> None:
         self.nets = loaded or nets()
@@ -67,3 +76,36 @@ class Evaluator:
 
     def cube(self, position: Position, context: CubeContext) -> CubeAdvice:
         return self.nets.cube_advice(position, context)
+
+    def judge(self, position: Position, context: CubeContext, outcome: RollOutcome,
+              played: Position) -> tuple[ScoredPlay, ...]:
+        """The plays of the roll that came, best first, as the checker play is judged (the one
+        that ends in ``played`` among them): at 1-ply the outcome's own plays."""
+        return outcome.plays
+
+
+class DeepEvaluator(Evaluator):
+    """The deeper analysis: checker plays judged at 2-ply (the nets look one roll further);
+    luck and cube decisions as at 1-ply (docs/analysis.md, "Deeper analysis").
+
+    The plays re-scored are the 1-ply best ones :meth:`brain.nets.Nets.rank_plays` would
+    re-score, plus the play made when it is not among them, so the play made and the best play
+    are always compared on one scale."""
+
+    level = "2-ply"
+    ply = 2
+
+    def judge(self, position: Position, context: CubeContext, outcome: RollOutcome,
+              played: Position) -> tuple[ScoredPlay, ...]:
+        plays = outcome.plays
+        if len(plays) <= 1:
+            return plays  # forced (or no play): nothing to judge deeper
+        best = plays[0].equity
+        close = [s for s in plays[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
+        keep = list(plays[:max(len(close), MIN_DEEP)])
+        if not any(s.play.position == played for s in keep):
+            keep += [s for s in plays if s.play.position == played]
+        pre = to_board(position)
+        deep = [self.nets._score_nply(s, pre, context, self.ply) for s in keep]
+        deep.sort(key=lambda s: (-s.equity, -s.cubeless, s.play.moves))
+        return tuple(deep)

@@ -1,12 +1,16 @@
-"""Whole-game analysis time at 1-ply: p50/p95 over reproducible games.
+"""Whole-game analysis time at 1-ply and at 2-ply (the deeper pass): p50/p95 over reproducible
+games.
 
 Games are played out by policies from ``tests/analysis_support.py`` (best against best is
 closest to real play; random against random gives long games full of contact; the cube paths
 come with money and match games), then each is analysed by :func:`analysis.core.analyse` on
 one thread, as a worker does. Wall and CPU time are both printed: on a shared machine the CPU
 time says what one game costs, the wall time what a player waits (pin with ``--cpu``).
+Each game is then analysed again by the deeper pass
+(:class:`analysis.equity.DeepEvaluator`: checker plays at 2-ply); its line says what that costs
+on top (``--no-deep`` to skip it).
 
-    .venv/bin/python bench/analysis.py [--games 20] [--seed 1] [--cpu 1]
+    .venv/bin/python bench/analysis.py [--games 20] [--seed 1] [--cpu 1] [--no-deep]
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from analysis.core import analyse  # noqa: E402
-from analysis.equity import Evaluator  # noqa: E402
+from analysis.equity import DeepEvaluator, Evaluator  # noqa: E402
 from engine.match import MatchOptions  # noqa: E402
 from tests.analysis_support import constructed_game  # noqa: E402
 
@@ -46,14 +50,18 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20, help="games per kind (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cpu", type=int, help="pin to this CPU")
+    parser.add_argument("--no-deep", action="store_true", help="skip the 2-ply pass")
     args = parser.parse_args()
     if args.cpu is not None:
         os.sched_setaffinity(0, {args.cpu})
     started = time.perf_counter()
     evaluator = Evaluator()
+    deeper = DeepEvaluator(evaluator.nets)
     print(f"nets loaded in {time.perf_counter() - started:.2f} s")
     every: list[float] = []
     every_cpu: list[float] = []
+    deep: list[float] = []
+    deep_cpu: list[float] = []
     for label, policies, options, rate in KINDS:
         times, cpus, turns = [], [], []
         for i in range(args.games):
@@ -64,6 +72,11 @@ def main() -> int:
             times.append(time.perf_counter() - t)
             cpus.append(time.process_time() - c)
             turns.append(len(game.turns))
+            if not args.no_deep:
+                t, c = time.perf_counter(), time.process_time()
+                analyse(game, deeper)
+                deep.append(time.perf_counter() - t)
+                deep_cpu.append(time.process_time() - c)
         every += times
         every_cpu += cpus
         print(f"{label:36s} {len(times)} games, {statistics.mean(turns):5.1f} turns: "
@@ -73,6 +86,10 @@ def main() -> int:
     print(f"{'all':36s} {len(every)} games: wall p50 {percentile(every, 50):.2f} s  "
           f"p95 {percentile(every, 95):.2f} s; CPU p50 {percentile(every_cpu, 50):.2f} s  "
           f"p95 {percentile(every_cpu, 95):.2f} s")
+    if deep:
+        print(f"{'all, deeper pass (2-ply plays)':36s} {len(deep)} games: "
+              f"wall p50 {percentile(deep, 50):.2f} s  p95 {percentile(deep, 95):.2f} s; "
+              f"CPU p50 {percentile(deep_cpu, 50):.2f} s  p95 {percentile(deep_cpu, 95):.2f} s")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 0
 

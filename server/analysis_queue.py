@@ -2,6 +2,8 @@
 
 * ``fg:analysis:jobs`` — stream: one entry per finished game to analyse (``match``, ``game``),
   read by the consumer group ``analysers``;
+* ``fg:analysis:deep`` — stream: one entry per game whose 1-ply report is stored, to analyse
+  again deeper when no 1-ply work waits (same fields, same group);
 * ``fg:{m:<id>}:analysis:<n>`` — string: the report of game ``n`` as JSON (docs/analysis.md),
   once done;
 * ``fg:{m:<id>}:analysis:<n>:status`` — string: ``{"status": "pending", "progress": [done,
@@ -22,6 +24,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 JOBS = "fg:analysis:jobs"
+DEEP = "fg:analysis:deep"
 GROUP = "analysers"
 CLAIM_IDLE_MS = 60_000
 
@@ -46,12 +49,18 @@ async def enqueue(redis: aioredis.Redis, match_id: str, game: int) -> bool:
     return True
 
 
+async def enqueue_deep(redis: aioredis.Redis, match_id: str, game: int) -> None:
+    """Queue game ``game`` of ``match_id`` for the deeper analysis (after its 1-ply report)."""
+    await redis.xadd(DEEP, {"match": match_id, "game": str(game)})
+
+
 async def ensure_group(redis: aioredis.Redis) -> None:
-    try:
-        await redis.xgroup_create(JOBS, GROUP, id="0", mkstream=True)
-    except aioredis.ResponseError as exc:
-        if "BUSYGROUP" not in str(exc):
-            raise
+    for stream in (JOBS, DEEP):
+        try:
+            await redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
+        except aioredis.ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
 
 
 async def status(redis: aioredis.Redis, match_id: str, game: int) -> dict[str, Any] | None:

@@ -4,6 +4,12 @@
 Progress is written to the game's status key while it runs. Run by ``fairgammon analyse``
 (and by ``fairgammon serve``).
 
+Deeper when time allows (``deep``, ``FAIRGAMMON_ANALYSIS_DEEP``, on unless ``0``): once a 1-ply
+report is stored the game is queued on ``fg:analysis:deep``; a worker with no 1-ply job waiting
+analyses it again with :class:`analysis.equity.DeepEvaluator` (checker plays at 2-ply) and then
+replaces the stored report in one ``SET``. Until then the 1-ply report is served: a deeper
+report is never stored half done, and the status key is not touched.
+
 An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
 games in and reports out.
 """
@@ -19,7 +25,7 @@ import time
 import redis.asyncio as aioredis
 
 from analysis.core import analyse
-from analysis.equity import Evaluator
+from analysis.equity import DeepEvaluator, Evaluator
 from analysis.game import GameInput
 from analysis.report import to_json
 from server import analysis_queue as queue
@@ -37,14 +43,21 @@ class Unanalysable(Exception):
     """The job names no finished game."""
 
 
+def deep_from_env() -> bool:
+    """``FAIRGAMMON_ANALYSIS_DEEP``: analyse every game again deeper (default on; ``0`` off)."""
+    return os.environ.get("FAIRGAMMON_ANALYSIS_DEEP", "1").strip() not in ("0", "", "false", "no")
+
+
 class AnalysisWorker:
     def __init__(self, redis_url: str, name: str | None = None,
-                 evaluator: Evaluator | None = None) -> None:
+                 evaluator: Evaluator | None = None, deep: bool | None = None) -> None:
         self.redis = aioredis.from_url(redis_url)
         self.store = Store(self.redis)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self._evaluator = evaluator
+        self.deep = deep_from_env() if deep is None else deep
         self.analysed = 0
+        self.deepened = 0
 
     @property
     def evaluator(self) -> Evaluator:
@@ -66,28 +79,37 @@ class AnalysisWorker:
         finally:
             await self.redis.aclose()
 
-    async def _next(self) -> tuple[bytes, dict[bytes, bytes]] | None:
-        # An entry a dead worker left behind first, then a new one.
-        claimed = await self.redis.xautoclaim(queue.JOBS, queue.GROUP, self.name,
-                                              queue.CLAIM_IDLE_MS, "0-0", count=1)
-        entries = claimed[1] if claimed else []
-        if entries:
-            return entries[0]
+    async def _next(self) -> tuple[str, bytes, dict[bytes, bytes]] | None:
+        """The next job and its stream: 1-ply work first (an entry a dead worker left behind,
+        then a new one), deeper work only when no 1-ply job waits."""
+        streams = (queue.JOBS, queue.DEEP) if self.deep else (queue.JOBS,)
+        for stream in streams:
+            claimed = await self.redis.xautoclaim(stream, queue.GROUP, self.name,
+                                                  queue.CLAIM_IDLE_MS, "0-0", count=1)
+            entries = claimed[1] if claimed else []
+            if entries:
+                return (stream, *entries[0])
+            # Blocking only on the 1-ply stream, and only once nothing else waits.
+            got = await self.redis.xreadgroup(queue.GROUP, self.name, {stream: ">"}, count=1)
+            if got and got[0][1]:
+                return (stream, *got[0][1][0])
         got = await self.redis.xreadgroup(queue.GROUP, self.name, {queue.JOBS: ">"},
                                           count=1, block=1000)
-        if got:
-            _, items = got[0]
-            if items:
-                return items[0]
+        if got and got[0][1]:
+            return (queue.JOBS, *got[0][1][0])
         return None
 
-    async def _process(self, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
+    async def _process(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
         try:
             match_id = fields[b"match"].decode()
             game_no = int(fields[b"game"])
         except (KeyError, ValueError):
             log.warning("not an analysis job", extra=logs.fields(entry=entry_id.decode()))
-            await self._done(entry_id)
+            await self._done(stream, entry_id)
+            return
+        if stream == queue.DEEP:
+            await self._deepen(match_id, game_no)
+            await self._done(stream, entry_id)
             return
         started = time.perf_counter()
         try:
@@ -108,14 +130,36 @@ class AnalysisWorker:
             self.analysed += 1
             log.info("game analysed", extra=logs.fields(
                 match=match_id, game=game_no, seconds=body["seconds"]))
-        await self._done(entry_id)
+            if self.deep:
+                await queue.enqueue_deep(self.redis, match_id, game_no)
+        await self._done(stream, entry_id)
 
-    async def _done(self, entry_id: bytes) -> None:
-        await self.redis.xack(queue.JOBS, queue.GROUP, entry_id)
-        await self.redis.xdel(queue.JOBS, entry_id)
+    async def _deepen(self, match_id: str, game_no: int) -> None:
+        """Analyse a game again deeper and replace its stored report, in one ``SET``, once the
+        deeper report is whole; on any failure the 1-ply report stays."""
+        started = time.perf_counter()
+        try:
+            body = await self.analyse(match_id, game_no, DeepEvaluator(self.evaluator.nets),
+                                      report_progress=False)
+        except Exception:
+            log.exception("deeper analysis failed", extra=logs.fields(
+                match=match_id, game=game_no))
+            return
+        body["seconds"] = round(time.perf_counter() - started, 3)
+        await self.redis.set(queue.report_key(match_id, game_no), json.dumps(body))
+        self.deepened += 1
+        log.info("game analysed deeper", extra=logs.fields(
+            match=match_id, game=game_no, level=body["level"], seconds=body["seconds"]))
 
-    async def analyse(self, match_id: str, game_no: int) -> dict:
-        """The report of one finished game (raises :class:`Unanalysable` when there is none)."""
+    async def _done(self, stream: str, entry_id: bytes) -> None:
+        await self.redis.xack(stream, queue.GROUP, entry_id)
+        await self.redis.xdel(stream, entry_id)
+
+    async def analyse(self, match_id: str, game_no: int, evaluator: Evaluator | None = None,
+                      report_progress: bool = True) -> dict:
+        """The report of one finished game (raises :class:`Unanalysable` when there is none):
+        by ``evaluator`` (default the worker's, 1-ply), writing progress to the status key when
+        ``report_progress``."""
         entries = await read_log(self.store, match_id)
         if not entries:
             raise Unanalysable("no such match")
@@ -128,13 +172,13 @@ class AnalysisWorker:
             raise Unanalysable(f"game {game_no} is not finished")
         game_input = GameInput.of(record, game)
         progress: list[tuple[int, int]] = []
-        task = asyncio.to_thread(analyse, game_input, self.evaluator,
+        task = asyncio.to_thread(analyse, game_input, evaluator or self.evaluator,
                                  lambda done, total: progress.append((done, total)))
         running = asyncio.ensure_future(task)
         key = queue.status_key(match_id, game_no)
         while not running.done():
             await asyncio.wait({running}, timeout=PROGRESS_EVERY_S)
-            if progress and not running.done():
+            if report_progress and progress and not running.done():
                 await self.redis.set(key, queue.pending(progress[-1]))
         report = running.result()
         body = to_json(report)

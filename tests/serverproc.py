@@ -67,6 +67,8 @@ class ServerProcess:
             "FAIRGAMMON_BOTS": "0",
             # Nor an analysis worker (FAIRGAMMON_ANALYSERS=1 to have one).
             "FAIRGAMMON_ANALYSERS": "0",
+            # And one that does, only 1-ply (FAIRGAMMON_ANALYSIS_DEEP=1 for the deeper pass).
+            "FAIRGAMMON_ANALYSIS_DEEP": "0",
         }
         env.update(self.env)
         log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))

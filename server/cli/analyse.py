@@ -2,7 +2,9 @@
 
 Each worker takes finished games from the Redis work queue (``fg:analysis:jobs``), analyses them
 with the nets at 1-ply (docs/analysis.md) and stores the reports that
-``/api/matches/<id>/games/<n>/analysis.json`` serves. Run as many as you like anywhere that
+``/api/matches/<id>/games/<n>/analysis.json`` serves; with no 1-ply work waiting, each worker
+analyses those games again deeper and replaces their reports (``FAIRGAMMON_ANALYSIS_DEEP=0``:
+not). Run as many as you like anywhere that
 reaches Redis: they share the queue, and a game left by a worker that died is taken over.
 ``fairgammon serve`` already runs one (``--analysers``).
 """
