@@ -92,8 +92,16 @@ async def test_summary_and_chart_after_a_game_against_the_computer(
     await desk.locator(".live-analysis").scroll_into_view_if_needed()
     await desk.screenshot(path=SCREENSHOTS / "review-bot-1440x900.png")
 
-    # On a phone: the same summary and chart below the board, within the screen's width.
-    await phone.locator(".live-analysis .analysis-summary").wait_for()
+    # On a phone: the same summary and chart below the board, within the screen's width; the
+    # computer's long name reads in full (wrapped, not cut).
+    small = phone.locator(".live-analysis .analysis-summary")
+    await small.wait_for()
+    clipped = await small.evaluate(
+        "t => [...t.querySelectorAll('thead th')].filter(th => th.scrollWidth > th.clientWidth)"
+        ".map(th => th.textContent)")
+    assert clipped == []
+    table = await small.bounding_box()
+    assert table and table["x"] + table["width"] <= PHONE["width"]
     small_chart = phone.locator(".live-analysis svg.analysis-chart")
     await small_chart.wait_for()
     board = await phone.locator("svg.board").bounding_box()
