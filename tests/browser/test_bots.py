@@ -220,4 +220,5 @@ async def test_a_whole_match_against_the_computer(quick_bot_net: NetPages) -> No
     info = await get(quick_bot_net.base, f"/api/matches/{match_id}")
     assert info["phase"] == "over" and info["winner"] == result["winner"]
     assert info["bot"] == "easy"
-    print(f"\nthe match: {result}, {done}, {took:.1f} s, actions {kinds.count('move')} moves")
+    won = "we" if result["winner"] == 0 else "the computer"
+    print(f"\nthe match: {won} won {result['points']} ({result['reason']}), {done}, {took:.1f} s")
