@@ -1,14 +1,21 @@
 """Playing the computer in Chromium, against a real server with its bot worker: one click from
 the lobby (level and match options), the match page shows the level, the computer thinking and
-the hint panel; a double is answered by the bot; screenshots on a phone and a desktop."""
+the hint panel; a double is answered by the bot; a whole match to 1 against Easy with the quick
+play feel, our double answered, its result on the page and its transcript verified; screenshots
+on a phone and a desktop."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
+import time
 
 import pytest_asyncio
 from playwright.async_api import Browser, Page
 
+from protocol.client.lobby import get, get_text
+from protocol.fairdice import verify_json
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import Seat, leave_match, play, view
 from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
@@ -28,10 +35,14 @@ async def bot_net(dist, browser: Browser, redis_url):
     assert pages.errors == [], f"errors in the pages: {pages.errors}"
 
 
-async def play_the_computer(page: Page, base: str, name: str, mode: str, level: str) -> str:
+async def play_the_computer(
+    page: Page, base: str, name: str, mode: str, level: str, length: int | None = None
+) -> str:
     await page.goto(f"{base}/")
     await page.fill("input[name=name]", name)
     await page.click(f"label[for=mode-{mode}]")
+    if length is not None:
+        await page.fill("input[name=length]", str(length))
     await page.click(f"label[for=level-{level}]")
     await page.click("button.play-bot")
     await page.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))
@@ -99,3 +110,115 @@ async def test_play_the_computer_from_the_lobby(bot_net: NetPages) -> None:
     await phone.screenshot(path=SCREENSHOTS / "bots-hint-390x844.png")
     assert (await view(phone))["viewer"] == 0
     await leave_match(phone)
+
+
+QUICK_FEEL = (
+    "try { localStorage.setItem('fairgammon.settings.v1', JSON.stringify("
+    "{autoConfirm: true, quickMove: true, autoRoll: false, pauseMs: 40})) } catch (e) {}"
+)
+
+# The human's next thing to do in the page, with the quick play feel (a tap moves a checker, the
+# turn goes out by itself): wait (in the page) until it is there; one round trip an action.
+NEXT_ACTION = """(acted) => new Promise((resolve) => {
+  const check = () => {
+    const v = window.fairgammon.game.current();
+    const s = window.fairgammon.app.scene;
+    const fresh = !v.pending && v.version !== acted;
+    if (v.phase === 'gameover' && v.result && v.result.matchOver) resolve({what: 'over'});
+    else if (fresh && v.phase === 'decide' && v.turn === v.viewer)
+      resolve({what: 'decide', version: v.version});
+    else if (fresh && v.phase === 'offer' && v.offer && v.offer.by !== v.viewer)
+      resolve({what: 'answer', version: v.version});
+    else if (!v.pending && v.phase === 'moving' && v.turn === v.viewer && s.interactive
+             && s.movable.length && !s.turnComplete)
+      resolve({what: 'tap', place: s.movable[0]});
+    else setTimeout(check, 5);
+  };
+  check();
+})"""
+
+
+async def play_to_the_end(page: Page, timeout: float = 90.0) -> dict[str, int]:
+    """Play the page's seat to the end of the match: double at the first cube decision, then
+    roll; take every double; tap a movable checker for each step. Returns what was done."""
+    done = {"doubled": 0, "rolled": 0, "answered": 0, "taps": 0}
+    acted = -1
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = deadline - time.monotonic()
+        nxt = await asyncio.wait_for(page.evaluate(NEXT_ACTION, acted), max(left, 0.1))
+        if nxt["what"] == "over":
+            return done
+        if nxt["what"] == "decide":
+            acted = nxt["version"]
+            if not done["doubled"]:
+                await page.click("button.double")
+                await page.click("button.confirm-double")
+                done["doubled"] += 1
+            else:
+                await page.click("button.roll")
+                done["rolled"] += 1
+        elif nxt["what"] == "answer":
+            acted = nxt["version"]
+            await page.click(".offer button.take, .offer button.accept")
+            done["answered"] += 1
+        else:
+            await page.click(f'rect.hit[data-place="{nxt["place"]}"]')
+            done["taps"] += 1
+    raise AssertionError(f"the match did not end in {timeout} s: {await view(page)}")
+
+
+@pytest_asyncio.fixture
+async def quick_bot_net(dist, browser: Browser, redis_url):
+    """A real server with its bot worker playing at once (no think time)."""
+    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0")
+    proc.start()
+    pages = NetPages(browser, proc.base)
+    try:
+        yield pages
+    finally:
+        proc.stop()
+    assert pages.errors == [], f"errors in the pages: {pages.errors}"
+
+
+async def test_a_whole_match_against_the_computer(quick_bot_net: NetPages) -> None:
+    """A match to 1 against Easy, played in the page to its end: we double at our first cube
+    decision (the bot answers), the page shows the result, and the transcript verifies."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # The default quick play feel, sending a turn 40 ms after its last step; we roll by hand
+    # (the quick feel's roll by itself would leave the double to a race).
+    desk = await quick_bot_net.new(DESKTOP, who="desktop", classic=False)
+    await desk.context.add_init_script(QUICK_FEEL)
+    match_id = await play_the_computer(desk, quick_bot_net.base, "Ann", "match", "easy", 1)
+    started = time.monotonic()
+    done = await play_to_the_end(desk)
+    took = time.monotonic() - started
+    assert done["doubled"] == 1, done
+    end = await view(desk)
+    result = end["result"]
+    assert result["reason"] in ("single", "gammon", "backgammon", "drop")
+    said = "You win" if result["winner"] == 0 else "Computer (Easy) wins"
+    await desk.locator(".result h2").wait_for()
+    assert (await desk.locator(".result h2").inner_text()).startswith(said)
+    checks = (await view(desk))["rolls"]
+    assert checks and set(checks) == {"verified"}, checks
+    await desk.screenshot(path=SCREENSHOTS / "bots-match-over-1440x900.png")
+    await desk.set_viewport_size(PHONE)
+    await desk.locator(".result").scroll_into_view_if_needed()
+    await desk.screenshot(path=SCREENSHOTS / "bots-match-over-390x844.png")
+
+    # The server agrees, and every game's transcript verifies; the cube was turned and answered.
+    bundle = json.loads(
+        await get_text(quick_bot_net.base, f"/api/matches/{match_id}/transcript.json")
+    )
+    kinds = []
+    for game in bundle["games"]:
+        verdict = verify_json(json.dumps(game))  # raises unless it verifies
+        assert verdict.rolls > 0 and verdict.plays_replayed
+        kinds += [a["type"] for a in game["actions"]]
+    assert "double" in kinds and ("take" in kinds or "drop" in kinds), kinds
+    info = await get(quick_bot_net.base, f"/api/matches/{match_id}")
+    assert info["phase"] == "over" and info["winner"] == result["winner"]
+    assert info["bot"] == "easy"
+    won = "we" if result["winner"] == 0 else "the computer"
+    print(f"\nthe match: {won} won {result['points']} ({result['reason']}), {done}, {took:.1f} s")
