@@ -11,7 +11,6 @@ is on disk (see docs/operations.md for the measured cost and the alternative).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import importlib.util
 import os
 import shutil
@@ -20,6 +19,8 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+
+from server.children import die_with_parent
 
 
 class RedisNotFound(RuntimeError):
@@ -104,7 +105,7 @@ class RedisProcess:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,  # a Ctrl-C in the terminal reaches us, not Redis directly
-            preexec_fn=_die_with_parent,  # noqa: PLW1509 (only calls prctl, no locks)
+            preexec_fn=die_with_parent,  # noqa: PLW1509 (only calls prctl, no locks)
         )
         self._wait_ready(timeout)
 
@@ -162,14 +163,6 @@ class RedisProcess:
     def restart(self, timeout: float = 10.0) -> None:
         self.stop()
         self.start(timeout)
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: ask Linux to SIGTERM Redis if its parent dies, so a crashed
-    server never leaves its private Redis running (no-op elsewhere)."""
-    with contextlib.suppress(Exception):
-        pr_set_pdeathsig = 1
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def _ping(port: int) -> bool:

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from server import logs
+    from server.children import spawn
     from server.cli import UsageError
 
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     # Several: one process each (an analysis keeps a core busy), supervised here.
     command = [sys.executable, "-m", "server.cli", "analyse", "--workers", "1",
                "--redis-url", redis_url, "--log-level", level]
-    children = [subprocess.Popen(command) for _ in range(args.workers)]
+    children = [spawn(command) for _ in range(args.workers)]
     log.info("started %d analysis workers", len(children))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
@@ -76,9 +77,9 @@ def start_with_server(count: int | None):  # type: ignore[no-untyped-def]
     """``fairgammon serve``'s analysis workers: ``count`` (None: ``FAIRGAMMON_ANALYSERS``,
     else 1) worker processes, started as one supervised child (None when 0). ``REDIS_URL`` must
     already be in the environment."""
-    import subprocess
     import sys
 
+    from server.children import spawn
     from server.cli import UsageError
 
     if count is None:
@@ -89,5 +90,6 @@ def start_with_server(count: int | None):  # type: ignore[no-untyped-def]
             raise UsageError(f"FAIRGAMMON_ANALYSERS must be a number, got {raw!r}") from None
     if count <= 0:
         return None
-    return subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "analyse", "--workers", str(count)])
+    return spawn(
+        [sys.executable, "-m", "server.cli", "analyse", "--workers", str(count)]
+    )

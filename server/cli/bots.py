@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from server import logs
+    from server.children import spawn
     from server.cli import UsageError
 
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     command = [sys.executable, "-m", "server.cli", "bots", "--workers", "1",
                "--redis-url", redis_url, "--server-url", url,
                "--max-games", str(args.max_games), "--log-level", level]
-    children = [subprocess.Popen(command) for _ in range(args.workers)]
+    children = [spawn(command) for _ in range(args.workers)]
     log.info("started %d bot workers", len(children))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 if child.poll() is not None:
                     log.warning("bot worker %d exited (%s); restarting", child.pid,
                                 child.returncode)
-                    children[i] = subprocess.Popen(command)
+                    children[i] = spawn(command)
     finally:
         for child in children:
             if child.poll() is None:
@@ -101,9 +102,9 @@ def start_with_server(count: int | None, port: int):  # type: ignore[no-untyped-
     """``fairgammon serve``'s bot workers: ``count`` (None: ``FAIRGAMMON_BOTS``, else 1) worker
     processes playing against this server, started as one supervised child (None when 0).
     ``REDIS_URL`` must already be in the environment."""
-    import subprocess
     import sys
 
+    from server.children import spawn
     from server.cli import UsageError
 
     if count is None:
@@ -114,7 +115,7 @@ def start_with_server(count: int | None, port: int):  # type: ignore[no-untyped-
             raise UsageError(f"FAIRGAMMON_BOTS must be a number, got {raw!r}") from None
     if count <= 0:
         return None
-    return subprocess.Popen(
+    return spawn(
         [sys.executable, "-m", "server.cli", "bots", "--workers", str(count), "--supervise",
          "--server-url", server_url(os.environ.get("FAIRGAMMON_BOT_SERVER")
                                     or f"ws://127.0.0.1:{port}/ws")],

@@ -1,0 +1,63 @@
+"""A SIGKILLed server leaves nothing running: its bot and analysis workers (and their
+supervisors' workers) die with it (server/children.py)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.serverproc import ServerProcess
+
+
+def descendants(pid: int) -> set[int]:
+    """Every living process below ``pid`` (read from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_workers_die_with_a_killed_server(redis_process):
+    if not redis_process.alive():
+        redis_process.start()
+    proc = ServerProcess(redis_process.url, FAIRGAMMON_BOTS="2", FAIRGAMMON_ANALYSERS="1")
+    proc.start()
+    try:
+        assert proc.process is not None
+        # serve -> bots supervisor -> 2 workers, and the analysis worker.
+        deadline = time.monotonic() + 20
+        while len(below := descendants(proc.process.pid)) < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(below) >= 4, below
+        proc.kill()
+        deadline = time.monotonic() + 20
+        while any(alive(p) for p in below) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [p for p in below if alive(p)], [
+            (p, Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ")) for p in below
+            if alive(p)
+        ]
+    finally:
+        proc.kill()
