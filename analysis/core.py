@@ -192,6 +192,8 @@ def analyse(game: GameInput, evaluator: Evaluator,
                     raise ValueError(f"turn {i}: the play is not among the legal plays")
                 best = judged[0]
                 lost = max(0.0, best.equity - chosen.equity)
+                if lost == 0.0:
+                    best = chosen  # a play as good as the best is the best (ties are not errors)
                 row["played"] = encode(turn.after)
                 row["best"] = encode(best.play.position)
                 row["played_text"] = turn.text
