@@ -157,10 +157,18 @@ async def test_cube_double_take_then_drop_by_keys_in_a_match_to_3(net: NetPages)
     assert v["cube"]["value"] == 2
     assert ann.turns > 0 or bob.turns > 0
 
-    # Mid-game: a hit checker on the bar, the cube turned, Ann to play; shoot her board.
-    def ann_to_play_with_a_checker_on_the_bar(vs: list[dict]) -> bool:
+    # Mid-game, the cube turned, Ann to play (a hit checker on the bar if the dice gave one
+    # soon); shoot her board. Waiting for a checker on the bar could outlast the game: a game
+    # that ended meanwhile would leave the rest of this test in the Crawford game, cubeless.
+    turned_at = v["version"]
+
+    def ann_to_play(vs: list[dict]) -> bool:
         v = vs[0]
-        return on_bar(v) and v["phase"] == "moving" and v["turn"] == 0 and not v["pending"]
+        ready = v["phase"] == "moving" and v["turn"] == 0 and not v["pending"]
+        return ready and v["cube"].get("owner") is not None
+
+    def ann_to_play_with_a_checker_on_the_bar(vs: list[dict]) -> bool:
+        return ann_to_play(vs) and (on_bar(vs[0]) or vs[0]["version"] > turned_at + 40)
 
     await play(seats, ann_to_play_with_a_checker_on_the_bar, timeout=180)
     await ann_page.evaluate("document.activeElement && document.activeElement.blur()")
