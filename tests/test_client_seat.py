@@ -259,3 +259,19 @@ def test_an_automatic_action_no_longer_wanted_is_withdrawn_not_retried():
     sent = len(other.sent)
     room.advance(10)
     assert len(other.sent) == sent and other.wake is None
+
+
+def test_one_numbered_action_in_flight_so_no_retry_is_overtaken():
+    """A second action waits for the first one's answer: pipelined, a later seq could be
+    applied while the earlier one is answered retry_later, and its retry refused as stale."""
+    room, a, _ = seated(MatchOptions.single_game())
+    room.play_until(lambda: a.core.tracker.game == 1 and a.core.caught_up, random.Random(7))
+    game = a.core.tracker.game
+    before = len(a.sends(m.Resign))
+    room.effects(a, a.core.act(m.Resign(0, game, "single"), room.now)[1])
+    room.effects(a, a.core.act(m.Resign(0, game, "gammon"), room.now)[1])
+    assert len(a.sends(m.Resign)) == before + 1  # the second waits for the first's answer
+    room.pump()
+    sent = [msg for _, msg in a.sends(m.Resign)[before:]]
+    assert [r.level for r in sent] == ["single", "gammon"]
+    assert sent[0].seq < sent[1].seq

@@ -583,13 +583,18 @@ class SeatCore:
         in the order it was asked for; each gets its seq when first sent. An action that must
         wait (not built yet: it needs the seat's chain; or one after which this seat reveals,
         while its chain is unknown or to be renewed) holds back every later one but a
-        re-commitment, which is what it waits for; an unanswered re-commitment holds back
-        everything after it."""
+        re-commitment, which is what it waits for; an unanswered action (sent, or waiting for
+        its retry) holds back everything after it."""
         waiting = False
         order = sorted(self._pending.values(), key=lambda p: (p.seq is None, p.seq or 0, p.ticket))
         for p in order:
             if self._pending.get(p.ticket) is not p:
                 continue
+            if p.state in ("sent", "waiting"):
+                # One numbered action in flight at a time: the store may refuse one for a moment
+                # (retry_later) and take the next; the server would then refuse the retry as
+                # stale (its seq is older than the one applied).
+                return
             recommit = p.build is not None and p.build[0] == "recommit"
             if waiting and not recommit:
                 continue
@@ -610,6 +615,7 @@ class SeatCore:
                     p.message = dataclasses.replace(p.message, seq=p.seq)  # type: ignore[type-var]
                 p.state = "sent"
                 out.append(Send(p.message))
+                return  # one in flight: the next goes when this one is answered
             if isinstance(p.message, m.Recommit):
                 return
 

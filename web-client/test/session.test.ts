@@ -397,6 +397,7 @@ describe('match session: the cube', () => {
     void s.double();
     expect(sock.of('double')).toHaveLength(1);
     sock.deliver(ev(6, 'doubled', { game: 1, seat: 0, value: 2 }, clock('take', [1])));
+    sock.deliver({ t: 'ack', p: { seq: sock.of('double')[0]!.s as number, v: 6 } });
     sock.deliver(ev(7, 'taken', { game: 1, seat: 1, value: 2 }, clock('decide', [0])));
     await settle();
     expect(netView(s).phase).toBe('rolling');

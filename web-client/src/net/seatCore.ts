@@ -476,6 +476,9 @@ export class SeatCore {
     );
     for (const p of order) {
       if (this.pending.get(p.ticket) !== p) continue;
+      // One numbered action in flight at a time: the store may refuse one for a moment
+      // (retry_later) and take the next; the server would then refuse the retry as stale.
+      if (p.state === 'sent' || p.state === 'waiting') return;
       const recommit = p.build?.[0] === 'recommit';
       if (waiting && !recommit) continue;
       if (p.action === null) {
@@ -495,6 +498,7 @@ export class SeatCore {
         if (p.seq === null) p.seq = ++this.seq;
         p.state = 'sent';
         out.push({ t: 'send', frame: { t: 'action', seq: p.seq, action } });
+        return; // one in flight: the next goes when this one is answered
       }
       if (action.t === 'recommit') return;
     }
