@@ -246,14 +246,18 @@ def options_of(log: list[Logged]) -> MatchOptions:
     return MatchOptions.single_game()
 
 
-def mat_text(log: list[Logged]) -> str:
+def match_record(log: list[Logged]) -> MatchRecord:
+    """The engine's record of the match in ``log`` (games so far)."""
     names = ["", ""]
     for e in log:
         if isinstance(e.data, pe.Seated):
             names[e.data.seat] = e.data.name or f"Player {e.data.seat + 1}"
     options = options_of(log)
-    record = MatchRecord.from_events(options, (names[0], names[1]), engine_events(log, options))
-    return export_mat(record)
+    return MatchRecord.from_events(options, (names[0], names[1]), engine_events(log, options))
+
+
+def mat_text(log: list[Logged]) -> str:
+    return export_mat(match_record(log))
 
 
 # ---------------------------------------------------------------- routes

@@ -31,22 +31,12 @@ from engine.record import GameRecord, MatchRecord
 from engine.turns import game_turns
 from protocol import events as pe
 from server import analysis_queue, logs
-from server.exports import Logged, _log_or_error, engine_events, finished_games, options_of
+from server.exports import Logged, _log_or_error, finished_games, match_record
 from server.lobby import MATCH_ID
 from server.store import Store
 
 _KIND = {1: "single", 2: "gammon", 3: "backgammon"}
 log = logs.get("records")
-
-
-def match_record(log: list[Logged]) -> MatchRecord:
-    """The engine's record of the match in ``log`` (games so far)."""
-    names = ["", ""]
-    for e in log:
-        if isinstance(e.data, pe.Seated):
-            names[e.data.seat] = e.data.name or f"Player {e.data.seat + 1}"
-    options = options_of(log)
-    return MatchRecord.from_events(options, (names[0], names[1]), engine_events(log, options))
 
 
 def find_game(record: MatchRecord, game_no: int) -> GameRecord:
