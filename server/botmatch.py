@@ -15,7 +15,6 @@ from typing import Any
 
 from bots import queue
 from bots.catalog import NAMES, Level
-from engine.match import MatchOptions
 from protocol.errors import ErrorCode
 from server.machine.commands import Join
 from server.matches import Created, MatchService, token_hash
@@ -47,14 +46,6 @@ async def ensure_workers(service: MatchService) -> None:
     """:class:`NoBots` unless a bot worker is alive to play the match."""
     if not await queue.workers_alive(service.store.redis, int(time.time() * 1000)):
         raise NoBots("the computer opponent is not running on this server")
-
-
-async def create(service: MatchService, options: MatchOptions, clock_seconds: int,
-                 private: bool, name: str, level: Level) -> Created:
-    await ensure_workers(service)
-    created = await service.create(options, clock_seconds, private, name)
-    await seat_bot(service, created, level)
-    return created
 
 
 async def seat_bot(service: MatchService, created: Created, level: Level) -> None:
