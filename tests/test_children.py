@@ -1,11 +1,19 @@
 """A SIGKILLed server leaves nothing running: its bot and analysis workers (and their
-supervisors' workers) die with it (server/children.py)."""
+supervisors' workers) die with it; a supervisor restarts a worker that exits and ends its
+workers when it stops (server/children.py)."""
 
 from __future__ import annotations
 
+import logging
+import os
+import secrets
+import signal
+import sys
+import threading
 import time
 from pathlib import Path
 
+from server.children import supervise
 from tests.serverproc import ServerProcess
 
 
@@ -61,3 +69,45 @@ def test_workers_die_with_a_killed_server(redis_process):
         ]
     finally:
         proc.kill()
+
+
+def test_supervisor_restarts_an_exited_worker_and_ends_all_when_stopped():
+    marker = f"fg-supervise-test-{secrets.token_hex(4)}"
+    command = [sys.executable, "-c", "import time; time.sleep(120)", marker]
+
+    def workers() -> set[int]:
+        found = set()
+        for pid in descendants(os.getpid()):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline and alive(pid):
+                found.add(pid)
+        return found
+
+    def wait_for(predicate) -> set[int]:  # type: ignore[no-untyped-def]
+        deadline = time.monotonic() + 20
+        while not predicate(found := workers()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return found
+
+    stop = threading.Event()
+    thread = threading.Thread(
+        target=supervise, args=(command, 2, logging.getLogger("test"), "test worker", stop),
+        kwargs={"every": 0.1}, daemon=True,
+    )
+    thread.start()
+    try:
+        first = wait_for(lambda found: len(found) == 2)
+        assert len(first) == 2, first
+        victim = min(first)
+        os.kill(victim, signal.SIGKILL)
+        second = wait_for(lambda found: len(found) == 2 and victim not in found)
+        assert len(second) == 2 and victim not in second, (victim, second)
+        assert first - {victim} <= second  # the other worker was left alone
+    finally:
+        stop.set()
+        thread.join(30)
+    assert not thread.is_alive()
+    assert not workers()

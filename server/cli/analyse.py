@@ -19,16 +19,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--redis-url", help="the server's Redis (default: REDIS_URL)")
     parser.add_argument("--log-level", help="debug, info, warning or error")
+    parser.add_argument(
+        "--supervise", action="store_true",
+        help="run even one worker as a child process, restarted if it dies (serve does this)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import signal
-    import subprocess
     import sys
 
     from server import logs
-    from server.children import spawn
+    from server.children import supervise
     from server.cli import UsageError
 
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     level = args.log_level or os.environ.get("FAIRGAMMON_LOG_LEVEL") or "info"
     log = logs.setup(level)
 
-    if args.workers == 1:
+    if args.workers == 1 and not args.supervise:
         from server.analysis_worker import AnalysisWorker
 
         async def main() -> None:
@@ -52,24 +55,12 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(main())
         return 0
 
-    # Several: one process each (an analysis keeps a core busy), supervised here.
+    # Several: one process each (an analysis keeps a core busy), supervised here: a worker that
+    # dies is restarted (and the game it held is taken over once its claim lapses).
     command = [sys.executable, "-m", "server.cli", "analyse", "--workers", "1",
                "--redis-url", redis_url, "--log-level", level]
-    children = [spawn(command) for _ in range(args.workers)]
-    log.info("started %d analysis workers", len(children))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    try:
-        for child in children:
-            child.wait()
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(10)
-            except subprocess.TimeoutExpired:
-                child.kill()
+    supervise(command, args.workers, log, "analysis worker")
     return 0
 
 
@@ -91,5 +82,5 @@ def start_with_server(count: int | None):  # type: ignore[no-untyped-def]
     if count <= 0:
         return None
     return spawn(
-        [sys.executable, "-m", "server.cli", "analyse", "--workers", str(count)]
+        [sys.executable, "-m", "server.cli", "analyse", "--workers", str(count), "--supervise"]
     )

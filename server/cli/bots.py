@@ -39,11 +39,10 @@ def server_url(explicit: str | None = None) -> str:
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import signal
-    import subprocess
     import sys
 
     from server import logs
-    from server.children import spawn
+    from server.children import supervise
     from server.cli import UsageError
 
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
@@ -70,31 +69,11 @@ def run(args: argparse.Namespace) -> int:
 
     # One process each (the nets' searches want their own core), supervised here: a worker
     # that dies is restarted (and its games are resumed by whichever worker claims them).
-    import time
-
     command = [sys.executable, "-m", "server.cli", "bots", "--workers", "1",
                "--redis-url", redis_url, "--server-url", url,
                "--max-games", str(args.max_games), "--log-level", level]
-    children = [spawn(command) for _ in range(args.workers)]
-    log.info("started %d bot workers", len(children))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    try:
-        while True:
-            time.sleep(0.5)
-            for i, child in enumerate(children):
-                if child.poll() is not None:
-                    log.warning("bot worker %d exited (%s); restarting", child.pid,
-                                child.returncode)
-                    children[i] = spawn(command)
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(10)
-            except subprocess.TimeoutExpired:
-                child.kill()
+    supervise(command, args.workers, log, "bot worker")
     return 0
 
 
