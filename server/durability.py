@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -82,21 +83,11 @@ class Durability:
 
 async def read(redis) -> Durability:  # type: ignore[no-untyped-def]
     """Redis's persistence settings; raises only when Redis cannot be reached."""
-    try:
-        config = await redis.config_get("append*")
-    except Exception as exc:
-        if _unreachable(exc):
-            raise
-        config = {}
-    config = {_text(k): _text(v) for k, v in config.items()}
+    raw = await _refused_empty(redis.config_get("append*"))
+    config = {_text(k): _text(v) for k, v in raw.items()}
     appendonly, appendfsync = config.get("appendonly"), config.get("appendfsync")
     if appendonly is None:
-        try:
-            info = await redis.info("persistence")
-        except Exception as exc:
-            if _unreachable(exc):
-                raise
-            info = {}
+        info = await _refused_empty(redis.info("persistence"))
         if "aof_enabled" in info:
             appendonly = "yes" if int(info["aof_enabled"]) else "no"
     return Durability(appendonly, appendfsync)
@@ -119,8 +110,15 @@ def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _unreachable(exc: Exception) -> bool:
-    return isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError)
+async def _refused_empty(reply: Awaitable[dict[Any, Any]]) -> dict[Any, Any]:
+    """``await reply``, or ``{}`` when Redis refused the command (a managed Redis without
+    CONFIG); an unreachable Redis still raises."""
+    try:
+        return await reply
+    except (RedisConnectionError, RedisTimeoutError, OSError):
+        raise
+    except Exception:
+        return {}
 
 
 class Guard:

@@ -118,3 +118,26 @@ def test_the_embedded_redis_of_fairgammon_serve_passes(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(20)
+
+
+async def test_read_without_config_falls_back_to_info_and_an_unreachable_redis_raises(tmp_path):
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from server.durability import read
+
+    # A managed Redis that disables CONFIG: INFO still tells the AOF is on, the fsync policy is
+    # unknown, and that counts as unsafe.
+    with redis_server(tmp_path, "always", "--rename-command", "CONFIG", '""') as redis:
+        r = aioredis.from_url(redis.url)
+        try:
+            found = await read(r)
+        finally:
+            await r.aclose()
+    assert (found.appendonly, found.appendfsync, found.safe) == ("yes", None, False)
+    assert "cannot be read" in (found.problem or "")
+    dead = aioredis.from_url(f"redis://127.0.0.1:{free_port()}")
+    try:
+        with pytest.raises(RedisConnectionError):
+            await read(dead)
+    finally:
+        await dead.aclose()
