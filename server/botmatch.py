@@ -64,13 +64,6 @@ async def level_of(store: Store, match_id: str) -> str | None:
     return raw.decode() if raw else None
 
 
-async def levels_of(store: Store, match_ids: list[str]) -> list[str | None]:
-    pipe = store.redis.pipeline(transaction=False)
-    for match_id in match_ids:
-        pipe.hget(seats_key(match_id), BOT_FIELD)
-    return [raw.decode() if raw else None for raw in await pipe.execute()]
-
-
 async def carry_label(service: MatchService, match_id: str) -> None:
     """After a rematch's seat was taken: a rematch of a match against the computer is one too
     (the bot, which held seat 1 of the first match, accepts the offer into seat 1)."""

@@ -330,21 +330,20 @@ async def list_matches(request: Request) -> JSONResponse:
     now = service(request).now()
     try:
         ids = await store.listed(index, 50)
-        blobs = await store.summaries(ids)
-        bots = await botmatch.levels_of(store, ids)
+        rows = await store.listing(ids, (botmatch.BOT_FIELD, players.RATED_FIELD))
         listed, stale = [], []
-        for match_id, blob, bot in zip(ids, blobs, bots, strict=True):
+        for match_id, (blob, (bot, rated)) in zip(ids, rows, strict=True):
             summary = msgpack.unpackb(blob, raw=False) if blob else None
             if summary is not None and _belongs(summary, status):
                 if limits.listable(summary, now):  # else expiring: the sweeper ends it
-                    listed.append({**summary, "bot": bot})
+                    label = {"bot": bot.decode() if bot else None, "rated": rated == b"1"}
+                    listed.append({**summary, **label})
             else:
                 stale.append(match_id)
         # The indexes are hints (a crash can leave one behind): the stored summary decides,
         # and a stale entry is dropped on the way.
         if stale:
             await store.redis.zrem(index, *stale)
-        await players.mark_rated(request, listed)
     except Exception as exc:
         raise Unavailable(str(exc)) from exc
     return JSONResponse({"matches": listed})

@@ -16,6 +16,8 @@ from engine.match import MatchOptions, Mode
 from server.accounts import COOKIE, Account, Accounts
 from server.results import Results
 
+RATED_FIELD = "rated"  # in the seats hash: b"1" when the creator asked for a rated match
+
 
 class Refused(Exception):
     """A create or join the accounts rules forbid: ``(code, message, HTTP status)``."""
@@ -66,7 +68,7 @@ def seat_fields(seat: int, account: Account | None, rated: bool = False) -> dict
     if account is not None:
         fields[f"a{seat}"] = account.ref.encode()
     if rated:
-        fields["rated"] = b"1"
+        fields[RATED_FIELD] = b"1"
     return fields
 
 
@@ -77,13 +79,6 @@ async def check_join(request: Request, match_id: str, account: Account | None) -
         raise Refused("needs_account", "sign in to join a rated match", 401)
     if account is not None and creator is not None and creator[1] == account.id:
         raise Refused("same_account", "this is your own match", 409)
-
-
-async def mark_rated(request: Request, summaries: list[dict[str, Any]]) -> None:
-    """Add ``rated`` to each listed match's summary (one pipelined read)."""
-    flags = await players(request).results.rated_flags([s["id"] for s in summaries])
-    for summary, rated in zip(summaries, flags, strict=True):
-        summary["rated"] = rated
 
 
 async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:

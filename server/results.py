@@ -70,12 +70,6 @@ class Results:
         r0, r1 = refs([a0, a1])
         return r0, r1, rated == b"1"
 
-    async def rated_flags(self, match_ids: list[str]) -> list[bool]:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for match_id in match_ids:
-                pipe.hget(seats_key(match_id), "rated")
-            return [raw == b"1" for raw in await pipe.execute()]
-
     # --- the hooks of MatchService._store
 
     async def finishing(self, state: MatchState) -> None:

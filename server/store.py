@@ -366,6 +366,18 @@ class Store:
                 pipe.hget(state_key(match_id), "m")
             return await pipe.execute()
 
+    async def listing(
+        self, match_ids: Sequence[str], seat_fields: Sequence[str]
+    ) -> list[tuple[bytes | None, list[bytes | None]]]:
+        """Each match's summary with ``seat_fields`` of its seats hash (the lobby's labels): one
+        pipelined round trip for the whole list."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(state_key(match_id), "m")
+                pipe.hmget(seats_key(match_id), list(seat_fields))
+            replies = await pipe.execute()
+        return list(zip(replies[::2], replies[1::2], strict=True))
+
     async def seat_hash(self, match_id: str, field: str) -> bytes | None:
         """A stored hash from the seats hash: ``"0"``, ``"1"`` (seat tokens) or ``"invite"``."""
         return await self.redis.hget(seats_key(match_id), field)

@@ -170,7 +170,7 @@ async def test_seats_are_linked_and_rated_matches_need_two_accounts(server):
     assert (self_join.status, self_join.body["error"]) == (409, "same_account")
     assert (await bob.post(f"/api/matches/{match}/join", {})).status == 200
     listed = (await guest.get("/api/matches?status=live")).body["matches"]
-    assert [(x["id"], x["rated"]) for x in listed] == [(match, True)]
+    assert [(x["id"], x["rated"], x["bot"]) for x in listed] == [(match, True, None)]
     info = (await guest.get(f"/api/matches/{match}")).body
     assert info["names"] == ["alice", "bob"]  # the account's name, not the typed one
     assert info["rated"] is True and info["accounts"] == [True, True]

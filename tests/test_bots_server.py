@@ -64,6 +64,9 @@ async def test_complete_match_against_each_level(bot_server, level, options):
         # The bot took the other seat at once, under its level's name.
         await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
         assert human.tracker.names[1] == f"Computer ({level.capitalize()})"
+        # The lobby's live list labels it a match against the computer, never rated.
+        live = (await get(bot_server.base, "/api/matches?status=live"))["matches"]
+        assert [(m["bot"], m["rated"]) for m in live if m["id"] == match_id] == [(level, False)]
         result = await asyncio.wait_for(
             play_random(human, random.Random(12), double_rate=0.3, take_rate=1.0), 120)
     assert result is not None and result.reason != "forfeit"
