@@ -416,9 +416,6 @@ class Store:
         entries = await self.redis.xrange(log_key(match_id), "-", "+")
         return [fields[b"c"] for _, fields in entries if b"c" in fields]
 
-    async def log_length(self, match_id: str) -> int:
-        return int(await self.redis.xlen(log_key(match_id)))
-
     # --- global indexes (hints, see the module docstring) ---
 
     async def index(
