@@ -44,12 +44,18 @@ def supervise(command: list[str], count: int, log: logging.Logger, what: str,
                                 child.returncode)
                     children[i] = spawn(command)
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            try:
-                child.wait(10)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+        end(children)
+
+
+def end(children: list[subprocess.Popen], grace: float = 10) -> None:  # type: ignore[type-arg]
+    """SIGTERM every child still running, then wait for them all; SIGKILL one still running
+    ``grace`` seconds later."""
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    for child in children:
+        try:
+            child.wait(grace)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()

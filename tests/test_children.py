@@ -71,6 +71,24 @@ def test_workers_die_with_a_killed_server(redis_process):
         proc.kill()
 
 
+def test_a_stopped_server_ends_its_workers_and_exits_cleanly(redis_process):
+    if not redis_process.alive():
+        redis_process.start()
+    proc = ServerProcess(redis_process.url, FAIRGAMMON_BOTS="2", FAIRGAMMON_ANALYSERS="1")
+    proc.start()
+    try:
+        assert proc.process is not None
+        deadline = time.monotonic() + 20
+        while len(below := descendants(proc.process.pid)) < 4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(below) >= 4, below
+        proc.process.send_signal(signal.SIGTERM)
+        assert proc.process.wait(15) == 0  # not killed, no error on the way out
+        assert not [p for p in below if alive(p)]
+    finally:
+        proc.kill()
+
+
 def test_supervisor_restarts_an_exited_worker_and_ends_all_when_stopped():
     marker = f"fg-supervise-test-{secrets.token_hex(4)}"
     command = [sys.executable, "-c", "import time; time.sleep(120)", marker]

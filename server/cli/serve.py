@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         metrics_dir.mkdir(parents=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
 
+    from server.children import end
     from server.cli.bots import start_with_server
 
     bots = start_with_server(args.bots, settings.port)
@@ -180,12 +181,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=10,
         )
     finally:
-        if bots is not None:
-            bots.terminate()
-            bots.wait(10)
-        if analysers is not None:
-            analysers.terminate()
-            analysers.wait(10)
+        end([child for child in (bots, analysers) if child is not None])
         if embedded:
             embedded.stop()
         log.info("server stopped")
