@@ -15,6 +15,10 @@ For the seat holding ``token``, in the decision it owes now:
 ``cube`` carries the three cubeful equities of the player on roll (``no_double``,
 ``double_take``, ``double_pass``) and the ``win`` chance of the player asking.
 
+One search per decision: the answer depends only on the match state, so each process keeps the
+last answers by (match, seat, version) and asks the nets once however often a player asks
+(concurrent asks wait for the same search); at most ``SEARCHES`` searches run at once.
+
 Errors: ``hints_unavailable`` (403) in a match between people; ``forbidden`` (403) for a token
 that holds no seat; ``no_decision`` (409) when the seat owes no move or cube decision now.
 """
@@ -22,6 +26,8 @@ that holds no seat; ``no_decision`` (409) when the seat owes no move or cube dec
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 from starlette.requests import Request
@@ -39,6 +45,34 @@ from server.matches import seat_of
 
 TOP = 3
 HINT_PLY = STYLES[Level.EXPERT].ply
+SEARCHES = 2
+"""Hint searches running at once in one process (each keeps a core busy)."""
+
+
+class Answers:
+    """The last ``size`` answers by key; concurrent asks for one key share one computation."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._entries: OrderedDict[Hashable, asyncio.Future[Any]] = OrderedDict()
+
+    async def get(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = asyncio.ensure_future(compute())
+            self._entries[key] = entry
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return await asyncio.shield(entry)
+
+
+_answers = Answers()
+_searches = asyncio.Semaphore(SEARCHES)
+
+
+async def _search(state: MatchState, seat: int) -> dict[str, Any]:
+    async with _searches:
+        return await asyncio.to_thread(advise, state, seat)
 
 
 def advise(state: MatchState, seat: int) -> dict[str, Any]:
@@ -93,7 +127,8 @@ async def hint(request: Request) -> JSONResponse:
     seat = seat_of(await service.store.seat_hashes(match_id) or (None, None), token)
     if seat is None:
         raise BadRequest(ErrorCode.FORBIDDEN, "that token holds no seat of this match", 403)
-    return JSONResponse(await asyncio.to_thread(advise, state, seat))
+    key = (match_id, seat, state.version)
+    return JSONResponse(await _answers.get(key, lambda: _search(state, seat)))
 
 
 routes = [Route("/api/matches/{match_id}/hint", hint, methods=["POST"])]

@@ -213,3 +213,28 @@ async def test_killed_worker_is_replaced_and_the_game_finishes(bot_server, redis
                  and type(e.data).__name__ == "Recommitted"]
     assert recommits == []
     assert await _verify_all(bot_server.base, match_id) == 1
+
+
+async def test_a_hint_is_searched_once_per_decision_however_often_it_is_asked():
+    from server.hints import Answers
+
+    searches = 0
+    release = asyncio.Event()
+
+    async def search() -> dict:
+        nonlocal searches
+        searches += 1
+        await release.wait()
+        return {"plays": searches}
+
+    answers = Answers(size=2)
+    asks = [asyncio.create_task(answers.get(("m", 0, 7), search)) for _ in range(5)]
+    await asyncio.sleep(0)
+    release.set()
+    assert [await a for a in asks] == [{"plays": 1}] * 5
+    assert await answers.get(("m", 0, 7), search) == {"plays": 1}  # kept
+    await answers.get(("m", 0, 8), search)  # the match moved on: a new search
+    await answers.get(("m", 1, 8), search)
+    assert searches == 3
+    await answers.get(("m", 0, 7), search)  # the oldest was let go (size 2)
+    assert searches == 4
