@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from bots.levels import Level, accept_resignation, answer_double, choose_play
 from bots.levels import should_double as level_doubles
-from brain.context import CubeContext, Owner
+from brain.context import CubeContext, seat_context
 from engine.cube import MAX_CUBE
 from engine.game import Action
+from engine.match import Mode
 from engine.reference import Move
 from protocol import events as pe
 from protocol import messages as m
@@ -62,18 +63,11 @@ class Offers:
 def context_of(t: Tracker, seat: int) -> CubeContext:
     """The bot's cube context from what its client tracks."""
     settings = t.settings
-    owner = Owner.CENTRED
-    if t.cube_owner is not None:
-        owner = Owner.MOVER if t.cube_owner == seat else Owner.OPPONENT
-    if settings is None or settings.mode == "single_game":
-        return CubeContext(away=(1, 1), cube_in_play=False)
-    if settings.mode == "match":
-        length = settings.length
-        return CubeContext(value=t.cube, owner=owner,
-                           away=(length - t.score[seat], length - t.score[1 - seat]),
-                           crawford=t.crawford, cube_in_play=not t.crawford)
-    return CubeContext(value=t.cube, owner=owner, jacoby=settings.jacoby,
-                       beavers=settings.beavers)
+    if settings is None:
+        return seat_context(Mode.SINGLE_GAME, seat)
+    return seat_context(Mode(settings.mode), seat, value=t.cube, owner=t.cube_owner,
+                        length=settings.length or 0, score=t.score, crawford=t.crawford,
+                        jacoby=settings.jacoby, beavers=settings.beavers)
 
 
 def decide(t: Tracker, seat: int, level: Level, offers: Offers,

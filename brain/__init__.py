@@ -18,8 +18,10 @@ API
 ``brain.context``
     ``CubeContext(value, owner, away, crawford, jacoby, beavers, cube_in_play)``: the cube and
     score seen by one player; ``Owner`` (``CENTRED``, ``MOVER``, ``OPPONENT``); ``MONEY``;
-    ``context_for(match, seat)`` builds it from an :class:`engine.match.Match` (a single game
-    counts as 1-away/1-away with a dead cube).
+    ``seat_context(mode, seat, value=, owner=, length=, score=, crawford=, jacoby=, beavers=)``
+    builds it from the scoring mode, the cube and the score (a single game counts as
+    1-away/1-away with a dead cube, the Crawford game has a dead cube); ``context_for(match,
+    seat)`` does so for an :class:`engine.match.Match`.
 
 ``brain.nets``
     ``nets()`` returns the process's :class:`~brain.nets.Nets` (loaded once, thread-safe,
