@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bots.levels import Level, accept_resignation, answer_double, choose_play
 from bots.levels import should_double as level_doubles
 from brain.context import CubeContext, seat_context
-from engine.cube import MAX_CUBE
+from engine.cube import Cube
 from engine.game import Action
 from engine.match import Mode
 from engine.reference import Move
@@ -88,8 +88,11 @@ def decide(t: Tracker, seat: int, level: Level, offers: Offers,
         return Decision(Action.MOVE, play.moves if play is not None else ())
     if owed == "take":
         doubler = 1 - seat
-        may_beaver = bool(t.settings is not None and t.settings.beavers and offers.beaverable
-                          and t.cube * 4 <= MAX_CUBE)
+        # The engine's cube arithmetic; a double not known to be plain counts as a beaver's
+        # redouble (which cannot be beavered): the bot then takes.
+        pending = Cube(t.cube, t.cube_owner, offered_by=doubler, beaver=not offers.beaverable)
+        may_beaver = bool(t.settings is not None and t.settings.beavers
+                          and pending.may_beaver(seat))
         return Decision(answer_double(level, t.position(doubler), context_of(t, doubler),
                                       may_beaver, rng))
     if owed == "resign":
