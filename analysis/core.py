@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 from analysis.equity import Evaluator, RollOutcome
 from analysis.game import GameInput
-from brain.context import CubeContext, Owner
-from engine.match import Mode
+from brain.context import CubeContext, seat_context
 from engine.notation import play_text
 from engine.position_id import encode
 from engine.turns import Action, Turn
@@ -123,15 +122,9 @@ class GameReport:
 
 def context_of(game: GameInput, seat: int, value: int, owner: int | None) -> CubeContext:
     """The cube and score seen by ``seat``."""
-    if game.mode is Mode.SINGLE_GAME:
-        return CubeContext(value=1, away=(1, 1), cube_in_play=False)
-    own = Owner.CENTRED if owner is None else Owner.MOVER if owner == seat else Owner.OPPONENT
-    if game.mode is Mode.MATCH:
-        away = (game.length - game.score[seat], game.length - game.score[1 - seat])
-        return CubeContext(value=value, owner=own, away=away, crawford=game.crawford,
-                           cube_in_play=game.cube_in_play)
-    return CubeContext(value=value, owner=own, jacoby=game.jacoby, beavers=game.beavers,
-                       cube_in_play=game.cube_in_play)
+    return seat_context(game.mode, seat, value=value, owner=owner, length=game.length,
+                        score=game.score, crawford=game.crawford, jacoby=game.jacoby,
+                        beavers=game.beavers)
 
 
 def outcome_of(outcomes: list[RollOutcome], d1: int, d2: int) -> RollOutcome:

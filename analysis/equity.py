@@ -2,27 +2,16 @@
 after a play (or after a roll that could not be played), and the equities of every roll.
 
 ``brain.nets`` scores plays; a roll with no legal play leaves the position as it was, with the
-opponent to roll, and needs the same post-play evaluation of that unchanged position. This
-module adds it (through the loaded nets' own 1-ply scorer, so the numbers are on exactly the
-scale of :meth:`brain.nets.Nets.rank_plays`) instead of a second net loader.
+opponent to roll, and is scored by :meth:`brain.nets.Nets.score_unchanged` on exactly the scale
+of :meth:`brain.nets.Nets.rank_plays`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from brain.board import to_board
 from brain.context import CubeContext
-from brain.nets import (
-    FILTER_MAX_MOVES,
-    FILTER_THRESHOLD,
-    MIN_DEEP,
-    CubeAdvice,
-    Nets,
-    ScoredPlay,
-    nets,
-)
-from engine.movegen import Play
+from brain.nets import CubeAdvice, Nets, ScoredPlay, nets
 from engine.position import Position
 
 ROLLS: tuple[tuple[int, int, int], ...] = tuple(
@@ -57,9 +46,7 @@ class Evaluator:
 
     def unchanged(self, position: Position, context: CubeContext) -> float:
         """The equity of the player who could not move, ``position`` left as it was."""
-        board = to_board(position)
-        scored = self.nets._score_1ply(Play((), position), board, context)
-        return scored.equity
+        return self.nets.score_unchanged(position, context).equity
 
     def roll(self, position: Position, d1: int, d2: int, weight: int,
              context: CubeContext) -> RollOutcome:
@@ -89,8 +76,8 @@ class DeepEvaluator(Evaluator):
     luck and cube decisions as at 1-ply (docs/analysis.md, "Deeper analysis").
 
     The plays re-scored are the 1-ply best ones :meth:`brain.nets.Nets.rank_plays` would
-    re-score, plus the play made when it is not among them, so the play made and the best play
-    are always compared on one scale."""
+    re-score, plus the play made when it is not among them (:meth:`brain.nets.Nets.deepen`), so
+    the play made and the best play are always compared on one scale."""
 
     level = "2-ply"
     ply = 2
@@ -100,12 +87,4 @@ class DeepEvaluator(Evaluator):
         plays = outcome.plays
         if len(plays) <= 1:
             return plays  # forced (or no play): nothing to judge deeper
-        best = plays[0].equity
-        close = [s for s in plays[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
-        keep = list(plays[:max(len(close), MIN_DEEP)])
-        if not any(s.play.position == played for s in keep):
-            keep += [s for s in plays if s.play.position == played]
-        pre = to_board(position)
-        deep = [self.nets._score_nply(s, pre, context, self.ply) for s in keep]
-        deep.sort(key=lambda s: (-s.equity, -s.cubeless, s.play.moves))
-        return tuple(deep)
+        return tuple(self.nets.deepen(position, list(plays), context, self.ply, also=played))

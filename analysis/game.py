@@ -1,5 +1,5 @@
 """The input of an analysis: one game's turns and what their equities depend on (the match
-score, the Crawford rule, whether the cube is in play, money rules)."""
+score, the Crawford rule, money rules)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ class GameInput:
     length: int  # the match length in match play, else 0
     score: tuple[int, int]  # before the game
     crawford: bool
-    cube_in_play: bool
     jacoby: bool = False
     beavers: bool = False
     result: tuple[int, int] | None = None  # (winner, points) once the game is over
@@ -35,7 +34,6 @@ class GameInput:
             length=options.length if options.mode is Mode.MATCH else 0,
             score=game.score,
             crawford=game.crawford,
-            cube_in_play=game.cube,
             jacoby=options.jacoby,
             beavers=options.beavers,
             result=result,

@@ -18,23 +18,17 @@ for Easy and Normal). A resignation is accepted when it gives at least what play
 
 from __future__ import annotations
 
-import enum
 import random
 
 from bots.catalog import NAMES, STYLES, Level, Style
 from brain.context import CubeContext
 from brain.nets import CubeAdvice, ScoredPlay, nets, resignation_worth_accepting
+from engine.game import Action
 from engine.movegen import Play
 from engine.position import Position
 
-__all__ = ["NAMES", "STYLES", "Answer", "Level", "Style", "accept_resignation", "answer_double",
+__all__ = ["NAMES", "STYLES", "Level", "Style", "accept_resignation", "answer_double",
            "choose_play", "ranked_plays", "should_double"]
-
-
-class Answer(enum.StrEnum):
-    TAKE = "take"
-    DROP = "drop"
-    BEAVER = "beaver"
 
 
 def _blur(value: float, style: Style, rng: random.Random) -> float:
@@ -74,17 +68,17 @@ def should_double(level: Level, position: Position, context: CubeContext,
 
 
 def answer_double(level: Level, doubler_position: Position, doubler_context: CubeContext,
-                  may_beaver: bool, rng: random.Random) -> Answer:
-    """The level's answer to a double: ``doubler_position`` and ``doubler_context`` are seen by
-    the doubler (who is on roll)."""
+                  may_beaver: bool, rng: random.Random) -> Action:
+    """The level's answer to a double (``Action.TAKE``, ``DROP`` or ``BEAVER``):
+    ``doubler_position`` and ``doubler_context`` are seen by the doubler (who is on roll)."""
     advice: CubeAdvice = nets().cube_advice(doubler_position, doubler_context)
     style = STYLES[level]
     take_value = _blur(advice.double_take, style, rng)  # the doubler's equity if we take
     if take_value > advice.double_pass:
-        return Answer.DROP
+        return Action.DROP
     if may_beaver and (advice.beaver if not style.noise else take_value < -0.05):
-        return Answer.BEAVER
-    return Answer.TAKE
+        return Action.BEAVER
+    return Action.TAKE
 
 
 def accept_resignation(resigner_position: Position, level: int,

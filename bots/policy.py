@@ -1,41 +1,34 @@
 """What a bot does next in a match, from what its client sees (pure: no I/O, no clock).
 
 :func:`decide` reads the client's :class:`~protocol.client.Tracker` and the offers the bot has
-seen (:class:`Offers`) and returns an :class:`Action`, or None when the bot owes nothing that
+seen (:class:`Offers`) and returns a :class:`Decision`, or None when the bot owes nothing that
 is not automatic (commitments and reveals are the client library's job). The worker sends the
 action; the tests run the same function against the pure match machine.
 """
 
 from __future__ import annotations
 
-import enum
 import random
 from dataclasses import dataclass
 
-from bots.levels import Answer, Level, accept_resignation, answer_double, choose_play
+from bots.levels import Level, accept_resignation, answer_double, choose_play
 from bots.levels import should_double as level_doubles
-from brain.context import CubeContext, Owner
-from engine.cube import MAX_CUBE
+from brain.context import CubeContext, seat_context
+from engine.cube import Cube
+from engine.game import Action
+from engine.match import Mode
 from engine.reference import Move
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client.tracker import Tracker
 
 
-class Kind(enum.StrEnum):
-    ROLL = "roll"
-    DOUBLE = "double"
-    MOVE = "move"
-    TAKE = "take"
-    DROP = "drop"
-    BEAVER = "beaver"
-    ACCEPT = "accept"
-    REJECT = "reject"
-
-
 @dataclass(frozen=True, slots=True)
-class Action:
-    kind: Kind
+class Decision:
+    """What the bot does: one of the engine's actions (never ``ROLL_OFF`` or ``RESIGN``: the
+    client library rolls off and bots never resign) and, for ``MOVE``, the play."""
+
+    kind: Action
     moves: tuple[Move, ...] = ()
 
 
@@ -70,22 +63,15 @@ class Offers:
 def context_of(t: Tracker, seat: int) -> CubeContext:
     """The bot's cube context from what its client tracks."""
     settings = t.settings
-    owner = Owner.CENTRED
-    if t.cube_owner is not None:
-        owner = Owner.MOVER if t.cube_owner == seat else Owner.OPPONENT
-    if settings is None or settings.mode == "single_game":
-        return CubeContext(away=(1, 1), cube_in_play=False)
-    if settings.mode == "match":
-        length = settings.length
-        return CubeContext(value=t.cube, owner=owner,
-                           away=(length - t.score[seat], length - t.score[1 - seat]),
-                           crawford=t.crawford, cube_in_play=not t.crawford)
-    return CubeContext(value=t.cube, owner=owner, jacoby=settings.jacoby,
-                       beavers=settings.beavers)
+    if settings is None:
+        return seat_context(Mode.SINGLE_GAME, seat)
+    return seat_context(Mode(settings.mode), seat, value=t.cube, owner=t.cube_owner,
+                        length=settings.length or 0, score=t.score, crawford=t.crawford,
+                        jacoby=settings.jacoby, beavers=settings.beavers)
 
 
 def decide(t: Tracker, seat: int, level: Level, offers: Offers,
-           rng: random.Random) -> Action | None:
+           rng: random.Random) -> Decision | None:
     """The bot's next action in the phase it owes, or None."""
     if t.over is not None:
         return None
@@ -93,26 +79,27 @@ def decide(t: Tracker, seat: int, level: Level, offers: Offers,
     if owed == "decide":
         context = context_of(t, seat)
         if t.may_double(seat) and level_doubles(level, t.position(seat), context, rng):
-            return Action(Kind.DOUBLE)
-        return Action(Kind.ROLL)
+            return Decision(Action.DOUBLE)
+        return Decision(Action.ROLL)
     if owed == "move":
         if t.dice is None:
             return None
         play = choose_play(level, t.position(seat), *t.dice, context_of(t, seat), rng)
-        return Action(Kind.MOVE, play.moves if play is not None else ())
+        return Decision(Action.MOVE, play.moves if play is not None else ())
     if owed == "take":
         doubler = 1 - seat
-        may_beaver = bool(t.settings is not None and t.settings.beavers and offers.beaverable
-                          and t.cube * 4 <= MAX_CUBE)
-        answer = answer_double(level, t.position(doubler), context_of(t, doubler), may_beaver,
-                               rng)
-        return Action({Answer.TAKE: Kind.TAKE, Answer.DROP: Kind.DROP,
-                       Answer.BEAVER: Kind.BEAVER}[answer])
+        # The engine's cube arithmetic; a double not known to be plain counts as a beaver's
+        # redouble (which cannot be beavered): the bot then takes.
+        pending = Cube(t.cube, t.cube_owner, offered_by=doubler, beaver=not offers.beaverable)
+        may_beaver = bool(t.settings is not None and t.settings.beavers
+                          and pending.may_beaver(seat))
+        return Decision(answer_double(level, t.position(doubler), context_of(t, doubler),
+                                      may_beaver, rng))
     if owed == "resign":
         if offers.resign_level is None:
-            return Action(Kind.REJECT)  # cannot happen with a well-fed Offers; play on
+            return Decision(Action.REJECT)  # cannot happen with a well-fed Offers; play on
         resigner = 1 - seat
         accept = accept_resignation(t.position(resigner), offers.resign_level,
                                     context_of(t, seat))
-        return Action(Kind.ACCEPT if accept else Kind.REJECT)
+        return Decision(Action.ACCEPT if accept else Action.REJECT)
     return None

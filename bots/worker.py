@@ -33,7 +33,8 @@ import redis.asyncio as aioredis
 
 from bots import queue
 from bots.levels import NAMES
-from bots.policy import Action, Kind, Offers, decide
+from bots.policy import Decision, Offers, decide
+from engine.game import Action
 from protocol import messages as m
 from protocol.client import ClientClosed, LobbyError, MatchClient
 from protocol.client.lobby import accept_rematch, base_url
@@ -316,18 +317,18 @@ class Worker:
             await asyncio.sleep(delay - spent)
 
     @staticmethod
-    async def _send(client: MatchClient, action: Action) -> m.Ack | m.Reject:
+    async def _send(client: MatchClient, action: Decision) -> m.Ack | m.Reject:
         kind = action.kind
-        if kind is Kind.ROLL:
+        if kind is Action.ROLL:
             return await client.roll()
-        if kind is Kind.DOUBLE:
+        if kind is Action.DOUBLE:
             return await client.double()
-        if kind is Kind.MOVE:
+        if kind is Action.MOVE:
             return await client.move(action.moves)
-        if kind is Kind.TAKE:
+        if kind is Action.TAKE:
             return await client.take()
-        if kind is Kind.DROP:
+        if kind is Action.DROP:
             return await client.drop_double()
-        if kind is Kind.BEAVER:
+        if kind is Action.BEAVER:
             return await client.beaver()
-        return await client.answer_resignation(kind is Kind.ACCEPT)
+        return await client.answer_resignation(kind is Action.ACCEPT)

@@ -18,8 +18,10 @@ API
 ``brain.context``
     ``CubeContext(value, owner, away, crawford, jacoby, beavers, cube_in_play)``: the cube and
     score seen by one player; ``Owner`` (``CENTRED``, ``MOVER``, ``OPPONENT``); ``MONEY``;
-    ``context_for(match, seat)`` builds it from an :class:`engine.match.Match` (a single game
-    counts as 1-away/1-away with a dead cube).
+    ``seat_context(mode, seat, value=, owner=, length=, score=, crawford=, jacoby=, beavers=)``
+    builds it from the scoring mode, the cube and the score (a single game counts as
+    1-away/1-away with a dead cube, the Crawford game has a dead cube); ``context_for(match,
+    seat)`` does so for an :class:`engine.match.Match`.
 
 ``brain.nets``
     ``nets()`` returns the process's :class:`~brain.nets.Nets` (loaded once, thread-safe,
@@ -29,6 +31,11 @@ API
       best first, each with ``equity`` (cubeful in ``context``: money points per unit cube, or
       bgsage's match equity), ``cubeless`` equity and ``probs`` (:class:`~brain.nets.Probs`);
       empty when no die can be played.
+    * ``deepen(position, ranked, context, ply, also=None) -> list[ScoredPlay]`` — the 1-ply
+      ``ranked`` plays with the best of them (and the play ending in ``also``) re-scored ``ply``
+      deep, as ``rank_plays(..., ply)`` does: for a caller that already holds the 1-ply ranking.
+    * ``score_unchanged(position, context) -> ScoredPlay`` — a roll that cannot be played, scored
+      like a ranked play (the position stays, the opponent rolls next).
     * ``pre_roll_probs(position) -> Probs`` — the player on roll's outcome probabilities before
       the roll (1-ply); ``.cubeless_equity`` gives the cubeless equity.
     * ``cube_advice(position, context) -> CubeAdvice`` — for the player on roll: ``double``,

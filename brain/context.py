@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
+from engine.cube import MAX_CUBE
 from engine.match import Match, Mode
 
 
@@ -60,7 +61,7 @@ class CubeContext:
         match for this player is never turned)."""
         if not self.cube_in_play or self.crawford or self.owner is Owner.OPPONENT:
             return False
-        if self.value * 2 > 64:
+        if self.value * 2 > MAX_CUBE:
             return False
         return not (self.is_match and self.value >= self.away[0])
 
@@ -73,22 +74,36 @@ MONEY = CubeContext()
 """Money play, cube centred at 1, no Jacoby rule, no beavers."""
 
 
+def seat_context(mode: Mode, seat: int, *, value: int = 1, owner: int | None = None,
+                 length: int = 0, score: tuple[int, int] = (0, 0), crawford: bool = False,
+                 jacoby: bool = False, beavers: bool = False) -> CubeContext:
+    """The context of ``seat`` from the match's scoring ``mode`` and the cube (``owner`` a seat,
+    None while centred), score and rules: the one mapping every caller (a
+    :class:`~engine.match.Match`, a client's tracker, a game record) goes through.
+
+    A single game counts as 1-away/1-away with a dead cube; in a match the cube is dead in the
+    Crawford game.
+
+    >>> seat_context(Mode.MATCH, 1, value=2, owner=1, length=5, score=(3, 1)).away
+    (4, 2)
+    >>> seat_context(Mode.MONEY, 0, value=2, owner=1, jacoby=True).owner
+    <Owner.OPPONENT: 'opponent'>
+    """
+    if mode is Mode.SINGLE_GAME:
+        return CubeContext(value=1, away=(1, 1), cube_in_play=False)
+    own = Owner.CENTRED if owner is None else Owner.MOVER if owner == seat else Owner.OPPONENT
+    if mode is Mode.MATCH:
+        away = (length - score[seat], length - score[1 - seat])
+        return CubeContext(value=value, owner=own, away=away, crawford=crawford,
+                           cube_in_play=not crawford)
+    return CubeContext(value=value, owner=own, jacoby=jacoby, beavers=beavers)
+
+
 def context_for(match: Match, seat: int) -> CubeContext:
     """The context of ``seat`` in the current (or last) game of ``match``."""
-    game = match.game
+    cube = match.game.cube if match.game is not None else None
     options = match.options
-    cube = game.cube if game is not None else None
-    value = cube.value if cube is not None else 1
-    owner = Owner.CENTRED
-    if cube is not None and cube.owner is not None:
-        owner = Owner.MOVER if cube.owner == seat else Owner.OPPONENT
-    cube_in_play = game is not None and game.options.cube
-    if options.mode is Mode.SINGLE_GAME:
-        return CubeContext(value=1, away=(1, 1), cube_in_play=False)
-    if options.mode is Mode.MATCH:
-        length = options.length
-        away = (length - match.score[seat], length - match.score[1 - seat])
-        return CubeContext(value=value, owner=owner, away=away, crawford=match.is_crawford,
-                           cube_in_play=cube_in_play)
-    return CubeContext(value=value, owner=owner, jacoby=options.jacoby,
-                       beavers=options.beavers, cube_in_play=cube_in_play)
+    return seat_context(options.mode, seat, value=cube.value if cube is not None else 1,
+                        owner=cube.owner if cube is not None else None, length=options.length,
+                        score=match.score, crawford=match.is_crawford, jacoby=options.jacoby,
+                        beavers=options.beavers)

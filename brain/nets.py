@@ -169,18 +169,37 @@ class Nets:
         if not plays:
             return []
         pre = to_board(position)
-        scored = [self._score_1ply(play, pre, context) for play in plays]
-        scored.sort(key=_order)
+        scored = sorted((self._score_1ply(play, pre, context) for play in plays), key=_order)
         if ply <= 1 or len(scored) == 1:
             return scored
-        best = scored[0].equity
-        keep = [s for s in scored[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
+        return self.deepen(position, scored, context, ply)
+
+    def score_unchanged(self, position: Position, context: CubeContext) -> ScoredPlay:
+        """The empty play of a roll that cannot be played, scored at 1-ply like the plays of
+        :meth:`rank_plays`: ``position`` (seen by the player on roll) stays as it is and the
+        opponent rolls next. Its ``equity`` is on exactly the scale of a ranked play's."""
+        return self._score_1ply(Play((), position), to_board(position), context)
+
+    def deepen(self, position: Position, ranked: list[ScoredPlay], context: CubeContext,
+               ply: int, also: Position | None = None) -> list[ScoredPlay]:
+        """``ranked`` (the 1-ply plays from ``position``, best first, as :meth:`rank_plays`
+        gives them) with the best of them re-scored ``ply`` deep and re-sorted, followed by the
+        others with their 1-ply values. Re-scored are the plays within
+        :data:`FILTER_THRESHOLD` of the best among the first :data:`FILTER_MAX_MOVES`, always
+        at least the first :data:`MIN_DEEP`, and the play ending in ``also`` if given (so a
+        play made and the best play are compared on one scale)."""
+        best = ranked[0].equity
+        close = [s for s in ranked[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
         # At least the first MIN_DEEP plays get the deep value: a hint's top three must be
         # compared on one scale.
-        keep = scored[:max(len(keep), MIN_DEEP)]
-        deep = [self._score_nply(s, pre, context, ply) for s in keep]
-        deep.sort(key=_order)
-        return deep + scored[len(keep):]
+        count = max(len(close), MIN_DEEP)
+        keep, rest = list(ranked[:count]), list(ranked[count:])
+        if also is not None and not any(s.play.position == also for s in keep):
+            keep += [s for s in rest if s.play.position == also]
+            rest = [s for s in rest if s.play.position != also]
+        pre = to_board(position)
+        deep = sorted((self._score_nply(s, pre, context, ply) for s in keep), key=_order)
+        return deep + rest
 
     def _score_1ply(self, play: Play, pre: list[int], context: CubeContext) -> ScoredPlay:
         post = to_board(play.position)

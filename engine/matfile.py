@@ -73,6 +73,7 @@ from engine.events import (
     Taken,
 )
 from engine.match import Mode
+from engine.notation import dice_text
 from engine.position import Board, Position
 from engine.record import GameRecord, MatchRecord
 from engine.reference import Move, apply_move
@@ -259,7 +260,7 @@ def _game_lines(record: MatchRecord, game: GameRecord, names: tuple[str, str]) -
 
 
 def _dice_text(dice: Dice) -> str:
-    return f"{max(dice)}{min(dice)}: "  # the larger die first, as Jellyfish and gnubg write
+    return f"{dice_text(dice)}: "  # the larger die first, as Jellyfish and gnubg write
 
 
 def _play_text(position: Position, dice: Dice, moves: tuple[Move, ...]) -> tuple[str, Position]:

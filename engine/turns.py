@@ -29,8 +29,7 @@ from engine.notation import play_text
 from engine.position import Position
 from engine.record import GameRecord
 from engine.reference import Move, apply_move
-
-_RESIGN_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+from engine.results import ResultKind
 
 
 class Action(enum.StrEnum):
@@ -120,8 +119,8 @@ def game_turns(game: GameRecord) -> tuple[Turn, ...]:
         elif isinstance(event, ev.Dropped):
             add(event.seat, Action.DROP, "drops", event.value)
         elif isinstance(event, ev.ResignOffered):
-            level = int(event.level)
-            add(event.seat, Action.RESIGN, f"resigns a {_RESIGN_NAMES[level]}", level)
+            level = ResultKind(event.level)
+            add(event.seat, Action.RESIGN, f"resigns a {level.name.lower()}", int(level))
         elif isinstance(event, ev.ResignAccepted):
             add(event.seat, Action.ACCEPT, "accepts", int(event.level))
         elif isinstance(event, ev.ResignRejected):

@@ -30,7 +30,7 @@ def constructed_game(
     m, events = Match.new(options).start_game()
     log = list(events)
     draft = GameInput((), options.mode, options.length, (0, 0), False,
-                      options.mode.value != "single_game", options.jacoby, options.beavers)
+                      jacoby=options.jacoby, beavers=options.beavers)
     while m.game is not None and not m.game.is_over:
         game = m.game
         expected = game.expected()

@@ -15,18 +15,15 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import msgpack
-
 from engine.match import MatchOptions
-from protocol import codec
 from server.clock import wall_ms
 from server.machine import core, serial
 from server.machine.commands import Command, Join
 from server.machine.state import Config, MatchState, owing
-from server.matches import command_record, summary, token_hash
+from server.matches import token_hash
 from server.store import CLOCK_CREDIT, Store
 from tests.machine_driver import Seat
-from tests.srv_support import Seated
+from tests.srv_support import Seated, apply_and_store, store_transition
 
 
 @dataclass
@@ -66,8 +63,8 @@ async def store_long_match(
         config = Config(options, clock_ms=clock_ms)
         state, events = core.create(match_id, config, "Ann", now)
         tokens = {str(s): token_hash(t) for s, t in enumerate(seated.tokens)}
-        await _commit(store, -1, state, events, config, now, tokens)
-        state = await _apply(store, state, Join(1, name="Bob"), now)
+        await store_transition(store, -1, state, events, config, now, tokens)
+        state = await apply_and_store(store, state, Join(1, name="Bob"), now)
         drivers = (Seat(0, random.Random(rng.random())), Seat(1, random.Random(rng.random())))
         # The commits go out without waiting for each other (the store pipelines them, in
         # order, and Redis fsyncs once per batch): seconds saved with appendfsync always.
@@ -81,7 +78,9 @@ async def store_long_match(
             assert command is not None
             outcome = core.apply(state, command, now)
             assert isinstance(outcome, core.Accepted), outcome
-            commit = _commit(store, state.version, outcome.state, outcome.events, command, now)
+            commit = store_transition(
+                store, state.version, outcome.state, outcome.events, command, now
+            )
             commits.append(asyncio.ensure_future(commit))
             state = outcome.state
             if len(commits) >= 200:
@@ -110,33 +109,6 @@ async def apply_to_stored(redis_url: str, match_id: str, command: Command) -> Ma
         stored = await store.load(match_id)
         assert stored is not None
         now = wall_ms() - int(await store.redis.get(CLOCK_CREDIT) or 0)
-        return await _apply(store, serial.loads(MatchState, stored.state), command, now)
+        return await apply_and_store(store, serial.loads(MatchState, stored.state), command, now)
     finally:
         await store.close()
-
-
-async def _apply(store: Store, state: MatchState, command: Command, now: int) -> MatchState:
-    outcome = core.apply(state, command, now)
-    assert isinstance(outcome, core.Accepted), outcome
-    await _commit(store, state.version, outcome.state, outcome.events, command, now)
-    return outcome.state
-
-
-async def _commit(
-    store: Store,
-    version: int,
-    state: MatchState,
-    events: tuple[object, ...],
-    command: Command | Config | None,
-    now: int,
-    seat_fields: dict[str, bytes] | None = None,
-) -> None:
-    await store.commit(
-        state.match_id,
-        version,
-        serial.dumps(state),
-        msgpack.packb(summary(state), use_bin_type=True),
-        [codec.encode(e) for e in events],  # type: ignore[arg-type]
-        seat_fields=seat_fields,
-        command=command_record(command, now, state.names[0]),
-    )

@@ -459,22 +459,23 @@ async def seed_match(
         config = Config(options, clock_ms=clock_ms)
         state, events = core.create(match_id, config, "Ann", now)
         tokens = {str(s): token_hash(t) for s, t in enumerate(seeded.tokens)}
-        await _commit(store, -1, state, events, config, now, tokens)
-        state = await _apply(store, state, Join(1, name="Bob"), now)
+        await store_transition(store, -1, state, events, config, now, tokens)
+        state = await apply_and_store(store, state, Join(1, name="Bob"), now)
         for seat in (0, 1):
             commit = Commit(seat, 1, game=1, commitment=chains[seat].commitment)
-            state = await _apply(store, state, commit, now)
+            state = await apply_and_store(store, state, commit, now)
         seq, k = 1, 1
         while state.phase is Phase.ROLLOFF:
             seq += 1
             for seat in (0, 1):
                 link = chains[seat].link(k)
-                state = await _apply(store, state, Reveal(seat, seq, game=1, k=k, reveal=link), now)
+                reveal = Reveal(seat, seq, game=1, k=k, reveal=link)
+                state = await apply_and_store(store, state, reveal, now)
             k += 1
         game = state.match.game
         assert game is not None
         state = replace(state, match=replace(state.match, game=edit(game)), deadline=now + clock_ms)
-        await _commit(store, state.version, state, (), None, now)
+        await store_transition(store, state.version, state, (), None, now)
         await store.index(
             match_id, open_since=None, live_since=state.created,
             deadline=state.deadline + config.grace_ms + 1,
@@ -484,14 +485,17 @@ async def seed_match(
         await store.close()
 
 
-async def _apply(store: Store, state: MatchState, command: Command, now: int) -> MatchState:
+async def apply_and_store(
+    store: Store, state: MatchState, command: Command, now: int
+) -> MatchState:
+    """Apply ``command`` through the pure machine and store the transition; the new state."""
     outcome = core.apply(state, command, now)
-    assert isinstance(outcome, core.Accepted)
-    await _commit(store, state.version, outcome.state, outcome.events, command, now)
+    assert isinstance(outcome, core.Accepted), outcome
+    await store_transition(store, state.version, outcome.state, outcome.events, command, now)
     return outcome.state
 
 
-async def _commit(
+async def store_transition(
     store: Store,
     version: int,
     state: MatchState,
@@ -500,6 +504,7 @@ async def _commit(
     now: int,
     seat_fields: dict[str, bytes] | None = None,
 ) -> None:
+    """Store one transition with its events and command record, as the match service does."""
     await store.commit(
         state.match_id,
         version,

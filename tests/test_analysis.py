@@ -98,14 +98,14 @@ def test_a_take_of_a_dead_lost_double_costs_what_it_gives_away(evaluator: Evalua
     double = Turn(0, Action.DOUBLE, None, (), "doubles to 2", doubler, doubler, 1, None, 2, 1)
     take = Turn(1, Action.TAKE, None, (), "takes", taker, taker, 1, None, 2, 2, 1)
     drop = Turn(1, Action.DROP, None, (), "drops", taker, taker, 1, None, 1, 1, None)
-    report = analyse(GameInput((double, take), Mode.MONEY, 0, (0, 0), False, True), evaluator)
+    report = analyse(GameInput((double, take), Mode.MONEY, 0, (0, 0), False), evaluator)
     doubled, taken = report.turns
     assert doubled.equity_lost == pytest.approx(0.0, abs=1e-6)
     assert taken.best_action == "drop"
     assert taken.equity_lost == pytest.approx(1.0, abs=1e-3)
     assert taken.mark == "blunder" and taken.equity_lost >= BLUNDER
     assert report.players[1].cube_decisions == 1 and report.players[1].blunders == 1
-    dropped = analyse(GameInput((double, drop), Mode.MONEY, 0, (0, 0), False, True), evaluator)
+    dropped = analyse(GameInput((double, drop), Mode.MONEY, 0, (0, 0), False), evaluator)
     assert dropped.turns[1].equity_lost == pytest.approx(0.0, abs=1e-6)
 
 

@@ -7,10 +7,11 @@ import random
 
 import pytest
 
-from bots.levels import Answer, Level, accept_resignation, answer_double, choose_play
+from bots.levels import Level, accept_resignation, answer_double, choose_play
 from bots.levels import should_double as level_doubles
 from bots.policy import Offers, context_of
 from brain.context import MONEY, CubeContext, Owner
+from engine.game import Action
 from engine.movegen import legal_plays
 from engine.position import Position
 from protocol import events as pe
@@ -29,7 +30,7 @@ START = Position.start()
 @pytest.mark.parametrize("level", list(Level))
 def test_every_level_drops_a_hopeless_double_and_never_doubles_when_it_may_not(level):
     rng = random.Random(1)
-    assert answer_double(level, CRUSHING, MONEY, True, rng) is Answer.DROP
+    assert answer_double(level, CRUSHING, MONEY, True, rng) is Action.DROP
     if level in (Level.HARD, Level.EXPERT):  # (the others err, by design, in close calls)
         assert level_doubles(level, CRUSHING, MONEY, rng)
     assert not level_doubles(level, START, CubeContext(owner=Owner.OPPONENT), rng)
@@ -41,10 +42,10 @@ def test_strong_levels_keep_the_cube_when_behind_and_beaver_a_bad_double():
     for level in (Level.HARD, Level.EXPERT):
         assert not level_doubles(level, BEHIND, MONEY, rng)
         beavers = CubeContext(beavers=True)
-        assert answer_double(level, BEHIND, beavers, True, rng) is Answer.BEAVER
-        assert answer_double(level, BEHIND, beavers, False, rng) is Answer.TAKE
+        assert answer_double(level, BEHIND, beavers, True, rng) is Action.BEAVER
+        assert answer_double(level, BEHIND, beavers, False, rng) is Action.TAKE
         # In match play there are no beavers: a bad double is simply taken.
-        assert answer_double(level, BEHIND, CubeContext(away=(5, 5)), False, rng) is Answer.TAKE
+        assert answer_double(level, BEHIND, CubeContext(away=(5, 5)), False, rng) is Action.TAKE
 
 
 @pytest.mark.parametrize("level", list(Level))

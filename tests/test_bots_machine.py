@@ -7,8 +7,9 @@ from __future__ import annotations
 import random
 
 from bots.levels import Level
-from bots.policy import Action, Kind, Offers, decide
+from bots.policy import Decision, Offers, decide
 from bots.worker import OWED
+from engine.game import Action
 from engine.match import MatchOptions
 from protocol.client.tracker import Tracker
 from server.machine import core
@@ -36,20 +37,20 @@ OPTIONS = [
 ]
 
 
-def command_for(action: Action, state: MatchState, t: Tracker, bot: Seat) -> Command:
+def command_for(action: Decision, state: MatchState, t: Tracker, bot: Seat) -> Command:
     dice = state.dice
     seq = bot.next_seq()
     game = dice.game
-    if action.kind is Kind.ROLL:
+    if action.kind is Action.ROLL:
         chain = bot.chain(state.match_id, game)
         return Roll(1, seq, game=game, k=dice.k, reveal=chain.link(dice.k))
-    if action.kind is Kind.MOVE:
+    if action.kind is Action.MOVE:
         assert state.match.game is not None and t.turn == state.match.game.turns + 1
         return MovePlay(1, seq, game=game, turn=t.turn, moves=action.moves)
-    simple = {Kind.DOUBLE: Double, Kind.TAKE: Take, Kind.DROP: Drop, Kind.BEAVER: Beaver}
+    simple = {Action.DOUBLE: Double, Action.TAKE: Take, Action.DROP: Drop, Action.BEAVER: Beaver}
     if action.kind in simple:
         return simple[action.kind](1, seq, game=game)
-    return ResignReply(1, seq, game=game, accept=action.kind is Kind.ACCEPT)
+    return ResignReply(1, seq, game=game, accept=action.kind is Action.ACCEPT)
 
 
 def play_one(level: Level, options: MatchOptions, seed: int, seen: dict[str, int]) -> None:
@@ -105,6 +106,6 @@ def test_bots_make_no_refused_action_in_200_games():
         play_one(level, OPTIONS[i % len(OPTIONS)], seed=i, seen=seen)
     # The sample exercised every kind of bot decision but the drop (a random player is seldom
     # far enough ahead to deserve one: tests/test_bots_levels.py checks drops).
-    for kind in (Kind.ROLL, Kind.MOVE, Kind.DOUBLE, Kind.TAKE, Kind.BEAVER, Kind.ACCEPT,
-                 Kind.REJECT):
+    for kind in (Action.ROLL, Action.MOVE, Action.DOUBLE, Action.TAKE, Action.BEAVER, Action.ACCEPT,
+                 Action.REJECT):
         assert seen.get(kind), (kind, seen)

@@ -115,6 +115,23 @@ def test_deep_ranking_puts_three_plays_on_one_scale(positions):
         assert len(ranked) == len(legal_plays(position, d1, d2))
 
 
+def test_deepen_rescores_the_play_asked_for_on_the_deep_scale():
+    """``deepen`` over a 1-ply ranking is ``rank_plays`` at 2-ply; a play named with ``also``
+    far down the list is re-scored too (the analysis compares the play made with the best)."""
+    brain = nets()
+    start = Position.start()
+    shallow = brain.rank_plays(start, 6, 4, MONEY)
+    deep = brain.deepen(start, shallow, MONEY, 2)
+    assert deep == brain.rank_plays(start, 6, 4, MONEY, ply=2)
+    worst = shallow[-1]
+    assert worst in deep  # not re-scored without ``also``: keeps its 1-ply value
+    asked = brain.deepen(start, shallow, MONEY, 2, also=worst.play.position)
+    assert len(asked) == len(shallow)
+    rescored = next(s for s in asked if s.play.position == worst.play.position)
+    assert rescored != worst
+    assert rescored == brain.deepen(start, [worst], MONEY, 2)[0]
+
+
 def test_cubeless_two_ply_matches_bgsage():
     deep = bgsage.BgBotAnalyzer(eval_level="2ply", cubeful=False, parallel_threads=1)
     position = Position.from_points({6: 3, 8: 2, 13: 4, 24: 2, 5: 4}, {6: 5, 8: 3, 13: 5, 24: 2})
