@@ -111,6 +111,24 @@ class SecretsKeeper:
         return sc.Held(self._chain(secret, game, seat, length), n, from_k)
 
 
+class _CoreSwitch:
+    """A switch of the seat core's :class:`~protocol.client.seat.Config`, read and set on the
+    client; setting it lets the core act on it at once."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, client: MatchClient | None, owner: type) -> bool:
+        if client is None:
+            return self  # type: ignore[return-value]  # the class's attribute: the switch
+        on: bool = getattr(client.core.config, self.name)
+        return on
+
+    def __set__(self, client: MatchClient, on: bool) -> None:
+        setattr(client.core.config, self.name, on)
+        client._poke()
+
+
 class MatchClient:
     """One seat's (``token``) or a spectator's (no token) connection to a match."""
 
@@ -198,32 +216,9 @@ class MatchClient:
         """The verdict on each roll seen, by ``(game, k)``."""
         return self.core.checks
 
-    @property
-    def auto_reveal(self) -> bool:
-        return self.core.config.auto_reveal
-
-    @auto_reveal.setter
-    def auto_reveal(self, on: bool) -> None:
-        self.core.config.auto_reveal = on
-        self._poke()
-
-    @property
-    def auto_commit(self) -> bool:
-        return self.core.config.auto_commit
-
-    @auto_commit.setter
-    def auto_commit(self, on: bool) -> None:
-        self.core.config.auto_commit = on
-        self._poke()
-
-    @property
-    def auto_roll(self) -> bool:
-        return self.core.config.auto_roll
-
-    @auto_roll.setter
-    def auto_roll(self, on: bool) -> None:
-        self.core.config.auto_roll = on
-        self._poke()
+    auto_reveal = _CoreSwitch("auto_reveal")
+    auto_commit = _CoreSwitch("auto_commit")
+    auto_roll = _CoreSwitch("auto_roll")
 
     def _poke(self) -> None:
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to do yet
