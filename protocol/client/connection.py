@@ -36,10 +36,6 @@ from protocol.fairdice import GameId, HashChain
 
 Reply = m.Ack | m.Reject
 
-MAX_BACKOFF = sc.RECONNECT_CAP
-RESTART_SPREAD = sc.RESTART_SPREAD
-RESTART_RETRY = sc.RESTART_RETRY
-
 
 def next_url(urls: Sequence[str], current: str) -> str:
     """The URL to reconnect to after ``current`` failed: the next one, round the list.
@@ -164,7 +160,6 @@ class MatchClient:
         config = sc.Config(chain_length, auto_commit, auto_reveal, auto_roll)
         self.core = sc.SeatCore(match_id, token, name, config, (rng or random.Random()).random)
         self.rejects: list[m.Reject] = []
-        self.errors: list[m.Error] = []
         self.notices: list[sc.Notice] = []
         self.recommit_replies: list[Reply] = []
         """The server's answers to this client's re-commitments, in order."""
@@ -334,8 +329,6 @@ class MatchClient:
     async def _received(self, msg: m.ServerMessage) -> None:
         if isinstance(msg, m.Reject):
             self.rejects.append(msg)
-        elif isinstance(msg, m.Error):
-            self.errors.append(msg)
         self._apply(self.core.receive(msg, self._now()))
         if isinstance(msg, m.Welcome):
             self._connected.set()
