@@ -870,7 +870,6 @@ class SeatCore:
     def _snapshot_heads(self) -> None:
         t = self.tracker
         self._heads_game = t.game
-        self._heads = [None, None]
         self._heads = list(t.heads)
 
     def _verify(self, d: pe.Dice, out: list[Effect]) -> None:
