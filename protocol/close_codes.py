@@ -48,7 +48,11 @@ class CloseCode(enum.IntEnum):
 
 
 _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
-    CloseCode.NORMAL: ("normal closure (the client left, or the match is over)", False),
+    CloseCode.NORMAL: (
+        "normal closure (the client left, or the match is over); the server never closes a live "
+        "seat with it: a 1000 while the match is live comes from an intermediary and is a drop",
+        False,
+    ),
     CloseCode.GOING_AWAY: ("the endpoint is going away (page closed, server shutting down)", True),
     CloseCode.UNSUPPORTED_DATA: ("a text frame: this protocol uses binary frames only", False),
     CloseCode.ABNORMAL: (

@@ -108,16 +108,19 @@ class EndReason(enum.StrEnum):
     """The program closed the client."""
 
 
-_DEFINITIVE: dict[int, EndReason] = {
+_END_REASONS = {
     CloseCode.REPLACED: EndReason.REPLACED,
     CloseCode.AUTH_FAILED: EndReason.AUTH_FAILED,
     CloseCode.MATCH_NOT_FOUND: EndReason.NOT_FOUND,
-    CloseCode.UNSUPPORTED_VERSION: EndReason.REFUSED,
-    CloseCode.PROTOCOL_VIOLATION: EndReason.REFUSED,
-    CloseCode.UNSUPPORTED_DATA: EndReason.REFUSED,
-    CloseCode.POLICY_VIOLATION: EndReason.REFUSED,
-    CloseCode.MESSAGE_TOO_BIG: EndReason.REFUSED,
 }
+_DEFINITIVE: dict[int, EndReason] = {
+    code: _END_REASONS.get(code, EndReason.REFUSED)
+    for code in CloseCode
+    if not code.reconnect and code != CloseCode.NORMAL
+}
+"""The close codes after which reconnecting cannot help (the catalogue's ``reconnect``), but
+1000: the server sends it only once the match is over; while it is live it comes from an
+intermediary and is a drop."""
 
 
 def definitive(code: int | None, match_over: bool = False) -> EndReason | None:
