@@ -294,7 +294,6 @@ class SeatCore:
     seq: int = 0
     welcomes: int = 0
     welcome_v: int | None = None
-    connected: bool = False
     welcomed: bool = False
     ended: Ended | None = None
     checks: dict[tuple[int, int], Verdict] = field(default_factory=dict)
@@ -324,14 +323,14 @@ class SeatCore:
     # ================================================================ connection
 
     def opened(self, now: float) -> list[Effect]:
-        self.connected, self.welcomed = True, False
+        self.welcomed = False
         last_v = self.tracker.version if self.welcomes else self.config.first_last_v
         return [Send(m.Hello(1, self.match_id, self.token, last_v, self.name))]
 
     def closed(self, code: int | None, now: float) -> list[Effect]:
         """The connection ended (``code`` None: dropped without a close frame, or it could not
         be opened: refused, or the handshake failed)."""
-        self.connected = self.welcomed = False
+        self.welcomed = False
         for p in self._pending.values():
             if p.state == "sent":
                 p.state = "unsent"  # sent again after the next welcome
@@ -356,7 +355,7 @@ class SeatCore:
         """The HTTP upgrade was answered ``status``: 4xx (but 408, 429) is definitive, 5xx is a
         server starting or overloaded (connect again)."""
         if 400 <= status < 500 and status not in (408, 429):
-            self.connected = self.welcomed = False
+            self.welcomed = False
             return self._end(EndReason.REFUSED, None)
         return self.closed(None, now)
 
