@@ -28,6 +28,7 @@ The decisions, which the browser's twin (``web-client/src/net/seatCore.ts``) mak
 
 * **Numbered actions** survive reconnects: an action unanswered when the link drops is sent
   again, with its seq, after the next ``welcome`` unless ``welcome.seq`` says it was applied.
+  One is in flight at a time: the next is sent once the previous one is answered.
 * **Retry without a horizon**: ``rate_limited`` and ``retry_later`` are not answers; the same
   action (same seq) is sent again after a capped back-off with jitter, for as long as the
   match is live. An automatic action (commit, reveal, roll, re-commitment) is withdrawn only
@@ -51,7 +52,8 @@ The decisions, which the browser's twin (``web-client/src/net/seatCore.ts``) mak
   under way are held back (sent in order after its answer), so that no roll or reveal reaches
   the server before the chain it comes from.
 * **Verification**: every roll is checked against each seat's previous link and the dice are
-  derived again; a mismatch is a :class:`Notice` with ``alarm``.
+  derived again; a mismatch is a :class:`Notice` with ``alarm``. (The twin leaves this one to
+  its adapter, ``LiveVerifier``: the browser's SHA-256 is asynchronous.)
 """
 
 from __future__ import annotations
