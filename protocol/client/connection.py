@@ -161,6 +161,10 @@ class MatchClient:
         self.core = sc.SeatCore(match_id, token, name, config, (rng or random.Random()).random)
         self.rejects: list[m.Reject] = []
         self.notices: list[sc.Notice] = []
+        self.presence: dict[int, str] = {}
+        """Each other seat's connection status, as last announced."""
+        self.watchers = 0
+        """How many spectators watch, as last announced."""
         self.recommit_replies: list[Reply] = []
         """The server's answers to this client's re-commitments, in order."""
         self.drop_next = False
@@ -197,14 +201,6 @@ class MatchClient:
     @property
     def welcomes(self) -> int:
         return self.core.welcomes
-
-    @property
-    def presence(self) -> dict[int, str]:
-        return self.core.presence
-
-    @property
-    def watchers(self) -> int:
-        return self.core.watchers
 
     @property
     def checks(self) -> dict[tuple[int, int], sc.Verdict]:
@@ -329,6 +325,10 @@ class MatchClient:
     async def _received(self, msg: m.ServerMessage) -> None:
         if isinstance(msg, m.Reject):
             self.rejects.append(msg)
+        elif isinstance(msg, m.Presence):
+            self.presence[msg.seat] = msg.status
+        elif isinstance(msg, m.Watchers):
+            self.watchers = msg.count
         self._apply(self.core.receive(msg, self._now()))
         if isinstance(msg, m.Welcome):
             self._connected.set()

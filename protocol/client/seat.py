@@ -299,8 +299,6 @@ class SeatCore:
     welcomed: bool = False
     ended: Ended | None = None
     checks: dict[tuple[int, int], Verdict] = field(default_factory=dict)
-    presence: dict[int, str] = field(default_factory=dict)
-    watchers: int = 0
 
     def __post_init__(self) -> None:
         self._pending: dict[int, _Pending] = {}
@@ -394,10 +392,6 @@ class SeatCore:
             self._snapshot_heads()
         elif isinstance(msg, m.Probe):
             out.append(Send(m.Echo(msg.t)))  # at once: it measures our round trip
-        elif isinstance(msg, m.Presence):
-            self.presence[msg.seat] = msg.status
-        elif isinstance(msg, m.Watchers):
-            self.watchers = msg.count
         self._automate(now, out)
         return self._finish(out)
 
