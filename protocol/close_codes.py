@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 
 from protocol.errors import ErrorCode
+from protocol.limits import MAX_BAD_FRAMES
 
 
 class CloseCode(enum.IntEnum):
@@ -69,8 +70,8 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
         True,
     ),
     CloseCode.PROTOCOL_VIOLATION: (
-        "protocol violation: the first frame was not a valid hello, or MAX_BAD_FRAMES (10) "
-        "undecodable frames in a row",
+        "protocol violation: the first frame was not a valid hello, or MAX_BAD_FRAMES "
+        f"({MAX_BAD_FRAMES}) undecodable frames in a row",
         False,
     ),
     CloseCode.AUTH_FAILED: ("authentication failed (bad or foreign seat token)", False),
