@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 
 from protocol.errors import ErrorCode
+from protocol.limits import MAX_BAD_FRAMES
 
 
 class CloseCode(enum.IntEnum):
@@ -48,7 +49,11 @@ class CloseCode(enum.IntEnum):
 
 
 _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
-    CloseCode.NORMAL: ("normal closure (the client left, or the match is over)", False),
+    CloseCode.NORMAL: (
+        "normal closure (the client left, or the match is over); the server never closes a live "
+        "seat with it: a 1000 while the match is live comes from an intermediary and is a drop",
+        False,
+    ),
     CloseCode.GOING_AWAY: ("the endpoint is going away (page closed, server shutting down)", True),
     CloseCode.UNSUPPORTED_DATA: ("a text frame: this protocol uses binary frames only", False),
     CloseCode.ABNORMAL: (
@@ -65,8 +70,8 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
         True,
     ),
     CloseCode.PROTOCOL_VIOLATION: (
-        "protocol violation: the first frame was not a valid hello, or MAX_BAD_FRAMES (10) "
-        "undecodable frames in a row",
+        "protocol violation: the first frame was not a valid hello, or MAX_BAD_FRAMES "
+        f"({MAX_BAD_FRAMES}) undecodable frames in a row",
         False,
     ),
     CloseCode.AUTH_FAILED: ("authentication failed (bad or foreign seat token)", False),

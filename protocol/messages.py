@@ -445,8 +445,10 @@ class Chat:
 class Degraded:
     """The server cannot reach its store (not versioned): actions are answered retry_later, and
     while no server can reach it every clock is stopped (the time is credited afterwards). Sent
-    to every connection when it happens, then each is closed 1013 (reconnect: another server
-    may reach the store); also sent before the 1013 that refuses a hello meanwhile."""
+    to every connection when it happens; if the store is still out of reach after
+    FAIRGAMMON_STORE_GRACE_SECONDS, each is closed 1013 (reconnect: another server may reach the
+    store), else it gets restored. A hello that arrives meanwhile gets it at once and is held
+    (up to 3 s): its welcome says the store is back, or a 1013 refuses it."""
 
     since: Annotated[TimeMs, "server time when this server lost its store"]
 

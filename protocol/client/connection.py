@@ -36,10 +36,6 @@ from protocol.fairdice import GameId, HashChain
 
 Reply = m.Ack | m.Reject
 
-MAX_BACKOFF = sc.RECONNECT_CAP
-RESTART_SPREAD = sc.RESTART_SPREAD
-RESTART_RETRY = sc.RESTART_RETRY
-
 
 def next_url(urls: Sequence[str], current: str) -> str:
     """The URL to reconnect to after ``current`` failed: the next one, round the list.
@@ -111,6 +107,24 @@ class SecretsKeeper:
         return sc.Held(self._chain(secret, game, seat, length), n, from_k)
 
 
+class _CoreSwitch:
+    """A switch of the seat core's :class:`~protocol.client.seat.Config`, read and set on the
+    client; setting it lets the core act on it at once."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, client: MatchClient | None, owner: type) -> bool:
+        if client is None:
+            return self  # type: ignore[return-value]  # the class's attribute: the switch
+        on: bool = getattr(client.core.config, self.name)
+        return on
+
+    def __set__(self, client: MatchClient, on: bool) -> None:
+        setattr(client.core.config, self.name, on)
+        client._poke()
+
+
 class MatchClient:
     """One seat's (``token``) or a spectator's (no token) connection to a match."""
 
@@ -146,8 +160,11 @@ class MatchClient:
         config = sc.Config(chain_length, auto_commit, auto_reveal, auto_roll)
         self.core = sc.SeatCore(match_id, token, name, config, (rng or random.Random()).random)
         self.rejects: list[m.Reject] = []
-        self.errors: list[m.Error] = []
         self.notices: list[sc.Notice] = []
+        self.presence: dict[int, str] = {}
+        """Each other seat's connection status, as last announced."""
+        self.watchers = 0
+        """How many spectators watch, as last announced."""
         self.recommit_replies: list[Reply] = []
         """The server's answers to this client's re-commitments, in order."""
         self.drop_next = False
@@ -186,44 +203,13 @@ class MatchClient:
         return self.core.welcomes
 
     @property
-    def presence(self) -> dict[int, str]:
-        return self.core.presence
-
-    @property
-    def watchers(self) -> int:
-        return self.core.watchers
-
-    @property
     def checks(self) -> dict[tuple[int, int], sc.Verdict]:
         """The verdict on each roll seen, by ``(game, k)``."""
         return self.core.checks
 
-    @property
-    def auto_reveal(self) -> bool:
-        return self.core.config.auto_reveal
-
-    @auto_reveal.setter
-    def auto_reveal(self, on: bool) -> None:
-        self.core.config.auto_reveal = on
-        self._poke()
-
-    @property
-    def auto_commit(self) -> bool:
-        return self.core.config.auto_commit
-
-    @auto_commit.setter
-    def auto_commit(self, on: bool) -> None:
-        self.core.config.auto_commit = on
-        self._poke()
-
-    @property
-    def auto_roll(self) -> bool:
-        return self.core.config.auto_roll
-
-    @auto_roll.setter
-    def auto_roll(self, on: bool) -> None:
-        self.core.config.auto_roll = on
-        self._poke()
+    auto_reveal = _CoreSwitch("auto_reveal")
+    auto_commit = _CoreSwitch("auto_commit")
+    auto_roll = _CoreSwitch("auto_roll")
 
     def _poke(self) -> None:
         with contextlib.suppress(RuntimeError):  # no running loop: nothing to do yet
@@ -339,8 +325,10 @@ class MatchClient:
     async def _received(self, msg: m.ServerMessage) -> None:
         if isinstance(msg, m.Reject):
             self.rejects.append(msg)
-        elif isinstance(msg, m.Error):
-            self.errors.append(msg)
+        elif isinstance(msg, m.Presence):
+            self.presence[msg.seat] = msg.status
+        elif isinstance(msg, m.Watchers):
+            self.watchers = msg.count
         self._apply(self.core.receive(msg, self._now()))
         if isinstance(msg, m.Welcome):
             self._connected.set()

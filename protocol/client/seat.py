@@ -28,6 +28,7 @@ The decisions, which the browser's twin (``web-client/src/net/seatCore.ts``) mak
 
 * **Numbered actions** survive reconnects: an action unanswered when the link drops is sent
   again, with its seq, after the next ``welcome`` unless ``welcome.seq`` says it was applied.
+  One is in flight at a time: the next is sent once the previous one is answered.
 * **Retry without a horizon**: ``rate_limited`` and ``retry_later`` are not answers; the same
   action (same seq) is sent again after a capped back-off with jitter, for as long as the
   match is live. An automatic action (commit, reveal, roll, re-commitment) is withdrawn only
@@ -51,7 +52,8 @@ The decisions, which the browser's twin (``web-client/src/net/seatCore.ts``) mak
   under way are held back (sent in order after its answer), so that no roll or reveal reaches
   the server before the chain it comes from.
 * **Verification**: every roll is checked against each seat's previous link and the dice are
-  derived again; a mismatch is a :class:`Notice` with ``alarm``.
+  derived again; a mismatch is a :class:`Notice` with ``alarm``. (The twin leaves this one to
+  its adapter, ``LiveVerifier``: the browser's SHA-256 is asynchronous.)
 """
 
 from __future__ import annotations
@@ -108,16 +110,19 @@ class EndReason(enum.StrEnum):
     """The program closed the client."""
 
 
-_DEFINITIVE: dict[int, EndReason] = {
+_END_REASONS = {
     CloseCode.REPLACED: EndReason.REPLACED,
     CloseCode.AUTH_FAILED: EndReason.AUTH_FAILED,
     CloseCode.MATCH_NOT_FOUND: EndReason.NOT_FOUND,
-    CloseCode.UNSUPPORTED_VERSION: EndReason.REFUSED,
-    CloseCode.PROTOCOL_VIOLATION: EndReason.REFUSED,
-    CloseCode.UNSUPPORTED_DATA: EndReason.REFUSED,
-    CloseCode.POLICY_VIOLATION: EndReason.REFUSED,
-    CloseCode.MESSAGE_TOO_BIG: EndReason.REFUSED,
 }
+_DEFINITIVE: dict[int, EndReason] = {
+    code: _END_REASONS.get(code, EndReason.REFUSED)
+    for code in CloseCode
+    if not code.reconnect and code != CloseCode.NORMAL
+}
+"""The close codes after which reconnecting cannot help (the catalogue's ``reconnect``), but
+1000: the server sends it only once the match is over; while it is live it comes from an
+intermediary and is a drop."""
 
 
 def definitive(code: int | None, match_over: bool = False) -> EndReason | None:
@@ -291,12 +296,9 @@ class SeatCore:
     seq: int = 0
     welcomes: int = 0
     welcome_v: int | None = None
-    connected: bool = False
     welcomed: bool = False
     ended: Ended | None = None
     checks: dict[tuple[int, int], Verdict] = field(default_factory=dict)
-    presence: dict[int, str] = field(default_factory=dict)
-    watchers: int = 0
 
     def __post_init__(self) -> None:
         self._pending: dict[int, _Pending] = {}
@@ -321,14 +323,14 @@ class SeatCore:
     # ================================================================ connection
 
     def opened(self, now: float) -> list[Effect]:
-        self.connected, self.welcomed = True, False
+        self.welcomed = False
         last_v = self.tracker.version if self.welcomes else self.config.first_last_v
         return [Send(m.Hello(1, self.match_id, self.token, last_v, self.name))]
 
     def closed(self, code: int | None, now: float) -> list[Effect]:
         """The connection ended (``code`` None: dropped without a close frame, or it could not
         be opened: refused, or the handshake failed)."""
-        self.connected = self.welcomed = False
+        self.welcomed = False
         for p in self._pending.values():
             if p.state == "sent":
                 p.state = "unsent"  # sent again after the next welcome
@@ -353,7 +355,7 @@ class SeatCore:
         """The HTTP upgrade was answered ``status``: 4xx (but 408, 429) is definitive, 5xx is a
         server starting or overloaded (connect again)."""
         if 400 <= status < 500 and status not in (408, 429):
-            self.connected = self.welcomed = False
+            self.welcomed = False
             return self._end(EndReason.REFUSED, None)
         return self.closed(None, now)
 
@@ -390,10 +392,6 @@ class SeatCore:
             self._snapshot_heads()
         elif isinstance(msg, m.Probe):
             out.append(Send(m.Echo(msg.t)))  # at once: it measures our round trip
-        elif isinstance(msg, m.Presence):
-            self.presence[msg.seat] = msg.status
-        elif isinstance(msg, m.Watchers):
-            self.watchers = msg.count
         self._automate(now, out)
         return self._finish(out)
 
@@ -870,7 +868,6 @@ class SeatCore:
     def _snapshot_heads(self) -> None:
         t = self.tracker
         self._heads_game = t.game
-        self._heads = [None, None]
         self._heads = list(t.heads)
 
     def _verify(self, d: pe.Dice, out: list[Effect]) -> None:

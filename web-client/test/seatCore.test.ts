@@ -11,7 +11,7 @@ import fixture from './fixtures/seat-conversations.json';
 import { OwnChain, fromHex, toHex } from '../src/fairdice';
 import { decodeFrame } from '../src/net/codec';
 import { type Action, type Seat, actionFrame, echo, hello, parseServerFrame, resync } from '../src/net/protocol';
-import { type Effect, type Held, SeatCore } from '../src/net/seatCore';
+import { type Effect, type Held, SeatCore, definitive } from '../src/net/seatCore';
 
 interface Step {
   in: string;
@@ -41,7 +41,11 @@ interface Conversation {
   steps: Step[];
 }
 
-const FIXTURE = fixture as unknown as { jitter: number[]; conversations: Conversation[] };
+const FIXTURE = fixture as unknown as {
+  jitter: number[];
+  conversations: Conversation[];
+  closes: [number | null, boolean, string | null][];
+};
 
 /** An effect as the fixture writes it (times in seconds, frames as hex). */
 function rendered(c: Conversation, e: Effect): Record<string, unknown> {
@@ -157,6 +161,13 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       'old_device',
       'run_out',
     ]);
+  });
+
+  it('ends for good on the same close codes', () => {
+    expect(FIXTURE.closes.length).toBeGreaterThan(30);
+    for (const [code, over, reason] of FIXTURE.closes) {
+      expect([code, over, definitive(code, over)]).toEqual([code, over, reason]);
+    }
   });
 
   for (const c of FIXTURE.conversations) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { legalPlays } from '../src/engine';
 import { OwnChain, chainLink, deriveDice, fromHex, secretKey, toHex } from '../src/fairdice';
-import { RESTART_RETRY_MS, RESTART_SPREAD_MS } from '../src/net/connection';
+import { RESTART_RETRY_MS, RESTART_SPREAD_MS } from '../src/net/seatCore';
 import { parseServerFrame } from '../src/net/protocol';
 import { MatchSession } from '../src/net/session';
 import { memoryStorage, parseSeatLink, seatLink } from '../src/net/storage';
@@ -106,6 +106,11 @@ describe('match session: handshake, versions and resume', () => {
       expect(env.sockets.length).toBe(before + 1);
     }
     expect(s.link).toBe('connecting');
+    // The failed attempts are counted (the offline banner reads them), until a welcome.
+    expect(s.connection.attempts).toBe(1802);
+    env.last.open();
+    welcome(env.last, 'spectator', 3);
+    expect(s.connection.attempts).toBe(0);
   });
 
   it('told of a restart (1012), comes back within half a second and retries every 250 ms', () => {

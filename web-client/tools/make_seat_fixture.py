@@ -394,12 +394,20 @@ def conversations() -> list[dict[str, Any]]:
     return out
 
 
+def close_verdicts() -> list[list[Any]]:
+    """``[code, match_over, reason or None]`` for every close code of the catalogue (and a
+    dropped link, ``None``): which of them end the client for good."""
+    codes: list[int | None] = [None, *(int(c) for c in CloseCode), 4999]
+    return [[c, over, sc.definitive(c, over)] for c in codes for over in (False, True)]
+
+
 def render() -> str:
     fixture = {
         "description": "Conversations of the seat core with the real match machine; written by "
         "web-client/tools/make_seat_fixture.py",
         "jitter": list(JITTER),
         "conversations": conversations(),
+        "closes": close_verdicts(),
     }
     return json.dumps(fixture, indent=None, separators=(",", ":")) + "\n"
 

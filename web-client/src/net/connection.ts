@@ -1,13 +1,11 @@
 /**
- * One WebSocket to the server that comes back by itself: after a drop it reconnects with
- * exponential backoff and jitter (so a restarted server is not hit by every client at once),
- * unless the close code says reconnecting cannot help (docs/protocol.md, Close codes). A
- * silent socket (no frame for a while, though pings are sent) is closed and replaced.
+ * One WebSocket to the server that comes back by itself: after a drop it reconnects when its
+ * owner says (the seat core decides the pause, or that reconnecting cannot help: docs/protocol.md,
+ * "Client behaviour: reconnecting and retrying"). A silent socket (no frame for a while, though
+ * pings are sent) is closed and replaced.
  *
  * The socket, timers and randomness come from an environment so that tests can drive it.
  */
-
-import { FINAL_CLOSE_CODES } from './protocol';
 
 export interface SocketLike {
   binaryType: string;
@@ -48,29 +46,15 @@ export interface ConnectionHandlers {
   probe?(): void;
   /**
    * The socket closed with `code` (1006: dropped, refused or a failed handshake): the owner's
-   * decision (the seat core's) — reconnect after this many ms, or null: never. Without it, the
-   * close code table and the backoff below decide.
+   * decision (the seat core's) — reconnect after this many ms, or null: never.
    */
-  lost?(code: number): number | null;
+  lost(code: number): number | null;
 }
 
-export const BACKOFF_BASE_MS = 400;
-export const BACKOFF_MAX_MS = 10_000;
 /** A socket with no frame for this long is probed (the session pings every 10 s) ... */
 export const SILENCE_MS = 25_000;
 /** ... and presumed dead when the probe gets no answer either. */
 export const PROBE_MS = 5_000;
-
-/** The server said it is restarting (close 1012): come back spread over this ... */
-export const RESTART_SPREAD_MS = 500;
-/** ... then try at this steady pace until it is up, instead of backing off past that moment. */
-export const RESTART_RETRY_MS = 250;
-const SERVICE_RESTART = 1012;
-
-/** The delay before reconnect attempt `n` (0-based): doubling, capped, times 0.5..1.5. */
-export function backoffDelay(attempt: number, random: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16)) * (0.5 + random);
-}
 
 export class Connection {
   state: LinkState = 'connecting';
@@ -85,8 +69,6 @@ export class Connection {
   private silenceTimer: unknown = null;
   private lastHeard = 0;
   private stopped = false;
-  /** Since a close 1012 and until the next healthy session. */
-  private restarting = false;
 
   constructor(
     private readonly url: string,
@@ -118,10 +100,9 @@ export class Connection {
     this.open();
   }
 
-  /** The session is healthy (the server welcomed us): the next drop starts the backoff anew. */
+  /** The session is healthy (the server welcomed us): attempts count from 0 again. */
   healthy(): void {
     this.attempts = 0;
-    this.restarting = false;
   }
 
   send(frame: Uint8Array): boolean {
@@ -191,23 +172,13 @@ export class Connection {
   private lost(close: { code: number; reason: string }): void {
     this.clearTimers();
     this.lastClose = close;
-    const decided = this.stopped || !this.handlers.lost ? undefined : this.handlers.lost(close.code);
-    if (this.stopped || decided === null || (decided === undefined && FINAL_CLOSE_CODES.has(close.code))) {
+    const delay = this.stopped ? null : this.handlers.lost(close.code);
+    if (delay === null) {
       this.stopped = true;
       this.setState('closed');
       return;
     }
-    let delay: number;
-    if (decided !== undefined) {
-      delay = decided;
-    } else if (close.code === SERVICE_RESTART && !this.restarting) {
-      this.restarting = true;
-      delay = this.env.random() * RESTART_SPREAD_MS;
-    } else if (this.restarting) {
-      delay = RESTART_RETRY_MS;
-    } else {
-      delay = backoffDelay(this.attempts++, this.env.random());
-    }
+    this.attempts++;
     this.retryAt = this.env.now() + delay;
     this.retryTimer = this.env.setTimeout(() => this.open(), delay);
     this.setState('connecting');

@@ -4,7 +4,8 @@
  * "Client behaviour: reconnecting and retrying"):
  *
  * - numbered actions survive reconnects: an action unanswered when the link drops is sent
- *   again, with its seq, after the next welcome unless `welcome.seq` says it was applied;
+ *   again, with its seq, after the next welcome unless `welcome.seq` says it was applied; one is
+ *   in flight at a time: the next is sent once the previous one is answered;
  * - `rate_limited` / `retry_later` are not answers: the same action is sent again after a capped
  *   back-off with jitter for as long as the match is live (no horizon); an automatic action is
  *   withdrawn only when the match no longer wants it (the clock moved on, the match ended);
