@@ -363,7 +363,7 @@ export class MatchSession {
         this.lastError = frame.p;
         break;
       case 'reject':
-        if (frame.p.seq === null) this.chat.refused(frame.p.message);
+        if (frame.p.seq === null) this.chat.refused(frame.p.code, frame.p.message);
         break;
       case 'chat':
         this.chat.receive(frame.p);
