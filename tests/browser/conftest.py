@@ -7,6 +7,7 @@ newer than the build.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import subprocess
@@ -28,6 +29,7 @@ from tests.browser.support import (
     WEB,
     OpenDemo,
 )
+from tests.serverproc import ServerProcess
 
 
 def _newest_source() -> float:
@@ -135,6 +137,22 @@ class NetPages:
         network = "WebSocket" in text or "Failed to load resource" in text
         if kind == "error" and not (network and self.tolerate_network_errors):
             self.errors.append(f"{who}: {text}")
+
+
+@contextlib.asynccontextmanager
+async def served_pages(
+    browser: Browser, redis_url: str, **env: str
+) -> AsyncIterator[tuple[ServerProcess, NetPages]]:
+    """A real server started with `env` (on its own Redis database) and pages of it; errors in
+    the pages fail the test."""
+    proc = ServerProcess(redis_url, **env)
+    proc.start()
+    pages = NetPages(browser, proc.base)
+    try:
+        yield proc, pages
+    finally:
+        proc.stop()
+    assert pages.errors == [], f"errors in the pages: {pages.errors}"
 
 
 @pytest_asyncio.fixture

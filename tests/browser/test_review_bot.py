@@ -14,7 +14,7 @@ import pytest_asyncio
 from playwright.async_api import Browser
 
 from protocol.client import LobbyError, MatchClient, create_match, play_random
-from tests.browser.conftest import NetPages
+from tests.browser.conftest import NetPages, served_pages
 from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 from tests.serverproc import ServerProcess
 
@@ -27,15 +27,9 @@ test machine is shared; reached only when something is wrong."""
 async def bot_review(dist, browser: Browser, redis_url) -> AsyncIterator[
         tuple[ServerProcess, NetPages]]:
     """A real server with its bot worker (no think time) and one analysis worker."""
-    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0",
-                         FAIRGAMMON_ANALYSERS="1")
-    proc.start()
-    pages = NetPages(browser, proc.base)
-    try:
-        yield proc, pages
-    finally:
-        proc.stop()
-    assert pages.errors == [], f"errors in the pages: {pages.errors}"
+    env = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "0", "FAIRGAMMON_ANALYSERS": "1"}
+    async with served_pages(browser, redis_url, **env) as served:
+        yield served
 
 
 async def create_bot_match(base: str) -> dict:
