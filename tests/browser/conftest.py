@@ -10,10 +10,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import subprocess
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -80,6 +82,15 @@ async def browser() -> AsyncIterator[Browser]:
             await browser.close()
 
 
+def stored_settings(settings: dict[str, Any]) -> str:
+    """An init script storing these player settings (the rest keep their defaults)."""
+    stored = json.dumps(settings)
+    return (
+        f"try {{ localStorage.setItem('fairgammon.settings.v1', JSON.stringify({stored})) }}"
+        " catch (e) {}"
+    )
+
+
 @pytest_asyncio.fixture
 async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
     """Open demo.html?QUERY in a fresh context; page errors fail the test."""
@@ -90,11 +101,14 @@ async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
         viewport: dict[str, int] | None = None,
         scheme: str = "light",
         motion: str = "reduce",
+        settings: dict[str, Any] | None = None,
     ) -> Page:
         context = await browser.new_context(
             viewport=viewport or DESKTOP, color_scheme=scheme, reduced_motion=motion
         )
-        await context.add_init_script(CLASSIC_FEEL)
+        # The classic feel, or the default feel with `settings` overridden.
+        script = CLASSIC_FEEL if settings is None else stored_settings(settings)
+        await context.add_init_script(script)
         page = await context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
