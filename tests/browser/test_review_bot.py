@@ -15,7 +15,8 @@ from playwright.async_api import Browser
 
 from protocol.client import LobbyError, MatchClient, create_match, play_random
 from tests.browser.conftest import NetPages, served_pages
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
+from tests.browser.net_support import watch_on_desktop_and_phone
+from tests.browser.support import PHONE, SCREENSHOTS
 from tests.serverproc import ServerProcess
 
 LOADED = 60_000
@@ -49,14 +50,7 @@ async def test_summary_and_chart_after_a_game_against_the_computer(
     created = await create_bot_match(net.base)
     match_id = created["match"]
     assert created["bot"] == "easy"
-    pages = []
-    for viewport, who in ((DESKTOP, "desktop spectator"), (PHONE, "phone spectator")):
-        page = await net.new(viewport, who=who)
-        page.set_default_timeout(LOADED)
-        await page.goto(f"{net.base}/m/{match_id}#watch")
-        await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
-        pages.append(page)
-    desk, phone = pages
+    desk, phone = await watch_on_desktop_and_phone(net, match_id, LOADED)
     human = MatchClient(server.ws, match_id, created["token"])
     async with human:
         await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
