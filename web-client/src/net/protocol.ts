@@ -258,6 +258,3 @@ export const actions = {
 
 /** Close codes after which reconnecting cannot help (docs/protocol.md, Close codes). */
 export const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1003, 1008, 1009, 4000, 4001, 4003, 4004, 4005]);
-
-/** Rejections that are not answers: send the same action (same seq) again a little later. */
-export const TRY_AGAIN_CODES: ReadonlySet<string> = new Set(['rate_limited', 'retry_later']);
