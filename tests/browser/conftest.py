@@ -7,12 +7,15 @@ newer than the build.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
+import json
 import subprocess
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -28,6 +31,7 @@ from tests.browser.support import (
     WEB,
     OpenDemo,
 )
+from tests.serverproc import ServerProcess
 
 
 def _newest_source() -> float:
@@ -78,6 +82,15 @@ async def browser() -> AsyncIterator[Browser]:
             await browser.close()
 
 
+def stored_settings(settings: dict[str, Any]) -> str:
+    """An init script storing these player settings (the rest keep their defaults)."""
+    stored = json.dumps(settings)
+    return (
+        f"try {{ localStorage.setItem('fairgammon.settings.v1', JSON.stringify({stored})) }}"
+        " catch (e) {}"
+    )
+
+
 @pytest_asyncio.fixture
 async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
     """Open demo.html?QUERY in a fresh context; page errors fail the test."""
@@ -88,11 +101,14 @@ async def open_demo(browser: Browser, base_url: str) -> AsyncIterator[OpenDemo]:
         viewport: dict[str, int] | None = None,
         scheme: str = "light",
         motion: str = "reduce",
+        settings: dict[str, Any] | None = None,
     ) -> Page:
         context = await browser.new_context(
             viewport=viewport or DESKTOP, color_scheme=scheme, reduced_motion=motion
         )
-        await context.add_init_script(CLASSIC_FEEL)
+        # The classic feel, or the default feel with `settings` overridden.
+        script = CLASSIC_FEEL if settings is None else stored_settings(settings)
+        await context.add_init_script(script)
         page = await context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -135,6 +151,22 @@ class NetPages:
         network = "WebSocket" in text or "Failed to load resource" in text
         if kind == "error" and not (network and self.tolerate_network_errors):
             self.errors.append(f"{who}: {text}")
+
+
+@contextlib.asynccontextmanager
+async def served_pages(
+    browser: Browser, redis_url: str, **env: str
+) -> AsyncIterator[tuple[ServerProcess, NetPages]]:
+    """A real server started with `env` (on its own Redis database) and pages of it; errors in
+    the pages fail the test."""
+    proc = ServerProcess(redis_url, **env)
+    proc.start()
+    pages = NetPages(browser, proc.base)
+    try:
+        yield proc, pages
+    finally:
+        proc.stop()
+    assert pages.errors == [], f"errors in the pages: {pages.errors}"
 
 
 @pytest_asyncio.fixture

@@ -11,9 +11,14 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Page
+
+from tests.browser.support import DESKTOP, PHONE
+
+if TYPE_CHECKING:
+    from tests.browser.conftest import NetPages
 
 VIEW = """(() => {
   const f = window.fairgammon;
@@ -25,6 +30,20 @@ VIEW = """(() => {
           rolls: v.fairness ? v.fairness.rolls.map(r => r.check) : [],
           link: f.session.link, caughtUp: f.session.caughtUp};
 })()"""
+
+
+async def watch_on_desktop_and_phone(
+    net: NetPages, match_id: str, timeout_ms: int
+) -> tuple[Page, Page]:
+    """A desktop and a phone spectator's page of the match, each caught up."""
+    pages = []
+    for viewport, who in ((DESKTOP, "desktop spectator"), (PHONE, "phone spectator")):
+        page = await net.new(viewport, who=who)
+        page.set_default_timeout(timeout_ms)
+        await page.goto(f"{net.base}/m/{match_id}#watch")
+        await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+        pages.append(page)
+    return pages[0], pages[1]
 
 
 async def view(page: Page) -> dict[str, Any]:

@@ -26,8 +26,9 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 
 OpenDemo = Callable[..., Awaitable[Page]]
-"""open_demo(query, viewport, scheme, motion) -> a Page showing demo.html?query (motion: "reduce"
-or "no-preference")."""
+"""open_demo(query, viewport, scheme, motion, settings) -> a Page showing demo.html?query (motion:
+"reduce" or "no-preference"; settings: the player settings over the defaults, else the classic
+feel)."""
 
 CLASSIC_FEEL = (
     "try { if (!localStorage.getItem('fairgammon.settings.v1')) localStorage.setItem("

@@ -16,23 +16,17 @@ from playwright.async_api import Browser, Page
 
 from protocol.client.lobby import get, get_text
 from protocol.fairdice import verify_json
-from tests.browser.conftest import NetPages
+from tests.browser.conftest import NetPages, served_pages
 from tests.browser.net_support import Seat, leave_match, play, view
 from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
-from tests.serverproc import ServerProcess
 
 
 @pytest_asyncio.fixture
 async def bot_net(dist, browser: Browser, redis_url):
     """A real server with its bot worker (a visible think time, so the page can show it)."""
-    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="400")
-    proc.start()
-    pages = NetPages(browser, proc.base)
-    try:
+    bots = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "400"}
+    async with served_pages(browser, redis_url, **bots) as (_, pages):
         yield pages
-    finally:
-        proc.stop()
-    assert pages.errors == [], f"errors in the pages: {pages.errors}"
 
 
 async def play_the_computer(
@@ -171,14 +165,9 @@ async def play_to_the_end(page: Page, timeout: float = 90.0) -> dict[str, int]:
 @pytest_asyncio.fixture
 async def quick_bot_net(dist, browser: Browser, redis_url):
     """A real server with its bot worker playing at once (no think time)."""
-    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0")
-    proc.start()
-    pages = NetPages(browser, proc.base)
-    try:
+    bots = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "0"}
+    async with served_pages(browser, redis_url, **bots) as (_, pages):
         yield pages
-    finally:
-        proc.stop()
-    assert pages.errors == [], f"errors in the pages: {pages.errors}"
 
 
 async def test_a_whole_match_against_the_computer(quick_bot_net: NetPages) -> None:

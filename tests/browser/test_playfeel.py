@@ -4,12 +4,11 @@ phone and on a desktop."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-import pytest_asyncio
-from playwright.async_api import Browser, Page
+import pytest
+from playwright.async_api import Page
 
 from engine.position import Position
 from engine.position_id import encode
@@ -18,27 +17,14 @@ from tests.browser.support import DESKTOP, NEXT_TAP, PHONE, SCREENSHOTS
 Opener = Callable[..., Awaitable[Page]]
 
 
-@pytest_asyncio.fixture
-async def feel(browser: Browser, base_url: str) -> AsyncIterator[Opener]:
+@pytest.fixture
+def feel(open_demo: Opener) -> Opener:
     """Open demo.html?QUERY with the default play feel, a few settings overridden."""
-    errors: list[str] = []
 
     async def opener(query: str, viewport: dict[str, int] | None = None, **settings: Any) -> Page:
-        context = await browser.new_context(viewport=viewport or DESKTOP, reduced_motion="reduce")
-        stored = json.dumps(settings)
-        await context.add_init_script(
-            f"try {{ localStorage.setItem('fairgammon.settings.v1', JSON.stringify({stored})) }}"
-            " catch (e) {}"
-        )
-        page = await context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        await page.goto(f"{base_url}/demo.html?{query}")
-        await page.wait_for_selector("svg.board .checker")
-        return page
+        return await open_demo(query, viewport, settings=settings)
 
-    yield opener
-    assert errors == [], f"errors in the page: {errors}"
+    return opener
 
 
 async def tap(page: Page, place: int) -> None:

@@ -14,6 +14,7 @@ from playwright.async_api import Page
 
 from protocol.client import MatchClient, create_match, join_match
 from tests.browser.conftest import NetPages
+from tests.browser.net_support import watch_on_desktop_and_phone
 from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 from tests.serverproc import ServerProcess
 from tests.srv_support import play_out
@@ -39,18 +40,12 @@ async def finished_game(base: str, ws: str, net: NetPages, seed: int) -> tuple[s
     created = await create_match(base, name="Ann", mode="single_game")
     joined = await join_match(base, created["match"], name="Bob")
     match_id = created["match"]
-    pages = []
-    for viewport, who in ((DESKTOP, "spectator"), (PHONE, "phone spectator")):
-        page = await net.new(viewport, who=who)
-        page.set_default_timeout(LOADED)
-        await page.goto(f"{base}/m/{match_id}#watch")
-        await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
-        pages.append(page)
+    desk, phone = await watch_on_desktop_and_phone(net, match_id, LOADED)
     a = MatchClient(ws, match_id, created["token"])
     b = MatchClient(ws, match_id, joined["token"])
     async with a, b:
         await play_out(a, b, seed=seed)
-    return match_id, pages[0], pages[1]
+    return match_id, desk, phone
 
 
 async def test_live_record_and_replay_board(net: NetPages, server) -> None:

@@ -14,8 +14,9 @@ import pytest_asyncio
 from playwright.async_api import Browser
 
 from protocol.client import LobbyError, MatchClient, create_match, play_random
-from tests.browser.conftest import NetPages
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
+from tests.browser.conftest import NetPages, served_pages
+from tests.browser.net_support import watch_on_desktop_and_phone
+from tests.browser.support import PHONE, SCREENSHOTS
 from tests.serverproc import ServerProcess
 
 LOADED = 60_000
@@ -27,15 +28,9 @@ test machine is shared; reached only when something is wrong."""
 async def bot_review(dist, browser: Browser, redis_url) -> AsyncIterator[
         tuple[ServerProcess, NetPages]]:
     """A real server with its bot worker (no think time) and one analysis worker."""
-    proc = ServerProcess(redis_url, FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0",
-                         FAIRGAMMON_ANALYSERS="1")
-    proc.start()
-    pages = NetPages(browser, proc.base)
-    try:
-        yield proc, pages
-    finally:
-        proc.stop()
-    assert pages.errors == [], f"errors in the pages: {pages.errors}"
+    env = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "0", "FAIRGAMMON_ANALYSERS": "1"}
+    async with served_pages(browser, redis_url, **env) as served:
+        yield served
 
 
 async def create_bot_match(base: str) -> dict:
@@ -55,14 +50,7 @@ async def test_summary_and_chart_after_a_game_against_the_computer(
     created = await create_bot_match(net.base)
     match_id = created["match"]
     assert created["bot"] == "easy"
-    pages = []
-    for viewport, who in ((DESKTOP, "desktop spectator"), (PHONE, "phone spectator")):
-        page = await net.new(viewport, who=who)
-        page.set_default_timeout(LOADED)
-        await page.goto(f"{net.base}/m/{match_id}#watch")
-        await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
-        pages.append(page)
-    desk, phone = pages
+    desk, phone = await watch_on_desktop_and_phone(net, match_id, LOADED)
     human = MatchClient(server.ws, match_id, created["token"])
     async with human:
         await human.wait_for(lambda t: t.names[1] is not None, timeout=10)

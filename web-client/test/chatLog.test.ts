@@ -48,10 +48,14 @@ describe('ChatLog', () => {
     expect(chat.say('   ', null)).toBe(false);
     expect(chat.say('  <b>hi</b> ', 'ignored')).toBe(true);
     expect(sent).toEqual([{ t: 'chat_send', p: { room: 'players', text: '<b>hi</b>', name: 'ignored' } }]);
-    chat.refused('one line every 2 s');
+    chat.refused('bad_frame', 'not a frame'); // a seq-less reject that is not about chat
+    expect(chat.refusal).toBe(null);
+    chat.refused('wrong_phase', 'already said hello');
+    expect(chat.refusal).toBe(null);
+    chat.refused('rate_limited', 'one line every 2 s');
     expect(chat.refusal).toBe('one line every 2 s');
     tick(10_000);
-    chat.refused('not about chat'); // long after our last line: not ours
+    chat.refused('rate_limited', 'not about chat'); // long after our last line: not ours
     expect(chat.refusal).toBe('one line every 2 s');
     chat.say('x'.repeat(250), null);
     expect(chat.refusal).toBe(null);

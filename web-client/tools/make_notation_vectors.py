@@ -15,7 +15,6 @@ Run from the repository root::
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -23,6 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script: make the engine importable
     sys.path.insert(0, str(ROOT))
+TOOLS = str(Path(__file__).resolve().parent)
+if TOOLS not in sys.path:  # the rules vectors' writer, beside this file
+    sys.path.insert(0, TOOLS)
+
+import make_rules_vectors as rules_vectors  # noqa: E402
 
 from engine.movegen import legal_plays  # noqa: E402
 from engine.notation import play_text  # noqa: E402
@@ -86,17 +90,12 @@ def build_cases() -> list[dict[str, object]]:
 
 
 def render(cases: list[dict[str, object]]) -> str:
-    lines = [json.dumps(c, separators=(",", ":")) for c in cases]
-    header = json.dumps({"format": FORMAT, "count": len(cases)}, separators=(",", ":"))
-    return header[:-1] + ',"cases":[\n' + ",\n".join(lines) + "\n]}\n"
+    return rules_vectors.render(cases, FORMAT)
 
 
 def main() -> int:
-    VECTORS.parent.mkdir(parents=True, exist_ok=True)
     cases = build_cases()
-    VECTORS.write_text(render(cases), encoding="utf-8")
-    print(f"wrote {len(cases)} cases to {VECTORS.relative_to(ROOT)}")
-    return 0
+    return rules_vectors.write(VECTORS, render(cases), len(cases))
 
 
 if __name__ == "__main__":

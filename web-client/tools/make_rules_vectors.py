@@ -168,19 +168,24 @@ def build_cases() -> list[dict[str, object]]:
     return cases
 
 
-def render(cases: list[dict[str, object]]) -> str:
+def render(cases: list[dict[str, object]], fmt: str = FORMAT) -> str:
     """The file text: one case per line, so diffs stay readable."""
     lines = [json.dumps(c, separators=(",", ":")) for c in cases]
-    header = json.dumps({"format": FORMAT, "count": len(cases)}, separators=(",", ":"))
+    header = json.dumps({"format": fmt, "count": len(cases)}, separators=(",", ":"))
     return header[:-1] + ',"cases":[\n' + ",\n".join(lines) + "\n]}\n"
 
 
-def main() -> int:
-    VECTORS.parent.mkdir(parents=True, exist_ok=True)
-    cases = build_cases()
-    VECTORS.write_text(render(cases), encoding="utf-8")
-    print(f"wrote {len(cases)} cases to {VECTORS.relative_to(ROOT)}")
+def write(path: Path, text: str, count: int) -> int:
+    """Write a vectors file and say so (this tool's and make_notation_vectors.py's)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {count} cases to {path.relative_to(ROOT)}")
     return 0
+
+
+def main() -> int:
+    cases = build_cases()
+    return write(VECTORS, render(cases), len(cases))
 
 
 if __name__ == "__main__":

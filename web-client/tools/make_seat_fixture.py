@@ -145,6 +145,16 @@ def seated(options: MatchOptions, seed: int, **config: Any) -> tuple[Room, Clien
     return room, a, b
 
 
+def playing(
+    options: MatchOptions, seed: int, **config: Any
+) -> tuple[Room, Client, Client, random.Random]:
+    """Both seats seated and connected, and the random numbers of their decisions."""
+    room, a, b = seated(options, seed, **config)
+    room.connect(a)
+    room.connect(b)
+    return room, a, b, random.Random(seed)
+
+
 def owing(room: Room, phase: str) -> Client | None:
     for c in room.clients:
         if c.core.seat is not None and c.core.tracker.owes(c.core.seat) == phase:
@@ -232,10 +242,7 @@ def drops() -> dict[str, Any]:
 
 
 def new_device() -> dict[str, Any]:
-    room, a, b = seated(MatchOptions.single_game(), 25)
-    rng = random.Random(25)
-    room.connect(a)
-    room.connect(b)
+    room, a, b, rng = playing(MatchOptions.single_game(), 25)
     room.play_until(lambda: a.core.tracker.k > 4 and owing(room, "decide") is b, rng)
     room.drop(b)
     b.connect_at = None
@@ -266,10 +273,7 @@ def new_device() -> dict[str, Any]:
 
 
 def catch_up() -> dict[str, Any]:
-    room, a, b = seated(MatchOptions.single_game(), 26)
-    rng = random.Random(26)
-    room.connect(a)
-    room.connect(b)
+    room, a, b, rng = playing(MatchOptions.single_game(), 26)
     room.play_until(lambda: a.core.tracker.k > 4 and owing(room, "decide") is not None, rng)
     roller = owing(room, "decide")
     assert roller is not None
@@ -298,10 +302,7 @@ def device(room: Room, old: Client, seat: int, **config: Any) -> Client:
 
 
 def recommit_limit() -> dict[str, Any]:
-    room, a, b = seated(MatchOptions.single_game(), 27)
-    rng = random.Random(27)
-    room.connect(a)
-    room.connect(b)
+    room, _, b, rng = playing(MatchOptions.single_game(), 27)
     room.play_until(lambda: owing(room, "move") is b, rng)
     page = b
     for _ in range(3):  # three new devices, each re-commits between rolls and plays a little
@@ -322,10 +323,7 @@ def recommit_limit() -> dict[str, Any]:
 
 
 def recommit_refused() -> dict[str, Any]:
-    room, a, b = seated(MatchOptions.single_game(), 28)
-    rng = random.Random(28)
-    room.connect(a)
-    room.connect(b)
+    room, a, b, rng = playing(MatchOptions.single_game(), 28)
     room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "move") is b, rng)
     phone = device(room, b, 1)
     rec = Recording(phone, room)
@@ -337,10 +335,7 @@ def recommit_refused() -> dict[str, Any]:
 
 
 def owed_reveal() -> dict[str, Any]:
-    room, a, b = seated(MatchOptions.single_game(), 29)
-    rng = random.Random(29)
-    room.connect(a)
-    room.connect(b)
+    room, a, b, rng = playing(MatchOptions.single_game(), 29)
     room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "decide") is a, rng)
     b.core.config.auto_reveal = False  # its reveal of Ann's roll is lost
     room.effects(a, a.core.roll(room.now)[1])
@@ -355,10 +350,7 @@ def owed_reveal() -> dict[str, Any]:
 
 
 def old_device() -> dict[str, Any]:
-    room, a, b = seated(MatchOptions.single_game(), 30, first_last_v=0)
-    rng = random.Random(30)
-    room.connect(a)
-    room.connect(b)
+    room, a, b, rng = playing(MatchOptions.single_game(), 30, first_last_v=0)
     room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "move") is b, rng)
     phone = device(room, b, 1, first_last_v=0)
     room.connect(phone)

@@ -3,7 +3,7 @@
  * HttpOnly cookie this code never sees: the browser sends it with every same-origin request.
  */
 
-import { LobbyError } from './lobbyApi';
+import { call } from './lobbyApi';
 
 export interface AccountInfo {
   readonly username: string;
@@ -47,32 +47,6 @@ export interface Profile extends AccountInfo {
 export interface Leader extends AccountInfo {
   readonly rank: number;
   readonly wins: number;
-}
-
-async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: 'no-store',
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new LobbyError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');
-  }
-  let data: unknown = null;
-  try {
-    data = await response.json();
-  } catch {
-    // not JSON: reported below
-  }
-  if (!response.ok) {
-    const err = (data ?? {}) as { error?: string; message?: string };
-    throw new LobbyError(response.status, err.error ?? 'http', err.message ?? `HTTP ${response.status}`);
-  }
-  return data as T;
 }
 
 export const signUp = (username: string, password: string) => call<AccountInfo>('POST', '/api/account/signup', { username, password });

@@ -6,6 +6,9 @@
 
 import { type ChatLine, type ChatRoom, type Seat, chatSend, chatSync } from './protocol';
 
+/** The codes of a refused `chat_send` (server/chat.py). */
+const CHAT_REFUSALS = new Set(['rate_limited', 'not_a_player', 'forbidden', 'retry_later']);
+
 export class ChatLog {
   private readonly lines: Record<ChatRoom, Map<number, ChatLine>> = { players: new Map(), spectators: new Map() };
   /** The highest number held with every line before it. */
@@ -62,9 +65,13 @@ export class ChatLog {
     this.revision += 1;
   }
 
-  /** A reject without seq: ours if we sent a line a moment ago. */
-  refused(message: string): void {
-    if (this.now() - this.sentAt < 5000) {
+  /**
+   * A reject without seq: ours if its code is one a `chat_send` gets (docs/protocol.md, "Chat")
+   * and we sent a line a moment ago. Other seq-less rejects (a frame that could not be read, a
+   * second hello) are not about chat.
+   */
+  refused(code: string, message: string): void {
+    if (CHAT_REFUSALS.has(code) && this.now() - this.sentAt < 5000) {
       this.refusal = message;
       this.revision += 1;
     }

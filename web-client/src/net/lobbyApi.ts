@@ -60,7 +60,7 @@ export class LobbyError extends Error {
   }
 }
 
-export async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -68,6 +68,7 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: unkno
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
+      credentials: 'same-origin', // the account cookie (docs/accounts.md)
     });
   } catch {
     throw new LobbyError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');

@@ -188,7 +188,7 @@ export function netView(session: MatchSession): GameView {
     offer,
     lastPlay: t.lastPlay ? { seat: t.lastPlay.seat, moves: t.lastPlay.moves } : null,
     result: phase === 'gameover' ? resultView(session) : null,
-    notice: session.notice && { ...session.notice, text: personal(session.notice.text, t.names, viewer) },
+    notice: session.notice && { ...session.notice, text: personal(session.notice, viewer) },
     fairness,
     spectators: session.watchers,
     pending: session.pendingMove !== null,

@@ -24,6 +24,7 @@ import {
   storeRecommitted,
 } from '../fairdice';
 import { ChatLog } from './chatLog';
+import { type Words, aboutSeat } from './voice';
 import { Connection, type Env, type LinkState } from './connection';
 import { LiveVerifier, type Verdict } from './liveVerifier';
 import {
@@ -62,9 +63,8 @@ export interface SessionOptions {
   readonly autoNextShare?: number;
 }
 
-export interface Notice {
+export interface Notice extends Words {
   readonly id: number;
-  readonly text: string;
   readonly alarm?: boolean;
 }
 
@@ -251,7 +251,7 @@ export class MatchSession {
     if (kind === 'opponent_renewed') {
       const other = this.seat === null ? null : ((1 - this.seat) as Seat);
       const name = other === null ? 'A player' : (this.tracker.names[other] ?? `Seat ${other}`);
-      return `${name} committed a new dice chain (lost secret) from roll ${k}`;
+      return `${name} continues on another device or browser: a new dice commitment from roll ${k}, checked like the first`;
     }
     return text;
   }
@@ -363,7 +363,7 @@ export class MatchSession {
         this.lastError = frame.p;
         break;
       case 'reject':
-        if (frame.p.seq === null) this.chat.refused(frame.p.message);
+        if (frame.p.seq === null) this.chat.refused(frame.p.code, frame.p.message);
         break;
       case 'chat':
         this.chat.receive(frame.p);
@@ -413,24 +413,24 @@ export class MatchSession {
           if (d.d1 === d.d2) this.say(`Opening roll: both rolled ${d.d1} — rolling again`);
           else {
             const w: Seat = d.d1 > d.d2 ? 0 : 1;
-            this.say(`${name(w)} wins the opening roll ${Math.max(d.d1, d.d2)}–${Math.min(d.d1, d.d2)}`);
+            this.say(aboutSeat(w, name(w), ['wins', 'win'], ` the opening roll ${Math.max(d.d1, d.d2)}–${Math.min(d.d1, d.d2)}`));
           }
         }
         break;
       }
       case 'passed': {
         const last = t.rolls[t.rolls.length - 1];
-        if (live) this.say(`${name(e.p.seat)} rolled ${last ? last.dice.join('–') : ''} and cannot move: the turn passes`);
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['rolled', 'rolled'], ` ${last ? last.dice.join('–') : ''} and cannot move: the turn passes`));
         break;
       }
       case 'taken':
-        if (live) this.say(`${name(e.p.seat)} takes: the cube is at ${e.p.value}`);
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['takes', 'take'], `: the cube is at ${e.p.value}`));
         break;
       case 'beavered':
-        if (live) this.say(`${name(e.p.seat)} beavers: the cube is at ${e.p.value}`);
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['beavers', 'beaver'], `: the cube is at ${e.p.value}`));
         break;
       case 'resign_rejected':
-        if (live) this.say(`${name(e.p.seat)} rejects the resignation: play on`);
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['rejects', 'reject'], ' the resignation: play on'));
         break;
       case 'commit_received':
         if (live && t.betweenGames && e.p.seat !== this.seat) this.say(`${name(e.p.seat)} is ready for the next game`);
@@ -636,8 +636,8 @@ export class MatchSession {
 
   // ---- notifications ----------------------------------------------------------------------------
 
-  say(text: string, alarm = false): void {
-    this.notice = { id: ++this.noticeId, text, alarm };
+  say(words: string | Words, alarm = false): void {
+    this.notice = { id: ++this.noticeId, ...(typeof words === 'string' ? { text: words } : words), alarm };
     this.emit();
   }
 

@@ -186,7 +186,17 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     chat.render();
     moves.render();
   };
-  session.subscribe(update);
+  // The panels show the session as it is now, so a burst of frames (a replay of a long match
+  // arrives as one frame per event) is drawn once after it, not once per frame.
+  let queued = false;
+  session.subscribe(() => {
+    if (queued) return;
+    queued = true;
+    setTimeout(() => {
+      queued = false;
+      update();
+    }, 0);
+  });
   setInterval(() => banner.render(), 500);
   addEventListener('online', () => session.connection.retryNow());
   session.start();
