@@ -60,6 +60,11 @@ class MatchCreated:
     move_time: Annotated[
         int, Int(L.MIN_MOVE_TIME_MS, L.MAX_MOVE_TIME_MS), "milliseconds per decision"
     ]
+    reserve: Annotated[
+        int,
+        Int(0, L.MAX_RESERVE_MS),
+        "milliseconds of time reserve per player for the whole match, 0 for none",
+    ] = 0
 
 
 @event("seated")
@@ -309,7 +314,17 @@ class Clock:
         "take: answer a double; resign: answer a resignation; over: the match ended",
     ]
     seats: Annotated[tuple[int, ...], Array(SEAT, 0, 2), "the seats that owe it"]
-    deadline: Annotated[int | None, Nullable(Int(0, L.MAX_TIME_MS)), "server time, nil if none"]
+    deadline: Annotated[
+        int | None,
+        Nullable(Int(0, L.MAX_TIME_MS)),
+        "server time, nil if none; a decide, move, take or resign decision's deadline includes "
+        "the time reserve its seat has left",
+    ]
+    reserves: Annotated[
+        tuple[int, int],
+        Array(Int(0, L.MAX_RESERVE_MS), 2, 2),
+        "each seat's time reserve left (ms) as this decision began",
+    ] = (0, 0)
 
 
 @event("forfeit")

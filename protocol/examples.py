@@ -19,6 +19,7 @@ from engine.position import Position
 from engine.validate import validate_play
 from protocol.events import Clock, Dice, Moved, Rolling
 from protocol.fairdice import GameId, HashChain, derive_dice
+from protocol.limits import PROTOCOL_VERSION
 from protocol.messages import Ack, AnyMessage, Event, Hello, Move, Reveal, Roll, Welcome
 
 MATCH = "5f0c9e2a7b3d4e6f8a1b2c3d4e5f6a7b"
@@ -62,7 +63,7 @@ TURN: list[tuple[str, str, AnyMessage]] = [
     (
         "C1 → S",
         "seat 1 reconnects: it last saw version 16",
-        Hello(1, MATCH, TOKEN, 16, "Ben"),
+        Hello(PROTOCOL_VERSION, MATCH, TOKEN, 16, "Ben"),
     ),
     (
         "S → C1",

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """The value of `hello.proto` this code speaks."""
 
 MAX_FRAME_SIZE = 16 * 1024
@@ -91,3 +91,6 @@ MIN_MOVE_TIME_MS = 1_000
 
 MAX_MOVE_TIME_MS = 3_600_000
 """Longest per-decision clock a match can be created with."""
+
+MAX_RESERVE_MS = 3_600_000
+"""Largest time reserve (per player, for the whole match) a match can be created with."""

@@ -1,7 +1,7 @@
 """The lobby over HTTP (JSON): create, join, list and look up matches.
 
-    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, private?, name?,
-                                       rated?, bot?}
+    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, reserve?,
+                                       private?, name?, rated?, bot?}
     POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
     POST /api/matches/{id}/rematch    {token}
     POST /api/matches/{id}/decline    {rematch_token}
@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 from starlette.requests import ClientDisconnect, Request
@@ -34,6 +34,7 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
+from protocol import limits as L
 from server import botmatch, metrics, players
 from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
@@ -72,19 +73,35 @@ def clean_name(raw: Any) -> str:
     return name or "Guest"
 
 
-def parse_options(body: dict[str, Any], default_clock: int) -> tuple[MatchOptions, int, bool]:
+class Terms(NamedTuple):
+    """What a new match is created with: the rules, the clock and the time reserve (seconds),
+    and whether it is kept off the lists."""
+
+    options: MatchOptions
+    clock: int
+    reserve: int
+    private: bool
+
+
+MAX_RESERVE = L.MAX_RESERVE_MS // 1000
+
+
+def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
     mode = body.get("mode", "single_game")
     if mode == Mode.MATCH and "length" not in body:
         raise BadRequest("bad_field", "length (1..25 points) is required for a match")
     length = body.get("length", 0)
     clock = body.get("clock", default_clock)
+    reserve = body.get("reserve", 0)
     flags = {k: body.get(k, False) for k in ("jacoby", "beavers", "private")}
-    if type(length) is not int or type(clock) is not int:
-        raise BadRequest("bad_field", "length and clock are integers")
+    if not all(type(v) is int for v in (length, clock, reserve)):
+        raise BadRequest("bad_field", "length, clock and reserve are integers")
     if not all(type(v) is bool for v in flags.values()):
         raise BadRequest("bad_field", "jacoby, beavers and private are booleans")
     if not 5 <= clock <= 600:
         raise BadRequest("bad_field", "clock must be 5..600 seconds")
+    if not 0 <= reserve <= MAX_RESERVE:
+        raise BadRequest("bad_field", f"reserve must be 0..{MAX_RESERVE} seconds")
     try:
         if mode == Mode.MATCH:
             options = MatchOptions.match(length)
@@ -96,7 +113,7 @@ def parse_options(body: dict[str, Any], default_clock: int) -> tuple[MatchOption
             raise BadRequest("bad_field", "mode is single_game, match or money")
     except GameError as exc:
         raise BadRequest("bad_field", exc.detail) from None
-    return options, clock, flags["private"]
+    return Terms(options, clock, reserve, flags["private"])
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -169,18 +186,18 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
 async def create_match(request: Request) -> JSONResponse:
     body = await read_json(request)
     settings = request.app.state.services.settings
-    options, clock, private = parse_options(body, settings.clock_seconds)
+    terms = parse_options(body, settings.clock_seconds)
     try:
         bot = botmatch.parse_level(body)
     except ValueError as exc:
         raise BadRequest("bad_field", str(exc)) from None
     account = await players.signed_in(request)
-    rated = players.rated_choice(body, options, account)
+    rated = players.rated_choice(body, terms.options, account)
     name = account.name if account else clean_name(body.get("name"))
     extra = players.seat_fields(0, account, rated)
     if bot is not None:
         await botmatch.ensure_workers(service(request))
-    created = await limited_create(request, options, clock, private, name, extra)
+    created = await limited_create(request, terms, name, extra)
     if bot is None:
         await not_connected_yet(request, created.match_id, 0)
     else:
@@ -200,9 +217,7 @@ async def create_match(request: Request) -> JSONResponse:
 
 async def limited_create(
     request: Request,
-    options: MatchOptions,
-    clock: int,
-    private: bool,
+    terms: Terms,
     name: str,
     seat_extra: dict[str, bytes] | None = None,
 ) -> Created:
@@ -221,7 +236,13 @@ async def limited_create(
         raise Unavailable(str(exc)) from exc
     try:
         return await matches.create(
-            options, clock, private, name, match_id=match_id, seat_extra=seat_extra
+            terms.options,
+            terms.clock,
+            terms.private,
+            name,
+            match_id=match_id,
+            seat_extra=seat_extra,
+            reserve_seconds=terms.reserve,
         )
     except BaseException:
         with contextlib.suppress(Exception):

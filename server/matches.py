@@ -114,6 +114,7 @@ def summary(state: MatchState) -> dict[str, object]:
         "mode": options.mode.value,
         "length": options.length,
         "clock": state.config.clock_ms // 1000,
+        "reserve": state.config.reserve_ms // 1000,
         "names": list(state.names),
         "score": list(state.match.score),
         "phase": state.phase.value,
@@ -172,6 +173,7 @@ class MatchService:
         name: str,
         match_id: str | None = None,
         seat_extra: dict[str, bytes] | None = None,
+        reserve_seconds: int = 0,
     ) -> Created:
         """A new match with its creator in seat 0; ``seat_extra`` is stored in the seats hash
         with it (the account of a signed-in creator, ``rated``: see server.results)."""
@@ -179,7 +181,11 @@ class MatchService:
         token = secrets.token_urlsafe(32)
         invite = secrets.token_urlsafe(16)
         config = Config(
-            options, clock_ms=clock_seconds * 1000, grace_ms=self.grace_ms, private=private
+            options,
+            clock_ms=clock_seconds * 1000,
+            grace_ms=self.grace_ms,
+            private=private,
+            reserve_ms=reserve_seconds * 1000,
         )
         now = self.now()
         state, events = core.create(match_id, config, name, now)

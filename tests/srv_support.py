@@ -39,6 +39,7 @@ from protocol.client import (
     play_random,
 )
 from protocol.fairdice import DEFAULT_CHAIN_LENGTH, GameId, HashChain
+from protocol.limits import PROTOCOL_VERSION
 from server.clock import wall_ms
 from server.machine import core, serial
 from server.machine.commands import Command, Commit, Join, Reveal
@@ -132,7 +133,7 @@ class Peer:
     async def hello(
         self, match_id: str, token: str | None = None, last_v: int | None = None
     ) -> m.Welcome:
-        await self.send_msg(m.Hello(1, match_id, token, last_v, None))
+        await self.send_msg(m.Hello(PROTOCOL_VERSION, match_id, token, last_v, None))
         return await self.next(m.Welcome)
 
     async def wait(self, predicate: Callable[[], bool], timeout: float = WAIT) -> None:

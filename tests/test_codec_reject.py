@@ -31,7 +31,7 @@ MOVE = {"t": "move", "s": 5, "p": {"game": 1, "turn": 3, "moves": [[8, 5], [6, 5
 HELLO = {
     "t": "hello",
     "p": {
-        "proto": 1,
+        "proto": 2,
         "match": "0123456789abcdef" * 2,
         "token": "tok_EN-1",
         "last_v": None,
@@ -45,7 +45,7 @@ EVENT = {
     "v": 7,
     "k": "passed",
     "p": {"game": 1, "seat": 1, "turn": 4},
-    "n": {"phase": "decide", "seats": [0], "deadline": 1_700_000_000_000},
+    "n": {"phase": "decide", "seats": [0], "deadline": 1_700_000_000_000, "reserves": [0, 0]},
 }
 REJECT = {"t": "reject", "p": {"seq": 3, "code": "not_your_turn", "message": "wait"}}
 
@@ -415,8 +415,8 @@ def test_bad_field_messages_never_echo_long_strings():
 
 
 def test_another_protocol_version_is_unsupported():
-    e = rejected(pack(changed(HELLO, proto=2)), ErrorCode.UNSUPPORTED_VERSION, "hello.proto")
-    assert "speaks 1" in e.message
+    e = rejected(pack(changed(HELLO, proto=1)), ErrorCode.UNSUPPORTED_VERSION, "hello.proto")
+    assert "speaks 2" in e.message
 
 
 @pytest.mark.parametrize(
@@ -474,9 +474,12 @@ def test_events_check_their_envelope_and_kind():
     rejected(
         pack({k: v for k, v in EVENT.items() if k != "n"}), BAD_FIELD, "missing field n", SERVER
     )
-    bad_clock = {**EVENT, "n": {"phase": "nap", "seats": [0], "deadline": None}}
+    bad_clock = {**EVENT, "n": {"phase": "nap", "seats": [0], "deadline": None, "reserves": [0, 0]}}
     rejected(pack(bad_clock), BAD_FIELD, "event.n.phase", SERVER)
-    three_seats = {**EVENT, "n": {"phase": "decide", "seats": [0, 1, 1], "deadline": None}}
+    three_seats = {
+        **EVENT,
+        "n": {"phase": "decide", "seats": [0, 1, 1], "deadline": None, "reserves": [0, 0]},
+    }
     rejected(pack(three_seats), BAD_FIELD, "event.n.seats", SERVER)
 
 

@@ -17,6 +17,7 @@ from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
 from protocol.close_codes import CloseCode
+from protocol.limits import PROTOCOL_VERSION
 from tests.failure_kit import (
     Table,
     a_play,
@@ -33,7 +34,7 @@ from tests.srv_support import play_out
 async def watch_until_closed(ws_url: str, match_id: str) -> int | None:
     """A bare spectator connection: read everything until the server closes it; the close code."""
     async with connect(ws_url) as ws:
-        await ws.send(codec.encode(m.Hello(1, match_id, None, None, None)))
+        await ws.send(codec.encode(m.Hello(PROTOCOL_VERSION, match_id, None, None, None)))
         with contextlib.suppress(ConnectionClosed):
             async for _ in ws:
                 pass

@@ -13,6 +13,7 @@ import time
 from protocol import events as pe
 from protocol import messages as m
 from protocol.close_codes import CloseCode
+from protocol.limits import PROTOCOL_VERSION
 from tests.failure_kit import (
     Cable,
     Seen,
@@ -63,7 +64,7 @@ async def test_a_long_outage_sheds_connections_1013_and_a_held_hello_is_welcomed
     assert any(isinstance(x, m.Degraded) for x in seat.messages)
     # A hello meanwhile: told at once, held, and welcomed as soon as Redis is back.
     again = await Peer.open(proc.ws)
-    await again.send_msg(m.Hello(1, seated.match_id, seated.tokens[0], None, None))
+    await again.send_msg(m.Hello(PROTOCOL_VERSION, seated.match_id, seated.tokens[0], None, None))
     await again.next(m.Degraded)
     await asyncio.to_thread(stack.redis.start)
     await again.next(m.Welcome)
@@ -72,7 +73,7 @@ async def test_a_long_outage_sheds_connections_1013_and_a_held_hello_is_welcomed
     # ... and one that finds no store for 3 s is refused 1013 after its degraded notice.
     stack.redis.kill()
     late = await Peer.open(proc.ws)
-    await late.send_msg(m.Hello(1, seated.match_id, None, None, None))
+    await late.send_msg(m.Hello(PROTOCOL_VERSION, seated.match_id, None, None, None))
     assert await late.closed() == CloseCode.TRY_AGAIN_LATER
     assert [type(x) for x in late.messages] == [m.Degraded, m.Error]
     print(f"\nconnections shed {shed:.2f} s after Redis died")

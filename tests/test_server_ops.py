@@ -48,6 +48,10 @@ async def test_metrics_count_moves_connections_and_appends(server):
         ({"mode": "match", "length": 26}, "bad_field"),
         ({"mode": "match", "length": True}, "bad_field"),
         ({"clock": 2}, "bad_field"),
+        ({"reserve": -1}, "bad_field"),
+        ({"reserve": 3601}, "bad_field"),
+        ({"reserve": 1.5}, "bad_field"),
+        ({"reserve": True}, "bad_field"),
         ({"name": "x" * 25}, "bad_field"),
         ({"name": "a\u0007b"}, "bad_field"),
         ({"private": "yes"}, "bad_field"),
@@ -57,6 +61,17 @@ async def test_create_refuses_bad_options(server, body, code):
     with pytest.raises(LobbyError) as exc:
         await create_match(server.base, **body)
     assert exc.value.status == 400 and exc.value.code == code
+
+
+async def test_a_time_reserve_reaches_the_summary_and_the_first_event(server):
+    created = await create_match(server.base, name="Ann", mode="match", length=3, reserve=120)
+    summary = await get(server.base, f"/api/matches/{created['match']}")
+    assert (summary["clock"], summary["reserve"]) == (30, 120)
+    async with MatchClient(server.ws, created["match"], created["token"]) as ann:
+        await ann.wait_for(lambda t: t.settings is not None)
+        assert (ann.tracker.settings.move_time, ann.tracker.settings.reserve) == (30_000, 120_000)
+    plain = await create_match(server.base, name="Cid")
+    assert (await get(server.base, f"/api/matches/{plain['match']}"))["reserve"] == 0
 
 
 async def test_private_match_needs_its_invite_and_seats_are_taken_once(server):

@@ -24,6 +24,7 @@ from engine.match import MatchOptions
 from protocol import codec
 from protocol import messages as m
 from protocol.close_codes import CloseCode
+from protocol.limits import PROTOCOL_VERSION as PROTO
 from tests.failure_kit import Cable
 from tests.long_match import LongMatch, store_long_match
 from tests.serverproc import ServerProcess
@@ -58,7 +59,7 @@ async def resumed(url: str, match_id: str, last_v: int | None, final: int) -> li
     """The frames a spectator resuming from ``last_v`` receives until the final version (or
     its snapshot), and at least until the answer to a ping sent after its hello."""
     async with connect(url, compression=None, max_size=1 << 20) as ws:
-        await ws.send(codec.encode(m.Hello(1, match_id, None, last_v, None)))
+        await ws.send(codec.encode(m.Hello(PROTO, match_id, None, last_v, None)))
         await ws.send(codec.encode(m.Ping(7)))
         frames: list[bytes] = []
         done = pong = False
@@ -129,7 +130,7 @@ async def test_resume_from_every_version_of_a_long_match(server, long_match, red
 
     async def share(first: int, step: int) -> None:
         async with connect(server.ws, compression=None, max_size=1 << 20) as ws:
-            await ws.send(codec.encode(m.Hello(1, match_id, None, final, None)))
+            await ws.send(codec.encode(m.Hello(PROTO, match_id, None, final, None)))
             await ws.send(codec.encode(m.Ping(final)))
             while msgpack.unpackb(await asyncio.wait_for(ws.recv(), WAIT))["t"] != "pong":
                 pass  # the welcome and the greeting
@@ -153,7 +154,7 @@ async def test_a_replay_longer_than_the_send_queue_flows_at_the_readers_pace(
     sock = _small_buffer_socket(server.port)
     # (a reader that does not read what follows: no patience for the closing handshake)
     async with connect(server.ws, sock=sock, max_queue=4, close_timeout=0.2) as ws:
-        await ws.send(codec.encode(m.Hello(1, match_id, None, final - RESUME_MAX, None)))
+        await ws.send(codec.encode(m.Hello(PROTO, match_id, None, final - RESUME_MAX, None)))
         messages: list[m.ServerMessage] = []
         while not any(isinstance(x, m.Event) and x.v == final for x in messages):
             message = codec.decode_from_server(await asyncio.wait_for(ws.recv(), WAIT))
@@ -191,7 +192,7 @@ async def test_a_reader_that_stops_reading_is_closed_4009_and_shown_away(server,
     watcher = await seated.peer(server.ws, 0)
     sock = _small_buffer_socket(server.port)
     async with connect(server.ws, sock=sock, max_queue=2, close_timeout=0.2) as ws:
-        await ws.send(codec.encode(m.Hello(1, seated.match_id, seated.tokens[1], None, None)))
+        await ws.send(codec.encode(m.Hello(PROTO, seated.match_id, seated.tokens[1], None, None)))
         seen = len(watcher.messages)
         await presence_of(watcher, 1, "online", seen)
         away = asyncio.ensure_future(presence_of(watcher, 1, "reconnecting", seen))

@@ -12,6 +12,7 @@ from websockets.asyncio.client import connect
 
 from protocol import codec
 from protocol import messages as m
+from protocol.limits import PROTOCOL_VERSION as PROTO
 from protocol.registry import Direction
 from tests.srv_support import (
     Peer,
@@ -119,7 +120,7 @@ HOSTILE: list[tuple[str, bytes, str, int | None]] = [
     ("str for an int", pk({"t": "ping", "p": {"t": "5"}}), "bad_field", None),
     ("payload an array", pk({"t": "ping", "p": [5]}), "bad_field", None),
     ("payload nil", pk({"t": "ping", "p": None}), "bad_field", None),
-    ("a second hello", codec.encode(m.Hello(1, "a" * 32, None, None, None)), "wrong_phase",
+    ("a second hello", codec.encode(m.Hello(PROTO, "a" * 32, None, None, None)), "wrong_phase",
      None),
 ]  # fmt: skip
 

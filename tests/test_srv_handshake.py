@@ -15,6 +15,7 @@ from protocol import codec
 from protocol import messages as m
 from protocol.client import LobbyError, create_match, join_match
 from protocol.client.lobby import get, get_text
+from protocol.limits import PROTOCOL_VERSION as PROTO
 from tests.srv_support import (
     Peer,
     Seated,
@@ -89,7 +90,7 @@ async def test_silent_socket_is_closed_after_the_auth_timeout(strict):
     assert peer.messages[0].code == "auth_timeout"
 
 
-def hello_frame(match_id: str, token: object, proto: int = 1, name: object = None) -> bytes:
+def hello_frame(match_id: str, token: object, proto: int = PROTO, name: object = None) -> bytes:
     payload = {"proto": proto, "match": match_id, "token": token, "last_v": None, "name": name}
     return msgpack.packb({"t": "hello", "p": payload}, use_bin_type=True)
 
@@ -105,7 +106,7 @@ async def test_bad_first_frames_close_before_any_match_data(server):
         ("text", "hello", 1003, "unsupported"),
         ("ping first", codec.encode(m.Ping(1)), 4000, "not_authenticated"),
         ("action first", codec.encode(m.Leave(1)), 4000, "not_authenticated"),
-        ("future protocol", hello_frame(one.match_id, one.tokens[0], proto=2), 4005,
+        ("another protocol", hello_frame(one.match_id, one.tokens[0], proto=PROTO + 1), 4005,
          "unsupported_version"),
         ("unknown match", hello_frame(unknown, None), 4004, "not_found"),
         ("forged token", hello_frame(one.match_id, forged), 4001, "auth_failed"),

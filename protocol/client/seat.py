@@ -72,6 +72,7 @@ from protocol.close_codes import CloseCode
 from protocol.errors import ErrorCode
 from protocol.fairdice import GameId, HashChain, derive_dice, link_ok
 from protocol.fairdice.commitments import MAX_RECOMMITMENTS
+from protocol.limits import PROTOCOL_VERSION
 
 RECONNECT_FIRST = 0.05
 """Seconds: the first pause before reconnecting after a failure (doubled up to the cap)."""
@@ -325,7 +326,7 @@ class SeatCore:
     def opened(self, now: float) -> list[Effect]:
         self.welcomed = False
         last_v = self.tracker.version if self.welcomes else self.config.first_last_v
-        return [Send(m.Hello(1, self.match_id, self.token, last_v, self.name))]
+        return [Send(m.Hello(PROTOCOL_VERSION, self.match_id, self.token, last_v, self.name))]
 
     def closed(self, code: int | None, now: float) -> list[Effect]:
         """The connection ended (``code`` None: dropped without a close frame, or it could not

@@ -15,7 +15,7 @@ number, the dice, both boards, the cube.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.position import Position
 from engine.position_id import decode as decode_position
@@ -108,7 +108,7 @@ class Tracker:
             self.clock = message.next
         else:
             # More events of the same transition follow: nobody owes anything until its clock.
-            self.clock = pe.Clock(self.clock.phase, (), self.clock.deadline)
+            self.clock = replace(self.clock, seats=())
 
     def _snapshot(self, snap: Snapshot) -> None:
         s: ps.MatchState = snap.state

@@ -12,7 +12,7 @@ result atomically and only then acknowledges and broadcasts the events.
 >>> [(e.v, e.data) for e in step.events]
 [(3, Seated(seat=1, name='bob'))]
 >>> step.events[-1].next
-Clock(phase='commit', seats=(0, 1), deadline=30010)
+Clock(phase='commit', seats=(0, 1), deadline=30010, reserves=(0, 0))
 
 Events are the wire's :class:`protocol.messages.Event` values. The last event of each
 transition carries ``next``: who owes the next decision and by when; the events before it in
@@ -63,7 +63,8 @@ from server.machine.commands import (
     Stop,
     Take,
 )
-from server.machine.state import Config, Dice, MatchState, Phase, Rematch, owing
+from server.machine.state import Config, Dice, MatchState, Phase, Rematch, owing, reserve_owed
+from server.machine.view import settings
 
 LINK_BYTES = 32
 
@@ -94,12 +95,12 @@ def create(
     match_id: str, config: Config, name: str, now: int
 ) -> tuple[MatchState, tuple[Event, ...]]:
     """A new match with its creator in seat 0, waiting for an opponent."""
-    state = MatchState(match_id, config, now, (name, None), Match.new(config.options))
-    options = config.options
+    reserves = (config.reserve_ms, config.reserve_ms)
+    state = MatchState(
+        match_id, config, now, (name, None), Match.new(config.options), reserves=reserves
+    )
     tx = _Tx(state, now)
-    length = options.length if options.mode.value == "match" else None
-    mode = options.mode.value
-    tx.emit(pe.MatchCreated(mode, length, options.jacoby, options.beavers, config.clock_ms))
+    tx.emit(settings(config))
     tx.emit(pe.Seated(0, name))
     accepted = tx.finish()
     return accepted.state, accepted.events
@@ -263,17 +264,22 @@ class _Tx:
         state = self.state
         seats, decision = owing(state)
         before_seats, before_decision = owing(self.before)
-        if state.is_over or not seats:
-            deadline = None
-        elif (
-            self.before.deadline is not None
+        if (
+            not state.is_over
+            and seats
+            and self.before.deadline is not None
             and decision == before_decision
             and set(seats) <= set(before_seats)
         ):
             deadline = self.before.deadline  # same decision, fewer seats still owing it
         else:
-            deadline = self.now + state.config.clock_ms
-        nxt = pe.Clock(decision, seats, deadline)
+            # The decision before this one ended: its seat pays what it used of its reserve.
+            state = replace(state, reserves=self._charged())
+            _, reserve = reserve_owed(state)
+            deadline = None if state.is_over or not seats else self.now + state.config.clock_ms
+            if deadline is not None:
+                deadline += reserve
+        nxt = pe.Clock(decision, seats, deadline, state.reserves)
         events = []
         v = state.version
         for i, data in enumerate(self.pending, 1):
@@ -289,6 +295,17 @@ class _Tx:
                 last_digest=_put(state.last_digest, seat, digest(command)),
             )
         return Accepted(state, tuple(events))
+
+    def _charged(self) -> tuple[int, int]:
+        """The reserves once the decision that was due before this transition is charged: the
+        time its seat took past the plain clock (which ended ``reserve`` before the deadline)
+        comes off its reserve, never below 0 (a move in the lag allowance empties it)."""
+        before = self.before
+        seat, reserve = reserve_owed(before)
+        if seat is None or before.deadline is None or not reserve:
+            return before.reserves
+        used = max(0, self.now - (before.deadline - reserve))
+        return _put(before.reserves, seat, max(0, reserve - used))
 
 
 # ---------------------------------------------------------------- handlers

@@ -27,8 +27,12 @@ class Phase(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """Chosen at creation: the engine's options, the decision clock, visibility, and the lag
-    allowance (grace) the server grants on every deadline."""
+    """Chosen at creation: the engine's options, the decision clock, visibility, the lag
+    allowance (grace) the server grants on every deadline, and each player's time reserve.
+
+    The reserve (``reserve_ms``, 0 for none) is a time bank per player for the whole match: a
+    player's decisions (:data:`RESERVE_DECISIONS`) may run past ``clock_ms`` into it, and what
+    they use is gone for the rest of the match."""
 
     options: MatchOptions
     clock_ms: int = 30_000
@@ -38,6 +42,12 @@ class Config:
     # may take this match's seat 1 (the lobby checks that seat's token of ``rematch_of``).
     rematch_of: str | None = None
     rematch_for: int | None = None
+    reserve_ms: int = 0
+
+
+# The decisions a player takes by hand, which may use the player's time reserve; the automatic
+# ones (dice commitments and reveals) always run on the plain clock.
+RESERVE_DECISIONS = frozenset({"decide", "move", "take", "resign"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +82,8 @@ class MatchState:
     ``last_seq``/``last_version``/``last_digest`` remember each seat's last applied command, a
     fingerprint of it and the version it produced, so a resent command is acknowledged again
     instead of applied twice, and a reused sequence number for another action is refused.
+    ``reserves`` is each seat's time reserve left when the current decision began (a decision
+    that uses the reserve is charged when it ends: :func:`server.machine.core.apply`).
     """
 
     match_id: str
@@ -90,6 +102,7 @@ class MatchState:
     abandoned: bool = False
     # The rematch offered once the match is over (at most one per match).
     rematch: Rematch | None = None
+    reserves: tuple[int, int] = (0, 0)
 
     @property
     def is_over(self) -> bool:
@@ -119,6 +132,15 @@ def owing(state: MatchState) -> tuple[tuple[int, ...], str]:
             return (), "over"
         return (expected.seat,), _DECISIONS[expected.phase.value]
     return (), phase.value
+
+
+def reserve_owed(state: MatchState) -> tuple[int | None, int]:
+    """The seat whose current decision may use its time reserve, and that reserve (ms); (None,
+    0) when the decision runs on the plain clock."""
+    seats, decision = owing(state)
+    if len(seats) == 1 and decision in RESERVE_DECISIONS:
+        return seats[0], state.reserves[seats[0]]
+    return None, 0
 
 
 # The engine's game phases, named as the wire's Clock.phase names the decisions.

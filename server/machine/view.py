@@ -16,23 +16,32 @@ from __future__ import annotations
 from engine.position import Position
 from protocol import events as pe
 from protocol import state as ps
-from server.machine.state import MatchState, Phase, owing
+from server.machine.state import Config, MatchState, Phase, owing
 
 Presence = tuple[str, str]
 """Each seat's connection status: online, reconnecting or gone."""
 
 
-def public_view(state: MatchState, presence: Presence = ("online", "online")) -> ps.MatchState:
-    options = state.config.options
+def settings(config: Config) -> pe.MatchCreated:
+    """The match's settings as the wire shows them (its first event and every snapshot)."""
+    options = config.options
     length = options.length if options.mode.value == "match" else None
-    settings = pe.MatchCreated(
-        options.mode.value, length, options.jacoby, options.beavers, state.config.clock_ms
+    return pe.MatchCreated(
+        options.mode.value,
+        length,
+        options.jacoby,
+        options.beavers,
+        config.clock_ms,
+        config.reserve_ms,
     )
+
+
+def public_view(state: MatchState, presence: Presence = ("online", "online")) -> ps.MatchState:
+    match = state.match
     seats = tuple(
         ps.SeatState(name, "empty" if name is None else presence[i])
         for i, name in enumerate(state.names)
     )
-    match = state.match
     result = None
     if state.is_over:
         reason = "abandoned" if state.abandoned else (match.end.value if match.end else "completed")
@@ -41,7 +50,7 @@ def public_view(state: MatchState, presence: Presence = ("online", "online")) ->
         result = pe.MatchOver(match.winner, match.score, reason)
     return ps.MatchState(
         state.match_id,
-        settings,
+        settings(state.config),
         (seats[0], seats[1]),
         match.score,
         _game_view(state),
@@ -56,7 +65,7 @@ def _game_view(state: MatchState) -> ps.GameState | None:
     match = state.match
     dice = state.dice
     seats, decision = owing(state)
-    clock = pe.Clock(decision, seats, state.deadline)
+    clock = pe.Clock(decision, seats, state.deadline, state.reserves)
     game = match.game
     current = game is not None and match.game_number == dice.game
     if not current or game is None:

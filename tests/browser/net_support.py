@@ -58,6 +58,7 @@ async def create_match(
     mode: str = "single_game",
     length: int | None = None,
     clock: int | None = None,
+    reserve: int | None = None,
 ) -> tuple[str, str, str]:
     """Create a match in the lobby UI; returns (match id, invite link, spectator link)."""
     await page.goto(f"{base}/")
@@ -67,6 +68,8 @@ async def create_match(
         await page.fill("input[name=length]", str(length))
     if clock is not None:
         await page.fill("input[name=clock]", str(clock))
+    if reserve is not None:
+        await page.select_option("select[name=reserve]", str(reserve))
     await page.click("button.create")
     await page.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))
     await page.wait_for_selector(".invite:not([hidden])")

@@ -139,6 +139,57 @@ async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
     assert summary["names"] == ["Ann", None]
 
 
+async def test_the_time_reserve_runs_after_the_move_clock_on_both_pages(net: NetPages) -> None:
+    ann_page = await net.new(who="Ann")
+    bob_page = await net.new(PHONE, who="Bob")
+    match_id, invite, _ = await create_match(
+        ann_page, net.base, "Ann", "match", length=3, clock=5, reserve=60
+    )
+    with urllib.request.urlopen(f"{net.base}/api/matches/{match_id}") as r:
+        assert json.loads(r.read())["reserve"] == 60
+    await bob_page.goto(invite)
+    sub = await bob_page.locator(".join-card .sub").inner_text()
+    assert sub == "Match to 3 · 5 s per move + 1 min reserve"
+    await join_match(bob_page, invite, "Bob")
+    pages = (ann_page, bob_page)
+    for page in pages:
+        await page.wait_for_function("window.fairgammon.game.current().phase === 'moving'")
+    mover = (await view(ann_page))["turn"]
+    other = 1 - mover
+
+    def clock(page, seat: int):
+        return page.locator(f".player[data-seat='{seat}'] .clock")
+
+    # The roll-off winner's 5 seconds run, each player's reserve shown under the clock.
+    for page in pages:
+        for seat in (0, 1):
+            await page.wait_for_function(
+                f"document.querySelector(\".player[data-seat='{seat}'] .clock .reserve\")"
+                "?.textContent === '+1:00'"
+            )
+    # Then the mover's reserve runs, on both pages (the clock says so, in its own colour).
+    for page in pages:
+        await clock(page, mover).and_(page.locator(".in-reserve")).wait_for(timeout=15_000)
+        assert await clock(page, mover).locator(".reserve").inner_text() == "reserve"
+        assert re.fullmatch(r"0:5\d|1:00", await clock(page, mover).locator(".time").inner_text())
+        assert await clock(page, other).locator(".reserve").inner_text() == "+1:00"
+    await ann_page.screenshot(path=SCREENSHOTS / "reserve-running-1440x900.png")
+    await bob_page.screenshot(path=SCREENSHOTS / "reserve-running-390x844.png")
+
+    # The mover plays: what it used is gone from its reserve, on both pages and the server's.
+    await Seat(pages[mover]).play_turn()
+    for page in pages:
+        await page.wait_for_function(
+            f"window.fairgammon.game.current().turn === {other}"
+            " && window.fairgammon.game.current().phase === 'decide'"
+        )
+        await clock(page, other).and_(page.locator(".running")).wait_for()
+        left = await clock(page, mover).locator(".reserve").inner_text()
+        assert re.fullmatch(r"\+0:5\d", left), left
+        assert await clock(page, other).locator(".reserve").inner_text() == "+1:00"
+        assert await clock(page, mover).get_attribute("class") == "clock"  # stopped, not low
+
+
 async def test_cube_double_take_then_drop_by_keys_in_a_match_to_3(net: NetPages) -> None:
     """Ann plays by keys only (arrows, Enter, B, O, D, Shift+D, E), Bob by clicks. The first
     one to decide doubles and the other takes; play goes on, hits sought, until a checker is

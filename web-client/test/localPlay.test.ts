@@ -108,8 +108,8 @@ describe('achievements and sounds', () => {
       cube: { value: 1, owner: null, enabled: true },
       match: { kind: 'match', length: 3, score: [0, 0], crawford: false, gameNo: 1 },
       clocks: [
-        { deadline: null, budgetMs: 0 },
-        { deadline: null, budgetMs: 0 },
+        { deadline: null, budgetMs: 0, reserve: null },
+        { deadline: null, budgetMs: 0, reserve: null },
       ],
       offer: null,
       lastPlay: null,

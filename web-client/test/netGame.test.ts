@@ -6,11 +6,11 @@ import { FakeEnv, settle } from './fakeServer';
 import { NET, bytes } from './netFixture';
 
 const T = 1_767_225_600_000;
-type Clock = { phase: string; seats: number[]; deadline: number | null } | null;
-const ev = (v: number, k: string, p: Record<string, unknown>, n: Clock = null) => ({ t: 'event', v, k, p, n });
+type Clock = { phase: string; seats: number[]; deadline: number | null; reserves?: [number, number] } | null;
+const ev = (v: number, k: string, p: Record<string, unknown>, n: Clock = null) => ({ t: 'event', v, k, p, n: n && { reserves: [0, 0], ...n } });
 const c32 = (x: number) => new Uint8Array(32).fill(x);
 
-function seated(seat: 0 | 1 | null, mode = 'money', rematch = () => {}) {
+function seated(seat: 0 | 1 | null, mode = 'money', rematch = () => {}, reserve = 0) {
   const env = new FakeEnv();
   const s = new MatchSession({
     matchId: '00112233445566778899aabbccddeeff',
@@ -25,11 +25,11 @@ function seated(seat: 0 | 1 | null, mode = 'money', rematch = () => {}) {
   const sock = env.last;
   sock.open();
   sock.deliver({ t: 'welcome', p: { role: seat === null ? 'spectator' : `seat${seat}`, match: s.matchId, v: 6, server_time: T, seq: null } });
-  sock.deliver(ev(1, 'match_created', { mode, length: mode === 'match' ? 5 : null, jacoby: false, beavers: true, move_time: 20_000 }));
+  sock.deliver(ev(1, 'match_created', { mode, length: mode === 'match' ? 5 : null, jacoby: false, beavers: true, move_time: 20_000, reserve }));
   sock.deliver(ev(2, 'seated', { seat: 0, name: 'Ann' }));
   sock.deliver(ev(3, 'seated', { seat: 1, name: 'Bob' }));
   sock.deliver(ev(4, 'committed', { game: 1, commitment0: c32(1), commitment1: c32(2) }));
-  sock.deliver(ev(5, 'game_started', { game: 1, crawford: false, score: [0, 0] }, { phase: 'rolloff', seats: [0, 1], deadline: T + 20_000 }));
+  sock.deliver(ev(5, 'game_started', { game: 1, crawford: false, score: [0, 0] }, { phase: 'rolloff', seats: [0, 1], deadline: T + 20_000, reserves: [reserve, reserve] }));
   return { s, env, sock, game: new NetGame(s, rematch) };
 }
 
@@ -45,6 +45,17 @@ function answerPings(sock: ReturnType<typeof seated>['sock']): void {
 }
 
 describe('the board view of a network match', () => {
+  it("shows each seat's time reserve, counted into the deadline of a decision that may use it", () => {
+    const { s, sock } = seated(0, 'match', () => {}, 60_000);
+    expect(netView(s).clocks[0].reserve).toEqual({ leftMs: 60_000, inDeadline: false }); // the roll-off
+    sock.deliver(ev(6, 'doubled', { game: 1, seat: 1, value: 2 }, { phase: 'take', seats: [0], deadline: T + 80_000, reserves: [60_000, 45_000] }));
+    const v = netView(s);
+    expect(v.clocks[0]).toEqual({ deadline: T + 80_000 - s.offset, budgetMs: 20_000, reserve: { leftMs: 60_000, inDeadline: true } });
+    expect(v.clocks[1]).toEqual({ deadline: null, budgetMs: 20_000, reserve: { leftMs: 45_000, inDeadline: false } });
+    // Without a reserve in the match there is none to show.
+    expect(netView(seated(0, 'match').s).clocks[0].reserve).toBeNull();
+  });
+
   it('offers the beaver to the seat that answers a double in a money session', () => {
     for (const seat of [0, 1, null] as const) {
       const { s, sock } = seated(seat);

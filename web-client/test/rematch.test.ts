@@ -18,7 +18,7 @@ describe('the rematch offer in the tracker', () => {
     expect(t.rematch).toBeNull();
     const v = t.version + 1;
     const frame = parseServerFrame(
-      encodeFrame({ t: 'event', v, k: 'rematch_offered', p: { by: 1, match: B }, n: { phase: 'over', seats: [], deadline: null } }),
+      encodeFrame({ t: 'event', v, k: 'rematch_offered', p: { by: 1, match: B }, n: { phase: 'over', seats: [], deadline: null, reserves: [0, 0] } }),
     );
     expect(frame?.t).toBe('event');
     if (frame?.t !== 'event') return;

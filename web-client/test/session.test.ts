@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { legalPlays } from '../src/engine';
 import { OwnChain, chainLink, deriveDice, fromHex, secretKey, toHex } from '../src/fairdice';
 import { RESTART_RETRY_MS, RESTART_SPREAD_MS } from '../src/net/seatCore';
-import { parseServerFrame } from '../src/net/protocol';
+import { PROTOCOL_VERSION, parseServerFrame } from '../src/net/protocol';
 import { MatchSession } from '../src/net/session';
 import { memoryStorage, parseSeatLink, seatLink } from '../src/net/storage';
 import { netView } from '../src/net/netGame';
@@ -52,7 +52,7 @@ describe('match session: handshake, versions and resume', () => {
   it('sends hello first, with the seat token, and asks for the whole log', () => {
     const { env } = session(0);
     env.last.open();
-    expect(env.last.sent[0]).toEqual({ t: 'hello', p: { proto: 1, match: MATCH, token: 'token-0', last_v: 0, name: 'Ann' } });
+    expect(env.last.sent[0]).toEqual({ t: 'hello', p: { proto: PROTOCOL_VERSION, match: MATCH, token: 'token-0', last_v: 0, name: 'Ann' } });
   });
 
   it('a spectator says hello without a token', () => {
@@ -356,7 +356,7 @@ describe('match session: a seat plays', () => {
     const sock = env.last;
     sock.open();
     welcome(sock, 'seat0', 0);
-    s.tracker.clock = { phase: 'move', seats: [0], deadline: null };
+    s.tracker.clock = { phase: 'move', seats: [0], deadline: null, reserves: [0, 0] };
     s.tracker.dice = [3, 1];
     s.tracker.onRoll = 0;
     const done = s.move([[8, 5], [6, 5]]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positionFromPoints, startPosition } from '../src/engine';
 import { sceneMarkup, staticMarkup } from '../src/ui/boardMarkup';
-import { clockLeft, diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
+import { clockFace, clockLeft, diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
 import { gridOf, placeAt, pointAtGrid, pointGeom } from '../src/ui/geometry';
 import { commandFor, moveFocus } from '../src/ui/keyboard';
 import * as mc from '../src/ui/moveController';
@@ -21,8 +21,8 @@ const view = (over: Partial<GameView> = {}): GameView => ({
   cube: { value: 1, owner: null, enabled: true },
   match: { kind: 'match', length: 5, score: [0, 0], crawford: false, gameNo: 1 },
   clocks: [
-    { deadline: null, budgetMs: 30000 },
-    { deadline: null, budgetMs: 30000 },
+    { deadline: null, budgetMs: 30000, reserve: null },
+    { deadline: null, budgetMs: 30000, reserve: null },
   ],
   offer: null,
   lastPlay: null,
@@ -77,6 +77,22 @@ describe('words on screen', () => {
     expect(formatClock(clockLeft(1_030_400, 1_000_000, 30_000))).toBe('0:30');
     expect(formatClock(clockLeft(1_012_300, 1_000_000, 30_000))).toBe('0:13');
     expect(clockLeft(null, 5, 30_000)).toBe(30_000);
+  });
+
+  it('runs the time reserve once the time for the decision is up', () => {
+    // 30 s per decision and 90 s of reserve left: the deadline is 120 s after the start (t = 0).
+    const clock = { deadline: 120_000, budgetMs: 30_000, reserve: { leftMs: 90_000, inDeadline: true } };
+    expect(clockFace(clock, 0)).toEqual({ leftMs: 30_000, reserveMs: 90_000, inReserve: false, toDeadline: 120_000 });
+    expect(clockFace(clock, 29_999)).toMatchObject({ leftMs: 1, reserveMs: 90_000, inReserve: false });
+    expect(clockFace(clock, 30_000)).toMatchObject({ leftMs: 90_000, reserveMs: 90_000, inReserve: true });
+    expect(clockFace(clock, 100_000)).toEqual({ leftMs: 20_000, reserveMs: 20_000, inReserve: true, toDeadline: 20_000 });
+    expect(clockFace(clock, 130_000)).toEqual({ leftMs: 0, reserveMs: 0, inReserve: true, toDeadline: 0 });
+    // The reserve of a seat that does not owe a decision, or owes an automatic one, stands still.
+    expect(clockFace({ ...clock, deadline: null }, 50_000)).toEqual({ leftMs: 30_000, reserveMs: 90_000, inReserve: false, toDeadline: null });
+    const reveal = { ...clock, deadline: 30_000, reserve: { leftMs: 90_000, inDeadline: false } };
+    expect(clockFace(reveal, 10_000)).toEqual({ leftMs: 20_000, reserveMs: 90_000, inReserve: false, toDeadline: 20_000 });
+    // No reserve in the match: the plain clock.
+    expect(clockFace({ deadline: 30_000, budgetMs: 30_000, reserve: null }, 0)).toEqual({ leftMs: 30_000, reserveMs: null, inReserve: false, toDeadline: 30_000 });
   });
 
   it('says what happens now', () => {

@@ -181,8 +181,8 @@ describe('scene', () => {
     cube: { value: 2, owner: 0, enabled: true },
     match: { kind: 'match', length: 5, score: [0, 0], crawford: false, gameNo: 1 },
     clocks: [
-      { deadline: null, budgetMs: 30000 },
-      { deadline: 1, budgetMs: 30000 },
+      { deadline: null, budgetMs: 30000, reserve: null },
+      { deadline: 1, budgetMs: 30000, reserve: null },
     ],
     offer: null,
     lastPlay: null,

@@ -39,9 +39,10 @@ from protocol import messages as m  # noqa: E402
 from protocol.client.tracker import Tracker  # noqa: E402
 from protocol.codec import decode_from_server, encode  # noqa: E402
 from protocol.errors import ErrorCode  # noqa: E402
+from protocol.limits import PROTOCOL_VERSION  # noqa: E402
 from server.machine import core  # noqa: E402
 from server.machine.commands import Join, Stop  # noqa: E402
-from server.machine.state import Config, MatchState, Phase  # noqa: E402
+from server.machine.state import Config, MatchState, Phase, reserve_owed  # noqa: E402
 from server.machine.view import public_view  # noqa: E402
 from tests.machine_driver import Seat  # noqa: E402
 
@@ -58,8 +59,8 @@ def client_frames() -> list[dict[str, Any]]:
     """Each client message type once (bin fields as hex in ``p``)."""
     link = h32("link")
     samples: list[tuple[str, m.ClientMessage]] = [
-        ("hello seat", m.Hello(1, MATCH, "q3YxV0n8bWf2Kd9Z", 16, "Ann")),
-        ("hello spectator", m.Hello(1, MATCH, None, 0, None)),
+        ("hello seat", m.Hello(PROTOCOL_VERSION, MATCH, "q3YxV0n8bWf2Kd9Z", 16, "Ann")),
+        ("hello spectator", m.Hello(PROTOCOL_VERSION, MATCH, None, 0, None)),
         ("commit", m.Commit(1, 1, h32("commitment"))),
         ("recommit", m.Recommit(2, 1, h32("recommitment"))),
         ("roll", m.Roll(3, 1, 4, link)),
@@ -162,7 +163,8 @@ def play(
     for s in seats:
         s.double_rate = double_rate
     now = T0
-    state, events = core.create(match_id, Config(options, clock_ms=30_000), "Ann", now)
+    config = Config(options, clock_ms=30_000, reserve_ms=90_000)
+    state, events = core.create(match_id, config, "Ann", now)
     log = list(events)
     states: list[MatchState] = [state]
     step = core.apply(state, Join(1, name="Bob"), now + 1000)
@@ -199,6 +201,12 @@ def play(
             if command is None:
                 continue
             now += rng.randint(200, 3000)
+            if (
+                commands % 7 == 3
+                and reserve_owed(state) == (seat.seat, state.reserves[seat.seat])
+                and state.reserves[seat.seat] > 15_000
+            ):
+                now += 40_000  # a slow decision, into the seat's time reserve
             outcome = core.apply(state, command, now)
             assert isinstance(outcome, core.Accepted), outcome
             state = outcome.state

@@ -41,7 +41,7 @@ export interface Hint {
 }
 
 export function createBotMatch(options: CreateOptions, name: string, level: Level): Promise<Created & { bot: Level }> {
-  const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, name, bot: level };
+  const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, reserve: options.reserve, name, bot: level };
   if (options.mode === 'match') body.length = options.length;
   if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });
   return call<Created & { bot: Level }>('POST', '/api/matches', body);

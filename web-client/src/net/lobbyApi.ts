@@ -36,6 +36,8 @@ export interface MatchSummary {
   readonly mode: 'single_game' | 'match' | 'money';
   readonly length: number;
   readonly clock: number;
+  /** Time reserve per player for the match, in seconds (0: none). */
+  readonly reserve: number;
   readonly names: readonly (string | null)[];
   readonly score: readonly number[];
   readonly phase: string;
@@ -87,7 +89,7 @@ export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, b
 }
 
 export function createMatch(options: CreateOptions, name: string, rated = false): Promise<Created> {
-  const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, private: options.private, name };
+  const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, reserve: options.reserve, private: options.private, name };
   if (rated) body.rated = true; // docs/accounts.md: a signed-in player's match to N points
   if (options.mode === 'match') body.length = options.length;
   if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });

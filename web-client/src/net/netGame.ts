@@ -17,6 +17,7 @@ import type {
   Phase,
   PlayerView,
   RecommitView,
+  ReserveView,
   ResultReason,
   ResultView,
   Seat,
@@ -24,7 +25,7 @@ import type {
 import { other } from '../view/gameView';
 import { forfeitLevel } from '../view/localGame';
 import { exportPaths } from './lobbyApi';
-import type { Move } from './protocol';
+import { RESERVE_PHASES, type Move } from './protocol';
 import type { MatchSession } from './session';
 import type { Tracker } from './tracker';
 import { personal } from './voice';
@@ -130,9 +131,13 @@ export function netView(session: MatchSession): GameView {
   const clock = t.clock;
   const running = (s: Seat) =>
     t.over === null && clock.deadline !== null && clock.seats.includes(s) ? session.toClient(clock.deadline) : null;
+  const reserve = (s: Seat): ReserveView | null =>
+    t.over === null && (t.settings?.reserve ?? 0) > 0
+      ? { leftMs: clock.reserves[s], inDeadline: clock.seats.length === 1 && clock.seats[0] === s && RESERVE_PHASES.has(clock.phase) }
+      : null;
   const clocks: [ClockView, ClockView] = [
-    { deadline: running(0), budgetMs },
-    { deadline: running(1), budgetMs },
+    { deadline: running(0), budgetMs, reserve: reserve(0) },
+    { deadline: running(1), budgetMs, reserve: reserve(1) },
   ];
   const player = (s: Seat): PlayerView => {
     const status = t.status[s];

@@ -1,5 +1,5 @@
 /**
- * The wire protocol (docs/protocol.md, version 1) as the browser speaks it: the server's frames
+ * The wire protocol (docs/protocol.md, version 2) as the browser speaks it: the server's frames
  * as TypeScript types, a light shape check of what arrives, and builders for every client
  * frame with its keys in the documented order (so a frame encodes to the same bytes as the
  * Python codec's).
@@ -7,7 +7,7 @@
 
 import { decodeFrame, encodeFrame } from './codec';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export type Seat = 0 | 1;
 export type Move = readonly [number, number];
@@ -17,9 +17,14 @@ export type SeatStatus = 'empty' | 'online' | 'reconnecting' | 'gone';
 export interface Clock {
   readonly phase: ClockPhase;
   readonly seats: readonly Seat[];
-  /** Server time (ms), null when nothing is due. */
+  /** Server time (ms), null when nothing is due; a decide, move, take or resign deadline includes its seat's reserve. */
   readonly deadline: number | null;
+  /** Each seat's time reserve left (ms) as this decision began (docs/protocol.md, "The time reserve"). */
+  readonly reserves: readonly [number, number];
 }
+
+/** The decisions a player takes by hand: their deadline includes the seat's time reserve. */
+export const RESERVE_PHASES: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign']);
 
 // ---- event data (the `p` of an event frame, by kind) ------------------------------------------
 
@@ -29,6 +34,8 @@ export interface MatchCreated {
   readonly jacoby: boolean;
   readonly beavers: boolean;
   readonly move_time: number;
+  /** Time reserve per player for the whole match (ms), 0 for none. */
+  readonly reserve: number;
 }
 export interface GameOver {
   readonly game: number;

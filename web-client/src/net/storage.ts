@@ -30,6 +30,8 @@ export interface CreateOptions {
   mode: 'single_game' | 'match' | 'money';
   length: number;
   clock: number;
+  /** Time reserve per player for the match, in seconds (0: none). */
+  reserve: number;
   private: boolean;
   jacoby: boolean;
   beavers: boolean;
@@ -126,6 +128,7 @@ export const DEFAULT_OPTIONS: CreateOptions = {
   mode: 'match',
   length: 5,
   clock: 30,
+  reserve: 0,
   private: false,
   jacoby: true,
   beavers: false,

@@ -70,7 +70,7 @@ export class Tracker {
    * reveal hashes to; null when none was sent (or before both committed).
    */
   snapshotHeads: { k: number; links: readonly [Uint8Array | null, Uint8Array | null] } | null = null;
-  clock: Clock = { phase: 'waiting', seats: [], deadline: null };
+  clock: Clock = { phase: 'waiting', seats: [], deadline: null, reserves: [0, 0] };
   over: MatchOver | null = null;
   /** The rematch offered after the match (event or snapshot), if any. */
   rematch: RematchOffered | null = null;
@@ -134,7 +134,7 @@ export class Tracker {
     this.on(frame);
     // More events of the same transition follow when `n` is nil: nobody owes anything until
     // its clock arrives.
-    this.clock = frame.n ?? { phase: this.clock.phase, seats: [], deadline: this.clock.deadline };
+    this.clock = frame.n ?? { ...this.clock, seats: [] };
   }
 
   applySnapshot(v: number, s: MatchStateWire): void {
@@ -147,8 +147,9 @@ export class Tracker {
     this.rematch = s.rematch ?? null;
     this.rolls = [];
     const g = s.game;
+    const full = s.settings.reserve;
     if (g === null) {
-      this.clock = { phase: 'waiting', seats: [], deadline: null };
+      this.clock = { phase: 'waiting', seats: [], deadline: null, reserves: [full, full] };
       return;
     }
     this.game = g.game;
@@ -168,7 +169,7 @@ export class Tracker {
     this.snapshotHeads = g.heads ? { k: g.k, links: [g.heads[0], g.heads[1]] } : null;
     this.lastGame = g.result;
     this.lastPlay = null;
-    this.clock = g.clock ?? { phase: s.result ? 'over' : g.phase, seats: [], deadline: null };
+    this.clock = g.clock ?? { phase: s.result ? 'over' : g.phase, seats: [], deadline: null, reserves: this.clock.reserves };
   }
 
   /** A `presence` frame (not versioned). */

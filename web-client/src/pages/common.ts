@@ -50,11 +50,19 @@ export function linkField(label: string, url: string, cls: string): HTMLElement 
   return h('div', { class: `field link ${cls}` }, h('span', { class: 'flabel', text: label }), h('div', { class: 'linkrow' }, input, copy));
 }
 
-/** Words for the match options, e.g. "Match to 5 · 30 s" or "Money · 60 s". */
-export function describeOptions(mode: string, length: number | null, clock: number): string {
+/** Words for the match options, e.g. "Match to 5 · 30 s per move + 2 min reserve". */
+export function describeOptions(mode: string, length: number | null, clock: number, reserve = 0): string {
   const what = mode === 'match' ? `Match to ${length}` : mode === 'money' ? 'Money session' : 'Single game';
-  return `${what} · ${clock} s per move`;
+  return `${what} · ${clock} s per move${reserve > 0 ? ` + ${reserveWords(reserve)} reserve` : ''}`;
 }
+
+/** "2 min", "90 s": a time reserve in seconds, in words. */
+export function reserveWords(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}
+
+/** The time reserves the lobby offers (seconds per player for the match). */
+export const RESERVE_CHOICES: readonly number[] = [0, 60, 120, 300, 600];
 
 /** A small empty-state or error message. */
 export function note(text: string, cls = 'note'): HTMLElement {

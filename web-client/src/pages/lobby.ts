@@ -8,7 +8,7 @@ import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } fr
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { botChoice } from './botPanel';
-import { describeOptions, heroSection, pageHeader, rememberName } from './common';
+import { RESERVE_CHOICES, describeOptions, heroSection, pageHeader, rememberName, reserveWords } from './common';
 import { account, accountBox } from './account';
 import { hasSavedGame } from './localPage';
 
@@ -39,6 +39,10 @@ export function startLobby(root: HTMLElement): void {
   length.value = String(options.length);
   const clock = h('input', { type: 'number', name: 'clock', min: '5', max: '600', step: '1', inputmode: 'numeric' });
   clock.value = String(options.clock);
+  // The time reserve: a bank per player for the whole match, for the decisions that take longer.
+  const reserve = h('select', { name: 'reserve' });
+  for (const seconds of RESERVE_CHOICES) reserve.append(h('option', { value: String(seconds), text: seconds ? reserveWords(seconds) : 'None' }));
+  reserve.value = String(RESERVE_CHOICES.includes(options.reserve) ? options.reserve : 0);
   const check = (key: string, label: string, on: boolean) => {
     const input = h('input', { type: 'checkbox', name: key });
     input.checked = on;
@@ -59,7 +63,13 @@ export function startLobby(root: HTMLElement): void {
     h('h2', { id: 'create-title', text: 'New match' }),
     h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Your name' }), name),
     modeGroup,
-    h('div', { class: 'field-row' }, lengthField, h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock)),
+    h(
+      'div',
+      { class: 'field-row' },
+      lengthField,
+      h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock),
+      h('label', { class: 'field', title: 'Extra time for the whole match, used when a decision takes longer than the seconds per move' }, h('span', { class: 'flabel', text: 'Time reserve' }), reserve),
+    ),
     moneyField,
     priv.label,
     rated.label,
@@ -87,6 +97,7 @@ export function startLobby(root: HTMLElement): void {
     mode: selectedMode(),
     length: Math.max(1, Math.min(25, Math.round(Number(length.value) || 5))),
     clock: Math.max(5, Math.min(600, Math.round(Number(clock.value) || 30))),
+    reserve: Number(reserve.value) || 0,
     private: priv.input.checked,
     jacoby: jacoby.input.checked,
     beavers: beavers.input.checked,
@@ -128,7 +139,7 @@ export function startLobby(root: HTMLElement): void {
     const who = live ? `${m.names[0] ?? '?'} vs ${m.names[1] ?? '?'}` : (m.names[0] ?? 'Guest');
     const score = live && m.mode !== 'single_game' ? ` · ${m.score[0]}–${m.score[1]}` : '';
     const rated = m.rated ? ' · rated' : '';
-    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock) + rated + score }));
+    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock, m.reserve) + rated + score }));
     let action: HTMLElement;
     if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: 'Watch' });
     else {

@@ -111,7 +111,7 @@ function joinScreen(
       'form',
       { class: 'card join-card' },
       h('h1', { text: `${summary.names[0] ?? 'Someone'} invites you to play` }),
-      h('p', { class: 'sub', text: describeOptions(summary.mode, summary.length, summary.clock) }),
+      h('p', { class: 'sub', text: describeOptions(summary.mode, summary.length, summary.clock, summary.reserve) }),
       h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Your name' }), name),
       error,
       h('div', { class: 'row' }, join, watch),

@@ -156,8 +156,8 @@ function viewOf(doc: GameRecordDoc, step: ReplayStep, at: number, count: number)
     cube: { value: step.cube, owner: step.owner, enabled: doc.mode !== 'single_game' && !doc.crawford },
     match: { kind: doc.mode === 'single_game' ? 'single' : doc.mode, length: doc.length ?? 0, score: step.score, crawford: doc.crawford, gameNo: doc.game },
     clocks: [
-      { deadline: null, budgetMs: 0 },
-      { deadline: null, budgetMs: 0 },
+      { deadline: null, budgetMs: 0, reserve: null },
+      { deadline: null, budgetMs: 0, reserve: null },
     ],
     offer: null,
     lastPlay: step.seat !== null && step.moves.length ? { seat: step.seat, moves: step.moves } : null,

@@ -1,6 +1,6 @@
 /** Words and numbers the panels show. */
 
-import type { FairnessView, GameView, MatchView, ResultView } from '../view/gameView';
+import type { ClockView, FairnessView, GameView, MatchView, ResultView } from '../view/gameView';
 
 /** "0:27" for a number of milliseconds left (rounded up to whole seconds). */
 export function formatClock(ms: number): string {
@@ -14,6 +14,36 @@ export function formatClock(ms: number): string {
  */
 export function clockLeft(deadline: number | null, now: number, budgetMs: number): number {
   return deadline === null ? budgetMs : Math.min(deadline - now, budgetMs);
+}
+
+/** What a seat's clock shows at `now`: the time on its face, and its time reserve. */
+export interface ClockFace {
+  /** The countdown: the decision's own time, or the reserve once that ran out (ms). */
+  readonly leftMs: number;
+  /** The reserve to show next to it (ms), null when the match has none. */
+  readonly reserveMs: number | null;
+  /** True once the decision's own time ran out and the reserve runs. */
+  readonly inReserve: boolean;
+  /** Time until the seat loses on time (ms), null when its clock is stopped. */
+  readonly toDeadline: number | null;
+}
+
+/**
+ * The face of a clock (docs/protocol.md, "The time reserve"): while a decision that may use the
+ * reserve runs, its own time ends `reserve.leftMs` before the deadline, then the reserve counts
+ * down to the deadline.
+ */
+export function clockFace(clock: ClockView, now: number): ClockFace {
+  const { deadline, budgetMs, reserve } = clock;
+  const toDeadline = deadline === null ? null : Math.max(0, deadline - now);
+  if (reserve === null) return { leftMs: clockLeft(deadline, now, budgetMs), reserveMs: null, inReserve: false, toDeadline };
+  if (deadline === null || !reserve.inDeadline) {
+    return { leftMs: clockLeft(deadline, now, budgetMs), reserveMs: reserve.leftMs, inReserve: false, toDeadline };
+  }
+  const ownEnd = deadline - reserve.leftMs;
+  if (now < ownEnd) return { leftMs: Math.min(ownEnd - now, budgetMs), reserveMs: reserve.leftMs, inReserve: false, toDeadline };
+  const left = Math.max(0, Math.min(deadline - now, reserve.leftMs));
+  return { leftMs: left, reserveMs: left, inReserve: true, toDeadline };
 }
 
 export function matchLabel(match: MatchView): string {

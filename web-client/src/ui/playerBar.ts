@@ -2,7 +2,7 @@
 
 import type { GameView, Seat } from '../view/gameView';
 import { h } from './dom';
-import { clockLeft, formatClock } from './format';
+import { clockFace, formatClock } from './format';
 
 export class PlayerBar {
   readonly root: HTMLElement;
@@ -12,11 +12,12 @@ export class PlayerBar {
   private readonly pips = h('span', { class: 'pips' });
   private readonly turn = h('span', { class: 'turnmark' });
   private readonly clockText = h('span', { class: 'time' });
+  private readonly reserveText = h('span', { class: 'reserve' });
   private readonly clockFill = h('i');
   private readonly clock: HTMLElement;
 
   constructor(position: 'top' | 'bottom') {
-    this.clock = h('span', { class: 'clock', role: 'timer' }, this.clockText, h('span', { class: 'meter' }, this.clockFill));
+    this.clock = h('span', { class: 'clock', role: 'timer' }, this.clockText, this.reserveText, h('span', { class: 'meter' }, this.clockFill));
     const who = h('span', { class: 'who' }, this.chip, h('span', { class: 'namebox' }, this.name, this.presence));
     this.root = h('div', { class: `player ${position}` }, who, this.turn, this.pips, this.clock);
   }
@@ -40,15 +41,29 @@ export class PlayerBar {
     const clock = view.clocks[seat];
     const running = clock.deadline !== null;
     // Never more than the budget: a clock offset a few ms off must not show 0:31 of 0:30.
-    const left = clockLeft(clock.deadline, now, clock.budgetMs);
+    const face = clockFace(clock, now);
+    const left = face.leftMs;
     this.clock.hidden = clock.budgetMs === 0;
     this.clock.classList.toggle('running', running);
-    this.clock.classList.toggle('low', running && left < 10_000);
+    this.clock.classList.toggle('low', face.toDeadline !== null && face.toDeadline < 10_000);
+    this.clock.classList.toggle('in-reserve', face.inReserve);
     this.clockText.textContent = formatClock(left);
+    this.reserveText.hidden = face.reserveMs === null;
+    this.reserveText.textContent = face.inReserve ? 'reserve' : face.reserveMs !== null ? `+${formatClock(face.reserveMs)}` : '';
     const between = running && view.phase === 'gameover';
-    this.clock.title = between ? 'Time until the next game starts by itself' : running ? 'Time left for this decision' : '';
-    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${between ? ', until the next game' : running ? ', running' : ''}`);
-    this.clockFill.style.width = `${clock.budgetMs ? Math.max(0, Math.min(1, left / clock.budgetMs)) * 100 : 0}%`;
+    const reserveWords = face.reserveMs === null ? '' : face.inReserve ? ' of time reserve' : ` plus ${formatClock(face.reserveMs)} reserve`;
+    this.clock.title = between
+      ? 'Time until the next game starts by itself'
+      : face.inReserve
+        ? 'Time reserve left: the time for this decision ran out'
+        : running
+          ? `Time left for this decision${face.reserveMs !== null ? `, then ${formatClock(face.reserveMs)} of time reserve for the match` : ''}`
+          : face.reserveMs !== null
+            ? 'Time reserve left for the match'
+            : '';
+    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${reserveWords}${between ? ', until the next game' : running ? ', running' : ''}`);
+    const full = face.inReserve ? (clock.reserve?.leftMs ?? 0) : clock.budgetMs;
+    this.clockFill.style.width = `${full ? Math.max(0, Math.min(1, left / full)) * 100 : 0}%`;
     const p = view.players[seat];
     if (p.forfeitAt !== null && p.presence !== 'online') {
       this.presence.textContent = `${p.presence} · forfeits in ${formatClock(p.forfeitAt - now)}`;

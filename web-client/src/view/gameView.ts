@@ -27,10 +27,21 @@ export interface PlayerView {
 }
 
 export interface ClockView {
-  /** Deadline of the decision this seat owes now (client ms); null when its clock is stopped. */
+  /** Deadline of the decision this seat owes now (client ms), its time reserve included when
+   * the decision may use it; null when its clock is stopped. */
   readonly deadline: number | null;
   /** The full time per decision (ms), to draw how much is left. */
   readonly budgetMs: number;
+  /** The seat's time reserve, null when the match has none. */
+  readonly reserve: ReserveView | null;
+}
+
+/** A time bank for the whole match, used when a decision takes longer than the budget. */
+export interface ReserveView {
+  /** What the seat had left as its current decision began (ms). */
+  readonly leftMs: number;
+  /** True when the running deadline includes it: the last `leftMs` before the deadline are reserve. */
+  readonly inDeadline: boolean;
 }
 
 /**

@@ -126,8 +126,8 @@ export class LocalGame implements GameSource {
     this.cube = { value: 1, owner: null, enabled: options.kind !== 'single' };
     const budgetMs = options.clockSeconds * 1000;
     this.clocks = [
-      { deadline: null, budgetMs },
-      { deadline: null, budgetMs },
+      { deadline: null, budgetMs, reserve: null },
+      { deadline: null, budgetMs, reserve: null },
     ];
   }
 
@@ -203,8 +203,8 @@ export class LocalGame implements GameSource {
     const budgetMs = this.options.clockSeconds * 1000;
     const deadline = seat !== null && budgetMs > 0 ? this.now() + (left ?? budgetMs) : null;
     this.clocks = [
-      { deadline: seat === 0 ? deadline : null, budgetMs },
-      { deadline: seat === 1 ? deadline : null, budgetMs },
+      { deadline: seat === 0 ? deadline : null, budgetMs, reserve: null },
+      { deadline: seat === 1 ? deadline : null, budgetMs, reserve: null },
     ];
     if (seat !== null && deadline !== null) {
       const epoch = this.epoch;
