@@ -111,3 +111,18 @@ def play_out(
             break
         assert progressed, f"nobody can act in phase {state.phase}"
     raise AssertionError("match did not finish")
+
+
+def play_until(state: MatchState, seats: list[Seat], decision: str, now: int) -> MatchState:
+    """Let the seats play (in time, at server time ``now``) until some seat owes ``decision``."""
+    for _ in range(500):
+        if owing(state)[1] == decision:
+            return state
+        for seat in seats:
+            command = seat.decide(state)
+            if command is not None:
+                outcome = core.apply(state, command, now)
+                assert isinstance(outcome, core.Accepted)
+                state = outcome.state
+                break
+    raise AssertionError(f"never reached {decision}")

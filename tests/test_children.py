@@ -47,18 +47,26 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_workers_die_with_a_killed_server(redis_process):
+def server_with_workers(redis_process) -> tuple[ServerProcess, list[int]]:
+    """A server with two bot workers and an analysis worker, all started; their pids."""
     if not redis_process.alive():
         redis_process.start()
     proc = ServerProcess(redis_process.url, FAIRGAMMON_BOTS="2", FAIRGAMMON_ANALYSERS="1")
     proc.start()
+    assert proc.process is not None
+    # serve -> bots supervisor -> 2 workers, and the analysis worker.
+    deadline = time.monotonic() + 20
+    while len(below := descendants(proc.process.pid)) < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if len(below) < 4:
+        proc.kill()
+        raise AssertionError(f"workers not started: {below}")
+    return proc, below
+
+
+def test_workers_die_with_a_killed_server(redis_process):
+    proc, below = server_with_workers(redis_process)
     try:
-        assert proc.process is not None
-        # serve -> bots supervisor -> 2 workers, and the analysis worker.
-        deadline = time.monotonic() + 20
-        while len(below := descendants(proc.process.pid)) < 4 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert len(below) >= 4, below
         proc.kill()
         deadline = time.monotonic() + 20
         while any(alive(p) for p in below) and time.monotonic() < deadline:
@@ -72,16 +80,9 @@ def test_workers_die_with_a_killed_server(redis_process):
 
 
 def test_a_stopped_server_ends_its_workers_and_exits_cleanly(redis_process):
-    if not redis_process.alive():
-        redis_process.start()
-    proc = ServerProcess(redis_process.url, FAIRGAMMON_BOTS="2", FAIRGAMMON_ANALYSERS="1")
-    proc.start()
+    proc, below = server_with_workers(redis_process)
     try:
         assert proc.process is not None
-        deadline = time.monotonic() + 20
-        while len(below := descendants(proc.process.pid)) < 4 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert len(below) >= 4, below
         proc.process.send_signal(signal.SIGTERM)
         assert proc.process.wait(15) == 0  # not killed, no error on the way out
         assert not [p for p in below if alive(p)]

@@ -17,7 +17,7 @@ from server.machine import core, serial
 from server.machine.commands import Double, Join, Resign, ResignReply, Take
 from server.machine.state import Config, MatchState, owing, reserve_owed
 from server.machine.view import public_view
-from tests.machine_driver import Seat
+from tests.machine_driver import Seat, play_until
 
 MID = "00112233445566778899aabbccddeeff"
 CLOCK = 30_000
@@ -36,18 +36,7 @@ def at(decision: str, reserve_ms: int = RESERVE, seed: int = 3, now: int = 500):
     """A match where a seat owes ``decision`` (reached in time at ``now``); the seats."""
     rng = random.Random(seed)
     seats = [Seat(s, random.Random(rng.random()), double_rate=0, resign_rate=0) for s in (0, 1)]
-    state = new_match(reserve_ms)
-    for _ in range(500):
-        if owing(state)[1] == decision:
-            return state, seats
-        for seat in seats:
-            command = seat.decide(state)
-            if command is not None:
-                outcome = core.apply(state, command, now)
-                assert isinstance(outcome, core.Accepted)
-                state = outcome.state
-                break
-    raise AssertionError(f"never reached {decision}")
+    return play_until(new_match(reserve_ms), seats, decision, now), seats
 
 
 def act(state: MatchState, seats: list[Seat], now: int, lag: int = 0) -> core.Accepted:

@@ -17,7 +17,7 @@ from protocol import events as pe
 from server.machine import core
 from server.machine.commands import Double, Join, Resign, Roll
 from server.machine.state import Config, MatchState, owing
-from tests.machine_driver import Seat
+from tests.machine_driver import Seat, play_until
 
 MID = "00112233445566778899aabbccddeeff"
 CLOCK = 30_000
@@ -29,26 +29,11 @@ def new_match(options: MatchOptions) -> MatchState:
     return core.apply(state, Join(1, name="bob"), 0).state
 
 
-def advance(state: MatchState, seats: list[Seat], decision: str, now: int) -> MatchState:
-    """Play (in time, at server time ``now``) until some seat owes ``decision``."""
-    for _ in range(500):
-        if owing(state)[1] == decision:
-            return state
-        for seat in seats:
-            command = seat.decide(state)
-            if command is not None:
-                outcome = core.apply(state, command, now)
-                assert isinstance(outcome, core.Accepted)
-                state = outcome.state
-                break
-    raise AssertionError(f"never reached {decision}")
-
-
 def at(decision: str, seed: int = 1, options: MatchOptions | None = None):
     """A match where a seat owes ``decision``; that seat's next command; the seats."""
     rng = random.Random(seed)
     seats = [Seat(s, random.Random(rng.random()), double_rate=0, resign_rate=0) for s in (0, 1)]
-    state = advance(new_match(options or MatchOptions.match(5)), seats, decision, now=500)
+    state = play_until(new_match(options or MatchOptions.match(5)), seats, decision, now=500)
     owner = owing(state)[0][0]  # the first of them when both owe it (commit, roll-off)
     return state, seats[owner].decide(state), seats
 
