@@ -107,11 +107,16 @@ async def stored(redis_url: str, match_id: str) -> tuple[dict[int, bytes], list[
         keys = []
         for record in await store.commands(match_id):
             kind, body, _t = msgpack.unpackb(record, raw=False)
-            # A seat's command is stored as [seat, seq, ...] (server.machine.serial).
-            if kind not in ("Create", "Expire", "Join") and isinstance(body, list):
-                seat, seq = body[0], body[1]
-                if isinstance(seq, int) and seq > 0:
-                    keys.append((seat, seq))
+            # A seat's command is stored as {"seat": .., "seq": .., ...}, or as [seat, seq, ...]
+            # before dataclasses were stored as maps (server.machine.serial).
+            if kind in ("Create", "Expire", "Join"):
+                continue
+            if isinstance(body, dict):
+                seat, seq = body.get("seat"), body.get("seq", 0)
+            else:
+                seat, seq = body[0], body[1] if len(body) > 1 else 0
+            if isinstance(seq, int) and seq > 0:
+                keys.append((seat, seq))
         return log, keys
     finally:
         await store.close()

@@ -6,7 +6,7 @@ decisions never touch it; passing the deadline still forfeits on time."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import msgpack
 import pytest
@@ -18,6 +18,7 @@ from server.machine.commands import Double, Join, Resign, ResignReply, Take
 from server.machine.state import Config, MatchState, owing, reserve_owed
 from server.machine.view import public_view
 from tests.machine_driver import Seat, play_until
+from tests.stored_forms import positional
 
 MID = "00112233445566778899aabbccddeeff"
 CLOCK = 30_000
@@ -190,8 +191,18 @@ def test_without_a_reserve_the_clock_is_the_plain_clock():
 
 def test_a_state_stored_before_the_reserve_existed_loads_without_one():
     state, _ = at("move")
-    stored = serial.dump(state)
+    assert state.reserves == (RESERVE, RESERVE)
+    assert [f.name for f in fields(MatchState)][-1] == "reserves"
+    assert [f.name for f in fields(Config)][-1] == "reserve_ms"
+    # The legacy positional form: each dataclass a list, the new trailing fields missing.
+    stored = positional(state)
     stored[1] = stored[1][:-1]  # a Config without reserve_ms
     old = serial.load(MatchState, msgpack.unpackb(msgpack.packb(stored[:-1])))
+    assert old.config.reserve_ms == 0 and old.reserves == (0, 0)
+    assert replace(old, config=state.config, reserves=state.reserves) == state
+    # The map form without those keys.
+    keyed = serial.dump(state)
+    del keyed["reserves"], keyed["config"]["reserve_ms"]
+    old = serial.load(MatchState, msgpack.unpackb(msgpack.packb(keyed)))
     assert old.config.reserve_ms == 0 and old.reserves == (0, 0)
     assert serial.loads(MatchState, serial.dumps(state)) == state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import msgpack
 import pytest
 
 from engine.match import MatchOptions
@@ -14,6 +15,7 @@ from server.machine.commands import DeclineRematch, Join, Leave, OfferRematch
 from server.machine.state import Config, MatchState, Phase
 from server.machine.view import public_view
 from server.replay import rebuild
+from tests.stored_forms import positional
 
 MID = "0123456789abcdef0123456789abcdef"
 B = "fedcba9876543210fedcba9876543210"
@@ -82,15 +84,28 @@ def test_the_offer_survives_serialization_and_replays_from_the_log():
 
 def test_snapshots_stored_before_rematches_existed_still_load():
     state = finished()
-    data = serial.dump(state)
-    # A state and a config as stored before the rematch fields: the trailing fields missing.
-    old = data[:-1]
-    old[1] = data[1][:-2]
-    loaded = serial.load(MatchState, old)
-    assert loaded == dataclasses.replace(state)
+    state_fields = [f.name for f in dataclasses.fields(MatchState)]
+    config_fields = [f.name for f in dataclasses.fields(Config)]
+    # In the legacy positional form: a state and a config stored before the rematch fields
+    # (and the reserve, added after them), their trailing fields missing.
+    data = positional(state)
+    old = data[: state_fields.index("rematch")]
+    old[1] = data[1][: config_fields.index("rematch_of")]
+    loaded = serial.load(MatchState, msgpack.unpackb(msgpack.packb(old)))
+    assert loaded == state
     assert loaded.rematch is None and loaded.config.rematch_of is None
-    with pytest.raises(ValueError):
+    too_many = f"{len(state_fields) + 1} values for {len(state_fields)} fields"
+    with pytest.raises(ValueError, match=too_many):
         serial.load(MatchState, [*data, None])
+    # In the map form: the same fields missing take their defaults; an unknown one is refused.
+    keyed = serial.dump(state)
+    for name in state_fields[state_fields.index("rematch") :]:
+        del keyed[name]
+    for name in config_fields[config_fields.index("rematch_of") :]:
+        del keyed["config"][name]
+    assert serial.load(MatchState, msgpack.unpackb(msgpack.packb(keyed))) == state
+    with pytest.raises(ValueError, match="MatchState: unknown field 'rematches'"):
+        serial.load(MatchState, {**keyed, "rematches": []})
 
 
 def waiting_rematch() -> MatchState:

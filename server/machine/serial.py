@@ -1,14 +1,36 @@
 """Frozen dataclasses to msgpack and back, driven by their type hints.
 
 The match state is a tree of frozen dataclasses (the machine's and the engine's). Snapshots in
-Redis store each dataclass as a list of its field values in declaration order, enums as their
-values and tuples as lists; loading rebuilds the same types from the annotations. No code runs
-from stored data (unlike pickle), and the format is plain msgpack any tool can read.
+Redis (and the commands in the log's records) store each dataclass as a map from its field
+names to their values, enums as their values and tuples as lists; loading rebuilds the same
+types from the annotations. The format depends on field names only, not on class names or the
+order of fields. No code runs from stored data (unlike pickle), and it is plain msgpack any tool
+can read.
+
+Loading a dataclass accepts two forms:
+
+* a map (what :func:`dump` writes): a missing field takes its default (a value stored before
+  the field was added); a key that is no field is refused (a value stored by a newer version
+  must not be half read);
+* a list of field values in declaration order, the format of snapshots and logs stored before
+  the map: missing trailing fields take their defaults, more values than fields are refused.
+
+A field without a default that is missing in either form is refused. Refusals raise
+:class:`ValueError`.
 
 >>> from engine.match import Match, MatchOptions
 >>> m, _ = Match.new(MatchOptions.match(5)).start_game()
 >>> load(Match, msgpack.unpackb(dumps(m))) == m
 True
+>>> from engine.cube import Cube
+>>> dump(Cube(2, owner=1))
+{'value': 2, 'owner': 1, 'offered_by': None, 'beaver': False}
+>>> load(Cube, {'value': 2, 'owner': 1}) == load(Cube, [2, 1]) == Cube(2, owner=1)
+True
+>>> load(Cube, {'value': 2, 'colour': 'gold'})
+Traceback (most recent call last):
+...
+ValueError: Cube: unknown field 'colour' (stored by a newer version?)
 """
 
 from __future__ import annotations
@@ -25,7 +47,7 @@ import msgpack
 
 
 def dump(value: Any) -> Any:
-    """A msgpack-ready copy of ``value`` (dataclass -> list of fields, enum -> value)."""
+    """A msgpack-ready copy of ``value`` (dataclass -> map of its fields, enum -> value)."""
     kind = type(value)
     if kind in _SCALARS:
         return value
@@ -35,8 +57,9 @@ def dump(value: Any) -> Any:
     return dumper(value)
 
 
-# Every commit stores a snapshot, so dumping is on the hot path: scalars return at once and
-# each type's dumper is built once (a board alone is 26 ints).
+# Every commit stores a snapshot, so dumping is on the hot path: scalars return at once (the
+# dumpers of dataclasses and sequences test for them inline, without a call: a board alone is
+# 26 ints) and each type's dumper is built once.
 _SCALARS = frozenset({int, str, bytes, bool, float, type(None)})
 _DUMPERS: dict[type, Callable[[Any], Any]] = {}
 
@@ -44,11 +67,20 @@ _DUMPERS: dict[type, Callable[[Any], Any]] = {}
 def _dumper(kind: type) -> Callable[[Any], Any]:
     if dataclasses.is_dataclass(kind):
         names = _field_names(kind)
-        return lambda value: [dump(getattr(value, name)) for name in names]
+        scalars = _SCALARS
+
+        def dump_dataclass(value: Any) -> dict[str, Any]:
+            out = {}
+            for name in names:
+                item = getattr(value, name)
+                out[name] = item if type(item) in scalars else dump(item)
+            return out
+
+        return dump_dataclass
     if issubclass(kind, enum.Enum):
         return lambda value: value.value
     if issubclass(kind, tuple | list | frozenset | set):
-        return lambda value: [dump(item) for item in value]
+        return lambda value: [x if type(x) in _SCALARS else dump(x) for x in value]
     if issubclass(kind, dict):
         return lambda value: {k: dump(v) for k, v in value.items()}
     return lambda value: value
@@ -102,9 +134,22 @@ def _loader(kind: Any) -> Callable[[Any], Any]:
         def load_dataclass(data: Any) -> Any:
             if not fields:
                 fields.extend((name, _loader(hint)) for name, hint in _hints(kind))
+            obj = object.__new__(kind)
+            if isinstance(data, dict):
+                found = 0
+                for name, item in fields:
+                    x = data.get(name, _MISSING)
+                    if x is _MISSING:  # stored before the field was added: it takes its default
+                        _set(obj, name, _default(kind, name))
+                    else:
+                        _set(obj, name, item(x))
+                        found += 1
+                if found != len(data):
+                    _refuse_unknown(kind, data)
+                return obj
+            # The positional form of values stored before the map (fields in declaration order).
             if len(data) > len(fields):
                 raise ValueError(f"{kind.__name__}: {len(data)} values for {len(fields)} fields")
-            obj = object.__new__(kind)
             for (name, item), x in zip(fields, data, strict=False):
                 object.__setattr__(obj, name, item(x))
             # A value stored before trailing fields were added: they take their defaults.
@@ -123,6 +168,19 @@ def _loader(kind: Any) -> Callable[[Any], Any]:
 
 def _same(data: Any) -> Any:
     return data
+
+
+_MISSING = object()
+_set = object.__setattr__  # the dataclasses are frozen
+
+
+def _refuse_unknown(kind: type, data: dict[Any, Any]) -> None:
+    names = _fields_by_name(kind)
+    unknown = [repr(key) for key in data if key not in names]
+    fields = "field" if len(unknown) == 1 else "fields"
+    raise ValueError(
+        f"{kind.__name__}: unknown {fields} {', '.join(unknown)} (stored by a newer version?)"
+    )
 
 
 def _default(kind: type, name: str) -> Any:
