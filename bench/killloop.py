@@ -45,6 +45,7 @@ from protocol import codec  # noqa: E402
 from protocol import events as pe  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.client import MatchClient, create_match, join_match, play_random  # noqa: E402
+from server.machine import commands  # noqa: E402
 from server.redis_process import RedisProcess, free_port  # noqa: E402
 from server.store import Store  # noqa: E402
 from tests import srv_support  # noqa: E402
@@ -107,16 +108,11 @@ async def stored(redis_url: str, match_id: str) -> tuple[dict[int, bytes], list[
         keys = []
         for record in await store.commands(match_id):
             kind, body, _t = msgpack.unpackb(record, raw=False)
-            # A seat's command is stored as {"seat": .., "seq": .., ...}, or as [seat, seq, ...]
-            # before dataclasses were stored as maps (server.machine.serial).
-            if kind in ("Create", "Expire", "Join"):
+            if kind in (commands.CREATE, commands.EXPIRE):
                 continue
-            if isinstance(body, dict):
-                seat, seq = body.get("seat"), body.get("seq", 0)
-            else:
-                seat, seq = body[0], body[1] if len(body) > 1 else 0
-            if isinstance(seq, int) and seq > 0:
-                keys.append((seat, seq))
+            command = commands.recorded_command(kind, body)
+            if command.seq > 0:
+                keys.append((command.seat, command.seq))
         return log, keys
     finally:
         await store.close()

@@ -26,7 +26,16 @@ from server import faults, logs, metrics
 from server.clock import ServerClock
 from server.hub import Hub
 from server.machine import core, serial
-from server.machine.commands import Command, DeclineRematch, Join, Leave, OfferRematch
+from server.machine.commands import (
+    CREATE,
+    EXPIRE,
+    Command,
+    DeclineRematch,
+    Join,
+    Leave,
+    OfferRematch,
+    record_kind,
+)
 from server.machine.state import Config, MatchState, Phase
 from server.store import Conflict, Store, Stored
 
@@ -127,14 +136,16 @@ def summary(state: MatchState) -> dict[str, object]:
 
 
 def command_record(command: Command | Config | None, now: int, name: str = "") -> bytes:
-    """The log's record of what caused a transition: a command, the creation of the match
-    (its config and the creator's name), or None for the clock. :mod:`server.replay` reads it."""
+    """The log's record of what caused a transition, ``[kind, body, now]``: a command (its
+    stable kind name, :data:`~server.machine.commands.RECORD_KINDS`, and its fields), the
+    creation of the match (its config and the creator's name), or None for the clock.
+    :mod:`server.replay` reads it."""
     if isinstance(command, Config):
-        kind, body = "Create", [serial.dump(command), name]
+        kind, body = CREATE, [serial.dump(command), name]
     elif command is None:
-        kind, body = "Expire", None
+        kind, body = EXPIRE, None
     else:
-        kind, body = type(command).__name__, serial.dump(command)
+        kind, body = record_kind(command), serial.dump(command)
     return msgpack.packb([kind, body, now], use_bin_type=True)
 
 

@@ -1,6 +1,8 @@
 """Rebuild a match's state from its event log alone, by replaying the recorded commands
 through the pure machine. The machine is deterministic, so the result must equal the stored
 snapshot: a check of the log's completeness, and a way to recover if a snapshot is ever lost.
+(Of a log stored before dataclasses were stored as maps, all but ``last_digest``: each seat's
+last command's fingerprint hashes its stored form, see :func:`server.machine.core.digest`.)
 """
 
 from __future__ import annotations
@@ -11,27 +13,20 @@ from server.machine import commands, core, serial
 from server.machine.state import Config, MatchState
 from server.store import Store
 
-_COMMANDS = {
-    name: getattr(commands, name)
-    for name in dir(commands)
-    if isinstance(getattr(commands, name), type)
-    and issubclass(getattr(commands, name), commands.Command)
-}
-
 
 def rebuild(match_id: str, records: list[bytes]) -> MatchState:
     state: MatchState | None = None
     for raw in records:
         kind, body, now = msgpack.unpackb(raw, raw=False)
-        if kind == "Create":
+        if kind == commands.CREATE:
             config = serial.load(Config, body[0])
             state, _ = core.create(match_id, config, body[1], now)
             continue
         assert state is not None, "the log must start with the match's creation"
-        if kind == "Expire":
+        if kind == commands.EXPIRE:
             outcome = core.expire(state, now)
         else:
-            command = serial.load(_COMMANDS[kind], body)
+            command = commands.recorded_command(kind, body)
             outcome = core.apply(state, command, now)
         assert isinstance(outcome, core.Accepted), f"{kind} did not replay: {outcome}"
         state = outcome.state

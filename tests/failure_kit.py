@@ -32,7 +32,7 @@ from engine.movegen import legal_plays
 from protocol import messages as m
 from protocol.client import MatchClient
 from server.exports import Logged, read_log
-from server.machine import commands, serial
+from server.machine import commands
 from server.redis_process import RedisProcess, free_port
 from tests.serverproc import ServerProcess
 from tests.srv_support import seat_two, store_at
@@ -104,17 +104,14 @@ async def command_records(redis_url: str, match_id: str) -> list[tuple[str, Any,
         return [tuple(msgpack.unpackb(r, raw=False)) for r in await store.commands(match_id)]
 
 
-_COMMANDS = {
-    name: kind
-    for name, kind in vars(commands).items()
-    if isinstance(kind, type) and issubclass(kind, commands.Command)
-}
-
-
 async def stored_commands(redis_url: str, match_id: str) -> list[commands.Command]:
     """The seats' commands the log records, decoded (creation and timeouts left out)."""
     records = await command_records(redis_url, match_id)
-    return [serial.load(_COMMANDS[kind], body) for kind, body, _ in records if kind in _COMMANDS]
+    return [
+        commands.recorded_command(kind, body)
+        for kind, body, _ in records
+        if kind not in (commands.CREATE, commands.EXPIRE)
+    ]
 
 
 class Cable:

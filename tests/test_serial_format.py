@@ -23,17 +23,13 @@ from engine.match import MatchOptions
 from server.machine import commands, core, serial
 from server.machine.commands import Command, Join, MovePlay, OfferRematch, Stop
 from server.machine.state import Config, MatchState, Phase, owing
+from server.matches import command_record
 from server.replay import rebuild
 from tests.machine_driver import Seat
 from tests.stored_forms import positional, positional_bytes
 
 MID = "0123456789abcdef0123456789abcdef"
 REMATCH = "fedcba9876543210fedcba9876543210"
-COMMAND_KINDS = {
-    name: kind
-    for name, kind in vars(commands).items()
-    if isinstance(kind, type) and issubclass(kind, Command)
-}
 
 LEGACY = json.loads((Path(__file__).parent / "legacy_store.json").read_text(encoding="utf-8"))
 SCENARIOS = sorted(k for k in LEGACY if k != "note")
@@ -93,7 +89,7 @@ def test_the_tests_legacy_writer_reproduces_the_stored_legacy_bytes(name):
     for raw in legacy_log(name):
         kind, body, _ = msgpack.unpackb(raw, raw=False)
         if kind not in ("Create", "Expire"):
-            command = serial.load(COMMAND_KINDS[kind], body)
+            command = commands.recorded_command(kind, body)
             assert positional(command) == body
 
 
@@ -106,7 +102,7 @@ def test_fingerprints_of_commands_applied_before_the_map_hash_the_legacy_form(na
     for raw in legacy_log(name):
         kind, body, _ = msgpack.unpackb(raw, raw=False)
         if kind not in ("Create", "Expire"):
-            command = serial.load(COMMAND_KINDS[kind], body)
+            command = commands.recorded_command(kind, body)
             if command.seq:
                 last[command.seat] = replace(command, lag_ms=0)
     assert last
@@ -251,3 +247,58 @@ def test_a_command_is_stored_as_a_map_of_its_fields():
     assert serial.load(MovePlay, [1, 7]) == MovePlay(1, 7)  # legacy: trailing defaults
     with pytest.raises(ValueError, match="7 values for 6 fields"):
         serial.load(MovePlay, [*positional(move), 0])
+
+
+# ---------------------------------------------------------------- the log's record kinds
+
+
+def test_the_record_kinds_are_the_names_the_log_has_always_used():
+    historical = {
+        "Join": commands.Join, "Commit": commands.Commit, "Recommit": commands.Recommit,
+        "Roll": commands.Roll, "Reveal": commands.Reveal, "Double": commands.Double,
+        "Take": commands.Take, "Drop": commands.Drop, "Beaver": commands.Beaver,
+        "MovePlay": commands.MovePlay, "Resign": commands.Resign,
+        "ResignReply": commands.ResignReply, "Stop": commands.Stop, "Leave": commands.Leave,
+        "OfferRematch": commands.OfferRematch, "DeclineRematch": commands.DeclineRematch,
+    }  # fmt: skip
+    assert historical == commands.RECORD_KINDS
+    assert (commands.CREATE, commands.EXPIRE) == ("Create", "Expire")
+    # Every command the machine knows has exactly one kind.
+    known = {
+        kind
+        for kind in vars(commands).values()
+        if isinstance(kind, type) and issubclass(kind, Command) and kind is not Command
+    }
+    assert set(commands.RECORD_KINDS.values()) == known
+    assert len(known) == len(commands.RECORD_KINDS)
+
+
+def test_a_record_names_the_stable_kind_not_the_class():
+    move = MovePlay(1, 7, 30, game=2, turn=9, moves=((24, 18), (13, 11)))
+    names = MovePlay.__name__, MovePlay.__qualname__
+    MovePlay.__name__ = MovePlay.__qualname__ = "PlayMoves"  # as if the class were renamed
+    try:
+        kind, body, now = msgpack.unpackb(command_record(move, 123), raw=False)
+        assert (kind, now) == ("MovePlay", 123)
+        assert commands.recorded_command(kind, body) == move
+        rebuild(LEGACY["midgame"]["match"], legacy_log("midgame"))  # its plays still load
+    finally:
+        MovePlay.__name__, MovePlay.__qualname__ = names
+
+
+def test_a_legacy_command_record_loads_to_its_command():
+    kind, body, now = msgpack.unpackb(bytes.fromhex(LEGACY["midgame"]["log"][35]), raw=False)
+    assert (kind, now) == ("MovePlay", 25_500)
+    move = commands.recorded_command(kind, body)
+    assert move == MovePlay(1, 18, 0, game=2, turn=8, moves=((23, 18), (13, 8), (8, 3), (8, 3)))
+
+
+def test_an_unknown_record_kind_is_refused_with_a_clear_error():
+    with pytest.raises(ValueError, match=r"unknown command record kind 'Teleport' \(written by"):
+        commands.recorded_command("Teleport", {"seat": 0})
+    with pytest.raises(ValueError, match="unknown command record kind 'Create'"):
+        commands.recorded_command("Create", None)
+    record = msgpack.packb(["Teleport", {"seat": 0}, 5])
+    log = [*legacy_log("midgame"), record]
+    with pytest.raises(ValueError, match="Teleport"):
+        rebuild(LEGACY["midgame"]["match"], log)

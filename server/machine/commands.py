@@ -3,6 +3,9 @@
 The seat always comes from the authenticated connection, never from the frame. ``seq`` is the
 client's sequence number (per seat, increasing, kept across reconnects) that makes a resent
 command idempotent; 0 means "no sequence number" (lobby actions).
+
+The log records each accepted command under a stable kind name (:data:`RECORD_KINDS`), not
+its class name.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.reference import Move
+from server.machine import serial
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +132,60 @@ GameCommand = (
     Commit | Recommit | Roll | Reveal | Double | Take | Drop | Beaver | MovePlay | Resign
     | ResignReply
 )
+
+
+# ---------------------------------------------------------------- the log's record kinds
+
+CREATE = "Create"
+"""The record kind of a match's creation (its body: the config and the creator's name)."""
+EXPIRE = "Expire"
+"""The record kind of a deadline the clock settled (no body)."""
+
+RECORD_KINDS: dict[str, type[Command]] = {
+    "Join": Join,
+    "Commit": Commit,
+    "Recommit": Recommit,
+    "Roll": Roll,
+    "Reveal": Reveal,
+    "Double": Double,
+    "Take": Take,
+    "Drop": Drop,
+    "Beaver": Beaver,
+    "MovePlay": MovePlay,
+    "Resign": Resign,
+    "ResignReply": ResignReply,
+    "Stop": Stop,
+    "Leave": Leave,
+    "OfferRematch": OfferRematch,
+    "DeclineRematch": DeclineRematch,
+}
+"""The stable name of each command's kind in the log's command records, ``[kind, body, server
+time]`` (written by :func:`server.matches.command_record`, read by :mod:`server.replay`), with
+:data:`CREATE` and :data:`EXPIRE`. The names are a stored format, written here as literals: a
+class may be renamed, its kind may not (logs in Redis name it). They were the class names when
+the log began. A new command needs a new name here."""
+
+_KIND_OF: dict[type[Command], str] = {command: kind for kind, command in RECORD_KINDS.items()}
+
+
+def record_kind(command: Command) -> str:
+    """The stable name of ``command``'s kind in the log (:data:`RECORD_KINDS`).
+
+    >>> record_kind(MovePlay(0, 3, game=1, turn=1))
+    'MovePlay'
+    """
+    return _KIND_OF[type(command)]
+
+
+def recorded_command(kind: str, body: object) -> Command:
+    """The command of a log record of ``kind`` from its stored body (see :mod:`serial`).
+
+    >>> recorded_command("Take", {"seat": 1, "seq": 9, "lag_ms": 0, "game": 2})
+    Take(seat=1, seq=9, lag_ms=0, game=2)
+    >>> recorded_command("Take", [1, 9, 0, 2]) == Take(1, 9, game=2)  # stored before the map
+    True
+    """
+    command = RECORD_KINDS.get(kind)
+    if command is None:
+        raise ValueError(f"unknown command record kind {kind!r} (written by a newer version?)")
+    return serial.load(command, body)
