@@ -1,7 +1,8 @@
 """A player's connection drops: back within 10 s (on move or off move) the match goes on; away
 for 40 s while on move, the player loses on time, once, and everyone is told.
 
-The three cases run at the same time on one server, so the suite waits ~45 s once."""
+The three cases run at the same time, each on its own Redis and server, whose server time the
+test moves on (:meth:`Stack.move_time`) instead of waiting for the seconds to pass."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from tests.failure_kit import (
     assert_saw_the_log,
     count_kind,
     play_until,
-    stored_log,
     until,
 )
 
@@ -35,7 +35,8 @@ def in_order(items: list[object], wanted: list[object]) -> bool:
     return all(any(x == w for x in rest) for w in wanted)
 
 
-async def short_drop(server, on_move: bool, seed: int) -> None:
+async def short_drop(stack: Stack, on_move: bool, seed: int) -> None:
+    server = await asyncio.to_thread(stack.server)
     table = await Table.open(server, cables=True, mode="single_game")
     async with table:
         rng = random.Random(seed)
@@ -56,7 +57,8 @@ async def short_drop(server, on_move: bool, seed: int) -> None:
             # The opponent rolls; the missing seat's reveal is awaited on its own clock.
             assert isinstance(await other.roll(), m.Ack)
             await other.wait_for(lambda t: t.owes(away.seat) == "reveal")
-        await asyncio.sleep(10)
+        # Ten seconds away: the clock runs on meanwhile.
+        await stack.move_time(10_000, server, table.match_id)
         await table.cable(away).mend()
         await until(lambda: away.welcomes == 2, timeout=10, what="the reconnect")
         if on_move:
@@ -80,25 +82,31 @@ async def short_drop(server, on_move: bool, seed: int) -> None:
                 [("reconnecting", owed), ("online", None)]), what="online")  # fmt: skip
     assert results[0] == results[1] == table.w.tracker.over
     assert results[0].reason == "completed"
-    log = await stored_log(server.redis_url, table.match_id)
+    log = await stack.log(table.match_id)
     assert count_kind(log, pe.Forfeit) == 0
     for seen in table.seen.values():
         assert_saw_the_log(seen, log)
 
 
-async def long_drop(server) -> None:
+async def long_drop(stack: Stack) -> None:
+    # Shown gone after 3 s away (20 s by default), so that it happens before the clock runs out.
+    server = await asyncio.to_thread(stack.server, FAIRGAMMON_GONE_AFTER_SECONDS="3")
     table = await Table.open(server, cables=True, mode="match", length=3)
     async with table:
         await play_until(table.seats, lambda: table.owing("move") is not None, random.Random(8))
         away = table.owing("move")
         other = table.other(away)
         deadline = away.tracker.clock.deadline
-        dropped = time.monotonic()
         await table.cable(away).cut()
-        # The opponent and the spectator see the result as soon as the clock runs out.
         for watcher in (other, table.w):
-            await watcher.wait_for(lambda t: t.over is not None, timeout=45)
-        await asyncio.sleep(dropped + 40 - time.monotonic())
+            await until(lambda w=watcher: ("gone", deadline) in statuses(
+                table.seen_by(w).presence, away.seat), timeout=15, what="gone")  # fmt: skip
+            assert watcher.tracker.over is None
+        # Forty seconds away: the opponent and the spectator see the result as soon as the
+        # clock runs out.
+        await stack.move_time(40_000, server, table.match_id)
+        for watcher in (other, table.w):
+            await watcher.wait_for(lambda t: t.over is not None, timeout=10)
         await table.cable(away).mend()
         await away.wait_for(lambda t: t.over is not None, timeout=10)
         for watcher in (other, table.w):
@@ -106,7 +114,7 @@ async def long_drop(server) -> None:
                 statuses(table.seen_by(w).presence, away.seat),
                 [("reconnecting", deadline), ("gone", deadline), ("online", None)],
             ), what=f"presence {statuses(table.seen_by(watcher).presence, away.seat)}")  # fmt: skip
-    log = await stored_log(server.redis_url, table.match_id)
+    log = await stack.log(table.match_id)
     assert count_kind(log, pe.Forfeit) == count_kind(log, pe.MatchOver) == 1
     forfeit = next(e for e in log if isinstance(e.data, pe.Forfeit))
     assert (forfeit.data.seat, forfeit.data.reason) == (away.seat, "timeout")
@@ -120,12 +128,19 @@ async def long_drop(server) -> None:
         assert (over.winner, over.reason) == (winner, "forfeit") and over.score[winner] >= 3
 
 
-async def test_drops_of_10_s_continue_and_40_s_on_move_loses_on_time_once(server):
-    await asyncio.gather(
-        short_drop(server, on_move=True, seed=1),
-        short_drop(server, on_move=False, seed=2),
-        long_drop(server),
-    )
+async def test_drops_of_10_s_continue_and_40_s_on_move_loses_on_time_once(tmp_path):
+    stacks = [Stack(tmp_path / case) for case in ("on-move", "off-move", "long")]
+    try:
+        for stack in stacks:
+            stack.start()
+        await asyncio.gather(
+            short_drop(stacks[0], on_move=True, seed=1),
+            short_drop(stacks[1], on_move=False, seed=2),
+            long_drop(stacks[2]),
+        )
+    finally:
+        for stack in stacks:
+            stack.close()
 
 
 async def test_a_seat_away_is_shown_gone_even_when_the_server_restarts_meanwhile(tmp_path):
