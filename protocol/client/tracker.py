@@ -21,6 +21,7 @@ from engine.position import Position
 from engine.position_id import decode as decode_position
 from protocol import events as pe
 from protocol import state as ps
+from protocol.limits import MAX_CUBE
 from protocol.messages import Event, Snapshot
 
 START = Position.start().mover
@@ -63,7 +64,7 @@ class Tracker:
 
     # ---------------------------------------------------------------- queries
 
-    def owes(self, seat: int) -> str | None:
+    def owes(self, seat: int) -> pe.Decision | None:
         """The decision ``seat`` owes now (a Clock phase name), or None."""
         return self.clock.phase if seat in self.clock.seats else None
 
@@ -88,7 +89,7 @@ class Tracker:
         """Whether ``seat`` may double at its next roll decision (cube rules only)."""
         if self.settings is None or self.settings.mode == "single_game" or self.crawford:
             return False
-        return self.cube < 64 and self.cube_owner in (None, seat)
+        return self.cube < MAX_CUBE and self.cube_owner in (None, seat)
 
     # ---------------------------------------------------------------- updates
 
