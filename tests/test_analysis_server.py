@@ -59,13 +59,20 @@ async def test_finished_game_is_queued_analysed_and_served(redis_url) -> None:
         winner = record["result"]["winner"]
         assert answer["players"][winner]["result"] > 0 > answer["players"][1 - winner]["result"]
         assert len(answer["turns"]) == len(record["turns"])
+        ties = mistakes = 0
         for t, r in zip(answer["turns"], record["turns"], strict=True):
             assert (t["seat"], t["action"], t["dice"]) == (r["seat"], r["action"], r["dice"])
             if t["action"] == "move":
                 assert t["played"] == r["position"]
                 decode(t["best"])  # a Position ID
                 assert t["equity_lost"] >= 0 and t["luck"] is not None
-                assert (t["equity_lost"] == 0) == (t["played"] == t["best"]) or t["forced"]
+                # The best play loses nothing; another play loses something, which the report
+                # rounds to 0.0001 (so a loss under 0.00005 shows as 0: seen in a full run).
+                if t["played"] == t["best"]:
+                    assert t["equity_lost"] == 0
+                ties += t["played"] != t["best"] and t["equity_lost"] == 0
+                mistakes += t["equity_lost"] > 0
+        assert mistakes > ties  # random play: mistakes, and such near-ties only now and then
         # Asking again gives the same stored report.
         assert json.dumps(await get(server.base, f"{base}/analysis.json")) == json.dumps(answer)
         for bad in ("/api/matches/zz/games/1/analysis.json",
