@@ -4,16 +4,19 @@ A :class:`Game` is an immutable value. Every transition takes the acting seat (a
 arguments, dice included: nothing here is random) and returns ``(new_game, events)``, or raises
 :class:`~engine.errors.GameError` with a stable ``code``. The phases:
 
-* ``roll_off`` — the opening roll-off: one die per seat, ties repeat; the higher die moves first
+* ``rolloff`` — the opening roll-off: one die per seat, ties repeat; the higher die moves first
   and plays both numbers.
-* ``roll`` — the seat on roll doubles (when the cube allows) or rolls; a roll with no legal play
-  passes the turn automatically (event :class:`~engine.events.Passed`).
+* ``decide`` — the seat on roll doubles (when the cube allows) or rolls; a roll with no legal
+  play passes the turn automatically (event :class:`~engine.events.Passed`).
 * ``move`` — the seat on roll plays its dice (checked by :func:`engine.validate.validate_play`).
 * ``take`` — a double (or beaver) awaits take or drop (or beaver) from the other seat.
-* ``resignation`` — a resignation awaits accept or reject from the other seat.
+* ``resign`` — a resignation awaits accept or reject from the other seat.
 * ``over`` — the game has a :class:`~engine.results.Result`.
 
-Resignations are offered by the seat that owes the current decision (``roll`` or ``move``), at
+These are the names the protocol gives the same decisions (``Clock.phase``, the snapshot's
+``game.phase``).
+
+Resignations are offered by the seat that owes the current decision (``decide`` or ``move``), at
 most at the worst result still possible for them (:func:`engine.results.worst_possible`); after a
 rejection the same seat may only offer a higher level until play moves on. A forfeit ends the
 game in any phase at that worst possible result, times the cube.
@@ -26,7 +29,7 @@ game in any phase at that worst possible result, times the cube.
 (0, 'move', ['move', 'resign'])
 >>> game, events = game.move(0, ((8, 5), (6, 5)))
 >>> game.phase, game.on_roll, game.turns
-(<Phase.ROLL: 'roll'>, 1, 1)
+(<Phase.DECIDE: 'decide'>, 1, 1)
 """
 
 from __future__ import annotations
@@ -75,14 +78,38 @@ _START: Board = Position.start().mover
 
 
 class Phase(enum.StrEnum):
-    """Which decision the game waits for."""
+    """Which decision the game waits for, named as the protocol names it (``Clock.phase``).
 
-    ROLL_OFF = "roll_off"
-    ROLL = "roll"
+    A game stored before these names (a snapshot in Redis, a log replayed to it) holds the old
+    values ``roll_off``, ``roll`` and ``resignation``: they load as the member they were renamed
+    to, and nothing else does.
+
+    >>> Phase("decide"), Phase("roll")
+    (<Phase.DECIDE: 'decide'>, <Phase.DECIDE: 'decide'>)
+    >>> Phase("doubling")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'doubling' is not a valid Phase
+    """
+
+    ROLLOFF = "rolloff"
+    DECIDE = "decide"
     MOVE = "move"
     TAKE = "take"
-    RESIGNATION = "resignation"
+    RESIGN = "resign"
     OVER = "over"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Phase | None:
+        return _STORED_BEFORE.get(value) if isinstance(value, str) else None
+
+
+_STORED_BEFORE: dict[str, Phase] = {
+    "roll_off": Phase.ROLLOFF,
+    "roll": Phase.DECIDE,
+    "resignation": Phase.RESIGN,
+}
+"""The values of :class:`Phase` stored before it took the protocol's names (still loaded)."""
 
 
 class Action(enum.StrEnum):
@@ -151,7 +178,7 @@ class Game:
 
     options: GameOptions = GameOptions()
     boards: tuple[Board, Board] = (_START, _START)
-    phase: Phase = Phase.ROLL_OFF
+    phase: Phase = Phase.ROLLOFF
     on_roll: int | None = None
     dice: Dice | None = None
     cube: Cube = CENTRED
@@ -187,7 +214,7 @@ class Game:
         return cls(
             options=options or GameOptions(),
             boards=boards,
-            phase=Phase.ROLL,
+            phase=Phase.DECIDE,
             on_roll=on_roll,
             cube=cube or CENTRED,
         )
@@ -201,12 +228,12 @@ class Game:
     @property
     def to_act(self) -> int | None:
         """The seat whose decision the game waits for (None: roll-off or game over)."""
-        if self.phase in (Phase.ROLL, Phase.MOVE):
+        if self.phase in (Phase.DECIDE, Phase.MOVE):
             return self.on_roll
         if self.phase is Phase.TAKE:
             assert self.cube.offered_by is not None
             return 1 - self.cube.offered_by
-        if self.phase is Phase.RESIGNATION:
+        if self.phase is Phase.RESIGN:
             assert self.resignation is not None
             return 1 - self.resignation.seat
         return None
@@ -228,7 +255,7 @@ class Game:
     def can_double(self, seat: int) -> bool:
         """True when ``seat`` may offer a double right now."""
         return (
-            self.phase is Phase.ROLL
+            self.phase is Phase.DECIDE
             and seat == self.on_roll
             and self.options.cube
             and self.cube.may_double(seat)
@@ -248,7 +275,7 @@ class Game:
         >>> Game.new().roll_off(5, 2)[0].resignation_levels(0)
         (<ResultKind.SINGLE: 1>, <ResultKind.GAMMON: 2>, <ResultKind.BACKGAMMON: 3>)
         """
-        if self.phase not in (Phase.ROLL, Phase.MOVE) or seat != self.on_roll:
+        if self.phase not in (Phase.DECIDE, Phase.MOVE) or seat != self.on_roll:
             return ()
         worst = worst_possible(self.boards[seat], self.boards[1 - seat])
         floor = self.declined or 0
@@ -258,10 +285,10 @@ class Game:
         """Who must act, in which phase, and what they may do (for clients and clocks)."""
         seat = self.to_act
         actions: set[Action] = set()
-        if self.phase is Phase.ROLL_OFF:
+        if self.phase is Phase.ROLLOFF:
             actions.add(Action.ROLL_OFF)
         elif seat is not None:
-            if self.phase is Phase.ROLL:
+            if self.phase is Phase.DECIDE:
                 actions.add(Action.ROLL)
                 if self.can_double(seat):
                     actions.add(Action.DOUBLE)
@@ -271,7 +298,7 @@ class Game:
                 actions.update((Action.TAKE, Action.DROP))
                 if self.can_beaver(seat):
                     actions.add(Action.BEAVER)
-            elif self.phase is Phase.RESIGNATION:
+            elif self.phase is Phase.RESIGN:
                 actions.update((Action.ACCEPT, Action.REJECT))
             if self.resignation_levels(seat):
                 actions.add(Action.RESIGN)
@@ -286,7 +313,7 @@ class Game:
         (RolledOff(dice=(4, 4), first=None),)
         """
         self._check_open()
-        if self.phase is not Phase.ROLL_OFF:
+        if self.phase is not Phase.ROLLOFF:
             raise GameError(ErrorCode.WRONG_PHASE, "the roll-off is over")
         dice = _check_dice(die0, die1)
         if die0 == die1:
@@ -297,7 +324,7 @@ class Game:
 
     def roll(self, seat: int, die1: int, die2: int) -> Step:
         """``seat`` rolls (instead of doubling) and gets ``die1``-``die2``."""
-        self._check_turn(seat, Phase.ROLL)
+        self._check_turn(seat, Phase.DECIDE)
         dice = _check_dice(die1, die2)
         game, events = self._dice_for(seat, dice)
         return game, (Rolled(seat, dice), *events)
@@ -330,14 +357,14 @@ class Game:
             )
             return game, (moved, GameOver(result))
         game = replace(
-            self, boards=boards, phase=Phase.ROLL, on_roll=1 - seat, dice=None,
+            self, boards=boards, phase=Phase.DECIDE, on_roll=1 - seat, dice=None,
             turns=self.turns + 1, declined=None,
         )
         return game, (moved,)
 
     def double(self, seat: int) -> Step:
         """``seat`` (on roll, before rolling) offers a double."""
-        self._check_turn(seat, Phase.ROLL)
+        self._check_turn(seat, Phase.DECIDE)
         if not self.options.cube:
             raise CubeError(ErrorCode.CUBE_UNAVAILABLE, "no cube in this game")
         cube = self.cube.offer(seat)
@@ -348,7 +375,7 @@ class Game:
         """``seat`` takes the pending double (or beaver)."""
         self._check_answer(seat)
         cube = self.cube.taken(seat)
-        return replace(self, cube=cube, phase=Phase.ROLL), (Taken(seat, cube.value),)
+        return replace(self, cube=cube, phase=Phase.DECIDE), (Taken(seat, cube.value),)
 
     def drop(self, seat: int) -> Step:
         """``seat`` drops the pending double (or beaver): the doubler wins the current value."""
@@ -378,7 +405,7 @@ class Game:
         """
         _check_seat(seat)
         self._check_open()
-        if self.phase not in (Phase.ROLL, Phase.MOVE) or seat != self.on_roll:
+        if self.phase not in (Phase.DECIDE, Phase.MOVE) or seat != self.on_roll:
             self._check_turn(seat, self.phase)  # raises the precise error
             raise GameError(ErrorCode.WRONG_PHASE, "resign instead of rolling or moving")
         try:
@@ -396,7 +423,7 @@ class Game:
                 f"{self.declined.name.lower()} was already rejected: offer more or play on",
             )
         offer = Resignation(seat, level, self.phase)
-        game = replace(self, phase=Phase.RESIGNATION, resignation=offer)
+        game = replace(self, phase=Phase.RESIGN, resignation=offer)
         return game, (ResignOffered(seat, level),)
 
     def accept_resignation(self, seat: int) -> Step:
@@ -447,7 +474,7 @@ class Game:
             game = replace(self, phase=Phase.MOVE, on_roll=seat, dice=dice, declined=None)
             return game, ()
         game = replace(
-            self, phase=Phase.ROLL, on_roll=1 - seat, dice=None, turns=self.turns + 1,
+            self, phase=Phase.DECIDE, on_roll=1 - seat, dice=None, turns=self.turns + 1,
             declined=None,
         )
         return game, (Passed(seat, dice),)
@@ -462,7 +489,7 @@ class Game:
     def _check_turn(self, seat: int, phase: Phase) -> None:
         _check_seat(seat)
         self._check_open()
-        if self.phase is Phase.ROLL_OFF:
+        if self.phase is Phase.ROLLOFF:
             raise GameError(ErrorCode.WRONG_PHASE, "the opening roll-off comes first")
         if seat != self.to_act:
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"seat {self.to_act} is to act")
@@ -480,7 +507,7 @@ class Game:
     def _check_resignation(self, seat: int) -> Resignation:
         _check_seat(seat)
         self._check_open()
-        if self.phase is not Phase.RESIGNATION or self.resignation is None:
+        if self.phase is not Phase.RESIGN or self.resignation is None:
             raise GameError(ErrorCode.NO_RESIGNATION_PENDING, "no resignation to answer")
         if seat != self.to_act:
             raise GameError(ErrorCode.NOT_YOUR_TURN, f"seat {self.to_act} answers")

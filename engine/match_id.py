@@ -209,7 +209,7 @@ def match_key(match: Match) -> MatchKey:
         crawford=match.is_crawford,
     )
     game = match.game
-    if game is None or game.phase is Phase.ROLL_OFF:
+    if game is None or game.phase is Phase.ROLLOFF:
         return replace(base, state=GameState.NONE, dice_owner=1, turn=1)
     return _game_key(base, game)
 
@@ -225,7 +225,7 @@ def ids(match: Match) -> tuple[str, str]:
     """
     key = match_key(match)
     game = match.game
-    if game is None or game.phase is Phase.ROLL_OFF:
+    if game is None or game.phase is Phase.ROLLOFF:
         position = Position.start()
     else:
         position = game.position(key.dice_owner)

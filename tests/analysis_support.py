@@ -35,9 +35,9 @@ def constructed_game(
         game = m.game
         expected = game.expected()
         seat = expected.seat
-        if game.phase is Phase.ROLL_OFF:
+        if game.phase is Phase.ROLLOFF:
             m, events = m.roll_off(rng.randint(1, 6), rng.randint(1, 6))
-        elif game.phase is Phase.ROLL:
+        elif game.phase is Phase.DECIDE:
             assert seat is not None
             if double_rate and game.can_double(seat) and rng.random() < double_rate:
                 m, events = m.double(seat)

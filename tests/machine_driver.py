@@ -64,7 +64,7 @@ class Seat:
         assert game is not None
         expected = game.expected()
         rng = self.rng
-        if expected.phase is GamePhase.ROLL:
+        if expected.phase is GamePhase.DECIDE:
             if Action.DOUBLE in expected.actions and rng.random() < self.double_rate:
                 return Double(self.seat, seq, game=dice.game)
             if rng.random() < self.resign_rate and game.resignation_levels(self.seat):
@@ -82,7 +82,7 @@ class Seat:
             if rng.random() < 0.75:
                 return Take(self.seat, seq, game=dice.game)
             return Drop(self.seat, seq, game=dice.game)
-        if expected.phase is GamePhase.RESIGNATION:
+        if expected.phase is GamePhase.RESIGN:
             return ResignReply(self.seat, seq, game=dice.game, accept=rng.random() < 0.5)
         raise AssertionError(f"unexpected phase {expected.phase}")
 

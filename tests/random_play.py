@@ -28,12 +28,12 @@ def choose(game: Game, rng: random.Random, policy: Policy) -> tuple[str, tuple]:
     valid for :class:`Game` and :class:`Match` alike."""
     expected = game.expected()
     seat = expected.seat
-    if game.phase is Phase.ROLL_OFF:
+    if game.phase is Phase.ROLLOFF:
         return "roll_off", (rng.randint(1, 6), rng.randint(1, 6))
     assert seat is not None
     if Action.RESIGN in expected.actions and rng.random() < policy.resign:
         return "resign", (seat, rng.choice(game.resignation_levels(seat)))
-    if game.phase is Phase.ROLL:
+    if game.phase is Phase.DECIDE:
         if Action.DOUBLE in expected.actions and rng.random() < policy.double:
             return "double", (seat,)
         return "roll", (seat, rng.randint(1, 6), rng.randint(1, 6))
@@ -43,7 +43,7 @@ def choose(game: Game, rng: random.Random, policy: Policy) -> tuple[str, tuple]:
         if Action.BEAVER in expected.actions and rng.random() < policy.beaver:
             return "beaver", (seat,)
         return ("take" if rng.random() < policy.take else "drop"), (seat,)
-    assert game.phase is Phase.RESIGNATION
+    assert game.phase is Phase.RESIGN
     if rng.random() < policy.accept:
         return "accept_resignation", (seat,)
     return "reject_resignation", (seat,)

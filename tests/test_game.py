@@ -1,6 +1,7 @@
 """The single-game state machine: roll-off, turns, passes, cube, resignations, forfeits."""
 
 import random
+import typing
 
 import pytest
 from hypothesis import given, settings
@@ -28,6 +29,7 @@ from engine.movegen import legal_plays
 from engine.position import BAR, CHECKERS, OFF, Position
 from engine.results import EndReason, ForfeitReason, ResultKind, result_kind, worst_possible
 from engine.validate import IllegalPlay, Reason
+from protocol.events import Decision
 from tests.random_play import Policy, game_step, play_game
 
 START = Position.start()
@@ -47,12 +49,31 @@ def play_first(game: Game) -> Game:
     return game.move(game.on_roll, game.legal_plays()[0].moves)[0]
 
 
+# ----------------------------------------------------------------------- phase names
+
+
+def test_the_phases_are_the_decisions_the_protocol_names():
+    assert [p.value for p in Phase] == ["rolloff", "decide", "move", "take", "resign", "over"]
+    assert {p.value for p in Phase} <= set(typing.get_args(Decision))
+
+
+def test_a_phase_stored_before_the_protocol_names_loads_as_its_new_member():
+    assert Phase("roll_off") is Phase.ROLLOFF
+    assert Phase("roll") is Phase.DECIDE
+    assert Phase("resignation") is Phase.RESIGN
+    assert Phase("decide") is Phase.DECIDE and Phase("move") is Phase.MOVE
+    assert [p.value for p in Phase] == [p.value for p in Phase.__members__.values()]  # no aliases
+    for value in ["play", "waiting", "reveal", "ROLL", "Roll_off", " roll", "", b"roll", 1, None]:
+        with pytest.raises(ValueError, match="is not a valid Phase"):
+            Phase(value)
+
+
 # ------------------------------------------------------------------ roll-off and turns
 
 
 def test_roll_off_ties_repeat_and_the_higher_die_moves_first_with_both_numbers():
     game = Game.new()
-    assert game.phase is Phase.ROLL_OFF and game.expected().seat is None
+    assert game.phase is Phase.ROLLOFF and game.expected().seat is None
     assert game.expected().actions == {Action.ROLL_OFF}
     same, events = game.roll_off(5, 5)
     assert same == game and events == (RolledOff((5, 5), None),)
@@ -95,7 +116,7 @@ def test_turns_alternate_and_only_the_seat_to_act_may_act():
     assert code_of(exc) == "wrong_phase"  # only before rolling
     game, events = game.move(0, ((8, 5), (6, 5)))
     assert events == (Moved(0, (3, 1), ((8, 5), (6, 5))),)
-    assert (game.phase, game.on_roll, game.dice, game.turns) == (Phase.ROLL, 1, None, 1)
+    assert (game.phase, game.on_roll, game.dice, game.turns) == (Phase.DECIDE, 1, None, 1)
     # seat 0's board changed, seat 1 sees it from its own side
     assert game.boards[0][5] == 2 and game.position(1).opponent[5] == 2
     with pytest.raises(GameError) as exc:
@@ -119,7 +140,7 @@ def test_a_roll_with_no_legal_play_passes_automatically():
     game = Game.from_position(closed, on_roll=0)
     after, events = game.roll(0, 6, 5)
     assert events == (Rolled(0, (6, 5)), Passed(0, (6, 5)))
-    assert (after.phase, after.on_roll, after.dice, after.turns) == (Phase.ROLL, 1, None, 1)
+    assert (after.phase, after.on_roll, after.dice, after.turns) == (Phase.DECIDE, 1, None, 1)
     assert after.boards == game.boards
 
 
@@ -128,7 +149,7 @@ def test_the_opening_roll_off_can_pass_too():
     game = Game(boards=(closed.mover, closed.opponent))
     after, events = game.roll_off(6, 5)
     assert events == (RolledOff((6, 5), 0), Passed(0, (6, 5)))
-    assert (after.phase, after.on_roll) == (Phase.ROLL, 1)
+    assert (after.phase, after.on_roll) == (Phase.DECIDE, 1)
 
 
 def test_illegal_and_malformed_plays_are_refused_with_a_reason():
@@ -215,7 +236,7 @@ def test_double_take_and_the_doubler_rolls_on():
     game, events = game.take(0)
     assert events == (Taken(0, 2),)
     assert game.cube == Cube(2, owner=0)
-    assert (game.phase, game.to_act) == (Phase.ROLL, 1)
+    assert (game.phase, game.to_act) == (Phase.DECIDE, 1)
     assert not game.can_double(1)  # the cube is now seat 0's
     with pytest.raises(CubeError) as exc:
         game.double(1)
@@ -274,7 +295,7 @@ def test_beaver_only_with_the_option():
     assert not game.can_beaver(0)
     taken, events = game.take(0)
     assert events == (Taken(0, 4),)
-    assert taken.cube == Cube(4, owner=1) and (taken.phase, taken.to_act) == (Phase.ROLL, 0)
+    assert taken.cube == Cube(4, owner=1) and (taken.phase, taken.to_act) == (Phase.DECIDE, 0)
     dropped, events = game.drop(0)
     assert dropped.result.winner == 1 and dropped.result.points == 2
 
@@ -288,7 +309,7 @@ def test_resignation_accepted_ends_the_game_at_level_times_cube():
     assert game.resignation_levels(0) == ()
     game, events = game.resign(1, ResultKind.GAMMON)
     assert events == (ResignOffered(1, ResultKind.GAMMON),)
-    assert (game.phase, game.to_act) == (Phase.RESIGNATION, 0)
+    assert (game.phase, game.to_act) == (Phase.RESIGN, 0)
     assert game.expected().actions == {Action.ACCEPT, Action.REJECT}
     with pytest.raises(GameError) as exc:
         game.accept_resignation(1)

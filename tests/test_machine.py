@@ -19,6 +19,7 @@ from server.machine.commands import (
     Leave,
     MovePlay,
     Recommit,
+    Resign,
     Reveal,
     Roll,
     Stop,
@@ -225,7 +226,7 @@ def test_out_of_turn_wrong_phase_spectator_and_after_the_end():
     state, seats = started(MatchOptions.match(3))
     with pytest.raises(core.Rejected) as exc:
         core.apply(state, Double(0, 50, game=1), 0)
-    assert exc.value.code == "wrong_phase"
+    assert (exc.value.code, exc.value.message) == ("wrong_phase", "the match waits for rolloff")
     with pytest.raises(core.Rejected) as exc:
         core.apply(state, MovePlay(-1, 0, game=1, turn=0, moves=()), 0)
     assert exc.value.code == "not_a_player"
@@ -240,6 +241,14 @@ def test_out_of_turn_wrong_phase_spectator_and_after_the_end():
     with pytest.raises(core.Rejected) as exc:
         core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns + 1, moves=((24, 1),)), 0)
     assert exc.value.code == "illegal_play"
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(state, Roll(mover, 9, game=1, k=state.dice.k, reveal=bytes(32)), 0)
+    # The engine's phase is the decision as the protocol names it.
+    assert (exc.value.code, exc.value.message) == ("wrong_phase", "the game waits for move")
+    offered, _ = step(state, Resign(mover, 9, game=1, level=1))
+    with pytest.raises(core.Rejected) as exc:
+        core.apply(offered, Roll(1 - mover, 9, game=1, k=state.dice.k, reveal=bytes(32)), 0)
+    assert (exc.value.code, exc.value.message) == ("wrong_phase", "the game waits for resign")
     with pytest.raises(core.Rejected) as exc:
         core.apply(state, MovePlay(mover, 9, game=1, turn=game.turns + 2, moves=()), 0)
     assert exc.value.code == "stale"

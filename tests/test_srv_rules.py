@@ -407,7 +407,7 @@ async def test_no_double_in_the_crawford_game_and_no_beaver_in_match_play(server
 async def test_no_double_above_64(server):
     def edit(game: Game) -> Game:
         return replace(
-            game, phase=GamePhase.ROLL, on_roll=0, dice=None, cube=Cube(64, owner=0), turns=6
+            game, phase=GamePhase.DECIDE, on_roll=0, dice=None, cube=Cube(64, owner=0), turns=6
         )
 
     seated = await seed_match(server.redis_url, MatchOptions.money(), edit)

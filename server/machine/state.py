@@ -11,16 +11,24 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from engine.game import Phase as GamePhase
 from engine.match import Match, MatchOptions
 
 
 class Phase(enum.StrEnum):
-    """What the match waits for. ``play`` means: whatever the engine's game expects."""
+    """What the match waits for. Every value but ``play`` is also the protocol's name of that
+    decision (``Clock.phase``): ``rolloff`` is the seats' reveals for the engine game's
+    ``rolloff`` dice, ``over`` the end of the match (not just of a game).
+
+    ``play`` means: whatever the engine's game expects. That decision is the engine's
+    :class:`engine.game.Phase` (``decide``, ``move``, ``take`` or ``resign``), whose values are
+    the protocol's names too: :func:`owing` reports them as they are.
+    """
 
     WAITING = "waiting"  # for the second player
     COMMIT = "commit"  # both seats' dice commitments for the next game
     ROLLOFF = "rolloff"  # both seats' reveals for the opening roll-off
-    PLAY = "play"  # the engine's game: roll or double, move, take, resignation answer
+    PLAY = "play"  # the engine's game: decide (double or roll), move, take, resign (answer)
     REVEAL = "reveal"  # the roller has rolled; its opponent's reveal completes the dice
     OVER = "over"
 
@@ -47,7 +55,9 @@ class Config:
 
 # The decisions a player takes by hand, which may use the player's time reserve; the automatic
 # ones (dice commitments and reveals) always run on the plain clock.
-RESERVE_DECISIONS = frozenset({"decide", "move", "take", "resign"})
+RESERVE_DECISIONS = frozenset(
+    p.value for p in (GamePhase.DECIDE, GamePhase.MOVE, GamePhase.TAKE, GamePhase.RESIGN)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +140,7 @@ def owing(state: MatchState) -> tuple[tuple[int, ...], str]:
         expected = state.match.expected()
         if expected is None or expected.seat is None:
             return (), "over"
-        return (expected.seat,), _DECISIONS[expected.phase.value]
+        return (expected.seat,), expected.phase.value
     return (), phase.value
 
 
@@ -141,7 +151,3 @@ def reserve_owed(state: MatchState) -> tuple[int | None, int]:
     if len(seats) == 1 and decision in RESERVE_DECISIONS:
         return seats[0], state.reserves[seats[0]]
     return None, 0
-
-
-# The engine's game phases, named as the wire's Clock.phase names the decisions.
-_DECISIONS = {"roll": "decide", "move": "move", "take": "take", "resignation": "resign"}
