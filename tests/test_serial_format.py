@@ -19,6 +19,7 @@ import msgpack
 import pytest
 
 from engine.cube import Cube
+from engine.game import Phase as GamePhase
 from engine.match import MatchOptions
 from server.machine import commands, core, serial
 from server.machine.commands import Command, Join, MovePlay, OfferRematch, Stop
@@ -77,6 +78,49 @@ def test_the_legacy_mid_game_snapshot_is_the_state_that_was_stored():
     assert over.config.options == MatchOptions.money(jacoby=True, beavers=True)
     declined = legacy_snapshot("declined")
     assert (declined.config.rematch_of, declined.config.rematch_for) == (over.match_id, 1)
+
+
+# ---------------------------------------------------------------- engine phases' old names
+
+PHASES = json.loads((Path(__file__).parent / "legacy_phases.json").read_text(encoding="utf-8"))
+# A value the engine's Game.phase held before it took the protocol's names: the member it loads
+# as, and the decision the match then owes.
+OLD_PHASES = {
+    "roll_off": (GamePhase.ROLLOFF, "rolloff"),
+    "roll": (GamePhase.DECIDE, "decide"),
+    "resignation": (GamePhase.RESIGN, "resign"),
+}
+
+
+@pytest.mark.parametrize("old", list(OLD_PHASES))
+def test_a_snapshot_stored_with_an_old_engine_phase_loads_and_its_log_replays_to_it(old):
+    phase, decision = OLD_PHASES[old]
+    raw = bytes.fromhex(PHASES[old]["snapshot"])
+    assert msgpack.unpackb(raw, raw=False)["match"]["game"]["phase"] == old
+    state = serial.loads(MatchState, raw)
+    game = state.match.game
+    assert game is not None and game.phase is phase and owing(state)[1] == decision
+    if game.resignation is not None:
+        assert game.resignation.resumes is GamePhase.DECIDE  # stored as "roll"
+    log = [bytes.fromhex(r) for r in PHASES["log"][: PHASES[old]["records"]]]
+    assert rebuild(PHASES["match"], log) == state
+    # Stored again, it is stored under the new name.
+    again = msgpack.unpackb(serial.dumps(state), raw=False)
+    assert again["match"]["game"]["phase"] == phase.value != old
+    assert serial.load(MatchState, again) == state
+
+
+def test_an_unknown_phase_is_refused_and_the_old_names_are_the_engine_games_only():
+    data = msgpack.unpackb(bytes.fromhex(PHASES["resignation"]["snapshot"]), raw=False)
+    for where, value in [("phase", "doubling"), ("resumes", "rolling"), ("phase", "play")]:
+        bad = msgpack.unpackb(msgpack.packb(data), raw=False)
+        game = bad["match"]["game"]
+        (game if where == "phase" else game["resignation"])[where] = value
+        with pytest.raises(ValueError, match=f"'{value}' is not a valid Phase"):
+            serial.load(MatchState, bad)
+    # The match's own phase never had those names.
+    with pytest.raises(ValueError, match="'roll_off' is not a valid Phase"):
+        serial.load(MatchState, {**data, "phase": "roll_off"})
 
 
 # ---------------------------------------------------------------- the legacy form, written here
