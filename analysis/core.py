@@ -20,7 +20,7 @@ from analysis.game import GameInput
 from brain.context import CubeContext, seat_context
 from engine.notation import play_text
 from engine.position_id import encode
-from engine.turns import Action, Turn
+from engine.turns import Turn, TurnKind
 
 ERROR = 0.04
 """A decision losing at least this much (and less than :data:`BLUNDER`) is an error."""
@@ -40,7 +40,7 @@ class TurnAnalysis:
 
     index: int
     seat: int
-    action: Action
+    action: TurnKind
     dice: tuple[int, int] | None
     played: str | None  # Position ID after the play, seen by the mover
     best: str | None  # Position ID after the best play
@@ -146,7 +146,7 @@ def analyse(game: GameInput, evaluator: Evaluator,
             progress: Callable[[int, int], None] | None = None) -> GameReport:
     """The analysis of ``game`` (see the module docstring for the units)."""
     report = GameReport(evaluator.level)
-    rolls_total = sum(1 for t in game.turns if t.action in (Action.MOVE, Action.PASS))
+    rolls_total = sum(1 for t in game.turns if t.action in (TurnKind.MOVE, TurnKind.PASS))
     done = 0
     opening = True
     equity0: float | None = 0.0
@@ -160,11 +160,11 @@ def analyse(game: GameInput, evaluator: Evaluator,
             "best_action": None, "cube_lost": None, "luck": None, "equity": equity0,
         }
         player = report.players[seat]
-        if turn.action in (Action.MOVE, Action.PASS) and turn.dice is not None:
+        if turn.action in (TurnKind.MOVE, TurnKind.PASS) and turn.dice is not None:
             d1, d2 = turn.dice
             # The cube decision before the roll: the player rolled instead of doubling.
             if not opening and ctx.may_double and (i == 0 or game.turns[i - 1].action not in (
-                    Action.TAKE, Action.DROP, Action.BEAVER, Action.DOUBLE)):
+                    TurnKind.TAKE, TurnKind.DROP, TurnKind.BEAVER, TurnKind.DOUBLE)):
                 advice = evaluator.cube(turn.before, ctx)
                 doubled = min(advice.double_take, advice.double_pass)
                 lost = max(0.0, doubled - advice.no_double)
@@ -207,7 +207,7 @@ def analyse(game: GameInput, evaluator: Evaluator,
             done += 1
             if progress:
                 progress(done, rolls_total)
-        elif turn.action is Action.DOUBLE:
+        elif turn.action is TurnKind.DOUBLE:
             advice = evaluator.cube(turn.before, ctx)
             doubled = min(advice.double_take, advice.double_pass)
             lost = max(0.0, advice.no_double - doubled)
@@ -215,11 +215,11 @@ def analyse(game: GameInput, evaluator: Evaluator,
             row["best_action"] = "no_double" if lost > 0.0 else "double"
             player.count(lost, cube=True)
             pending_double = (turn, advice.double_take, advice.double_pass)
-        elif turn.action in (Action.TAKE, Action.DROP, Action.BEAVER) and pending_double:
+        elif turn.action in (TurnKind.TAKE, TurnKind.DROP, TurnKind.BEAVER) and pending_double:
             _, dt, dp = pending_double
             pending_double = None
             # The taker's equity is minus the doubler's: take gives -DT, drop -DP.
-            took = turn.action is not Action.DROP
+            took = turn.action is not TurnKind.DROP
             lost = max(0.0, (dt - dp) if took else (dp - dt))
             row["equity_lost"] = lost
             row["best_action"] = "take" if dt <= dp else "drop"

@@ -30,6 +30,19 @@ class ResultKind(enum.IntEnum):
     GAMMON = 2
     BACKGAMMON = 3
 
+    @property
+    def word(self) -> str:
+        """Its name on the wire, in records and exports: single, gammon or backgammon.
+
+        >>> ResultKind.GAMMON.word, ResultKind.of_word("backgammon").value
+        ('gammon', 3)
+        """
+        return self.name.lower()
+
+    @classmethod
+    def of_word(cls, word: str) -> ResultKind:
+        return cls[word.upper()]
+
 
 class EndReason(enum.StrEnum):
     """How a game ended."""

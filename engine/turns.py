@@ -32,8 +32,9 @@ from engine.reference import Move, apply_move
 from engine.results import ResultKind
 
 
-class Action(enum.StrEnum):
-    """What a turn of the record was."""
+class TurnKind(enum.StrEnum):
+    """What a turn of the record was (what happened; :class:`engine.game.Action` is what a seat
+    may do next)."""
 
     MOVE = "move"
     PASS = "pass"  # the roll could not be played
@@ -58,7 +59,7 @@ class Turn:
     """
 
     seat: int
-    action: Action
+    action: TurnKind
     dice: tuple[int, int] | None
     moves: tuple[Move, ...]
     text: str
@@ -81,7 +82,7 @@ def game_turns(game: GameRecord) -> tuple[Turn, ...]:
     def seen_by(seat: int) -> Position:
         return Position.unchecked(boards[seat], boards[1 - seat])
 
-    def add(seat: int, action: Action, text: str, value: int | None = None) -> None:
+    def add(seat: int, action: TurnKind, text: str, value: int | None = None) -> None:
         here = seen_by(seat)
         out.append(Turn(seat, action, None, (), text, here, here, cube, owner, value, cube, owner))
 
@@ -93,38 +94,38 @@ def game_turns(game: GameRecord) -> tuple[Turn, ...]:
                 after = apply_move(after, move)
             text = play_text(before, event.moves)
             out.append(
-                Turn(event.seat, Action.MOVE, event.dice, event.moves, text, before, after,
+                Turn(event.seat, TurnKind.MOVE, event.dice, event.moves, text, before, after,
                      cube, owner, None, cube, owner)
             )
             boards[event.seat], boards[1 - event.seat] = after.mover, after.opponent
         elif isinstance(event, ev.Passed):
             here = seen_by(event.seat)
             out.append(
-                Turn(event.seat, Action.PASS, event.dice, (), "cannot move", here, here,
+                Turn(event.seat, TurnKind.PASS, event.dice, (), "cannot move", here, here,
                      cube, owner, None, cube, owner)
             )
         elif isinstance(event, ev.Doubled):
-            add(event.seat, Action.DOUBLE, f"doubles to {event.value}", event.value)
+            add(event.seat, TurnKind.DOUBLE, f"doubles to {event.value}", event.value)
         elif isinstance(event, ev.Beavered):
-            add(event.seat, Action.BEAVER, f"beavers to {event.value}", event.value)
+            add(event.seat, TurnKind.BEAVER, f"beavers to {event.value}", event.value)
             cube, owner = event.value, event.seat
             out[-1] = replace(out[-1], cube_after=cube, owner_after=owner)
         elif isinstance(event, ev.Taken):
-            beavered = bool(out) and out[-1].action is Action.BEAVER
-            add(event.seat, Action.TAKE, "takes", event.value)
+            beavered = bool(out) and out[-1].action is TurnKind.BEAVER
+            add(event.seat, TurnKind.TAKE, "takes", event.value)
             cube = event.value
             if not beavered:
                 owner = event.seat
             out[-1] = replace(out[-1], cube_after=cube, owner_after=owner)
         elif isinstance(event, ev.Dropped):
-            add(event.seat, Action.DROP, "drops", event.value)
+            add(event.seat, TurnKind.DROP, "drops", event.value)
         elif isinstance(event, ev.ResignOffered):
             level = ResultKind(event.level)
-            add(event.seat, Action.RESIGN, f"resigns a {level.name.lower()}", int(level))
+            add(event.seat, TurnKind.RESIGN, f"resigns a {level.name.lower()}", int(level))
         elif isinstance(event, ev.ResignAccepted):
-            add(event.seat, Action.ACCEPT, "accepts", int(event.level))
+            add(event.seat, TurnKind.ACCEPT, "accepts", int(event.level))
         elif isinstance(event, ev.ResignRejected):
-            add(event.seat, Action.REJECT, "rejects", int(event.level))
+            add(event.seat, TurnKind.REJECT, "rejects", int(event.level))
         elif isinstance(event, ev.Forfeited):
-            add(event.seat, Action.FORFEIT, f"forfeits ({event.reason.value})")
+            add(event.seat, TurnKind.FORFEIT, f"forfeits ({event.reason.value})")
     return tuple(out)

@@ -86,7 +86,8 @@ _MEANINGS: dict[CloseCode, tuple[str, bool]] = {
         True,
     ),
     CloseCode.UNRESPONSIVE: (
-        "nothing came from the client within the probe timeout (4 s) after a probe: "
+        "nothing came from the client within the probe timeout (4 s unless the operator set "
+        "another) after a probe: "
         "a dead link, or a client that does not answer probe with echo",
         True,
     ),

@@ -73,7 +73,6 @@ _FORFEIT_REASON = {
     "invalid_reveal": DiceReason.INVALID_REVEAL,
     "abandoned": DiceReason.ABANDON,
 }
-_MULTIPLIER = {"single": 1, "gammon": 2, "backgammon": 3}
 
 
 def finished_games(log: list[Logged]) -> list[int]:
@@ -143,7 +142,7 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
                 reason = _FORFEIT_REASON[forfeit.reason]
                 if forfeit.evidence is not None:
                     evidence = Evidence(last_roll_k + 1, forfeit.seat, forfeit.evidence)
-            multiplier = _MULTIPLIER[d.result]
+            multiplier = ResultKind.of_word(d.result).value
             result = DiceResult(
                 d.winner, reason, multiplier, cube, multiplier * cube, e.v, e.t, evidence
             )
@@ -214,7 +213,7 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
             if in_game:  # between games a forfeit loses the match, not a game
                 out.append(ev.Forfeited(d.seat, ForfeitReason(d.reason)))
         elif isinstance(d, pe.GameOver):
-            kind = ResultKind(_MULTIPLIER[d.result])
+            kind = ResultKind.of_word(d.result)
             reason = EndReason(d.reason)
             why = ForfeitReason(forfeit.reason) if reason is EndReason.FORFEIT and forfeit else None
             out.append(ev.GameOver(Result(d.winner, kind, cube, reason, why)))

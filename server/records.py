@@ -28,6 +28,7 @@ from engine.match import Mode
 from engine.position import Position
 from engine.position_id import encode
 from engine.record import GameRecord, MatchRecord
+from engine.results import ResultKind
 from engine.turns import game_turns
 from protocol import events as pe
 from server import analysis_queue, logs
@@ -35,7 +36,6 @@ from server.exports import Logged, _log_or_error, finished_games, match_record
 from server.lobby import MATCH_ID
 from server.store import Store
 
-_KIND = {1: "single", 2: "gammon", 3: "backgammon"}
 log = logs.get("records")
 
 
@@ -69,7 +69,7 @@ def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any
         result = {
             "winner": r.winner,
             "points": game.points if game.points is not None else r.points,
-            "result": _KIND[int(r.kind)],
+            "result": ResultKind(r.kind).word,
             "reason": r.reason.value,
             "score": list(game.final_score) if game.final_score else None,
         }

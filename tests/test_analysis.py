@@ -15,7 +15,7 @@ from analysis.game import GameInput
 from analysis.report import to_json
 from engine.match import MatchOptions, Mode
 from engine.position import Position
-from engine.turns import Action, Turn
+from engine.turns import Turn, TurnKind
 from tests.analysis_support import constructed_game
 
 # (policies, seed, options, double rate): short games (the worst player loses fast).
@@ -68,11 +68,11 @@ def test_forced_plays_cost_nothing_and_are_not_decisions(games) -> None:
     for _, report in games.values():
         for seat in (0, 1):
             unforced = [t for t in report.turns
-                        if t.seat == seat and t.action is Action.MOVE and not t.forced]
+                        if t.seat == seat and t.action is TurnKind.MOVE and not t.forced]
             assert report.players[seat].checker_decisions == len(unforced)
         # A roll that could not be played is forced, with its luck still counted.
         for t in report.turns:
-            if t.action is Action.PASS:
+            if t.action is TurnKind.PASS:
                 assert t.forced and t.equity_lost == 0 and t.luck is not None
 
 
@@ -95,9 +95,9 @@ def test_a_take_of_a_dead_lost_double_costs_what_it_gives_away(evaluator: Evalua
     # costs the second point.
     doubler = Position.from_points({1: 2}, {1: 5, 2: 5, 3: 4})
     taker = doubler.swapped()
-    double = Turn(0, Action.DOUBLE, None, (), "doubles to 2", doubler, doubler, 1, None, 2, 1)
-    take = Turn(1, Action.TAKE, None, (), "takes", taker, taker, 1, None, 2, 2, 1)
-    drop = Turn(1, Action.DROP, None, (), "drops", taker, taker, 1, None, 1, 1, None)
+    double = Turn(0, TurnKind.DOUBLE, None, (), "doubles to 2", doubler, doubler, 1, None, 2, 1)
+    take = Turn(1, TurnKind.TAKE, None, (), "takes", taker, taker, 1, None, 2, 2, 1)
+    drop = Turn(1, TurnKind.DROP, None, (), "drops", taker, taker, 1, None, 1, 1, None)
     report = analyse(GameInput((double, take), Mode.MONEY, 0, (0, 0), False), evaluator)
     doubled, taken = report.turns
     assert doubled.equity_lost == pytest.approx(0.0, abs=1e-6)

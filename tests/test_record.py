@@ -12,7 +12,7 @@ from engine.position_id import decode, encode
 from engine.record import MatchRecord
 from engine.reference import apply_move
 from engine.results import ResultKind
-from engine.turns import Action, game_turns
+from engine.turns import TurnKind, game_turns
 from protocol import events as pe
 from protocol.client import MatchClient, create_match, join_match
 from protocol.client.lobby import LobbyError, get
@@ -78,12 +78,12 @@ def test_game_turns_follow_plays_cube_and_resignation() -> None:
     record = MatchRecord.from_events(options, ("A", "B"), tuple(log))
     turns = game_turns(record.games[0])
     assert [(t.seat, t.action, t.text) for t in turns] == [
-        (0, Action.MOVE, "8/5 6/5"),
-        (1, Action.DOUBLE, "doubles to 2"),
-        (0, Action.TAKE, "takes"),
-        (1, Action.MOVE, "24/14"),
-        (0, Action.RESIGN, "resigns a single"),
-        (1, Action.ACCEPT, "accepts"),
+        (0, TurnKind.MOVE, "8/5 6/5"),
+        (1, TurnKind.DOUBLE, "doubles to 2"),
+        (0, TurnKind.TAKE, "takes"),
+        (1, TurnKind.MOVE, "24/14"),
+        (0, TurnKind.RESIGN, "resigns a single"),
+        (1, TurnKind.ACCEPT, "accepts"),
     ]
     assert turns[0].dice == (3, 1)
     assert (turns[1].cube, turns[1].owner) == (1, None)

@@ -237,7 +237,7 @@ class _Tx:
                     event.number,
                     event.winner,
                     event.points,
-                    result.counted.name.lower(),
+                    result.counted.word,
                     result.reason.value,
                     event.score,
                 )

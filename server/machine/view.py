@@ -124,7 +124,7 @@ def _last_result(state: MatchState) -> pe.GameOver | None:
         state.match.game_number,
         r.winner,
         max(1, r.points),
-        r.counted.name.lower(),
+        r.counted.word,
         r.reason.value,
         state.match.score,
     )
