@@ -25,6 +25,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from protocol.http_errors import ApiErrorCode, HttpCode
 from server.accounts_store import AccountsStore, account_key, address_key, fails_key
 from server.ratings import START_RATING
 
@@ -47,7 +48,12 @@ class Throttle:
 
 
 class AccountError(Exception):
-    def __init__(self, code: str, message: str, status: int, retry_after: int = 0) -> None:
+    """An account request refused: ``code`` (the account rules' are :class:`HttpCode`
+    members), its HTTP ``status``, and for a 429 ``retry_after`` seconds."""
+
+    def __init__(
+        self, code: ApiErrorCode, message: str, status: int, retry_after: int = 0
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -136,14 +142,16 @@ def dummy_record() -> str:
 
 def check_username(raw: object) -> str:
     if not isinstance(raw, str) or not USERNAME.match(raw):
-        raise AccountError("bad_username", "a username is 3-20 letters, digits, '_' or '-'", 400)
+        raise AccountError(
+            HttpCode.BAD_USERNAME, "a username is 3-20 letters, digits, '_' or '-'", 400
+        )
     return raw
 
 
 def check_password(raw: object) -> str:
     if not isinstance(raw, str) or not PASSWORD_MIN <= len(raw) <= PASSWORD_MAX:
         raise AccountError(
-            "bad_password", f"a password is {PASSWORD_MIN}-{PASSWORD_MAX} characters", 400
+            HttpCode.BAD_PASSWORD, f"a password is {PASSWORD_MIN}-{PASSWORD_MAX} characters", 400
         )
     return raw
 
@@ -190,12 +198,12 @@ class Accounts:
         if count >= t.signups:
             raise _too_many(left, "too many sign-ups from this address")
         if await self.store.account(name) is not None:
-            raise AccountError("name_taken", "this username is taken", 409)
+            raise AccountError(HttpCode.NAME_TAKEN, "this username is taken", 409)
         record = await self._hash(secret)
         account_id = secrets.token_hex(8)
         now = int(time.time() * 1000)
         if not await self.store.create(name, account_id, record, now, START_RATING):
-            raise AccountError("name_taken", "this username is taken", 409)
+            raise AccountError(HttpCode.NAME_TAKEN, "this username is taken", 409)
         await self.store.count(address_key("signup", address), t.window_ms)
         return await self._opened(name)
 
@@ -203,7 +211,7 @@ class Accounts:
         """The account and a new session's cookie value. The same ``bad_login`` answer, after
         the same work, for an unknown name and a wrong password."""
         if not isinstance(username, str) or not isinstance(password, str):
-            raise AccountError("bad_login", "wrong username or password", 401)
+            raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password", 401)
         t = self.throttle
         valid_name = USERNAME.match(username) is not None
         keys = [address_key("login", address)]
@@ -222,7 +230,7 @@ class Accounts:
             await self.store.count(address_key("login", address), t.window_ms)
             if valid_name:
                 await self.store.count(fails_key(username), t.window_ms)
-            raise AccountError("bad_login", "wrong username or password", 401)
+            raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password", 401)
         await self.store.clear(fails_key(username))
         return await self._opened(username)
 
@@ -236,7 +244,7 @@ class Accounts:
             ttl = SESSION_DAYS * 86_400_000
             if await self.store.open_session(name, account.id, token_digest(token), ttl):
                 return account, f"{account.name}.{token}"
-        raise AccountError("bad_login", "wrong username or password", 401)
+        raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password", 401)
 
     async def session(self, cookie: str | None) -> Account | None:
         """The account a session cookie is for, or None (no, expired, or forged cookie)."""
@@ -259,7 +267,8 @@ class Accounts:
 
 
 def _too_many(left_ms: int, message: str) -> AccountError:
-    return AccountError("too_many_attempts", message, 429, retry_after=max(1, -(-left_ms // 1000)))
+    retry_after = max(1, -(-left_ms // 1000))
+    return AccountError(HttpCode.TOO_MANY_ATTEMPTS, message, 429, retry_after=retry_after)
 
 
 __all__ = ["COOKIE", "Account", "AccountError", "Accounts", "Throttle", "account_key"]

@@ -22,6 +22,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from protocol.errors import ErrorCode
+from protocol.http_errors import HttpCode
 from server.accounts import COOKIE, SESSION_DAYS, USERNAME, Account, AccountError
 from server.lobby import BadRequest, error, read_json
 from server.players import players, signed_in
@@ -70,7 +72,8 @@ def handles(handler):  # type: ignore[no-untyped-def]
         except BadRequest as exc:
             return error(exc.code, exc.message, exc.status)
         except (RedisError, OSError) as exc:
-            return error("retry_later", f"storage is unavailable, try again shortly ({exc})", 503)
+            message = f"storage is unavailable, try again shortly ({exc})"
+            return error(ErrorCode.RETRY_LATER, message, 503)
 
     return wrapped
 
@@ -113,7 +116,7 @@ async def whoami(request: Request) -> Response:
 async def delete_account(request: Request) -> Response:
     account = await signed_in(request)
     if account is None:
-        return error("signed_out", "not signed in", 401)
+        return error(HttpCode.SIGNED_OUT, "not signed in", 401)
     await players(request).accounts.delete(account)
     response = JSONResponse({"deleted": account.name})
     response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
@@ -126,16 +129,16 @@ async def profile(request: Request) -> Response:
     p = players(request)
     row = await p.accounts.store.account(name) if USERNAME.match(name) else None
     if row is None:
-        return error("not_found", "no such player", 404)
+        return error(ErrorCode.NOT_FOUND, "no such player", 404)
     account = Account.of(row)
     me = await signed_in(request)
     own = me is not None and me.id == account.id  # the player sees their private matches too
     try:
         page = int(request.query_params.get("page", "1"))
     except ValueError:
-        raise BadRequest("bad_field", "page is a number") from None
+        raise BadRequest(ErrorCode.BAD_FIELD, "page is a number") from None
     if not 1 <= page <= 10_000:
-        raise BadRequest("bad_field", "page is 1..10000")
+        raise BadRequest(ErrorCode.BAD_FIELD, "page is 1..10000")
     store = p.accounts.store
     total = await store.history_length(account.key, public=not own)
     entries = await store.history(account.key, not own, (page - 1) * PAGE, PAGE)

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgpack
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from engine import events as ev
@@ -26,6 +26,7 @@ from engine.record import MatchRecord
 from engine.results import EndReason, ForfeitReason, Result, ResultKind
 from protocol import events as pe
 from protocol.codec import decode_from_server
+from protocol.errors import ErrorCode
 from protocol.fairdice import (
     Action,
     Commitment,
@@ -40,7 +41,7 @@ from protocol.fairdice import (
 from protocol.fairdice import Result as DiceResult
 from protocol.fairdice import ResultReason as DiceReason
 from protocol.messages import Event
-from server.lobby import MATCH_ID
+from server.lobby import MATCH_ID, error
 from server.store import Store
 
 
@@ -265,14 +266,14 @@ def mat_text(log: list[Logged]) -> str:
 async def _log_or_error(request: Request) -> tuple[str, list[Logged]] | Response:
     match_id = request.path_params["match_id"]
     if not MATCH_ID.match(match_id):
-        return JSONResponse({"error": "not_found", "message": "no such match"}, 404)
+        return error(ErrorCode.NOT_FOUND, "no such match", 404)
     store: Store = request.app.state.services.store
     try:
         log = await read_log(store, match_id)
     except Exception:
-        return JSONResponse({"error": "retry_later", "message": "storage unavailable"}, 503)
+        return error(ErrorCode.RETRY_LATER, "storage unavailable", 503)
     if not log:
-        return JSONResponse({"error": "not_found", "message": "no such match"}, 404)
+        return error(ErrorCode.NOT_FOUND, "no such match", 404)
     return match_id, log
 
 
@@ -293,7 +294,7 @@ async def game_transcript(request: Request) -> Response:
         game_no = int(request.path_params["game"])
         text = transcript(match_id, log, game_no).to_json()
     except (KeyError, ValueError):
-        return JSONResponse({"error": "not_found", "message": "no such finished game"}, 404)
+        return error(ErrorCode.NOT_FOUND, "no such finished game", 404)
     name = f"fairgammon-{match_id[:8]}-game{game_no}.json"
     return Response(
         text,

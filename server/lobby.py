@@ -35,6 +35,8 @@ from starlette.routing import Route
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
 from protocol import limits as L
+from protocol.errors import ErrorCode
+from protocol.http_errors import ApiErrorCode, checked
 from server import botmatch, metrics, players
 from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
@@ -48,15 +50,24 @@ NAME_LIMIT = 24
 
 
 class BadRequest(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    """A request refused with ``code`` (a catalogued code, never a bare string) and ``status``."""
+
+    def __init__(self, code: ApiErrorCode, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
 
 
-def error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def error(code: ApiErrorCode, message: str, status: int, **extra: Any) -> JSONResponse:
+    """The HTTP API's error answer ``{"error": code, "message": message, **extra}``.
+
+    ``code`` is an :class:`ErrorCode` or :class:`HttpCode` member (docs/protocol.md lists
+    both); a bare string is refused (``TypeError``), so every code the API answers is in the
+    catalogue.
+    """
+    body = {"error": checked(code).value, "message": message, **extra}
+    return JSONResponse(body, status_code=status)
 
 
 def clean_name(raw: Any) -> str:
@@ -64,12 +75,12 @@ def clean_name(raw: Any) -> str:
     if raw is None:
         return "Guest"
     if not isinstance(raw, str):
-        raise BadRequest("bad_field", "name must be a string")
+        raise BadRequest(ErrorCode.BAD_FIELD, "name must be a string")
     name = " ".join(raw.split())
     if len(name) > NAME_LIMIT:
-        raise BadRequest("bad_field", f"name is longer than {NAME_LIMIT} characters")
+        raise BadRequest(ErrorCode.BAD_FIELD, f"name is longer than {NAME_LIMIT} characters")
     if any(not ch.isprintable() for ch in name):
-        raise BadRequest("bad_field", "name has unprintable characters")
+        raise BadRequest(ErrorCode.BAD_FIELD, "name has unprintable characters")
     return name or "Guest"
 
 
@@ -89,19 +100,19 @@ MAX_RESERVE = L.MAX_RESERVE_MS // 1000
 def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
     mode = body.get("mode", "single_game")
     if mode == Mode.MATCH and "length" not in body:
-        raise BadRequest("bad_field", "length (1..25 points) is required for a match")
+        raise BadRequest(ErrorCode.BAD_FIELD, "length (1..25 points) is required for a match")
     length = body.get("length", 0)
     clock = body.get("clock", default_clock)
     reserve = body.get("reserve", 0)
     flags = {k: body.get(k, False) for k in ("jacoby", "beavers", "private")}
     if not all(type(v) is int for v in (length, clock, reserve)):
-        raise BadRequest("bad_field", "length, clock and reserve are integers")
+        raise BadRequest(ErrorCode.BAD_FIELD, "length, clock and reserve are integers")
     if not all(type(v) is bool for v in flags.values()):
-        raise BadRequest("bad_field", "jacoby, beavers and private are booleans")
+        raise BadRequest(ErrorCode.BAD_FIELD, "jacoby, beavers and private are booleans")
     if not 5 <= clock <= 600:
-        raise BadRequest("bad_field", "clock must be 5..600 seconds")
+        raise BadRequest(ErrorCode.BAD_FIELD, "clock must be 5..600 seconds")
     if not 0 <= reserve <= MAX_RESERVE:
-        raise BadRequest("bad_field", f"reserve must be 0..{MAX_RESERVE} seconds")
+        raise BadRequest(ErrorCode.BAD_FIELD, f"reserve must be 0..{MAX_RESERVE} seconds")
     try:
         if mode == Mode.MATCH:
             options = MatchOptions.match(length)
@@ -110,9 +121,9 @@ def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
         elif mode == Mode.SINGLE_GAME:
             options = MatchOptions.single_game()
         else:
-            raise BadRequest("bad_field", "mode is single_game, match or money")
+            raise BadRequest(ErrorCode.BAD_FIELD, "mode is single_game, match or money")
     except GameError as exc:
-        raise BadRequest("bad_field", exc.detail) from None
+        raise BadRequest(ErrorCode.BAD_FIELD, exc.detail) from None
     return Terms(options, clock, reserve, flags["private"])
 
 
@@ -120,24 +131,25 @@ async def read_json(request: Request) -> dict[str, Any]:
     try:
         raw = await request.body()
     except ClientDisconnect:  # gone, or cut off for sending too slowly (server/http_guard.py)
-        raise BadRequest("bad_frame", "the request body did not arrive in time", 408) from None
+        message = "the request body did not arrive in time"
+        raise BadRequest(ErrorCode.BAD_FRAME, message, 408) from None
     if len(raw) > MAX_BODY:
-        raise BadRequest("too_large", f"request body over {MAX_BODY} bytes", 413)
+        raise BadRequest(ErrorCode.TOO_LARGE, f"request body over {MAX_BODY} bytes", 413)
     if not raw:
         return {}
     try:
         body = json.loads(raw)
     except ValueError:
-        raise BadRequest("bad_frame", "the body is not JSON") from None
+        raise BadRequest(ErrorCode.BAD_FRAME, "the body is not JSON") from None
     if not isinstance(body, dict):
-        raise BadRequest("bad_frame", "the body must be a JSON object")
+        raise BadRequest(ErrorCode.BAD_FRAME, "the body must be a JSON object")
     return body
 
 
 def match_id_of(request: Request) -> str:
     match_id = request.path_params["match_id"]
     if not MATCH_ID.match(match_id):
-        raise BadRequest("not_found", "no such match", 404)
+        raise BadRequest(ErrorCode.NOT_FOUND, "no such match", 404)
     return match_id
 
 
@@ -160,20 +172,18 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
         except BadRequest as exc:
             return error(exc.code, exc.message, exc.status)
         except NotFound:
-            return error("not_found", "no such match", 404)
+            return error(ErrorCode.NOT_FOUND, "no such match", 404)
         except Unavailable:
-            return error("retry_later", "storage is unavailable, try again shortly", 503)
+            return error(ErrorCode.RETRY_LATER, "storage is unavailable, try again shortly", 503)
         except botmatch.NoBots as exc:
             return error(exc.code, str(exc), 503)
         except core.Rejected as exc:
-            status = 403 if exc.code == "forbidden" else 409
-            return error(exc.code, exc.message, status)
+            code = ErrorCode(exc.code)  # the machine's codes are the protocol's (as on the WS)
+            status = 403 if code is ErrorCode.FORBIDDEN else 409
+            return error(code, exc.message, status)
         except Refused as exc:
-            metrics.REJECTIONS.labels(exc.code).inc()  # so an operator sees a flood
-            answer = JSONResponse(
-                {"error": exc.code, "message": exc.message, "retry_after": exc.retry_after},
-                status_code=429,
-            )
+            metrics.REJECTIONS.labels(exc.code.value).inc()  # so an operator sees a flood
+            answer = error(exc.code, exc.message, 429, retry_after=exc.retry_after)
             answer.headers["Retry-After"] = str(exc.retry_after)
             return answer
         except players.Refused as exc:
@@ -190,7 +200,7 @@ async def create_match(request: Request) -> JSONResponse:
     try:
         bot = botmatch.parse_level(body)
     except ValueError as exc:
-        raise BadRequest("bad_field", str(exc)) from None
+        raise BadRequest(ErrorCode.BAD_FIELD, str(exc)) from None
     account = await players.signed_in(request)
     rated = players.rated_choice(body, terms.options, account)
     name = account.name if account else clean_name(body.get("name"))
@@ -253,14 +263,14 @@ async def limited_create(
 def secret_field(body: dict[str, Any], key: str) -> str | None:
     value = body.get(key)
     if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 64):
-        raise BadRequest("bad_field", f"{key} must be a short string")
+        raise BadRequest(ErrorCode.BAD_FIELD, f"{key} must be a short string")
     return value
 
 
 def required_secret(body: dict[str, Any], key: str, what: str) -> str:
     value = secret_field(body, key)
     if value is None:
-        raise BadRequest("bad_field", f"{key} ({what}) is required")
+        raise BadRequest(ErrorCode.BAD_FIELD, f"{key} ({what}) is required")
     return value
 
 
@@ -296,10 +306,10 @@ def invite_code(raw: Any) -> str | None:
     if raw is None:
         return None
     if not isinstance(raw, str) or len(raw) > MAX_INVITE_LINK:
-        raise BadRequest("bad_field", "invite is the invite code or the whole invite link")
+        raise BadRequest(ErrorCode.BAD_FIELD, "invite is the invite code or the whole invite link")
     code = raw.rsplit("#join=", 1)[-1]
     if not 1 <= len(code) <= 64:
-        raise BadRequest("bad_field", "invite is the invite code or the whole invite link")
+        raise BadRequest(ErrorCode.BAD_FIELD, "invite is the invite code or the whole invite link")
     return code
 
 
@@ -344,7 +354,7 @@ async def decline_match(request: Request) -> JSONResponse:
 async def list_matches(request: Request) -> JSONResponse:
     status = request.query_params.get("status", "open")
     if status not in ("open", "live"):
-        raise BadRequest("bad_field", "status is open or live")
+        raise BadRequest(ErrorCode.BAD_FIELD, "status is open or live")
     index = OPEN_MATCHES if status == "open" else LIVE_MATCHES
     store = service(request).store
     limits: LobbyLimits = request.app.state.lobby_limits

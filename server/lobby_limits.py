@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import msgpack
 
+from protocol.errors import ErrorCode
+from protocol.http_errors import ApiErrorCode
 from server import logs
 from server.store import Store
 
@@ -87,7 +89,7 @@ class Refused(Exception):
     """A creation the limits refuse: ``code`` (``rate_limited`` or ``too_many_open``) and when
     to try again (whole seconds, at least 1)."""
 
-    def __init__(self, code: str, message: str, retry_after_ms: int) -> None:
+    def __init__(self, code: ApiErrorCode, message: str, retry_after_ms: int) -> None:
         self.code = code
         self.retry_after = max(1, math.ceil(retry_after_ms / 1000))
         self.message = f"{message} (try again in {_duration(self.retry_after)})"
@@ -153,7 +155,7 @@ class LobbyLimits:
         )
         if wait > 0:
             raise Refused(
-                "rate_limited",
+                ErrorCode.RATE_LIMITED,
                 f"at most {limits.create_burst} new matches at once, then "
                 f"{limits.create_per_minute:g} a minute, per client address",
                 wait,
@@ -172,7 +174,7 @@ class LobbyLimits:
         if oldest >= 0:
             limits = self.limits
             raise Refused(
-                "too_many_open",
+                ErrorCode.TOO_MANY_OPEN,
                 f"at most {limits.open_per_creator} open matches per client address: wait "
                 "for an opponent, or leave one",
                 oldest + limits.open_ms - now,

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
 
+from protocol.http_errors import STATUS, HttpCode
 from server.accounts import COOKIE
 
 Scope = MutableMapping[str, Any]
@@ -65,12 +66,13 @@ class OriginCheck:
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             if refused(headers.get("origin"), headers.get("cookie"), self.allowed):
                 body = json.dumps(
-                    {"error": "bad_origin", "message": "only this site's own pages may do this"}
+                    {"error": HttpCode.BAD_ORIGIN.value,
+                     "message": "only this site's own pages may do this"}
                 ).encode()
                 await send(
                     {
                         "type": "http.response.start",
-                        "status": 403,
+                        "status": STATUS[HttpCode.BAD_ORIGIN],
                         "headers": [
                             (b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),

@@ -13,6 +13,8 @@ from typing import Any
 from starlette.requests import Request
 
 from engine.match import MatchOptions, Mode
+from protocol.errors import ErrorCode
+from protocol.http_errors import ApiErrorCode, HttpCode
 from server.accounts import COOKIE, Account, Accounts
 from server.results import Results
 
@@ -22,7 +24,7 @@ RATED_FIELD = "rated"  # in the seats hash: b"1" when the creator asked for a ra
 class Refused(Exception):
     """A create or join the accounts rules forbid: ``(code, message, HTTP status)``."""
 
-    def __init__(self, code: str, message: str, status: int) -> None:
+    def __init__(self, code: ApiErrorCode, message: str, status: int) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -51,15 +53,15 @@ def rated_choice(body: dict[str, Any], options: MatchOptions, account: Account |
     against a person (money sessions and matches against the computer are never rated)."""
     rated = body.get("rated", False)
     if type(rated) is not bool:
-        raise Refused("bad_field", "rated is a boolean", 400)
+        raise Refused(ErrorCode.BAD_FIELD, "rated is a boolean", 400)
     if not rated:
         return False
     if account is None:
-        raise Refused("needs_account", "sign in to create a rated match", 401)
+        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to create a rated match", 401)
     if options.mode is not Mode.MATCH:
-        raise Refused("bad_field", "only a match to N points can be rated", 400)
+        raise Refused(ErrorCode.BAD_FIELD, "only a match to N points can be rated", 400)
     if body.get("bot"):
-        raise Refused("bad_field", "a match against the computer is not rated", 400)
+        raise Refused(ErrorCode.BAD_FIELD, "a match against the computer is not rated", 400)
     return True
 
 
@@ -76,9 +78,9 @@ async def check_join(request: Request, match_id: str, account: Account | None) -
     """A rated match takes only a signed-in player, and nobody plays their own account."""
     creator, _, rated = await players(request).results.seats(match_id)
     if rated and account is None:
-        raise Refused("needs_account", "sign in to join a rated match", 401)
+        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to join a rated match", 401)
     if account is not None and creator is not None and creator[1] == account.id:
-        raise Refused("same_account", "this is your own match", 409)
+        raise Refused(HttpCode.SAME_ACCOUNT, "this is your own match", 409)
 
 
 async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:

@@ -31,9 +31,11 @@ from engine.record import GameRecord, MatchRecord
 from engine.results import ResultKind
 from engine.turns import game_turns
 from protocol import events as pe
+from protocol.errors import ErrorCode
+from protocol.http_errors import HttpCode
 from server import analysis_queue, logs
 from server.exports import Logged, _log_or_error, finished_games, match_record
-from server.lobby import MATCH_ID
+from server.lobby import MATCH_ID, error
 from server.store import Store
 
 log = logs.get("records")
@@ -98,13 +100,13 @@ async def game_record(request: Request) -> Response:
         game_no = int(request.path_params["game"])
         body = record_json(match_id, log, game_no)
     except (KeyError, ValueError):
-        return JSONResponse({"error": "not_found", "message": "no such game"}, 404)
+        return error(ErrorCode.NOT_FOUND, "no such game", 404)
     return Response(json.dumps(body) + "\n", media_type="application/json",
                     headers={"Cache-Control": "no-cache"})
 
 
 def _not_found(message: str) -> Response:
-    return JSONResponse({"error": "not_found", "message": message}, 404)
+    return error(ErrorCode.NOT_FOUND, message, 404)
 
 
 async def game_analysis(request: Request) -> Response:
@@ -131,10 +133,9 @@ async def game_analysis(request: Request) -> Response:
             await analysis_queue.enqueue(redis, match_id, game_no)
             status = {"status": "pending", "progress": None}
     except Exception:
-        return JSONResponse({"error": "retry_later", "message": "storage unavailable"}, 503)
+        return error(ErrorCode.RETRY_LATER, "storage unavailable", 503)
     if status.get("status") == "failed":
-        return JSONResponse({"error": "analysis_failed", "message": status.get("message", "")},
-                            500)
+        return error(HttpCode.ANALYSIS_FAILED, status.get("message", ""), 500)
     return JSONResponse({"status": "pending", "level": "1-ply",
                          "progress": status.get("progress"), "players": [], "turns": []},
                         headers={"Cache-Control": "no-cache"})
