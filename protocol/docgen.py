@@ -1,8 +1,9 @@
 """Generate the reference parts of docs/protocol.md from the code, so they cannot drift.
 
 The document holds blocks ``<!-- generated:NAME -->`` ... ``<!-- /generated:NAME -->``; this
-module rewrites what is between the markers (message tables, error and close codes, limits,
-and the worked examples, which are real frames made by the codec)::
+module rewrites what is between the markers (message tables, error and close codes, the HTTP
+API's own error codes, limits, and the worked examples, which are real frames made by the
+codec)::
 
     python -m protocol.docgen docs/protocol.md          # rewrite the generated blocks
     python -m protocol.docgen --check docs/protocol.md  # exit status 1 if any is stale
@@ -29,6 +30,8 @@ from protocol.close_codes import CloseCode, close_code_for
 from protocol.codec import DECODER_BUDGETS, DECODER_LIMITS, decode, encode
 from protocol.errors import DESCRIPTIONS, ErrorCode
 from protocol.examples import TURN
+from protocol.http_errors import DESCRIPTIONS as HTTP_DESCRIPTIONS
+from protocol.http_errors import STATUS, HttpCode
 from protocol.registry import EVENT_KINDS, MESSAGES, NESTED, Direction, Envelope, MessageType
 from protocol.schema import Field, struct_spec
 
@@ -110,6 +113,13 @@ def error_codes() -> str:
         close = close_code_for(code)
         shown = f"{int(close)} {close.name}" if close else "— (reject only)"
         rows.append(f"| `{code.value}` | {_cell(DESCRIPTIONS[code])} | {shown} |")
+    return "\n".join(rows) + "\n"
+
+
+def http_error_codes() -> str:
+    rows = ["| code | status | meaning |", "|---|---|---|"]
+    for code in HttpCode:
+        rows.append(f"| `{code.value}` | {STATUS[code]} | {_cell(HTTP_DESCRIPTIONS[code])} |")
     return "\n".join(rows) + "\n"
 
 
@@ -265,6 +275,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "event-kinds": event_kinds,
     "nested-maps": nested_maps,
     "error-codes": error_codes,
+    "http-error-codes": http_error_codes,
     "close-codes": close_codes,
     "limits": limit_table,
     "example-turn": example_turn,
