@@ -119,6 +119,36 @@ class GameReport:
         me, them = self.players[seat], self.players[1 - seat]
         return me.result - (me.luck - them.luck)
 
+    def basis(self) -> Basis:
+        """What a deeper analysis of the same game takes over from this report (its luck and
+        cube figures, unrounded): see :func:`analyse`."""
+        return Basis(self.level, tuple(
+            TurnBasis(t.action, t.luck, t.cube_lost, t.best_action,
+                      None if t.action in (TurnKind.MOVE, TurnKind.PASS) else t.equity_lost)
+            for t in self.turns))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBasis:
+    """One turn's figures that a deeper analysis takes over (:meth:`GameReport.basis`): those
+    of its :class:`TurnAnalysis` that do not depend on how checker plays are judged."""
+
+    action: TurnKind
+    luck: float | None = None  # a roll's luck, points
+    cube_lost: float | None = None  # before a roll: not doubling's error, if it was a decision
+    best_action: str | None = None  # of that decision, or of a cube action
+    equity_lost: float | None = None  # a cube action's error (None on a roll: judged again)
+
+
+@dataclass(frozen=True, slots=True)
+class Basis:
+    """The luck and cube figures of an analysis at ``level``, turn by turn, unrounded: what
+    :func:`analyse` reuses instead of computing them again (docs/analysis.md, "Deeper when time
+    allows")."""
+
+    level: str
+    turns: tuple[TurnBasis, ...]
+
 
 def context_of(game: GameInput, seat: int, value: int, owner: int | None) -> CubeContext:
     """The cube and score seen by ``seat``."""
@@ -142,9 +172,27 @@ def luck_of(outcomes: list[RollOutcome], d1: int, d2: int) -> float:
     return outcome_of(outcomes, d1, d2).best_equity - mean
 
 
+def the_roll(d1: int, d2: int) -> tuple[int, int, int]:
+    """The roll ``d1``-``d2`` as :data:`analysis.equity.ROLLS` has it: (high, low, weight)."""
+    high, low = max(d1, d2), min(d1, d2)
+    return high, low, 1 if high == low else 2
+
+
 def analyse(game: GameInput, evaluator: Evaluator,
-            progress: Callable[[int, int], None] | None = None) -> GameReport:
-    """The analysis of ``game`` (see the module docstring for the units)."""
+            progress: Callable[[int, int], None] | None = None,
+            basis: Basis | None = None) -> GameReport:
+    """The analysis of ``game`` (see the module docstring for the units).
+
+    With ``basis`` (:meth:`GameReport.basis` of an analysis of the same game at
+    ``evaluator.base_level``) the luck and the cube figures are taken from it instead of being
+    computed again, and of each roll only the roll that came is scored, to judge its play: the
+    report is the same as without it, at a fraction of the cost."""
+    if basis is not None:
+        if basis.level != evaluator.base_level:
+            raise ValueError(f"a {basis.level} basis for a {evaluator.level} analysis whose "
+                             f"luck and cube are at {evaluator.base_level}")
+        if len(basis.turns) != len(game.turns):
+            raise ValueError(f"a basis of {len(basis.turns)} turns for {len(game.turns)}")
     report = GameReport(evaluator.level)
     rolls_total = sum(1 for t in game.turns if t.action in (TurnKind.MOVE, TurnKind.PASS))
     done = 0
@@ -160,10 +208,19 @@ def analyse(game: GameInput, evaluator: Evaluator,
             "best_action": None, "cube_lost": None, "luck": None, "equity": equity0,
         }
         player = report.players[seat]
+        taken = None if basis is None else basis.turns[i]
+        if taken is not None and taken.action is not turn.action:
+            raise ValueError(f"turn {i}: the basis has a {taken.action.value}, the game a "
+                             f"{turn.action.value}")
         if turn.action in (TurnKind.MOVE, TurnKind.PASS) and turn.dice is not None:
             d1, d2 = turn.dice
             # The cube decision before the roll: the player rolled instead of doubling.
-            if not opening and ctx.may_double and (i == 0 or game.turns[i - 1].action not in (
+            if taken is not None:
+                if taken.cube_lost is not None:
+                    row["cube_lost"] = taken.cube_lost
+                    row["best_action"] = taken.best_action
+                    player.count(taken.cube_lost, cube=True)
+            elif not opening and ctx.may_double and (i == 0 or game.turns[i - 1].action not in (
                     TurnKind.TAKE, TurnKind.DROP, TurnKind.BEAVER, TurnKind.DOUBLE)):
                 advice = evaluator.cube(turn.before, ctx)
                 doubled = min(advice.double_take, advice.double_pass)
@@ -172,11 +229,18 @@ def analyse(game: GameInput, evaluator: Evaluator,
                     row["cube_lost"] = lost
                     row["best_action"] = "double" if lost > 0.0 else "no_double"
                     player.count(lost, cube=True)
-            outcomes = evaluator.all_rolls(turn.before, ctx, opening=opening)
-            row["luck"] = luck_of(outcomes, d1, d2) * turn.cube
+            if taken is not None:
+                if taken.luck is None:
+                    raise ValueError(f"turn {i}: the basis has no luck for the roll")
+                row["luck"] = taken.luck
+                # Only the roll that came: its plays, to judge the play made.
+                mine = evaluator.roll(turn.before, *the_roll(d1, d2), ctx)
+            else:
+                outcomes = evaluator.all_rolls(turn.before, ctx, opening=opening)
+                row["luck"] = luck_of(outcomes, d1, d2) * turn.cube
+                mine = outcome_of(outcomes, d1, d2)
             player.luck += row["luck"]
             player.rolls += 1
-            mine = outcome_of(outcomes, d1, d2)
             row["plays"] = len(mine.plays)
             if mine.plays:
                 judged = evaluator.judge(turn.before, ctx, mine, turn.after)
@@ -207,6 +271,12 @@ def analyse(game: GameInput, evaluator: Evaluator,
             done += 1
             if progress:
                 progress(done, rolls_total)
+        elif taken is not None:
+            # A cube action (or anything else: then nothing is judged) as the basis has it.
+            if taken.equity_lost is not None:
+                row["equity_lost"] = taken.equity_lost
+                row["best_action"] = taken.best_action
+                player.count(taken.equity_lost, cube=True)
         elif turn.action is TurnKind.DOUBLE:
             advice = evaluator.cube(turn.before, ctx)
             doubled = min(advice.double_take, advice.double_pass)

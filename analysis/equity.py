@@ -37,6 +37,9 @@ class Evaluator:
 
     level = "1-ply"
     ply = 1
+    base_level = "1-ply"
+    """The level of the luck and the cube figures: a report at this level can be the basis of
+    an analysis by this evaluator (:func:`analysis.core.analyse`)."""
 
     def __init__(self, loaded: Nets | None = None) -> None:
         self.nets = loaded or nets()

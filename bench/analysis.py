@@ -7,10 +7,12 @@ come with money and match games), then each is analysed by :func:`analysis.core.
 one thread, as a worker does. Wall and CPU time are both printed: on a shared machine the CPU
 time says what one game costs, the wall time what a player waits (pin with ``--cpu``).
 Each game is then analysed again by the deeper pass
-(:class:`analysis.equity.DeepEvaluator`: checker plays at 2-ply); its line says what that costs
-on top (``--no-deep`` to skip it).
+(:class:`analysis.equity.DeepEvaluator`: checker plays at 2-ply) as the worker runs it, on the
+1-ply report's basis (its luck and cube figures, not computed again); its line says what that
+costs on top (``--no-deep`` to skip it, ``--no-reuse`` to time the full deeper analysis, which
+the worker falls back to without a basis).
 
-    .venv/bin/python bench/analysis.py [--games 20] [--seed 1] [--cpu 1] [--no-deep]
+    .venv/bin/python bench/analysis.py [--games 20] [--seed 1] [--cpu 1] [--no-deep] [--no-reuse]
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cpu", type=int, help="pin to this CPU")
     parser.add_argument("--no-deep", action="store_true", help="skip the 2-ply pass")
+    parser.add_argument("--no-reuse", action="store_true",
+                        help="the 2-ply pass computes luck and cube again")
     args = parser.parse_args()
     if args.cpu is not None:
         os.sched_setaffinity(0, {args.cpu})
@@ -68,13 +72,13 @@ def main() -> int:
             _, game = constructed_game(policies, args.seed * 1000 + i, evaluator, options,
                                        double_rate=rate)
             t, c = time.perf_counter(), time.process_time()
-            analyse(game, evaluator)
+            report = analyse(game, evaluator)
             times.append(time.perf_counter() - t)
             cpus.append(time.process_time() - c)
             turns.append(len(game.turns))
             if not args.no_deep:
                 t, c = time.perf_counter(), time.process_time()
-                analyse(game, deeper)
+                analyse(game, deeper, basis=None if args.no_reuse else report.basis())
                 deep.append(time.perf_counter() - t)
                 deep_cpu.append(time.process_time() - c)
         every += times
@@ -87,7 +91,8 @@ def main() -> int:
           f"p95 {percentile(every, 95):.2f} s; CPU p50 {percentile(every_cpu, 50):.2f} s  "
           f"p95 {percentile(every_cpu, 95):.2f} s")
     if deep:
-        print(f"{'all, deeper pass (2-ply plays)':36s} {len(deep)} games: "
+        label = "all, deeper pass" + (" (full)" if args.no_reuse else " (on the basis)")
+        print(f"{label:36s} {len(deep)} games: "
               f"wall p50 {percentile(deep, 50):.2f} s  p95 {percentile(deep, 95):.2f} s; "
               f"CPU p50 {percentile(deep_cpu, 50):.2f} s  p95 {percentile(deep_cpu, 95):.2f} s")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

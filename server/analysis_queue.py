@@ -6,6 +6,10 @@
   again deeper when no 1-ply work waits (same fields, same group);
 * ``fg:{m:<id>}:analysis:<n>`` — string: the report of game ``n`` as JSON (docs/analysis.md),
   once done;
+* ``fg:{m:<id>}:analysis:<n>:basis`` — string: the luck and cube figures of the 1-ply report,
+  unrounded (:class:`analysis.core.Basis` as msgpack, a map of field names: see
+  :mod:`server.machine.serial`), stored with the report when the game is queued for the
+  deeper pass, which takes them over instead of computing them again and deletes the key;
 * ``fg:{m:<id>}:analysis:<n>:status`` — string: ``{"status": "pending", "progress": [done,
   total] | null}`` while queued or running; ``{"status": "done"}`` after; ``{"status":
   "failed", "message": ...}`` when the game cannot be analysed.
@@ -31,6 +35,10 @@ CLAIM_IDLE_MS = 60_000
 
 def report_key(match_id: str, game: int) -> str:
     return f"fg:{{m:{match_id}}}:analysis:{game}"
+
+
+def basis_key(match_id: str, game: int) -> str:
+    return f"fg:{{m:{match_id}}}:analysis:{game}:basis"
 
 
 def status_key(match_id: str, game: int) -> str:

@@ -8,7 +8,11 @@ Deeper when time allows (``deep``, ``FAIRGAMMON_ANALYSIS_DEEP``, on unless ``0``
 report is stored the game is queued on ``fg:analysis:deep``; a worker with no 1-ply job waiting
 analyses it again with :class:`analysis.equity.DeepEvaluator` (checker plays at 2-ply) and then
 replaces the stored report in one ``SET``. Until then the 1-ply report is served: a deeper
-report is never stored half done, and the status key is not touched.
+report is never stored half done, and the status key is not touched. The deeper pass changes
+only how checker plays are judged, so it takes the luck and the cube figures over from the 1-ply
+pass (the unrounded :class:`analysis.core.Basis`, stored with the 1-ply report under
+``basis_key``) instead of computing them again; without it (a job queued before, a basis that
+cannot be read) it computes everything, to the same report.
 
 An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
 games in and reports out.
@@ -24,13 +28,14 @@ import time
 
 import redis.asyncio as aioredis
 
-from analysis.core import analyse
+from analysis.core import Basis, GameReport, analyse
 from analysis.equity import DeepEvaluator, Evaluator
 from analysis.game import GameInput
 from analysis.report import to_json
 from server import analysis_queue as queue
 from server import logs
 from server.exports import read_log
+from server.machine import serial
 from server.records import find_game, match_record
 from server.store import Store
 
@@ -113,7 +118,7 @@ class AnalysisWorker:
             return
         started = time.perf_counter()
         try:
-            body = await self.analyse(match_id, game_no)
+            report = await self.report(match_id, game_no)
         except Unanalysable as exc:
             await self.redis.set(queue.status_key(match_id, game_no),
                                  json.dumps({"status": "failed", "message": str(exc)}))
@@ -122,9 +127,12 @@ class AnalysisWorker:
             await self.redis.set(queue.status_key(match_id, game_no),
                                  json.dumps({"status": "failed", "message": repr(exc)}))
         else:
+            body = report_body(report, match_id, game_no)
             body["seconds"] = round(time.perf_counter() - started, 3)
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(queue.report_key(match_id, game_no), json.dumps(body))
+                if self.deep:  # what the deeper pass takes over
+                    pipe.set(queue.basis_key(match_id, game_no), serial.dumps(report.basis()))
                 pipe.set(queue.status_key(match_id, game_no), json.dumps({"status": "done"}))
                 await pipe.execute()
             self.analysed += 1
@@ -136,30 +144,51 @@ class AnalysisWorker:
 
     async def _deepen(self, match_id: str, game_no: int) -> None:
         """Analyse a game again deeper and replace its stored report, in one ``SET``, once the
-        deeper report is whole; on any failure the 1-ply report stays."""
+        deeper report is whole; on any failure the 1-ply report stays. The 1-ply pass's basis
+        is used when there is one, and deleted either way (nothing else reads it)."""
         started = time.perf_counter()
+        deeper = DeepEvaluator(self.evaluator.nets)
+        basis = await self.basis(match_id, game_no, deeper)
         try:
-            body = await self.analyse(match_id, game_no, DeepEvaluator(self.evaluator.nets),
-                                      report_progress=False)
+            report = await self.report(match_id, game_no, deeper, report_progress=False,
+                                       basis=basis)
         except Exception:
             log.exception("deeper analysis failed", extra=logs.fields(
                 match=match_id, game=game_no))
+            await self.redis.delete(queue.basis_key(match_id, game_no))
             return
+        body = report_body(report, match_id, game_no)
         body["seconds"] = round(time.perf_counter() - started, 3)
-        await self.redis.set(queue.report_key(match_id, game_no), json.dumps(body))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(queue.report_key(match_id, game_no), json.dumps(body))
+            pipe.delete(queue.basis_key(match_id, game_no))
+            await pipe.execute()
         self.deepened += 1
         log.info("game analysed deeper", extra=logs.fields(
-            match=match_id, game=game_no, level=body["level"], seconds=body["seconds"]))
+            match=match_id, game=game_no, level=body["level"], seconds=body["seconds"],
+            reused=basis is not None))
+
+    async def basis(self, match_id: str, game_no: int, evaluator: Evaluator) -> Basis | None:
+        """The stored basis of a game's analysis by ``evaluator``: None when there is none, or
+        none it can use (then the analysis computes everything)."""
+        blob = await self.redis.get(queue.basis_key(match_id, game_no))
+        if blob is None:
+            return None
+        try:
+            basis = serial.loads(Basis, blob)
+        except Exception:  # stored by another version: the full analysis gives the same report
+            log.warning("unreadable analysis basis", extra=logs.fields(
+                match=match_id, game=game_no))
+            return None
+        return basis if basis.level == evaluator.base_level else None
 
     async def _done(self, stream: str, entry_id: bytes) -> None:
         await self.redis.xack(stream, queue.GROUP, entry_id)
         await self.redis.xdel(stream, entry_id)
 
-    async def analyse(self, match_id: str, game_no: int, evaluator: Evaluator | None = None,
-                      report_progress: bool = True) -> dict:
-        """The report of one finished game (raises :class:`Unanalysable` when there is none):
-        by ``evaluator`` (default the worker's, 1-ply), writing progress to the status key when
-        ``report_progress``."""
+    async def game_input(self, match_id: str, game_no: int) -> GameInput:
+        """The analysis input of one finished game (raises :class:`Unanalysable` when there is
+        none), from the match's event log."""
         entries = await read_log(self.store, match_id)
         if not entries:
             raise Unanalysable("no such match")
@@ -170,18 +199,30 @@ class AnalysisWorker:
             raise Unanalysable(f"no game {game_no}") from None
         if not game.is_over:
             raise Unanalysable(f"game {game_no} is not finished")
-        game_input = GameInput.of(record, game)
+        return GameInput.of(record, game)
+
+    async def report(self, match_id: str, game_no: int, evaluator: Evaluator | None = None,
+                     report_progress: bool = True, basis: Basis | None = None) -> GameReport:
+        """The analysis of one finished game (raises :class:`Unanalysable` when there is none):
+        by ``evaluator`` (default the worker's, 1-ply) on ``basis`` if given (see
+        :func:`analysis.core.analyse`), writing progress to the status key when
+        ``report_progress``."""
+        game_input = await self.game_input(match_id, game_no)
         progress: list[tuple[int, int]] = []
         task = asyncio.to_thread(analyse, game_input, evaluator or self.evaluator,
-                                 lambda done, total: progress.append((done, total)))
+                                 lambda done, total: progress.append((done, total)), basis)
         running = asyncio.ensure_future(task)
         key = queue.status_key(match_id, game_no)
         while not running.done():
             await asyncio.wait({running}, timeout=PROGRESS_EVERY_S)
             if report_progress and progress and not running.done():
                 await self.redis.set(key, queue.pending(progress[-1]))
-        report = running.result()
-        body = to_json(report)
-        body["match"] = match_id
-        body["game"] = game_no
-        return body
+        return running.result()
+
+
+def report_body(report: GameReport, match_id: str, game_no: int) -> dict:
+    """The stored JSON of a game's report (without its ``seconds``)."""
+    body = to_json(report)
+    body["match"] = match_id
+    body["game"] = game_no
+    return body

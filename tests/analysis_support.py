@@ -21,10 +21,13 @@ def constructed_game(
     evaluator: Evaluator,
     options: MatchOptions | None = None,
     double_rate: float = 0.0,
+    drop_rate: float = 0.0,
+    beaver_rate: float = 0.0,
 ) -> tuple[MatchRecord, GameInput]:
     """One game of ``options`` (default: a single game) played to the end: seat s picks its
     plays by ``policies[s]``; a seat that may double does so with ``double_rate``, and the other
-    takes. The record and the analysis input of its first game."""
+    beavers with ``beaver_rate`` (when it may), else drops with ``drop_rate``, else takes. The
+    record and the analysis input of its first game."""
     rng = random.Random(seed)
     options = options or MatchOptions.single_game()
     m, events = Match.new(options).start_game()
@@ -45,7 +48,12 @@ def constructed_game(
                 m, events = m.roll(seat, rng.randint(1, 6), rng.randint(1, 6))
         elif game.phase is Phase.TAKE:
             assert seat is not None
-            m, events = m.take(seat)
+            if beaver_rate and game.can_beaver(seat) and rng.random() < beaver_rate:
+                m, events = m.beaver(seat)
+            elif drop_rate and rng.random() < drop_rate:
+                m, events = m.drop(seat)
+            else:
+                m, events = m.take(seat)
         elif game.phase is Phase.MOVE:
             assert seat is not None
             plays = game.legal_plays()

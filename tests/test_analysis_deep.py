@@ -1,7 +1,8 @@
 """The deeper analysis against a real Redis and a real server: a finished game gets its 1-ply
 report first; the worker, with no 1-ply work waiting, analyses it again with checker plays at
-2-ply and replaces the report only once the deeper one is whole. While the deeper pass runs the
-served report stays the complete 1-ply one."""
+2-ply and replaces the report only once the deeper one is whole, taking the luck and cube
+figures over from the 1-ply pass. While the deeper pass runs the served report stays the
+complete 1-ply one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import threading
 
 import redis.asyncio as aioredis
 
-from analysis.equity import DeepEvaluator
+from analysis.equity import DeepEvaluator, Evaluator
 from protocol.client import MatchClient, create_match, join_match
 from protocol.client.lobby import get
 from server import analysis_queue as queue
@@ -55,6 +56,20 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
             return judge(self, *args)
 
         monkeypatch.setattr(DeepEvaluator, "judge", gated)
+        # The deeper pass takes luck and cube over from the 1-ply pass: it never asks for them.
+        recomputed: list[str] = []
+
+        def refused(name: str):  # type: ignore[no-untyped-def]
+            method = getattr(Evaluator, name)
+
+            def call(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+                recomputed.append(name)
+                return method(self, *args, **kwargs)
+
+            return call
+
+        for name in ("all_rolls", "cube"):
+            monkeypatch.setattr(DeepEvaluator, name, refused(name))
         worker = AnalysisWorker(redis_url, name="deep", deep=True)
         running = asyncio.create_task(worker.run(stop))
 
@@ -78,6 +93,8 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
         assert deep["status"] == "done" and deep["format"] == shallow["format"]
         assert (deep["match"], deep["game"]) == (match_id, 1)
         assert worker.deepened == 1
+        assert recomputed == []
+        assert not await worker.redis.exists(queue.basis_key(match_id, 1))
         assert len(deep["turns"]) == len(shallow["turns"])
         moves = 0
         changed = 0
