@@ -114,7 +114,10 @@ class Peer:
                 message = codec.decode_from_server(frame)
                 self.messages.append(message)
                 if self.echo and isinstance(message, m.Probe):
-                    await self.ws.send(codec.encode(m.Echo(message.t)))
+                    # A probe answered while the server closes: the frames it sent before its
+                    # close (the closing error) are still to be read.
+                    with contextlib.suppress(ConnectionClosed):
+                        await self.ws.send(codec.encode(m.Echo(message.t)))
                 async with self._arrived:
                     self._arrived.notify_all()
         except ConnectionClosed:
