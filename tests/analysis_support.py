@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from analysis.core import context_of
+from analysis.core import GameReport, analyse, context_of
 from analysis.equity import Evaluator
 from analysis.game import GameInput
 from engine.game import Phase
@@ -72,3 +73,16 @@ def constructed_game(
         log.extend(events)
     record = MatchRecord.from_events(options, ("A", "B"), tuple(log))
     return record, GameInput.of(record, record.games[0])
+
+
+def analysed_games(
+    evaluator: Evaluator, games: dict[str, tuple[Any, ...]]
+) -> dict[str, tuple[GameInput, GameReport]]:
+    """Each of ``games`` (name -> policies, seed, options and then the double, drop and beaver
+    rates of :func:`constructed_game`, as many as given) played to its end, with its report."""
+    out = {}
+    for name, (policies, seed, options, *rates) in games.items():
+        record, game = constructed_game(policies, seed, evaluator, options, *rates)
+        assert record.games[0].is_over
+        out[name] = (game, analyse(game, evaluator))
+    return out

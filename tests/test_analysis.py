@@ -16,7 +16,7 @@ from analysis.report import to_json
 from engine.match import MatchOptions, Mode
 from engine.position import Position
 from engine.turns import Turn, TurnKind
-from tests.analysis_support import constructed_game
+from tests.analysis_support import analysed_games
 
 # (policies, seed, options, double rate): short games (the worst player loses fast).
 GAMES = {
@@ -32,12 +32,8 @@ def evaluator() -> Evaluator:
 
 @pytest.fixture(scope="module")
 def games(evaluator: Evaluator) -> dict[str, tuple[GameInput, GameReport]]:
-    out = {}
-    for name, (seats, seed, options, rate) in GAMES.items():
-        record, game = constructed_game(seats, seed, evaluator, options, double_rate=rate)
-        assert record.games[0].is_over
-        out[name] = (game, analyse(game, evaluator))
-    return out
+    """Each game with its 1-ply report."""
+    return analysed_games(evaluator, GAMES)
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -20,7 +20,7 @@ from analysis.report import to_json
 from brain.nets import Nets
 from engine.match import MatchOptions
 from engine.turns import TurnKind
-from tests.analysis_support import constructed_game
+from tests.analysis_support import analysed_games
 
 # (policies, seed, options, double, drop, beaver rates): between them doubles, takes, drops,
 # beavers, passes, forced plays, cube decisions before rolls, money with and without the Jacoby
@@ -68,12 +68,7 @@ def evaluator() -> Evaluator:
 @pytest.fixture(scope="module")
 def games(evaluator: Evaluator) -> dict[str, tuple[GameInput, GameReport]]:
     """Each game with its 1-ply report."""
-    out = {}
-    for name, (seats, seed, options, double, drop, beaver) in GAMES.items():
-        _, game = constructed_game(seats, seed, evaluator, options, double_rate=double,
-                                   drop_rate=drop, beaver_rate=beaver)
-        out[name] = (game, analyse(game, evaluator))
-    return out
+    return analysed_games(evaluator, GAMES)
 
 
 def recorder(calls: list[tuple[int, int]]):  # type: ignore[no-untyped-def]
