@@ -63,7 +63,7 @@ from server.machine.commands import (
     Stop,
     Take,
 )
-from server.machine.state import Config, Dice, MatchState, Phase, Rematch, owing, reserve_owed
+from server.machine.state import Config, Dice, MatchState, Phase, Rematch, owing, reserve_in
 from server.machine.view import settings
 
 LINK_BYTES = 32
@@ -274,11 +274,12 @@ class _Tx:
             deadline = self.before.deadline  # same decision, fewer seats still owing it
         else:
             # The decision before this one ended: its seat pays what it used of its reserve.
-            state = replace(state, reserves=self._charged())
-            _, reserve = reserve_owed(state)
-            deadline = None if state.is_over or not seats else self.now + state.config.clock_ms
-            if deadline is not None:
-                deadline += reserve
+            reserves = self._charged(before_seats, before_decision)
+            state = replace(state, reserves=reserves)
+            deadline = None
+            if not state.is_over and seats:
+                _, reserve = reserve_in(seats, decision, reserves)
+                deadline = self.now + state.config.clock_ms + reserve
         nxt = pe.Clock(decision, seats, deadline, state.reserves)
         events = []
         v = state.version
@@ -296,12 +297,13 @@ class _Tx:
             )
         return Accepted(state, tuple(events))
 
-    def _charged(self) -> tuple[int, int]:
-        """The reserves once the decision that was due before this transition is charged: the
-        time its seat took past the plain clock (which ended ``reserve`` before the deadline)
-        comes off its reserve, never below 0 (a move in the lag allowance empties it)."""
+    def _charged(self, seats: tuple[int, ...], decision: str) -> tuple[int, int]:
+        """The reserves once the decision that was due before this transition (``decision``,
+        owed by ``seats``) is charged: the time its seat took past the plain clock (which ended
+        ``reserve`` before the deadline) comes off its reserve, never below 0 (a move in the
+        lag allowance empties it)."""
         before = self.before
-        seat, reserve = reserve_owed(before)
+        seat, reserve = reserve_in(seats, decision, before.reserves)
         if seat is None or before.deadline is None or not reserve:
             return before.reserves
         used = max(0, self.now - (before.deadline - reserve))

@@ -147,7 +147,13 @@ def owing(state: MatchState) -> tuple[tuple[int, ...], str]:
 def reserve_owed(state: MatchState) -> tuple[int | None, int]:
     """The seat whose current decision may use its time reserve, and that reserve (ms); (None,
     0) when the decision runs on the plain clock."""
-    seats, decision = owing(state)
+    return reserve_in(*owing(state), state.reserves)
+
+
+def reserve_in(
+    seats: tuple[int, ...], decision: str, reserves: tuple[int, int]
+) -> tuple[int | None, int]:
+    """:func:`reserve_owed` from what :func:`owing` returned (the machine has it at hand)."""
     if len(seats) == 1 and decision in RESERVE_DECISIONS:
-        return seats[0], state.reserves[seats[0]]
+        return seats[0], reserves[seats[0]]
     return None, 0
