@@ -18,7 +18,7 @@ export interface Picture {
   score: number[];
   crawford: boolean;
   names: (string | null)[];
-  clock: [string, number[], number | null];
+  clock: [string, number[], number | null, number[]];
   commitments: (string | null)[];
   commit_game: number;
   last_game: [number, number, number, string] | null;
@@ -38,6 +38,7 @@ export const NET = fixture as unknown as {
   client: { name: string; frame: unknown; hex: string }[];
   server: { name: string; frame: unknown; hex: string }[];
   matches: FixtureMatch[];
+  reserve_decisions: string[];
 };
 
 export const bytes = fromHex;
@@ -59,7 +60,7 @@ export function picture(t: Tracker): Picture {
     score: [...t.score],
     crawford: t.crawford,
     names: [...t.names],
-    clock: [t.clock.phase, [...t.clock.seats], t.clock.deadline],
+    clock: [t.clock.phase, [...t.clock.seats], t.clock.deadline, [...t.clock.reserves]],
     commitments: t.commitments.map((c) => (c ? toHex(c) : null)),
     commit_game: t.commitGame,
     last_game: g ? [g.game, g.winner, g.points, g.reason] : null,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../src/fairdice';
 import { encodeFrame } from '../src/net/codec';
-import { type Action, actionFrame, actions, echo, hello, parseServerFrame, ping, resync } from '../src/net/protocol';
+import { type Action, RESERVE_PHASES, actionFrame, actions, echo, hello, parseServerFrame, ping, resync } from '../src/net/protocol';
 import { NET, bytes, revive } from './netFixture';
 
 type P = Record<string, never>;
@@ -67,6 +67,10 @@ describe('server frames', () => {
       expect(dice.p.reveal0.length).toBe(32);
     }
     expect(frames.every((f) => f?.t === 'event')).toBe(true);
+  });
+
+  it('counts the time reserve into the deadline of the same decisions as the server', () => {
+    expect([...RESERVE_PHASES].sort()).toEqual(NET.reserve_decisions);
   });
 
   it('ignores what is not a server frame', () => {

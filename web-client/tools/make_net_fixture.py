@@ -42,7 +42,13 @@ from protocol.errors import ErrorCode  # noqa: E402
 from protocol.limits import PROTOCOL_VERSION  # noqa: E402
 from server.machine import core  # noqa: E402
 from server.machine.commands import Join, Stop  # noqa: E402
-from server.machine.state import Config, MatchState, Phase, reserve_owed  # noqa: E402
+from server.machine.state import (  # noqa: E402
+    RESERVE_DECISIONS,
+    Config,
+    MatchState,
+    Phase,
+    reserve_owed,
+)
 from server.machine.view import public_view  # noqa: E402
 from tests.machine_driver import Seat  # noqa: E402
 
@@ -134,7 +140,7 @@ def picture(t: Tracker) -> dict[str, Any]:
         "score": list(t.score),
         "crawford": t.crawford,
         "names": list(t.names),
-        "clock": [t.clock.phase, list(t.clock.seats), t.clock.deadline],
+        "clock": [t.clock.phase, list(t.clock.seats), t.clock.deadline, list(t.clock.reserves)],
         "commitments": [c.hex() if c else None for c in t.commitments],
         "commit_game": t.commit_game,
         "last_game": None
@@ -272,6 +278,9 @@ def render() -> str:
         "client": client_frames(),
         "server": server_frames(),
         "matches": matches(),
+        # The decisions whose deadline includes the seat's time reserve (the web client's
+        # RESERVE_PHASES must be the same).
+        "reserve_decisions": sorted(RESERVE_DECISIONS),
     }
     return json.dumps(fixture, indent=None, separators=(",", ":")) + "\n"
 
