@@ -82,6 +82,23 @@ STATUS: dict[HttpCode, int] = {
 """The HTTP status each code is answered with."""
 
 
+def status_of(code: ApiErrorCode, status: int | None = None) -> int:
+    """The HTTP status ``code`` is answered with: an :class:`HttpCode`'s own (:data:`STATUS`,
+    which ``status``, when given, must agree with); for an :class:`ErrorCode`, whose status
+    depends on the route, ``status`` itself.
+
+    >>> status_of(HttpCode.NAME_TAKEN), status_of(ErrorCode.NOT_FOUND, 404)
+    (409, 404)
+    """
+    if isinstance(code, HttpCode):
+        if status is not None and status != STATUS[code]:
+            raise ValueError(f"{code.value} is answered {STATUS[code]}, not {status}")
+        return STATUS[code]
+    if status is None:
+        raise TypeError(f"{code.value} is answered with the status the route gives it")
+    return status
+
+
 def checked(code: object) -> ApiErrorCode:
     """``code`` itself if it is a catalogued code; a bare string is a ``TypeError``."""
     if isinstance(code, ErrorCode | HttpCode):

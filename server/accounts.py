@@ -25,7 +25,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from protocol.http_errors import ApiErrorCode, HttpCode
+from protocol.http_errors import ApiErrorCode, HttpCode, status_of
 from server.accounts_store import AccountsStore, account_key, address_key, fails_key
 from server.ratings import START_RATING
 
@@ -52,12 +52,12 @@ class AccountError(Exception):
     members), its HTTP ``status``, and for a 429 ``retry_after`` seconds."""
 
     def __init__(
-        self, code: ApiErrorCode, message: str, status: int, retry_after: int = 0
+        self, code: ApiErrorCode, message: str, status: int | None = None, retry_after: int = 0
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status
+        self.status = status_of(code, status)
         self.retry_after = retry_after
 
 
@@ -143,7 +143,7 @@ def dummy_record() -> str:
 def check_username(raw: object) -> str:
     if not isinstance(raw, str) or not USERNAME.match(raw):
         raise AccountError(
-            HttpCode.BAD_USERNAME, "a username is 3-20 letters, digits, '_' or '-'", 400
+            HttpCode.BAD_USERNAME, "a username is 3-20 letters, digits, '_' or '-'"
         )
     return raw
 
@@ -151,7 +151,7 @@ def check_username(raw: object) -> str:
 def check_password(raw: object) -> str:
     if not isinstance(raw, str) or not PASSWORD_MIN <= len(raw) <= PASSWORD_MAX:
         raise AccountError(
-            HttpCode.BAD_PASSWORD, f"a password is {PASSWORD_MIN}-{PASSWORD_MAX} characters", 400
+            HttpCode.BAD_PASSWORD, f"a password is {PASSWORD_MIN}-{PASSWORD_MAX} characters"
         )
     return raw
 
@@ -198,12 +198,12 @@ class Accounts:
         if count >= t.signups:
             raise _too_many(left, "too many sign-ups from this address")
         if await self.store.account(name) is not None:
-            raise AccountError(HttpCode.NAME_TAKEN, "this username is taken", 409)
+            raise AccountError(HttpCode.NAME_TAKEN, "this username is taken")
         record = await self._hash(secret)
         account_id = secrets.token_hex(8)
         now = int(time.time() * 1000)
         if not await self.store.create(name, account_id, record, now, START_RATING):
-            raise AccountError(HttpCode.NAME_TAKEN, "this username is taken", 409)
+            raise AccountError(HttpCode.NAME_TAKEN, "this username is taken")
         await self.store.count(address_key("signup", address), t.window_ms)
         return await self._opened(name)
 
@@ -211,7 +211,7 @@ class Accounts:
         """The account and a new session's cookie value. The same ``bad_login`` answer, after
         the same work, for an unknown name and a wrong password."""
         if not isinstance(username, str) or not isinstance(password, str):
-            raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password", 401)
+            raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password")
         t = self.throttle
         valid_name = USERNAME.match(username) is not None
         keys = [address_key("login", address)]
@@ -230,7 +230,7 @@ class Accounts:
             await self.store.count(address_key("login", address), t.window_ms)
             if valid_name:
                 await self.store.count(fails_key(username), t.window_ms)
-            raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password", 401)
+            raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password")
         await self.store.clear(fails_key(username))
         return await self._opened(username)
 
@@ -244,7 +244,7 @@ class Accounts:
             ttl = SESSION_DAYS * 86_400_000
             if await self.store.open_session(name, account.id, token_digest(token), ttl):
                 return account, f"{account.name}.{token}"
-        raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password", 401)
+        raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password")
 
     async def session(self, cookie: str | None) -> Account | None:
         """The account a session cookie is for, or None (no, expired, or forged cookie)."""
@@ -268,7 +268,7 @@ class Accounts:
 
 def _too_many(left_ms: int, message: str) -> AccountError:
     retry_after = max(1, -(-left_ms // 1000))
-    return AccountError(HttpCode.TOO_MANY_ATTEMPTS, message, 429, retry_after=retry_after)
+    return AccountError(HttpCode.TOO_MANY_ATTEMPTS, message, retry_after=retry_after)
 
 
 __all__ = ["COOKIE", "Account", "AccountError", "Accounts", "Throttle", "account_key"]

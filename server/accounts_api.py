@@ -116,7 +116,7 @@ async def whoami(request: Request) -> Response:
 async def delete_account(request: Request) -> Response:
     account = await signed_in(request)
     if account is None:
-        return error(HttpCode.SIGNED_OUT, "not signed in", 401)
+        return error(HttpCode.SIGNED_OUT, "not signed in")
     await players(request).accounts.delete(account)
     response = JSONResponse({"deleted": account.name})
     response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")

@@ -36,7 +36,7 @@ from engine.errors import GameError
 from engine.match import MatchOptions, Mode
 from protocol import limits as L
 from protocol.errors import ErrorCode
-from protocol.http_errors import ApiErrorCode, checked
+from protocol.http_errors import ApiErrorCode, checked, status_of
 from server import botmatch, metrics, players
 from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
@@ -59,7 +59,9 @@ class BadRequest(Exception):
         self.status = status
 
 
-def error(code: ApiErrorCode, message: str, status: int, **extra: Any) -> JSONResponse:
+def error(
+    code: ApiErrorCode, message: str, status: int | None = None, **extra: Any
+) -> JSONResponse:
     """The HTTP API's error answer ``{"error": code, "message": message, **extra}``.
 
     ``code`` is an :class:`ErrorCode` or :class:`HttpCode` member (docs/protocol.md lists
@@ -67,7 +69,7 @@ def error(code: ApiErrorCode, message: str, status: int, **extra: Any) -> JSONRe
     catalogue.
     """
     body = {"error": checked(code).value, "message": message, **extra}
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status_of(code, status))
 
 
 def clean_name(raw: Any) -> str:

@@ -14,7 +14,7 @@ from starlette.requests import Request
 
 from engine.match import MatchOptions, Mode
 from protocol.errors import ErrorCode
-from protocol.http_errors import ApiErrorCode, HttpCode
+from protocol.http_errors import ApiErrorCode, HttpCode, status_of
 from server.accounts import COOKIE, Account, Accounts
 from server.results import Results
 
@@ -24,11 +24,11 @@ RATED_FIELD = "rated"  # in the seats hash: b"1" when the creator asked for a ra
 class Refused(Exception):
     """A create or join the accounts rules forbid: ``(code, message, HTTP status)``."""
 
-    def __init__(self, code: ApiErrorCode, message: str, status: int) -> None:
+    def __init__(self, code: ApiErrorCode, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status
+        self.status = status_of(code, status)
 
 
 @dataclass
@@ -57,7 +57,7 @@ def rated_choice(body: dict[str, Any], options: MatchOptions, account: Account |
     if not rated:
         return False
     if account is None:
-        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to create a rated match", 401)
+        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to create a rated match")
     if options.mode is not Mode.MATCH:
         raise Refused(ErrorCode.BAD_FIELD, "only a match to N points can be rated", 400)
     if body.get("bot"):
@@ -78,9 +78,9 @@ async def check_join(request: Request, match_id: str, account: Account | None) -
     """A rated match takes only a signed-in player, and nobody plays their own account."""
     creator, _, rated = await players(request).results.seats(match_id)
     if rated and account is None:
-        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to join a rated match", 401)
+        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to join a rated match")
     if account is not None and creator is not None and creator[1] == account.id:
-        raise Refused(HttpCode.SAME_ACCOUNT, "this is your own match", 409)
+        raise Refused(HttpCode.SAME_ACCOUNT, "this is your own match")
 
 
 async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:

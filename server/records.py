@@ -135,7 +135,7 @@ async def game_analysis(request: Request) -> Response:
     except Exception:
         return error(ErrorCode.RETRY_LATER, "storage unavailable", 503)
     if status.get("status") == "failed":
-        return error(HttpCode.ANALYSIS_FAILED, status.get("message", ""), 500)
+        return error(HttpCode.ANALYSIS_FAILED, status.get("message", ""))
     return JSONResponse({"status": "pending", "level": "1-ply",
                          "progress": status.get("progress"), "players": [], "turns": []},
                         headers={"Cache-Control": "no-cache"})
