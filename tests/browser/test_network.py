@@ -176,7 +176,13 @@ async def test_the_time_reserve_runs_after_the_move_clock_on_both_pages(net: Net
     await ann_page.screenshot(path=SCREENSHOTS / "reserve-running-1440x900.png")
     await bob_page.screenshot(path=SCREENSHOTS / "reserve-running-390x844.png")
 
-    # The mover plays: what it used is gone from its reserve, on both pages and the server's.
+    # The mover plays once two seconds of its reserve are gone (the clocks show whole seconds,
+    # rounded up: a move within a second of the reserve still shows "+1:00", seen in a full
+    # run): what it used is gone from its reserve, on both pages and the server's.
+    await pages[mover].wait_for_function(
+        f"document.querySelector(\".player[data-seat='{mover}'] .clock .time\")"
+        "?.textContent <= '0:58'"
+    )
     await Seat(pages[mover]).play_turn()
     for page in pages:
         await page.wait_for_function(
