@@ -39,6 +39,7 @@ bench: setup
 	@$(PY) bench/codec.py
 	@$(PY) bench/store.py
 	@$(PY) bench/snapshot.py
+	@$(PY) bench/machine.py
 
 clean:
 	rm -rf .venv .pytest_cache .ruff_cache .hypothesis var artifacts web-client/node_modules web-client/dist
