@@ -1,5 +1,6 @@
 """The browser client's pages and assets, built into ``web-client/dist`` (no network at run
-time: everything the page needs is in that folder)."""
+time: everything the page needs is in that folder). Every page is sent with the
+Content-Security-Policy of :mod:`server.csp`."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from server import csp
+
 _MISSING = """<!doctype html><meta charset="utf-8"><title>fairgammon</title>
-<body style="font-family:system-ui;margin:3rem;max-width:40rem">
+<body>
 <h1>fairgammon</h1><p>The server runs, but the browser client is not built.
 Run <code>make serve</code> (it builds <code>web-client/</code>), or
 <code>scripts/build-web.sh</code>.</p><p><a href="/healthz">/healthz</a></p>"""
 
 
-_ROOT_FILES = {
+ROOT_FILES = {
     "sw.js": "text/javascript",
     "manifest.webmanifest": "application/manifest+json",
     "icon-192.png": "image/png",
@@ -41,10 +44,11 @@ def routes(dist: Path) -> list[BaseRoute]:
     def page(name: str):  # type: ignore[no-untyped-def]
         async def serve(request: Request) -> Response:
             path = dist / name
+            policy = {csp.HEADER: csp.policy(request.headers.get("host"))}
             if not path.is_file():
-                return HTMLResponse(_MISSING, status_code=503)
+                return HTMLResponse(_MISSING, status_code=503, headers=policy)
             # The app is tiny and changes with each build: always revalidate the page itself.
-            return FileResponse(path, headers={"Cache-Control": "no-cache"})
+            return FileResponse(path, headers={"Cache-Control": "no-cache", **policy})
 
         return serve
 
@@ -61,7 +65,7 @@ def routes(dist: Path) -> list[BaseRoute]:
     ]
     # The installable app (web-client/pwa/): the service worker must come from the root to
     # control every page, and is always revalidated so a new build replaces the old one.
-    for name, media in _ROOT_FILES.items():
+    for name, media in ROOT_FILES.items():
         out.append(Route(f"/{name}", _root_file(dist / name, media)))
     if (dist / "assets").is_dir():
         out.append(Mount("/assets", StaticFiles(directory=dist / "assets"), name="assets"))

@@ -1,15 +1,18 @@
-"""The browser client's routes: every page of the one-page app, and the installable app's files
-at the site root (the service worker must be served from there, always revalidated)."""
+"""The browser client's routes: every page of the one-page app, each with the
+Content-Security-Policy, and the installable app's files at the site root (the service worker
+must be served from there, always revalidated)."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.routing import Route
 
-from server.pages import routes
+from server.pages import ROOT_FILES, routes
 
 
 async def fetch(app: Starlette, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -68,3 +71,69 @@ async def test_pages_and_the_app_shell_files(tmp_path: Path) -> None:
     assert status == 200 and headers["content-type"].startswith("application/manifest+json")
     status, _, _ = await fetch(app, "/icon-192.png")  # not built here
     assert status == 404
+
+
+def concrete(path: str) -> str:
+    """A route's path with its parameters filled in."""
+    filled = {"match_id": "a" * 32, "game": "1", "name": "ann_b"}
+    return re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: filled[m.group(1)], path)
+
+
+def page_paths(dist: Path) -> list[str]:
+    """Every path of :func:`server.pages.routes` that answers a page (the root files and the
+    assets are not pages)."""
+    return [
+        concrete(r.path)
+        for r in routes(dist)
+        if isinstance(r, Route) and r.path.lstrip("/") not in ROOT_FILES
+    ]
+
+
+def directives(header: str) -> dict[str, list[str]]:
+    return {
+        name: sources
+        for name, *sources in (part.split() for part in header.split(";") if part.strip())
+    }
+
+
+async def test_every_page_answers_with_the_content_security_policy(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<!doctype html><title>app</title>")
+    (tmp_path / "demo.html").write_text("<!doctype html><title>demo</title>")
+    paths = page_paths(tmp_path)
+    assert set(paths) >= {
+        "/",
+        "/m/" + "a" * 32,
+        "/m/" + "a" * 32 + "/replay/1",
+        "/verify",
+        "/u/ann_b",
+        "/leaderboard",
+        "/rules",
+        "/local",
+        "/demo.html",
+    }
+    built = Starlette(routes=routes(tmp_path))
+    unbuilt = Starlette(routes=routes(tmp_path / "missing"))  # the "not built" page, 503
+    for app, status in ((built, 200), (unbuilt, 503)):
+        for path in paths:
+            got, headers, body = await fetch(app, path)
+            assert got == status and headers["content-type"].startswith("text/html"), path
+            policy = directives(headers["content-security-policy"])
+            assert policy["script-src"] == ["'self'"], path  # no inline script, no handler
+            assert policy["style-src"] == ["'self'"]
+            assert policy["object-src"] == policy["base-uri"] == ["'none'"]
+            assert policy["frame-ancestors"] == ["'none'"]
+            assert policy["connect-src"] == ["'self'", "ws://test", "wss://test"]
+            assert policy["default-src"] == ["'self'"]
+            assert b"<script" not in body and b" style=" not in body, path
+
+
+def test_only_the_pages_module_answers_html() -> None:
+    """Every HTML answer comes from server/pages.py, so every one carries the policy."""
+    server = Path(__file__).resolve().parents[1] / "server"
+    makers = re.compile(r"HTMLResponse|text/html")
+    found = sorted(
+        str(p.relative_to(server.parent))
+        for p in server.rglob("*.py")
+        if makers.search(p.read_text())
+    )
+    assert found == ["server/pages.py"]

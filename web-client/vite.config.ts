@@ -2,10 +2,12 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { pwa } from './pwa/plugin';
 
-// Relative asset URLs: the server may mount the client anywhere. Every asset is bundled (no CDN,
-// no web fonts), so dist/ works offline as it is.
+// Asset URLs from the site's root: the same index.html answers /, /m/<match>, /u/<name>, ...,
+// and the Content-Security-Policy's base-uri 'none' allows no <base> element to fix relative
+// ones (serve dist at the root of the site). Every asset is bundled (no CDN, no web fonts), so
+// dist/ works offline as it is.
 export default defineConfig({
-  base: './',
+  base: '/',
   // Manifest, icons and a service worker that knows this build's file names (installable, and
   // the game on this device works offline).
   plugins: [pwa()],

@@ -30,6 +30,7 @@ from tests.browser.support import (
     ROOT,
     WEB,
     OpenDemo,
+    under_csp,
 )
 from tests.serverproc import ServerProcess
 
@@ -142,7 +143,7 @@ class NetPages:
         )
         if classic:
             await context.add_init_script(CLASSIC_FEEL)
-        page = await context.new_page()
+        page = under_csp(await context.new_page())
         page.on("pageerror", lambda exc: self.errors.append(f"{who}: {exc}"))
         page.on("console", lambda msg: self._console(who, msg.type, msg.text))
         return page

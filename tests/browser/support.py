@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.async_api import Page
 
@@ -57,3 +58,25 @@ NEXT_TAP = """() => new Promise((resolve) => {
   };
   check();
 })"""
+
+
+def under_csp(page: Page) -> Page:
+    """``page`` with a ``wait_for_function`` that works under the server's
+    Content-Security-Policy (server/csp.py: no 'unsafe-eval').
+
+    Playwright evaluates a ``wait_for_function`` expression with ``eval`` in the page at every
+    poll; the first evaluation goes through the DevTools protocol, which the policy does not
+    govern, but the later polls are refused (EvalError). A function is evaluated once and then
+    called, so an expression is handed over as a function of it (a function given as text
+    still gets the ``arg``). Every page of the real server is made through this."""
+    original = page.wait_for_function
+
+    async def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
+        wrapped = (
+            f"(arg) => {{ const v = ({expression}\n);"
+            " return typeof v === 'function' ? v(arg) : v; }"
+        )
+        return await original(wrapped, *args, **kwargs)
+
+    page.wait_for_function = wait_for_function  # type: ignore[method-assign]
+    return page

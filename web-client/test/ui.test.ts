@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { positionFromPoints, startPosition } from '../src/engine';
-import { sceneMarkup, staticMarkup } from '../src/ui/boardMarkup';
+import { type SvgNode, sceneNodes, staticNodes } from '../src/ui/boardNodes';
 import { clockFace, clockLeft, diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
 import { gridOf, placeAt, pointAtGrid, pointGeom } from '../src/ui/geometry';
 import { commandFor, moveFocus } from '../src/ui/keyboard';
@@ -110,9 +110,21 @@ describe('words on screen', () => {
   });
 });
 
-describe('board markup', () => {
+/** The nodes written out as markup, escaped (only to match them here: the board never
+ * parses markup, it builds these nodes through the DOM). */
+const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const written = (nodes: readonly SvgNode[]): string =>
+  nodes
+    .map((n) => {
+      const attrs = Object.entries(n.attrs).map(([k, v]) => ` ${k}="${esc(String(v))}"`).join('');
+      return `<${n.tag}${attrs}>${esc(n.text ?? '')}${written(n.kids ?? [])}</${n.tag}>`;
+    })
+    .join('');
+const everyNode = (nodes: readonly SvgNode[]): SvgNode[] => nodes.flatMap((n) => [n, ...everyNode(n.kids ?? [])]);
+
+describe('board nodes', () => {
   it('numbers all 24 points', () => {
-    const text = staticMarkup();
+    const text = written(staticNodes());
     for (let p = 1; p <= 24; p++) expect(text).toMatch(new RegExp(`data-num="${p}"[^>]*>${p}</text>`));
   });
 
@@ -122,7 +134,7 @@ describe('board markup', () => {
       boards: [position.mover, position.opponent],
       dice: { k: 9, values: [4, 4], seat: 0, check: 'alarm' },
     });
-    const markup = sceneMarkup(buildScene(v, null), ['Ivory', 'Copper']);
+    const markup = written(sceneNodes(buildScene(v, null), ['Ivory', 'Copper']));
     expect(markup.match(/class="checker s0/g)?.length).toBe(5 + 1 + 2); // 6-point shows 5
     expect(markup).toContain('<text class="count" y="1">7</text>');
     expect(markup).toContain('Ivory checker on the bar');
@@ -135,9 +147,24 @@ describe('board markup', () => {
 
   it('lights the destinations of the selected checker', () => {
     const ui = mc.tap(mc.newMoveUi(startPosition(), 3, 1), 8);
-    const markup = sceneMarkup(buildScene(view(), ui), ['Ivory', 'Copper']);
+    const markup = written(sceneNodes(buildScene(view(), ui), ['Ivory', 'Copper']));
     expect(markup.match(/class="land/g)?.length).toBe(3);
     expect(markup).toMatch(/class="checker s0[^"]* sel"/);
+  });
+
+  it('keeps a name with markup in it as the text of a label, never as an element', () => {
+    const evil = '"><svg onload=__pw=1>';
+    const other = '<img src onerror=__pw=1>';
+    const scene = buildScene(view({ dice: { k: 1, values: [4, 2], seat: null, check: 'verified' } }), null);
+    const nodes = everyNode(sceneNodes(scene, [evil, other]));
+    const tags = new Set(nodes.map((n) => n.tag));
+    expect([...tags].sort()).toEqual(['circle', 'g', 'rect', 'text']);
+    expect(nodes.flatMap((n) => Object.keys(n.attrs)).filter((k) => /^on/i.test(k))).toEqual([]);
+    const labels = nodes.map((n) => n.attrs['aria-label']).filter((l): l is string => typeof l === 'string');
+    expect(labels.filter((l) => l === `${evil} checker on point 6`)).toHaveLength(5); // each checker of the stack
+    expect(labels).toContain(`${other} checker on point 19`);
+    expect(labels).toContain(`${evil} rolled 4`); // the roll-off's dice name their seats
+    expect(labels).toContain(`${other} rolled 2`);
   });
 });
 

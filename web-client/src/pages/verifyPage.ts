@@ -110,13 +110,18 @@ async function gameCard(doc: unknown): Promise<HTMLElement> {
   if (verdict) {
     const names = g.seats?.map((s, i) => s.name ?? `seat ${i}`) ?? ['seat 0', 'seat 1'];
     const r = verdict.result;
+    // A file brings any name at all: the name is isolated (<bdi>), so right-to-left text or a
+    // bidi override in it cannot reorder the verdict around it.
     card.append(
       h('h2', { text: `✓ ${title}: verified` }),
-      h('p', {
-        text:
-          `${count(verdict.rolls, 'roll')} (${verdict.rolloffRolls} in the roll-off), every link and die checked; ` +
-          `${count(verdict.playsReplayed, 'play')} replayed, all legal. ${names[r.winner]} won ${r.points} point${r.points === 1 ? '' : 's'} (${REASONS[r.reason] ?? r.reason}).`,
-      }),
+      h(
+        'p',
+        {},
+        `${count(verdict.rolls, 'roll')} (${verdict.rolloffRolls} in the roll-off), every link and die checked; ` +
+          `${count(verdict.playsReplayed, 'play')} replayed, all legal. `,
+        h('bdi', { class: 'winner', text: names[r.winner] ?? '?' }),
+        ` won ${r.points} point${r.points === 1 ? '' : 's'} (${REASONS[r.reason] ?? r.reason}).`,
+      ),
     );
   } else {
     const problem = error instanceof TranscriptError ? ` (${error.problem})` : '';

@@ -20,7 +20,7 @@ import {
   placeAt,
   pointGeom,
 } from './geometry';
-import { checkerMarkup, sceneMarkup, staticMarkup } from './boardMarkup';
+import { type SvgNode, checkerNode, sceneNodes, staticNodes } from './boardNodes';
 import { animateChanges } from './boardMotion';
 import type { Scene } from './scene';
 
@@ -30,6 +30,23 @@ function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, 
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   return node;
+}
+
+/** The element `n` describes, built through the DOM: attribute values and text are set as
+ * data (setAttribute, textContent), never parsed as markup. */
+function build(n: SvgNode): SVGElement {
+  const node = document.createElementNS(NS, n.tag);
+  for (const k in n.attrs) node.setAttribute(k, String(n.attrs[k]));
+  if (n.text !== undefined) node.textContent = n.text;
+  if (n.kids) for (const kid of n.kids) node.appendChild(build(kid));
+  return node;
+}
+
+/** Replace the children of `parent` with the elements `nodes` describe (one DOM insertion). */
+function show(parent: Element, nodes: readonly SvgNode[]): void {
+  const out = document.createDocumentFragment();
+  for (const n of nodes) out.appendChild(build(n));
+  parent.replaceChildren(out);
 }
 
 export interface BoardInput {
@@ -63,7 +80,7 @@ export class BoardSvg {
       'aria-label': 'Backgammon board',
       'aria-roledescription': 'board',
     });
-    this.el.innerHTML = staticMarkup();
+    show(this.el, staticNodes());
     this.dyn = el('g', { class: 'dyn' });
     this.ghost = el('g', { class: 'ghost', 'aria-hidden': 'true' });
     this.el.append(this.dyn);
@@ -112,7 +129,7 @@ export class BoardSvg {
   render(scene: Scene): void {
     this.scene = scene;
     const previous = this.shown;
-    this.dyn.innerHTML = sceneMarkup(scene, this.names);
+    show(this.dyn, sceneNodes(scene, this.names));
     this.shown = scene;
     if (!this.dropped) animateChanges(this.dyn, previous, scene);
     this.updateLabels(scene);
@@ -196,7 +213,7 @@ export class BoardSvg {
     }
     if (drag.moved) {
       const seat = this.scene?.mover ?? 0;
-      this.ghost.innerHTML = checkerMarkup(seat, x, y, ' lifted', 'dragged checker');
+      show(this.ghost, [checkerNode(seat, x, y, ' lifted', 'dragged checker')]);
     }
   }
 
@@ -217,7 +234,7 @@ export class BoardSvg {
 
   private endDrag(): void {
     this.drag = null;
-    this.ghost.innerHTML = '';
+    this.ghost.replaceChildren();
     this.el.classList.remove('dragging');
   }
 }
