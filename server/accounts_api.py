@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
-from server.accounts import COOKIE, SESSION_DAYS, USERNAME, Account, AccountError
+from server.accounts import COOKIE, SESSION_DAYS, Account, AccountError, is_username
 from server.lobby import BadRequest, error, read_json
 from server.players import players, signed_in
 
@@ -127,7 +127,7 @@ async def delete_account(request: Request) -> Response:
 async def profile(request: Request) -> Response:
     name = request.path_params["name"]
     p = players(request)
-    row = await p.accounts.store.account(name) if USERNAME.match(name) else None
+    row = await p.accounts.store.account(name) if is_username(name) else None
     if row is None:
         return error(ErrorCode.NOT_FOUND, "no such player", 404)
     account = Account.of(row)

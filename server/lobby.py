@@ -43,7 +43,7 @@ from server.machine import core
 from server.matches import Created, MatchService, NotFound, Unavailable, new_match_id, summary
 from server.store import LIVE_MATCHES, OPEN_MATCHES
 
-MATCH_ID = re.compile(r"^[0-9a-f]{32}$")
+MATCH_ID = re.compile(r"[0-9a-f]{32}")
 MAX_BODY = 4096
 MAX_INVITE_LINK = 512
 NAME_LIMIT = 24
@@ -150,7 +150,7 @@ async def read_json(request: Request) -> dict[str, Any]:
 
 def match_id_of(request: Request) -> str:
     match_id = request.path_params["match_id"]
-    if not MATCH_ID.match(match_id):
+    if not MATCH_ID.fullmatch(match_id):
         raise BadRequest(ErrorCode.NOT_FOUND, "no such match", 404)
     return match_id
 
