@@ -16,6 +16,9 @@ A rematch is asked for by a seat of a finished match with its seat token (in the
 taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
 match's open seat is kept for that player alone, private or not.
 
+Each route declares its body's fields (:data:`CREATE`, :data:`JOIN`, ...): server.http_input
+reads the body within its limits and refuses any other field, or another JSON type.
+
 Create and join accept the session cookie (docs/accounts.md): a signed-in player plays under
 the account's name and the seat is linked to the account (:mod:`server.players`).
 """
