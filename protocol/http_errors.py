@@ -56,8 +56,10 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     HttpCode.SAME_ACCOUNT: "joining your own match (the account already holds its other seat)",
     HttpCode.BAD_ORIGIN: "a `POST`, `PUT`, `PATCH` or `DELETE` under `/api/` from an Origin "
     "that is not one of the server's own, or with the session cookie and no Origin",
-    HttpCode.BAD_USERNAME: "sign-up: a username is 3-20 letters, digits, `_` or `-`",
-    HttpCode.BAD_PASSWORD: "sign-up: a password is 8-128 characters",
+    HttpCode.BAD_USERNAME: "sign-up: a username is 3-20 letters, digits, `_` or `-` and nothing "
+    "else (no control character, no trailing newline)",
+    HttpCode.BAD_PASSWORD: "sign-up: a password is 8-128 characters; sign-up and login: a "
+    "password with a lone surrogate (`\\ud800`: not valid Unicode) is refused",
     HttpCode.NAME_TAKEN: "sign-up: an account of this name exists (names are unique without "
     "regard to case)",
     HttpCode.BAD_LOGIN: "wrong username or password (the same answer for an unknown name)",

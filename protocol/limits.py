@@ -94,3 +94,13 @@ MAX_MOVE_TIME_MS = 3_600_000
 
 MAX_RESERVE_MS = 3_600_000
 """Largest time reserve (per player, for the whole match) a match can be created with."""
+
+MAX_HTTP_BODY_BYTES = 4096
+"""Largest JSON body of an HTTP API request, in bytes: a longer one is answered 413
+`too_large` as soon as its declared length or its bytes so far pass it, and the rest is never
+read (the connection is closed)."""
+
+MAX_HTTP_BODY_DEPTH = 16
+"""Deepest nesting of arrays and objects in the JSON body of an HTTP API request (the body's
+own object is depth 1; every valid body is flat): a deeper one is answered 400 `bad_frame`
+before it is parsed."""

@@ -167,6 +167,15 @@ class Bool(Spec):
 _UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+def _utf8_length(value: str) -> int:
+    """The UTF-8 length of ``value``; :class:`Invalid` if it has none (a lone surrogate: a
+    string from JSON can hold one, one decoded from msgpack cannot)."""
+    try:
+        return len(value.encode())
+    except UnicodeEncodeError:
+        raise Invalid("not valid Unicode (a lone surrogate)") from None
+
+
 class Str(Spec):
     """A UTF-8 string: length in characters and bytes, and an optional ``pattern`` that the
     whole string must match (``what`` names it in messages). Without a pattern, control and
@@ -196,7 +205,7 @@ class Str(Spec):
         if not self.min_chars <= n <= self.max_chars:
             raise Invalid(f"{n} characters, expected {self.min_chars}..{self.max_chars}")
         # UTF-8 needs at most 4 bytes a character: measure only when the char limit allows more
-        if n * 4 > self.max_bytes and len(value.encode()) > self.max_bytes:
+        if n * 4 > self.max_bytes and _utf8_length(value) > self.max_bytes:
             raise Invalid(f"more than {self.max_bytes} bytes of UTF-8")
         if self.pattern is not None:
             if self.pattern.fullmatch(value) is None:

@@ -1,7 +1,9 @@
 """Accounts (optional): sign-up, login, logout, deletion and sessions.
 
-* A username is 3-20 characters ``[A-Za-z0-9_-]``, unique without regard to case (its keys
-  use the lowercased name); a password is 8-128 characters.
+* A username is 3-20 characters ``[A-Za-z0-9_-]`` and nothing else (no control character, no
+  trailing newline: the whole string must match), unique without regard to case (its keys
+  use the lowercased name); a password is 8-128 characters of valid Unicode (no lone
+  surrogate: it must encode to UTF-8).
 * Passwords are stored only as scrypt records ``scrypt$<n>$<r>$<p>$<salt>$<key>`` (standard
   library ``hashlib.scrypt``, n = 2**15, r = 8, p = 1: 32 MiB and about 0.1 s per hash; a
   16-byte random salt, a 32-byte key). The parameters ride in the record, so they can be
@@ -29,7 +31,8 @@ from protocol.http_errors import ApiErrorCode, HttpCode, status_of
 from server.accounts_store import AccountsStore, account_key, address_key, fails_key
 from server.ratings import START_RATING
 
-USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+"""What a username is: the WHOLE string must match (:func:`is_username`)."""
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 SCRYPT_N, SCRYPT_R, SCRYPT_P, KEY_BYTES = 2**15, 8, 1, 32
 HASHING_AT_ONCE = 2
@@ -140,8 +143,30 @@ def dummy_record() -> str:
     return _DUMMY[0]
 
 
+def is_username(text: str) -> bool:
+    """Whether ``text`` is a well-formed username (its length, every character of it).
+
+    >>> is_username("Alice_1"), is_username("name\\n"), is_username("ab"), is_username("a b c")
+    (True, False, False, False)
+    """
+    return USERNAME.fullmatch(text) is not None
+
+
+def encodable(text: str) -> bool:
+    """Whether ``text`` is valid Unicode text: it encodes to UTF-8 (no lone surrogate).
+
+    >>> encodable("pässwörd"), encodable("abc\\ud800")
+    (True, False)
+    """
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_username(raw: object) -> str:
-    if not isinstance(raw, str) or not USERNAME.match(raw):
+    if not isinstance(raw, str) or not is_username(raw):
         raise AccountError(
             HttpCode.BAD_USERNAME, "a username is 3-20 letters, digits, '_' or '-'"
         )
@@ -153,7 +178,17 @@ def check_password(raw: object) -> str:
         raise AccountError(
             HttpCode.BAD_PASSWORD, f"a password is {PASSWORD_MIN}-{PASSWORD_MAX} characters"
         )
-    return raw
+    return checked_text(raw)
+
+
+def checked_text(password: str) -> str:
+    """``password`` if it is valid Unicode; else ``bad_password`` (sign-up and login alike:
+    no account has such a password, so refusing it tells nothing about any)."""
+    if not encodable(password):
+        raise AccountError(
+            HttpCode.BAD_PASSWORD, "a password is text: it has a lone surrogate (invalid Unicode)"
+        )
+    return password
 
 
 def token_digest(token: str) -> str:
@@ -165,7 +200,7 @@ def parse_cookie(value: str | None) -> tuple[str, str] | None:
     if not value or len(value) > 100:
         return None
     name, _, token = value.partition(".")
-    if not USERNAME.match(name) or not 20 <= len(token) <= 64:
+    if not is_username(name) or not 20 <= len(token) <= 64:
         return None
     return name, token
 
@@ -212,8 +247,9 @@ class Accounts:
         the same work, for an unknown name and a wrong password."""
         if not isinstance(username, str) or not isinstance(password, str):
             raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password")
+        checked_text(password)
         t = self.throttle
-        valid_name = USERNAME.match(username) is not None
+        valid_name = is_username(username)
         keys = [address_key("login", address)]
         if valid_name:
             keys.append(fails_key(username))

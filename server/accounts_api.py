@@ -2,8 +2,8 @@
 
     POST   /api/account/signup   {username, password}  -> 201, the session cookie
     POST   /api/account/login    {username, password}  -> 200, the session cookie
-    POST   /api/account/logout                         -> 200, the cookie cleared
-    DELETE /api/account                                -> 200, account and sessions gone
+    POST   /api/account/logout   {} or no body         -> 200, the cookie cleared
+    DELETE /api/account          {} or no body         -> 200, account and sessions gone
     GET    /api/account                                -> who am I ({signed_in: false} if nobody)
     GET    /api/players/{name}?page=<n>                -> profile, rating chart, history
     GET    /api/leaderboard                            -> the top rated players
@@ -14,6 +14,7 @@ State-changing requests also pass :mod:`server.origin`. The lobby asks
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import msgpack
@@ -24,13 +25,14 @@ from starlette.routing import Route
 
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
-from server.accounts import COOKIE, SESSION_DAYS, USERNAME, Account, AccountError
-from server.lobby import BadRequest, error, read_json
+from server.accounts import COOKIE, SESSION_DAYS, Account, AccountError, is_username
+from server.http_input import NO_FIELDS, STRING, BadRequest, Fields, error, takes
 from server.players import players, signed_in
 
 PAGE = 20
 CHART_POINTS = 500
 LEADERS = 50
+CREDENTIALS: Fields = {"username": STRING, "password": STRING}
 
 
 def address(request: Request) -> str:
@@ -61,6 +63,7 @@ def _with_session(request: Request, body: dict[str, Any], cookie: str, status: i
 
 
 def handles(handler):  # type: ignore[no-untyped-def]
+    @functools.wraps(handler)  # (keeps the body declaration of server.http_input.takes)
     async def wrapped(request: Request) -> Response:
         try:
             return await handler(request)
@@ -70,7 +73,7 @@ def handles(handler):  # type: ignore[no-untyped-def]
                 response.headers["Retry-After"] = str(exc.retry_after)
             return response
         except BadRequest as exc:
-            return error(exc.code, exc.message, exc.status)
+            return exc.answer()
         except (RedisError, OSError) as exc:
             message = f"storage is unavailable, try again shortly ({exc})"
             return error(ErrorCode.RETRY_LATER, message, 503)
@@ -83,21 +86,22 @@ def _credentials(body: dict[str, Any]) -> tuple[Any, Any]:
 
 
 @handles
-async def signup(request: Request) -> Response:
-    body = await read_json(request)
+@takes(CREDENTIALS)
+async def signup(request: Request, body: dict[str, Any]) -> Response:
     account, cookie = await players(request).accounts.signup(*_credentials(body), address(request))
     return _with_session(request, account.public(), cookie, 201)
 
 
 @handles
-async def login(request: Request) -> Response:
-    body = await read_json(request)
+@takes(CREDENTIALS)
+async def login(request: Request, body: dict[str, Any]) -> Response:
     account, cookie = await players(request).accounts.login(*_credentials(body), address(request))
     return _with_session(request, account.public(), cookie, 200)
 
 
 @handles
-async def logout(request: Request) -> Response:
+@takes(NO_FIELDS)
+async def logout(request: Request, body: dict[str, Any]) -> Response:
     await players(request).accounts.logout(request.cookies.get(COOKIE))
     response = JSONResponse({"signed_in": False})
     response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
@@ -113,7 +117,8 @@ async def whoami(request: Request) -> Response:
 
 
 @handles
-async def delete_account(request: Request) -> Response:
+@takes(NO_FIELDS)
+async def delete_account(request: Request, body: dict[str, Any]) -> Response:
     account = await signed_in(request)
     if account is None:
         return error(HttpCode.SIGNED_OUT, "not signed in")
@@ -127,7 +132,7 @@ async def delete_account(request: Request) -> Response:
 async def profile(request: Request) -> Response:
     name = request.path_params["name"]
     p = players(request)
-    row = await p.accounts.store.account(name) if USERNAME.match(name) else None
+    row = await p.accounts.store.account(name) if is_username(name) else None
     if row is None:
         return error(ErrorCode.NOT_FOUND, "no such player", 404)
     account = Account.of(row)

@@ -265,7 +265,7 @@ def mat_text(log: list[Logged]) -> str:
 
 async def _log_or_error(request: Request) -> tuple[str, list[Logged]] | Response:
     match_id = request.path_params["match_id"]
-    if not MATCH_ID.match(match_id):
+    if not MATCH_ID.fullmatch(match_id):
         return error(ErrorCode.NOT_FOUND, "no such match", 404)
     store: Store = request.app.state.services.store
     try:

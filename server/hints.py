@@ -38,7 +38,8 @@ from bots.catalog import STYLES, Level
 from brain.context import context_for
 from protocol.errors import ErrorCode
 from server import botmatch
-from server.lobby import BadRequest, handles_errors, match_id_of, read_json, required_secret
+from server.http_input import STRING, BadRequest, Fields, takes
+from server.lobby import handles_errors, match_id_of, required_secret
 from server.machine import core
 from server.machine.state import MatchState, owing
 from server.matches import seat_of
@@ -47,6 +48,7 @@ TOP = 3
 HINT_PLY = STYLES[Level.EXPERT].ply
 SEARCHES = 2
 """Hint searches running at once in one process (each keeps a core busy)."""
+HINT: Fields = {"token": STRING}
 
 
 class Answers:
@@ -115,9 +117,9 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
 
 
 @handles_errors
-async def hint(request: Request) -> JSONResponse:
+@takes(HINT)
+async def hint(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
-    body = await read_json(request)
     token = required_secret(body, "token", "your seat token")
     service = request.app.state.services.matches
     state = await service.load(match_id, fresh=True)

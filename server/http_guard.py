@@ -9,6 +9,15 @@ request is complete (head and body; for a WebSocket upgrade, the head), at most
 ``408 Request Timeout`` and the connection is closed, as nginx does with
 ``client_header_timeout``. Idle keep-alive connections are uvicorn's business (5 s).
 
+And one rule more: a connection whose request was answered before its body was read to the end
+(a body over the limit of :mod:`server.http_input`, or a refusal that never looked at the body)
+reads nothing more. Once the answer is written the server half-closes it (the client sees the
+whole answer, then the end of the stream) and closes it :data:`LINGER_SECONDS` later, still
+without reading: a client that goes on sending fills the kernel's buffers, then gets a reset.
+uvicorn alone would go on reading the rest of the body, to throw it away, for as long as the
+client sends it. (Closing at once would reset the connection while the answer may still be on
+its way: the client could lose it.)
+
 ``fairgammon serve`` passes this class as uvicorn's ``http`` protocol.
 """
 
@@ -26,6 +35,7 @@ log = logs.get("http")
 
 DEFAULT_TIMEOUT = 10.0
 TIMEOUT_VARIABLE = "FAIRGAMMON_REQUEST_TIMEOUT_SECONDS"
+LINGER_SECONDS = 1.0
 _BODY = b"the request took too long to arrive\n"
 _RESPONSE = (
     b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -59,6 +69,18 @@ class GuardedH11Protocol(H11Protocol):
             self._arm()  # a request has begun and is not complete yet
         else:
             self._disarm()
+
+    def on_response_complete(self) -> None:
+        if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
+            super().on_response_complete()
+            return
+        # Answered before the body was read to its end: the rest is never read.
+        self.server_state.total_requests += 1
+        self._disarm()
+        self.flow.pause_reading()
+        if self.transport.can_write_eof():  # (plain TCP can; the server speaks no TLS)
+            self.transport.write_eof()  # after what is buffered: the whole answer
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._disarm()  # the head is complete; the WebSocket has its own handshake timeout

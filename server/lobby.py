@@ -16,6 +16,9 @@ A rematch is asked for by a seat of a finished match with its seat token (in the
 taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
 match's open seat is kept for that player alone, private or not.
 
+Each route declares its body's fields (:data:`CREATE`, :data:`JOIN`, ...): server.http_input
+reads the body within its limits and refuses any other field, or another JSON type.
+
 Create and join accept the session cookie (docs/accounts.md): a signed-in player plays under
 the account's name and the seat is linked to the account (:mod:`server.players`).
 """
@@ -23,12 +26,12 @@ the account's name and the seat is linked to the account (:mod:`server.players`)
 from __future__ import annotations
 
 import contextlib
-import json
+import functools
 import re
 from typing import Any, NamedTuple
 
 import msgpack
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
@@ -36,40 +39,27 @@ from engine.errors import GameError
 from engine.match import MatchOptions, Mode
 from protocol import limits as L
 from protocol.errors import ErrorCode
-from protocol.http_errors import ApiErrorCode, checked, status_of
+from protocol.fields import TOKEN
+from protocol.schema import Invalid
 from server import botmatch, metrics, players
+from server.http_input import (
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    STRING_OR_NULL,
+    BadRequest,
+    Fields,
+    error,
+    takes,
+)
 from server.lobby_limits import LobbyLimits, Refused, address_key
 from server.machine import core
 from server.matches import Created, MatchService, NotFound, Unavailable, new_match_id, summary
 from server.store import LIVE_MATCHES, OPEN_MATCHES
 
-MATCH_ID = re.compile(r"^[0-9a-f]{32}$")
-MAX_BODY = 4096
+MATCH_ID = re.compile(r"[0-9a-f]{32}")
 MAX_INVITE_LINK = 512
 NAME_LIMIT = 24
-
-
-class BadRequest(Exception):
-    """A request refused with ``code`` (a catalogued code, never a bare string) and ``status``."""
-
-    def __init__(self, code: ApiErrorCode, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
-def error(
-    code: ApiErrorCode, message: str, status: int | None = None, **extra: Any
-) -> JSONResponse:
-    """The HTTP API's error answer ``{"error": code, "message": message, **extra}``.
-
-    ``code`` is an :class:`ErrorCode` or :class:`HttpCode` member (docs/protocol.md lists
-    both); a bare string is refused (``TypeError``), so every code the API answers is in the
-    catalogue.
-    """
-    body = {"error": checked(code).value, "message": message, **extra}
-    return JSONResponse(body, status_code=status_of(code, status))
 
 
 def clean_name(raw: Any) -> str:
@@ -97,6 +87,22 @@ class Terms(NamedTuple):
 
 
 MAX_RESERVE = L.MAX_RESERVE_MS // 1000
+
+CREATE: Fields = {
+    "mode": STRING,
+    "length": INTEGER,
+    "jacoby": BOOLEAN,
+    "beavers": BOOLEAN,
+    "clock": INTEGER,
+    "reserve": INTEGER,
+    "private": BOOLEAN,
+    "name": STRING_OR_NULL,
+    "rated": BOOLEAN,
+    "bot": STRING_OR_NULL,
+}
+JOIN: Fields = {"name": STRING_OR_NULL, "invite": STRING_OR_NULL, "rematch_token": STRING_OR_NULL}
+REMATCH: Fields = {"token": STRING}
+DECLINE: Fields = {"rematch_token": STRING}
 
 
 def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
@@ -129,28 +135,9 @@ def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
     return Terms(options, clock, reserve, flags["private"])
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    try:
-        raw = await request.body()
-    except ClientDisconnect:  # gone, or cut off for sending too slowly (server/http_guard.py)
-        message = "the request body did not arrive in time"
-        raise BadRequest(ErrorCode.BAD_FRAME, message, 408) from None
-    if len(raw) > MAX_BODY:
-        raise BadRequest(ErrorCode.TOO_LARGE, f"request body over {MAX_BODY} bytes", 413)
-    if not raw:
-        return {}
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        raise BadRequest(ErrorCode.BAD_FRAME, "the body is not JSON") from None
-    if not isinstance(body, dict):
-        raise BadRequest(ErrorCode.BAD_FRAME, "the body must be a JSON object")
-    return body
-
-
 def match_id_of(request: Request) -> str:
     match_id = request.path_params["match_id"]
-    if not MATCH_ID.match(match_id):
+    if not MATCH_ID.fullmatch(match_id):
         raise BadRequest(ErrorCode.NOT_FOUND, "no such match", 404)
     return match_id
 
@@ -168,11 +155,12 @@ def service(request: Request) -> MatchService:
 
 
 def handles_errors(handler):  # type: ignore[no-untyped-def]
+    @functools.wraps(handler)  # (keeps the body declaration of server.http_input.takes)
     async def wrapped(request: Request) -> JSONResponse:
         try:
             return await handler(request)
         except BadRequest as exc:
-            return error(exc.code, exc.message, exc.status)
+            return exc.answer()
         except NotFound:
             return error(ErrorCode.NOT_FOUND, "no such match", 404)
         except Unavailable:
@@ -195,8 +183,8 @@ def handles_errors(handler):  # type: ignore[no-untyped-def]
 
 
 @handles_errors
-async def create_match(request: Request) -> JSONResponse:
-    body = await read_json(request)
+@takes(CREATE)
+async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     settings = request.app.state.services.settings
     terms = parse_options(body, settings.clock_seconds)
     try:
@@ -263,10 +251,15 @@ async def limited_create(
 
 
 def secret_field(body: dict[str, Any], key: str) -> str | None:
+    """A seat token in ``body`` (None if absent): 1-64 characters of the URL-safe alphabet."""
     value = body.get(key)
-    if value is not None and (not isinstance(value, str) or not 1 <= len(value) <= 64):
-        raise BadRequest(ErrorCode.BAD_FIELD, f"{key} must be a short string")
-    return value
+    if value is None:
+        return None
+    try:
+        return TOKEN.load(value)
+    except Invalid:
+        message = f"{key} must be a seat token ({TOKEN.what})"
+        raise BadRequest(ErrorCode.BAD_FIELD, message) from None
 
 
 def required_secret(body: dict[str, Any], key: str, what: str) -> str:
@@ -277,9 +270,9 @@ def required_secret(body: dict[str, Any], key: str, what: str) -> str:
 
 
 @handles_errors
-async def join_match(request: Request) -> JSONResponse:
+@takes(JOIN)
+async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
-    body = await read_json(request)
     rematch_token = secret_field(body, "rematch_token")
     if rematch_token is not None:
         # The other player of the finished match takes the seat its rematch keeps for it.
@@ -307,12 +300,13 @@ def invite_code(raw: Any) -> str | None:
     """
     if raw is None:
         return None
+    refused = BadRequest(ErrorCode.BAD_FIELD, "invite is the invite code or the whole invite link")
     if not isinstance(raw, str) or len(raw) > MAX_INVITE_LINK:
-        raise BadRequest(ErrorCode.BAD_FIELD, "invite is the invite code or the whole invite link")
-    code = raw.rsplit("#join=", 1)[-1]
-    if not 1 <= len(code) <= 64:
-        raise BadRequest(ErrorCode.BAD_FIELD, "invite is the invite code or the whole invite link")
-    return code
+        raise refused
+    try:
+        return TOKEN.load(raw.rsplit("#join=", 1)[-1])
+    except Invalid:
+        raise refused from None
 
 
 async def not_connected_yet(request: Request, match_id: str, seat: int) -> None:
@@ -323,9 +317,9 @@ async def not_connected_yet(request: Request, match_id: str, seat: int) -> None:
 
 
 @handles_errors
-async def rematch_match(request: Request) -> JSONResponse:
+@takes(REMATCH)
+async def rematch_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
-    body = await read_json(request)
     token = required_secret(body, "token", "your seat token of this match")
     done = await service(request).rematch(match_id, token)
     if done.created:  # (not on a retry: the seat may be connected by now)
@@ -344,9 +338,9 @@ async def rematch_match(request: Request) -> JSONResponse:
 
 
 @handles_errors
-async def decline_match(request: Request) -> JSONResponse:
+@takes(DECLINE)
+async def decline_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
-    body = await read_json(request)
     rematch_token = required_secret(body, "rematch_token", "your seat token of the last match")
     await service(request).decline_rematch(match_id, rematch_token)
     return JSONResponse({"match": match_id, "declined": True})

@@ -115,7 +115,7 @@ async def game_analysis(request: Request) -> Response:
         game_no = int(request.path_params["game"])
     except ValueError:
         return _not_found("no such finished game")
-    if not MATCH_ID.match(match_id) or not 1 <= game_no < 2**31:
+    if not MATCH_ID.fullmatch(match_id) or not 1 <= game_no < 2**31:
         return _not_found("no such finished game")
     store: Store = request.app.state.services.store
     redis = store.redis

@@ -11,6 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from protocol.client import MatchClient
+from server.accounts_store import AccountsStore
 from tests.account_support import Browser, signed_up
 from tests.serverproc import ServerProcess
 
@@ -75,6 +76,38 @@ async def test_login_logout_and_a_stale_cookie(server):
     assert (await first.get("/api/account")).body["signed_in"]  # the other session lives on
     forged = Browser(server.base, cookies={"fg_session": "carol." + "A" * 43})
     assert not (await forged.get("/api/account")).body["signed_in"]
+
+
+async def test_a_username_is_matched_whole_no_trailing_newline_no_control_character(server):
+    for name in ("name\n", "name\r\n", "na\tme", "\nname", "name\x00", "nam\u200be",
+                 "name\x7f", "ab\ud800c"):  # fmt: skip
+        reply = await Browser(server.base).signup(name, PASSWORD)
+        assert (reply.status, reply.body["error"]) == (400, "bad_username"), repr(name)
+        assert not reply.set_cookie
+    assert (await Browser(server.base).signup("name_nl", PASSWORD)).status == 201
+    # A login with the newline is an unknown name, not the account.
+    for name in ("name_nl\n", "name_nl\r"):
+        reply = await Browser(server.base).login(name, PASSWORD)
+        assert (reply.status, reply.body["error"]) == (401, "bad_login"), repr(name)
+    assert (await Browser(server.base).login("name_nl", PASSWORD)).status == 200
+    # An account a server without the rule let in ("legacy\n") has no profile either.
+    redis = aioredis.from_url(server.redis_url)
+    try:
+        assert await AccountsStore(redis).create("legacy\n", "0" * 16, "x", 0, 1500.0)
+    finally:
+        await redis.aclose()
+    assert (await Browser(server.base).get("/api/players/legacy%0A")).status == 404
+
+
+async def test_a_password_with_a_lone_surrogate_is_bad_password(server):
+    lone = "abcdefgh\ud800"
+    reply = await Browser(server.base).signup("surrogate_1", lone)
+    assert (reply.status, reply.body["error"]) == (400, "bad_password") and not reply.set_cookie
+    assert (await Browser(server.base).signup("surrogate_1", PASSWORD)).status == 201
+    for name in ("surrogate_1", "nobody_here"):  # the same answer, account or not
+        reply = await Browser(server.base).login(name, lone)
+        assert (reply.status, reply.body["error"]) == (400, "bad_password"), name
+    assert (await Browser(server.base).login("surrogate_1", PASSWORD)).status == 200
 
 
 async def test_unknown_name_and_wrong_password_answer_the_same_in_the_same_time(server):
