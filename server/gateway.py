@@ -143,6 +143,8 @@ class Gateway:
         matches.hub.on_behind = lambda match, v, seen: rewind.store_behind(self, match, v, seen)
         self.degraded_since: int | None = None
         """Server time since when this process cannot reach the store (None: it can)."""
+        self._lost_at = 0.0
+        """When (monotonic) this process last lost the store."""
         matches.clock.on_change = self._store_changed
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -241,6 +243,7 @@ class Gateway:
             if self.degraded_since is not None:
                 return
             self.degraded_since = self.matches.now()
+            self._lost_at = time.monotonic()
             log.warning(
                 "store unreachable: clients told", extra=logs.fields(conns=len(self.connections))
             )
@@ -252,6 +255,8 @@ class Gateway:
             self._spawn(self._shed_if_still_degraded(self.degraded_since))
         elif self.degraded_since is not None:
             log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
+            # Did the store come back without writes this process stored? (server.rewind)
+            self._spawn(rewind.audit(self, self._lost_at))
             frame = codec.encode(m.Restored(self.degraded_since))
             self.degraded_since = None
             for conn in list(self.connections):
@@ -409,7 +414,7 @@ class Gateway:
         """The events after ``last_v`` (fetched by the follower), or a snapshot when the
         client has none or is too far behind."""
         assert conn.follower is not None
-        rewind.note_resume(conn.match_id, last_v, state.version)  # then a snapshot, below
+        rewind.note_resume(self, conn, last_v, state.version)  # then a snapshot, below
         gap = state.version - last_v if last_v is not None else None
         if gap is not None and 0 <= gap <= self.settings.resume_max_events:
             conn.follower.start(last_v + 1, state.version)  # type: ignore[operator]

@@ -360,6 +360,14 @@ class Store:
         raw = await self.redis.hget(state_key(match_id), "v")
         return int(raw) if raw is not None else None
 
+    async def versions(self, match_ids: Sequence[str]) -> list[int | None]:
+        """Each match's stored version (None: no such match), in one pipelined round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(state_key(match_id), "v")
+            raw = await pipe.execute()
+        return [int(v) if v is not None else None for v in raw]
+
     async def summaries(self, match_ids: Sequence[str]) -> list[bytes | None]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for match_id in match_ids:
