@@ -112,6 +112,10 @@ class Connection:
     detached: bool = False
     told_degraded: bool = False
     """Told ``degraded`` and not yet ``restored``."""
+    acting: int | None = None
+    """The seq of the action now waiting for the store (None: none)."""
+    told_retry: bool = False
+    """That action was answered ``retry_later`` already: the store was lost meanwhile."""
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
@@ -252,6 +256,13 @@ class Gateway:
                 if conn.counted and not conn.closing:
                     conn.told_degraded = True
                     conn.send(frame)
+                    if conn.acting is not None and not conn.told_retry:
+                        # Its action waits on a store that may not answer for seconds: answer
+                        # it now. If it was stored after all, its retry (same seq) is acked.
+                        conn.told_retry = True
+                        conn.send_message(
+                            m.Reject(conn.acting, ErrorCode.RETRY_LATER, "storage unavailable")
+                        )
             self._spawn(self._shed_if_still_degraded(self.degraded_since))
         elif self.degraded_since is not None:
             log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
@@ -524,21 +535,32 @@ class Gateway:
             conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
             return
         command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
+        conn.acting, conn.told_retry = seq, False
+        try:
+            reply, by_the_rules = await self._submit(conn, command)
+        finally:
+            conn.acting = None
+        if conn.told_retry:
+            return  # answered retry_later when the store was lost; its retry gets the answer
+        conn.send_message(reply)
+        if by_the_rules:
+            with contextlib.suppress(Unavailable, RedisError, OSError):
+                await rewind.after_reject(self, conn)  # built on versions the store lost?
+
+    async def _submit(self, conn: Connection, command: c.Command) -> tuple[m.Ack | m.Reject, bool]:
+        """The answer to a seat's action (applied and stored: ack; or refused), and whether
+        the match's rules refused it."""
+        seq = command.seq
         try:
             outcome = await self.matches.submit(conn.match_id, command)
         except core.Rejected as exc:
-            conn.send_message(m.Reject(seq, ErrorCode(exc.code), exc.message[:200]))
-            with contextlib.suppress(Unavailable, RedisError, OSError):
-                await rewind.after_reject(self, conn)  # built on versions the store lost?
-            return
+            return m.Reject(seq, ErrorCode(exc.code), exc.message[:200]), True
         except Unavailable:
-            conn.send_message(m.Reject(seq, ErrorCode.RETRY_LATER, "storage unavailable"))
-            return
+            return m.Reject(seq, ErrorCode.RETRY_LATER, "storage unavailable"), False
         except NotFound:
-            conn.send_message(m.Reject(seq, ErrorCode.NOT_FOUND, "no such match"))
-            return
+            return m.Reject(seq, ErrorCode.NOT_FOUND, "no such match"), False
         version = outcome.version if isinstance(outcome, core.Duplicate) else outcome.state.version
-        conn.send_message(m.Ack(seq, version))
+        return m.Ack(seq, version), False
 
     async def _receive(self, conn: Connection) -> bytes | None:
         """The next binary frame, or None once the connection is closed."""

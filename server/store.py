@@ -220,12 +220,15 @@ class Conflict(Exception):
 class Store:
     """Async access to the Redis layout above. One instance per process."""
 
-    def __init__(self, redis: Any, target: RedisTarget | None = None) -> None:
+    def __init__(self, redis: Any, target: RedisTarget | None = None, beat: Any = None) -> None:
         self.redis = redis
         self.target = target or RedisTarget(url="redis://")
+        # The heartbeat has a client (one connection) of its own when given: it measures the
+        # store's answer, not the wait for a pooled connection (server.clock).
+        self._beat = beat
         self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target))
         self._claim = redis.register_script(_CLAIM_DUE)
-        self._heartbeat = redis.register_script(_HEARTBEAT)
+        self._heartbeat = (beat or redis).register_script(_HEARTBEAT)
         self._take_seat = redis.register_script(_script(_TAKE_SEAT, self.target))
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
@@ -234,7 +237,7 @@ class Store:
     def connect(cls, target: str | RedisTarget) -> Store:
         """A store on one Redis (a URL), a cluster or a Sentinel-watched primary."""
         target = RedisTarget.of(target)
-        return cls(connect(target), target)
+        return cls(connect(target), target, beat=connect(target, max_connections=1))
 
     @classmethod
     def from_url(cls, url: str) -> Store:
@@ -242,6 +245,8 @@ class Store:
 
     async def close(self) -> None:
         await self.redis.aclose()
+        if self._beat is not None:
+            await self._beat.aclose()
 
     async def ping(self) -> bool:
         try:
