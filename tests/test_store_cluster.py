@@ -75,6 +75,9 @@ async def test_scripts_run_on_the_cluster_and_publish_on_the_shard(cluster: Test
         assert await store.heartbeat(int(time.time() * 1000), 1000) == 0
         stored = await store.load(match_id)
         assert stored is not None and stored.version == 2
+        # The rewind audit's read of many matches at once, across slots.
+        others = [secrets.token_hex(16) for _ in range(20)]
+        assert await store.versions([match_id, *others]) == [2] + [None] * 20
     got = [await sharded.get_message(timeout=2) for _ in range(2)]
     assert [(m["type"], s.split_published(m["data"])) for m in got] == [
         ("smessage", (1, b"e1")),
