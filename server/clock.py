@@ -82,6 +82,10 @@ class ServerClock:
         self._redis_ok = False
         self.on_change: Callable[[bool], None] | None = None
         """Called when Redis becomes unreachable (False) or reachable again (True)."""
+        self.instance: bytes | None = None
+        self.on_new_instance: Callable[[], None] | None = None
+        """Called when the heartbeat is answered by another Redis than before (its run_id
+        changed: it restarted, or a replica took over), whether or not a beat failed."""
 
     @property
     def redis_ok(self) -> bool:
@@ -100,6 +104,11 @@ class ServerClock:
     async def beat(self) -> None:
         """One heartbeat; raises if Redis is unreachable."""
         self.credit = await self.store.heartbeat(wall_ms(), self.outage_ms, self.beat_ms)
+        instance = self.store.instance
+        if instance != self.instance:
+            before, self.instance = self.instance, instance
+            if before is not None and self.on_new_instance is not None:
+                self.on_new_instance()
         self.redis_ok = True
 
     async def beat_or_stall(self) -> None:

@@ -150,6 +150,9 @@ class Gateway:
         self._lost_at = 0.0
         """When (monotonic) this process last lost the store."""
         matches.clock.on_change = self._store_changed
+        # Another Redis answers (restarted, or a replica took over), maybe too fast for any
+        # beat to fail: did it come back without writes this process stored?
+        matches.clock.on_new_instance = lambda: self._spawn(rewind.audit(self, time.monotonic()))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""

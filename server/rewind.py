@@ -16,10 +16,12 @@ knew the store held (:mod:`server.high_water`) — never on a client's word:
   Otherwise the claim is unconfirmed: a warning (at most one per :data:`QUIET_SECONDS`, with a
   count of those left out) and ``fairgammon_unconfirmed_ahead_total``, since any client,
   anonymous spectators included, can send any ``last_v``;
-* after this process found the store again following an outage (:func:`audit`): every match
-  it saw stored in the :data:`AUDIT_LOOKBACK_SECONDS` before the outage is checked against the
-  store, so the process that acknowledged the lost writes counts them even when its clients
-  have gone to another process;
+* after this process found the store again following an outage, or found another Redis
+  answering its heartbeat (:attr:`server.clock.ServerClock.on_new_instance`: a restart or a
+  failover too quick for a beat to fail) (:func:`audit`): every match it saw stored in the
+  :data:`AUDIT_LOOKBACK_SECONDS` before is checked against the store, so the process that
+  acknowledged the lost writes counts them even when its clients have gone to another
+  process;
 * when a match channel's pub/sub connection comes back after a break (as after any failover)
   and the store is behind what this process's connections of the match were sent
   (:attr:`server.hub.Hub.on_behind`);

@@ -129,7 +129,8 @@ return due
 
 # KEYS: heartbeat, credit. ARGV: wall ms now, gap ms that counts as an outage.
 # Returns the clock credit: the total time all servers (or Redis) were down, which the
-# server subtracts from wall time so that outages never eat into anybody's clock.
+# server subtracts from wall time so that outages never eat into anybody's clock; and the
+# answering Redis's run_id, which changes when it restarts or another one takes over.
 _HEARTBEAT = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local now = tonumber(ARGV[1])
@@ -148,7 +149,7 @@ redis.call('DEL', KEYS[3])
 if now > last then
   redis.call('SET', KEYS[1], now)
 end
-return credit
+return {credit, string.match(redis.call('INFO', 'server'), 'run_id:(%w+)') or ''}
 """
 
 
@@ -232,6 +233,8 @@ class Store:
         self._take_seat = redis.register_script(_script(_TAKE_SEAT, self.target))
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
+        self.instance: bytes | None = None
+        """The run_id of the Redis that answered the last heartbeat."""
 
     @classmethod
     def connect(cls, target: str | RedisTarget) -> Store:
@@ -463,10 +466,15 @@ class Store:
         return [m.decode() for m in due]
 
     async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int = 250) -> int:
+        """One heartbeat: the clock credit (ms). :attr:`instance` is then the run_id of the
+        Redis that answered (on a cluster: the master of the clock's slot)."""
         if not self._clock_keys_checked:
             await self._rename_legacy_clock_keys()
         keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
-        return int(await self._heartbeat(keys=keys, args=[wall_ms, outage_ms, beat_ms]))
+        credit, self.instance = await self._heartbeat(
+            keys=keys, args=[wall_ms, outage_ms, beat_ms]
+        )
+        return int(credit)
 
     async def mark_stopped(self) -> None:
         """Note a graceful stop: the next heartbeat credits the whole gap, however short."""

@@ -23,6 +23,7 @@ class Store:
         self.thaw.set()
         self.beats = 0
         self.block_loop = 0.0
+        self.instance = b"one Redis"
 
     async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int) -> int:
         if self.block_loop:
