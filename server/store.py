@@ -149,7 +149,9 @@ redis.call('DEL', KEYS[3])
 if now > last then
   redis.call('SET', KEYS[1], now)
 end
-return {credit, string.match(redis.call('INFO', 'server'), 'run_id:(%w+)') or ''}
+local info = redis.pcall('INFO', 'server')  -- (a Redis without INFO: no run_id, no harm)
+local run_id = type(info) == 'string' and string.match(info, 'run_id:(%w+)') or ''
+return {credit, run_id}
 """
 
 
