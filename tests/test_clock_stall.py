@@ -98,3 +98,21 @@ async def test_a_beat_late_because_this_process_stalled_is_not_a_lost_store() ->
             await asyncio.sleep(0.01)
     finally:
         task.cancel()
+
+
+async def test_another_redis_answering_is_announced_even_when_no_beat_failed() -> None:
+    """A Redis restarted (or replaced by a replica) between two beats: no beat fails, but its
+    run_id changed, and the clock says so once (server.rewind then audits)."""
+    store = Store()
+    clock, changes, task = await started(store)
+    seen: list[bytes | None] = []
+    clock.on_new_instance = lambda: seen.append(clock.instance)
+    try:
+        await wait_beats(store, 3)
+        assert seen == []
+        store.instance = b"another Redis"
+        await wait_beats(store, 3)
+        assert seen == [b"another Redis"]
+        assert [ok for _, ok in changes] == [True]  # it never looked lost
+    finally:
+        task.cancel()
