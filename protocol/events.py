@@ -330,7 +330,10 @@ class Clock:
 @event("forfeit")
 @dataclass(frozen=True, slots=True)
 class Forfeit:
-    """A seat forfeited (game_over and, in match play, match_over follow)."""
+    """A seat forfeited: game_over and match_over follow; a single game forfeited before it
+    started (in its commitments) has its game_started between the forfeit and the game_over;
+    before or between the games of a match or session only match_over follows (no game was
+    lost)."""
 
     game: Game
     seat: Annotated[Seat, "the forfeiting seat"]

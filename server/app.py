@@ -16,11 +16,9 @@ from protocol.codec import encode
 from server import accounts_api, durability, exports, hints, lobby, logs, metrics, pages, records
 from server.accounts import Accounts, Throttle
 from server.accounts_store import AccountsStore
-from server.chat import BURST as CHAT_BURST
-from server.chat import PER_SECOND as CHAT_RATE
 from server.chat import ChatRooms
 from server.clock import ServerClock, sweep_deadlines
-from server.gateway import Gateway, TokenBucket
+from server.gateway import Gateway
 from server.hub import Hub
 from server.lobby_limits import Limits, LobbyLimits, sweep_open_matches
 from server.matches import MatchService
@@ -98,7 +96,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
     gateway.chat = ChatRooms(
-        store.redis, matches, accounts, gateway, lambda: TokenBucket(CHAT_BURST, CHAT_RATE)
+        store, matches, accounts, gateway, settings.chat_burst, settings.chat_per_minute
     )
     players = Players(accounts, results, settings.leaderboard_experience)
 

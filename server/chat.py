@@ -11,12 +11,24 @@ client that sees one skipped, or comes back, asks for the rest with ``chat_sync`
 
 Who sees what (docs/protocol.md, "Chat"): the players room only the seats; the spectators
 room the spectators, and the seats once the match is over (read-only).
+
+How much anyone may say: a token bucket of ``burst`` lines refilled at ``per_minute``, per
+*speaker* of a match, not per connection: a seat is one speaker however often it reconnects,
+and every spectator connection from one client address (an IPv6 /64: the lobby's
+:func:`server.lobby_limits.address_key`, behind a trusted proxy the address it forwarded) is
+one speaker. The buckets live in Redis with the match's chat, taken by the same script that
+says the line, so every server process enforces the same allowance::
+
+    fg:{m:<id>}:chatrate      hash: speaker (``s0``, ``s1``, ``a:<address>``) -> tokens:stamp
+
+Times are server time (:class:`server.clock.ServerClock`): the tests move them by moving the
+server clock. The hash expires once every bucket in it would be full again.
 """
 
 from __future__ import annotations
 
+import math
 import weakref
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -27,17 +39,19 @@ from protocol import messages as m
 from protocol.errors import ErrorCode
 from server import logs
 from server.accounts import COOKIE, Accounts
+from server.lobby_limits import address_key
 from server.matches import MatchService, NotFound, Unavailable
-from server.store import channel, seats_key
+from server.store import Store, channel, seats_key
 
 if TYPE_CHECKING:
-    from server.gateway import Connection, Gateway, TokenBucket
+    from server.gateway import Connection, Gateway
 
 log = logs.get("chat")
 
 MAX_LINES = 500
-BURST, PER_SECOND = 5, 0.5
-"""Per connection: 5 lines at once, then one every 2 s."""
+BURST, PER_MINUTE = 5, 30.0
+"""Per speaker (a seat, or a spectator's client address) of a match: 5 lines at once, then one
+every 2 s (``FAIRGAMMON_CHAT_BURST``, ``FAIRGAMMON_CHAT_PER_MINUTE``)."""
 
 
 def stream_key(match_id: str, room: str) -> str:
@@ -48,15 +62,44 @@ def counter_key(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:chatn"
 
 
-# KEYS: stream, counter. ARGV: room, seat (-1: spectator), name, account (0/1), text, time ms,
-# channel, max lines. Returns the line's number.
+def allowance_key(match_id: str) -> str:
+    """Each speaker's chat allowance in the match: ``tokens:stamp`` (server ms)."""
+    return f"fg:{{m:{match_id}}}:chatrate"
+
+
+def speaker(conn: Connection) -> str:
+    """Whose allowance a connection's lines take: its seat's, or its client address's."""
+    if conn.seat is not None:
+        return f"s{conn.seat}"
+    client = conn.ws.client
+    return f"a:{address_key(client.host if client else 'unknown')}"
+
+
+# KEYS: stream, counter, allowances. ARGV: room, seat (-1: spectator), name, account (0/1),
+# text, time ms, channel, max lines, speaker, burst, lines per ms, ms until every bucket is full.
+# Takes one line from the speaker's bucket, then numbers, appends and publishes the line.
+# Returns the line's number, or minus the ms until the speaker may say one (nothing said).
 _SAY = """
+local now, burst, rate = tonumber(ARGV[6]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local tokens = burst
+local held = redis.call('HGET', KEYS[3], ARGV[9])
+if held then
+  local sep = string.find(held, ':', 1, true)
+  local stamp = tonumber(string.sub(held, sep + 1))
+  tokens = math.min(burst, tonumber(string.sub(held, 1, sep - 1))
+    + math.max(0, now - stamp) * rate)
+end
+if tokens < 1 then
+  return -math.max(1, math.ceil((1 - tokens) / rate))
+end
+redis.call('HSET', KEYS[3], ARGV[9], (tokens - 1) .. ':' .. now)
+redis.call('PEXPIRE', KEYS[3], ARGV[12])
 local n = redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[8], n .. '-0',
   's', ARGV[2], 'u', ARGV[3], 'a', ARGV[4], 'x', ARGV[5], 't', ARGV[6])
 local note = cmsgpack.pack({op = 'chat', room = ARGV[1], n = n, s = ARGV[2], u = ARGV[3],
   a = ARGV[4], x = ARGV[5], t = ARGV[6]})
-redis.call('PUBLISH', ARGV[7], struct.pack('>I4', 4294967295) .. note)
+redis.call('$PUBLISH', ARGV[7], struct.pack('>I4', 4294967295) .. note)
 return n
 """
 
@@ -79,21 +122,23 @@ class ChatRooms:
 
     def __init__(
         self,
-        redis: aioredis.Redis,
+        store: Store,
         matches: MatchService,
         accounts: Accounts,
         gateway: Gateway,
-        bucket: Callable[[], TokenBucket],
+        burst: int = BURST,
+        per_minute: float = PER_MINUTE,
     ) -> None:
-        self.redis = redis
+        self.redis: aioredis.Redis = store.redis
         self.matches = matches
         self.accounts = accounts
         self.gateway = gateway
-        self._say = redis.register_script(_SAY)
-        self._bucket = bucket
-        self._buckets: weakref.WeakKeyDictionary[Connection, TokenBucket] = (
-            weakref.WeakKeyDictionary()
-        )
+        # On a cluster the line goes out on the match's sharded channel, as its events do.
+        self._say = self.redis.register_script(_SAY.replace("$PUBLISH", store.target.publish))
+        self.burst = burst
+        self.per_ms = per_minute / 60_000
+        self._full_ms = math.ceil(burst / self.per_ms)
+        """After this long without a line every speaker's bucket is full again."""
         self._speakers: weakref.WeakKeyDictionary[Connection, tuple[str | None, bool]] = (
             weakref.WeakKeyDictionary()
         )
@@ -145,18 +190,18 @@ class ChatRooms:
         if room == "spectators" and conn.seat is not None:
             conn.send_message(m.Reject(None, ErrorCode.FORBIDDEN, "players do not talk here"))
             return
-        bucket = self._buckets.get(conn)
-        if bucket is None:
-            bucket = self._buckets[conn] = self._bucket()
-        if not bucket.take():
-            conn.send_message(m.Reject(None, ErrorCode.RATE_LIMITED, "one line every 2 s"))
-            return
         name, account = await self._speaker(conn, message.name)
-        keys = [stream_key(conn.match_id, room), counter_key(conn.match_id)]
+        match_id = conn.match_id
+        keys = [stream_key(match_id, room), counter_key(match_id), allowance_key(match_id)]
         seat = -1 if conn.seat is None else conn.seat
         args = [room, seat, name, int(account), message.text, self.matches.now(),
-                channel(conn.match_id), MAX_LINES]  # fmt: skip
-        await self._say(keys=keys, args=args)
+                channel(match_id), MAX_LINES, speaker(conn), self.burst, repr(self.per_ms),
+                self._full_ms]  # fmt: skip
+        said = int(await self._say(keys=keys, args=args))
+        if said < 0:
+            who = "this seat" if conn.seat is not None else "your address"
+            detail = f"slow down: {who} may chat again in {math.ceil(-said / 1000)} s"
+            conn.send_message(m.Reject(None, ErrorCode.RATE_LIMITED, detail))
 
     async def _speaker(self, conn: Connection, typed: str | None) -> tuple[str, bool]:
         """The name a connection speaks under, and whether it is a signed-in account's."""

@@ -177,9 +177,15 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
         if isinstance(d, pe.GameStarted):
             cube = 1
             in_game = True
-            forfeit = None
             with_cube = options.mode is not Mode.SINGLE_GAME and not d.crawford
             out.append(ev.GameStarted(d.game, d.score, d.crawford, with_cube))
+            # A single game forfeited before it started (its creator never came, a seat
+            # silent in the roll-off): the wire names the forfeit first, the engine starts
+            # the game and then forfeits it.
+            if forfeit is not None and forfeit.game == d.game:
+                out.append(ev.Forfeited(forfeit.seat, ForfeitReason(forfeit.reason)))
+            else:
+                forfeit = None
         elif isinstance(d, pe.Dice):
             dice = (d.d1, d.d2)
             if d.kind == "rolloff":

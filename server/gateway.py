@@ -112,6 +112,10 @@ class Connection:
     detached: bool = False
     told_degraded: bool = False
     """Told ``degraded`` and not yet ``restored``."""
+    acting: int | None = None
+    """The seq of the action now waiting for the store (None: none)."""
+    told_retry: bool = False
+    """That action was answered ``retry_later`` already: the store was lost meanwhile."""
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
@@ -143,7 +147,12 @@ class Gateway:
         matches.hub.on_behind = lambda match, v, seen: rewind.store_behind(self, match, v, seen)
         self.degraded_since: int | None = None
         """Server time since when this process cannot reach the store (None: it can)."""
+        self._lost_at = 0.0
+        """When (monotonic) this process last lost the store."""
         matches.clock.on_change = self._store_changed
+        # Another Redis answers (restarted, or a replica took over), maybe too fast for any
+        # beat to fail: did it come back without writes this process stored?
+        matches.clock.on_new_instance = lambda: self._spawn(rewind.audit(self, time.monotonic()))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -241,6 +250,7 @@ class Gateway:
             if self.degraded_since is not None:
                 return
             self.degraded_since = self.matches.now()
+            self._lost_at = time.monotonic()
             log.warning(
                 "store unreachable: clients told", extra=logs.fields(conns=len(self.connections))
             )
@@ -249,9 +259,18 @@ class Gateway:
                 if conn.counted and not conn.closing:
                     conn.told_degraded = True
                     conn.send(frame)
+                    if conn.acting is not None and not conn.told_retry:
+                        # Its action waits on a store that may not answer for seconds: answer
+                        # it now. If it was stored after all, its retry (same seq) is acked.
+                        conn.told_retry = True
+                        conn.send_message(
+                            m.Reject(conn.acting, ErrorCode.RETRY_LATER, "storage unavailable")
+                        )
             self._spawn(self._shed_if_still_degraded(self.degraded_since))
         elif self.degraded_since is not None:
             log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
+            # Did the store come back without writes this process stored? (server.rewind)
+            self._spawn(rewind.audit(self, self._lost_at))
             frame = codec.encode(m.Restored(self.degraded_since))
             self.degraded_since = None
             for conn in list(self.connections):
@@ -409,7 +428,7 @@ class Gateway:
         """The events after ``last_v`` (fetched by the follower), or a snapshot when the
         client has none or is too far behind."""
         assert conn.follower is not None
-        rewind.note_resume(conn.match_id, last_v, state.version)  # then a snapshot, below
+        rewind.note_resume(self, conn, last_v, state.version)  # then a snapshot, below
         gap = state.version - last_v if last_v is not None else None
         if gap is not None and 0 <= gap <= self.settings.resume_max_events:
             conn.follower.start(last_v + 1, state.version)  # type: ignore[operator]
@@ -519,21 +538,32 @@ class Gateway:
             conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
             return
         command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
+        conn.acting, conn.told_retry = seq, False
+        try:
+            reply, by_the_rules = await self._submit(conn, command)
+        finally:
+            conn.acting = None
+        if conn.told_retry:
+            return  # answered retry_later when the store was lost; its retry gets the answer
+        conn.send_message(reply)
+        if by_the_rules:
+            with contextlib.suppress(Unavailable, RedisError, OSError):
+                await rewind.after_reject(self, conn)  # built on versions the store lost?
+
+    async def _submit(self, conn: Connection, command: c.Command) -> tuple[m.Ack | m.Reject, bool]:
+        """The answer to a seat's action (applied and stored: ack; or refused), and whether
+        the match's rules refused it."""
+        seq = command.seq
         try:
             outcome = await self.matches.submit(conn.match_id, command)
         except core.Rejected as exc:
-            conn.send_message(m.Reject(seq, ErrorCode(exc.code), exc.message[:200]))
-            with contextlib.suppress(Unavailable, RedisError, OSError):
-                await rewind.after_reject(self, conn)  # built on versions the store lost?
-            return
+            return m.Reject(seq, ErrorCode(exc.code), exc.message[:200]), True
         except Unavailable:
-            conn.send_message(m.Reject(seq, ErrorCode.RETRY_LATER, "storage unavailable"))
-            return
+            return m.Reject(seq, ErrorCode.RETRY_LATER, "storage unavailable"), False
         except NotFound:
-            conn.send_message(m.Reject(seq, ErrorCode.NOT_FOUND, "no such match"))
-            return
+            return m.Reject(seq, ErrorCode.NOT_FOUND, "no such match"), False
         version = outcome.version if isinstance(outcome, core.Duplicate) else outcome.state.version
-        conn.send_message(m.Ack(seq, version))
+        return m.Ack(seq, version), False
 
     async def _receive(self, conn: Connection) -> bytes | None:
         """The next binary frame, or None once the connection is closed."""

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from server import logs
 from server.fanout import Feed, Gap
+from server.high_water import HighWater
 from server.redis_link import RedisTarget
 from server.store import CONTROL, Store, channel, split_published
 from server.tasks import cancel_all
@@ -170,6 +171,8 @@ class Hub:
         self.on_behind: Callable[[str, int, str], None] | None = None
         """Called with ``(match, stored version, where it was seen)`` when the store is found
         behind what followers may have been sent (see :mod:`server.rewind`)."""
+        self.known = HighWater()
+        """The newest version of each match this process saw stored (server.high_water)."""
 
     def followers(self, match_id: str) -> set[Follower]:
         return self._followers.get(match_id, set())
@@ -221,7 +224,9 @@ class Hub:
         return True
 
     def publish_local(self, match_id: str, version: int, frame: bytes) -> None:
-        """The fast path: events this process has just stored."""
+        """Deliver a stored event (one this process has just stored: the fast path; or one
+        from the channel) to the match's followers here."""
+        self.known.saw(match_id, version)
         for follower in list(self.followers(match_id)):
             follower.deliver(version, frame)
 

@@ -385,6 +385,7 @@ class MatchService:
         if stored is None:
             raise NotFound(match_id)
         state = serial.loads(MatchState, stored.state)
+        self.hub.known.saw(match_id, state.version)
         self._remember(state)
         return state
 

@@ -39,8 +39,15 @@ CONNECTIONS = Gauge(
 )
 LOST_WRITES = Counter(
     "fairgammon_lost_writes_total",
-    "Connections found ahead of the store (writes lost in a failover), by where it was seen",
+    "Acknowledged writes the store lost (a failover, a restart from an old snapshot), found by "
+    "the server's own evidence, by where it was seen",
     ["seen"],
+)
+UNCONFIRMED_AHEAD = Counter(
+    "fairgammon_unconfirmed_ahead_total",
+    "Clients that claimed a version beyond the store which no evidence of this process backs "
+    "(any client can send one: not an alert), by role",
+    ["role"],
 )
 COMMANDS = Counter("fairgammon_commands_total", "Accepted commands, by kind", ["kind"])
 MOVES = Counter("fairgammon_moves_total", "Accepted checker plays (rate: moves per second)")

@@ -1,14 +1,27 @@
 """When the store is behind what clients were shown: writes lost in a failover.
 
 A Redis replica promoted while it was behind its primary (Sentinel, a cluster failover, an
-operator's ``REPLICAOF NO ONE``) has lost the primary's last writes: clients may hold events,
-and versions, that the store no longer has. Left alone they stall — their next action is built
-on a state that does not exist, and the store's new events reuse versions they think they have.
+operator's ``REPLICAOF NO ONE``), or a Redis restarted from an old snapshot, has lost the last
+writes: clients may hold events, and versions, that the store no longer has. Left alone they
+stall — their next action is built on a state that does not exist, and the store's new events
+reuse versions they think they have.
 
-This module notices it and brings those connections back to what the store holds:
+This module notices it and brings those connections back to what the store holds. A loss is
+counted only on the server's own evidence — versions this process sent its connections, or
+knew the store held (:mod:`server.high_water`) — never on a client's word:
 
 * at a handshake or resume: the client's ``last_v`` is ahead of the stored version
-  (:func:`note_resume`; the gateway then sends a snapshot, as for any client too far away);
+  (:func:`note_resume`). The gateway sends it a snapshot either way (as for any client too far
+  away); it is an incident only when this process itself knew a version beyond the stored one.
+  Otherwise the claim is unconfirmed: a warning (at most one per :data:`QUIET_SECONDS`, with a
+  count of those left out) and ``fairgammon_unconfirmed_ahead_total``, since any client,
+  anonymous spectators included, can send any ``last_v``;
+* after this process found the store again following an outage, or found another Redis
+  answering its heartbeat (:attr:`server.clock.ServerClock.on_new_instance`: a restart or a
+  failover too quick for a beat to fail) (:func:`audit`): every match it saw stored in the
+  :data:`AUDIT_LOOKBACK_SECONDS` before is checked against the store, so the process that
+  acknowledged the lost writes counts them even when its clients have gone to another
+  process;
 * when a match channel's pub/sub connection comes back after a break (as after any failover)
   and the store is behind what this process's connections of the match were sent
   (:attr:`server.hub.Hub.on_behind`);
@@ -21,13 +34,15 @@ This module notices it and brings those connections back to what the store holds
 
 Each such incident is logged (``store behind clients: writes lost``, with the match, both
 versions and where it was seen) and counted in ``fairgammon_lost_writes_total{seen=...}``
-(``resume``, ``gap``, ``commit``, ``action``, ``note``).
-Play goes on from the stored state; the events that were lost are gone for good.
+(``resume``, ``audit``, ``gap``, ``commit``, ``action``, ``note``); ``resume`` and ``audit``
+count a match's loss once per process. Play goes on from the stored state; the events that
+were lost are gone for good.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -44,10 +59,45 @@ log = logs.get("rewind")
 
 OP = "rewind"
 """The control note's ``op``: ``{op: rewind, v: <stored version>}``."""
+QUIET_SECONDS = 10.0
+"""At most one warning about unconfirmed claims per this long (per process)."""
+AUDIT_LOOKBACK_SECONDS = 600.0
+"""How far before an outage :func:`audit` looks: every live match moves within a move clock
+(at most 10 minutes), and a failover loses only the writes of the last moments before it."""
+AUDIT_BATCH = 500
+
+
+class Quiet:
+    """Let one message through per ``every`` seconds; count the others.
+
+    >>> q = Quiet(10.0)
+    >>> q.ready(0.0), q.ready(5.0), q.ready(6.0), q.ready(10.0), q.left_out
+    (True, False, False, True, 2)
+    """
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.left_out = 0
+        self._last: float | None = None
+        self._pending = 0
+
+    def ready(self, now: float | None = None) -> bool:
+        """True when a message may go out now; :attr:`left_out` then says how many did not
+        since the last one."""
+        now = time.monotonic() if now is None else now
+        if self._last is not None and now - self._last < self.every:
+            self._pending += 1
+            return False
+        self._last, self.left_out, self._pending = now, self._pending, 0
+        return True
+
+
+_unconfirmed = Quiet(QUIET_SECONDS)
 
 
 def incident(match_id: str, client_version: int, stored_version: int, seen: str) -> None:
-    """Log and count one connection found ahead of the store."""
+    """Log and count one loss found: ``client_version`` is the newest version clients were
+    shown (as this process knows it), ``stored_version`` what the store holds now."""
     metrics.LOST_WRITES.labels(seen).inc()
     log.error(
         "store behind clients: writes lost",
@@ -58,12 +108,65 @@ def incident(match_id: str, client_version: int, stored_version: int, seen: str)
     )  # fmt: skip
 
 
-def note_resume(match_id: str, last_v: int | None, stored_version: int) -> bool:
-    """A client resumes from ``last_v``: True (and an incident) when the store is behind it."""
-    if last_v is None or last_v <= stored_version:
+def note_resume(gateway: Gateway, conn: Connection, last_v: int | None, stored: int) -> bool:
+    """A client resumes from ``last_v``: True when it claims to be ahead of the store (the
+    gateway then sends a snapshot). An incident only when this process knew a version beyond
+    ``stored`` itself; else the claim is logged (quietly) and counted as unconfirmed."""
+    if last_v is None or last_v <= stored:
         return False
-    incident(match_id, last_v, stored_version, "resume")
+    known = gateway.matches.hub.known
+    match_id = conn.match_id
+    version = known.behind(match_id, stored)
+    if version is not None:
+        lost(gateway, match_id, version, stored, "resume")
+        return True
+    fields = logs.fields(
+        match=match_id, role=conn.role, claimed=last_v, stored_version=stored,
+        client=conn.ws.client.host if conn.ws.client else None,
+    )  # fmt: skip
+    if known.settled(match_id):
+        log.info("client ahead of the store: this loss is counted already", extra=fields)
+        return True
+    metrics.UNCONFIRMED_AHEAD.labels("spectator" if conn.seat is None else "seat").inc()
+    if _unconfirmed.ready():
+        fields["fields"]["left_out"] = _unconfirmed.left_out
+        log.warning(
+            "client claims a version beyond the store: unconfirmed, not counted", extra=fields
+        )
     return True
+
+
+def lost(gateway: Gateway, match_id: str, known: int, stored: int, seen: str) -> None:
+    """This process knew ``known`` of a match the store now has at ``stored``: one incident.
+    The match's cached state (as new as what was lost) is dropped, so the next command meets
+    the stored state instead of failing its compare-and-set."""
+    gateway.matches.hub.known.settle(match_id, stored)
+    gateway.matches.forget(match_id)
+    incident(match_id, known, stored, seen)
+
+
+async def audit(gateway: Gateway, since: float) -> None:
+    """The store is reachable again after an outage that began at ``since`` (monotonic):
+    count every match this process saw stored at a version the store no longer has."""
+    known = gateway.matches.hub.known
+    marks = known.raised_since(since - AUDIT_LOOKBACK_SECONDS)
+    for start in range(0, len(marks), AUDIT_BATCH):
+        batch = marks[start : start + AUDIT_BATCH]
+        for attempt in range(20):
+            try:
+                stored = await gateway.store.versions([match for match, _ in batch])
+                break
+            except Exception as exc:  # right after an outage the store may flap
+                if attempt == 19:
+                    log.warning("audit failed", extra=logs.fields(error=repr(exc)))
+                    return
+                await asyncio.sleep(0.25)
+        for (match_id, _), version in zip(batch, stored, strict=True):
+            if version is None:
+                continue
+            behind = known.behind(match_id, version)
+            if behind is not None:
+                lost(gateway, match_id, behind, version, "audit")
 
 
 def sent_version(conn: Connection) -> int | None:

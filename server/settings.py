@@ -68,6 +68,10 @@ class Settings:
     open_per_creator: int = 3
     # A match nobody joined within this long is cancelled.
     open_match_seconds: int = 900
+    # Chat lines per speaker of a match (a seat, or a spectator's client address): this many
+    # at once, then this many a minute (server/chat.py).
+    chat_burst: int = 5
+    chat_per_minute: float = 30.0
     # Proxies whose X-Forwarded-For names the client (addresses or networks, or "*"); empty:
     # the TCP peer is the client. deploy/nginx.conf's proxy must be listed when it is used.
     trusted_proxies: tuple[str, ...] = ()
@@ -104,6 +108,8 @@ class Settings:
             raise SettingsError("max_frame_bytes must be at least 1024")
         if self.create_burst < 1 or self.create_per_minute <= 0 or self.open_per_creator < 1:
             raise SettingsError("create_burst, create_per_minute and open_per_creator must be > 0")
+        if self.chat_burst < 1 or self.chat_per_minute <= 0:
+            raise SettingsError("chat_burst and chat_per_minute must be > 0")
         if not 0.1 <= self.request_timeout_seconds <= 600:
             raise SettingsError("request_timeout_seconds must be between 0.1 and 600")
         if self.open_match_seconds < 10:

@@ -129,7 +129,8 @@ return due
 
 # KEYS: heartbeat, credit. ARGV: wall ms now, gap ms that counts as an outage.
 # Returns the clock credit: the total time all servers (or Redis) were down, which the
-# server subtracts from wall time so that outages never eat into anybody's clock.
+# server subtracts from wall time so that outages never eat into anybody's clock; and the
+# answering Redis's run_id, which changes when it restarts or another one takes over.
 _HEARTBEAT = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local now = tonumber(ARGV[1])
@@ -148,7 +149,9 @@ redis.call('DEL', KEYS[3])
 if now > last then
   redis.call('SET', KEYS[1], now)
 end
-return credit
+local info = redis.pcall('INFO', 'server')  -- (a Redis without INFO: no run_id, no harm)
+local run_id = type(info) == 'string' and string.match(info, 'run_id:(%w+)') or ''
+return {credit, run_id}
 """
 
 
@@ -220,21 +223,26 @@ class Conflict(Exception):
 class Store:
     """Async access to the Redis layout above. One instance per process."""
 
-    def __init__(self, redis: Any, target: RedisTarget | None = None) -> None:
+    def __init__(self, redis: Any, target: RedisTarget | None = None, beat: Any = None) -> None:
         self.redis = redis
         self.target = target or RedisTarget(url="redis://")
+        # The heartbeat has a client (one connection) of its own when given: it measures the
+        # store's answer, not the wait for a pooled connection (server.clock).
+        self._beat = beat
         self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target))
         self._claim = redis.register_script(_CLAIM_DUE)
-        self._heartbeat = redis.register_script(_HEARTBEAT)
+        self._heartbeat = (beat or redis).register_script(_HEARTBEAT)
         self._take_seat = redis.register_script(_script(_TAKE_SEAT, self.target))
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
+        self.instance: bytes | None = None
+        """The run_id of the Redis that answered the last heartbeat."""
 
     @classmethod
     def connect(cls, target: str | RedisTarget) -> Store:
         """A store on one Redis (a URL), a cluster or a Sentinel-watched primary."""
         target = RedisTarget.of(target)
-        return cls(connect(target), target)
+        return cls(connect(target), target, beat=connect(target, max_connections=1))
 
     @classmethod
     def from_url(cls, url: str) -> Store:
@@ -242,6 +250,8 @@ class Store:
 
     async def close(self) -> None:
         await self.redis.aclose()
+        if self._beat is not None:
+            await self._beat.aclose()
 
     async def ping(self) -> bool:
         try:
@@ -360,6 +370,14 @@ class Store:
         raw = await self.redis.hget(state_key(match_id), "v")
         return int(raw) if raw is not None else None
 
+    async def versions(self, match_ids: Sequence[str]) -> list[int | None]:
+        """Each match's stored version (None: no such match), in one pipelined round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hget(state_key(match_id), "v")
+            raw = await pipe.execute()
+        return [int(v) if v is not None else None for v in raw]
+
     async def summaries(self, match_ids: Sequence[str]) -> list[bytes | None]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for match_id in match_ids:
@@ -450,10 +468,15 @@ class Store:
         return [m.decode() for m in due]
 
     async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int = 250) -> int:
+        """One heartbeat: the clock credit (ms). :attr:`instance` is then the run_id of the
+        Redis that answered (on a cluster: the master of the clock's slot)."""
         if not self._clock_keys_checked:
             await self._rename_legacy_clock_keys()
         keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
-        return int(await self._heartbeat(keys=keys, args=[wall_ms, outage_ms, beat_ms]))
+        credit, self.instance = await self._heartbeat(
+            keys=keys, args=[wall_ms, outage_ms, beat_ms]
+        )
+        return int(credit)
 
     async def mark_stopped(self) -> None:
         """Note a graceful stop: the next heartbeat credits the whole gap, however short."""

@@ -38,6 +38,7 @@ from protocol.client import (
     join_match,
     play_random,
 )
+from protocol.client.lobby import get
 from protocol.fairdice import DEFAULT_CHAIN_LENGTH, GameId, HashChain
 from protocol.limits import PROTOCOL_VERSION
 from server.clock import wall_ms
@@ -76,6 +77,19 @@ def server_fixture(**env: str) -> Any:
     return fixture
 
 
+async def move_clock(server: ServerProcess, redis_url: str, seconds: float) -> None:
+    """Move the server clock on: server time is wall time minus the credit kept in Redis,
+    which every heartbeat (250 ms) reads back. Returns once ``server`` tells the moved time."""
+    before = (await get(server.base, "/healthz"))["time"]
+    async with store_at(redis_url) as store:
+        await store.redis.decrby(CLOCK_CREDIT, int(seconds * 1000))
+    for _ in range(100):
+        if (await get(server.base, "/healthz"))["time"] >= before + seconds * 1000:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the server clock did not move")
+
+
 # ---------------------------------------------------------------- raw peers
 
 
@@ -96,13 +110,18 @@ class Peer:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, url: str, origin: str | None = None) -> Peer:
+    async def open(
+        cls, url: str, origin: str | None = None, client: str | None = None
+    ) -> Peer:
+        """A connection to ``url``; ``client``: the ``X-Forwarded-For`` a proxy would add (for
+        a server that trusts 127.0.0.1 as its proxy, the client address it then sees)."""
         ws = await connect(
             url,
             origin=origin,
             compression=None,
             max_size=1 << 20,
             open_timeout=5,  # type: ignore[arg-type]
+            additional_headers={"X-Forwarded-For": client} if client else None,
         )
         return cls(ws)
 

@@ -8,6 +8,7 @@ sheds its connections at once, so that its players move on and nobody loses on t
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 
 from protocol import events as pe
@@ -25,7 +26,14 @@ from tests.failure_kit import (
     until,
 )
 from tests.serverproc import ServerProcess
-from tests.srv_support import Peer, Recorder, closing_error, play_out, seat_two
+from tests.srv_support import (
+    Peer,
+    Recorder,
+    assert_log_replays,
+    closing_error,
+    play_out,
+    seat_two,
+)
 
 stack = stack_fixture()
 
@@ -126,3 +134,50 @@ async def test_a_process_cut_off_from_redis_sheds_its_players_to_a_healthy_one(s
         assert_saw_the_log(s, stored)
     print(f"\nboth seats resumed on the healthy process {moved:.2f} s after the cut")
     await cable.cut()
+
+
+async def test_a_stalled_store_is_noticed_within_a_second_and_a_pending_action_answered(stack):
+    """Redis paused (SIGSTOP: connections stay open, nothing answers): the seats are told
+    ``degraded`` within about a second (the heartbeat's stall limit, not the 5 s socket
+    timeout), the action sent as the store stalled is answered ``retry_later`` then, not left
+    hanging, and once Redis runs again (SIGCONT) the seats get ``restored`` and the action,
+    sent again by the client, is stored exactly once."""
+    proc = stack.server(FAIRGAMMON_STORE_GRACE_SECONDS="30")
+    seated = await seat_two(proc.base, mode="single_game")
+    times: list[tuple[float, m.ServerMessage]] = []
+    (a, b), _ = seated.recorded((proc.ws, 0), (proc.ws, 1))
+    a.on_event = lambda x: times.append((time.monotonic(), x))
+    redis = stack.redis.process
+    assert redis is not None
+    async with a, b:
+        await play_until((a, b), lambda: a.owes() == "decide")
+        await until(lambda: a.tracker.version == b.tracker.version)
+        start = len(times)
+        redis.send_signal(signal.SIGSTOP)
+        stopped = time.monotonic()
+        try:
+            rolling = asyncio.create_task(a.roll())  # sent at once, to a store that stalls
+            await until(lambda: any(isinstance(x, m.Degraded) for _, x in times[start:]), 10)
+            told = next(t for t, x in times[start:] if isinstance(x, m.Degraded)) - stopped
+            await until(lambda: any(isinstance(x, m.Reject) for _, x in times[start:]), 10)
+            refused = next((t, x) for t, x in times[start:] if isinstance(x, m.Reject))
+            assert refused[1].code == "retry_later", refused
+            answered = refused[0] - stopped
+            assert not rolling.done()  # the client sends it again by itself, later
+        finally:
+            redis.send_signal(signal.SIGCONT)
+        resumed = time.monotonic()
+        await until(lambda: any(isinstance(x, m.Restored) for _, x in times[start:]), 10)
+        back = next(t for t, x in times[start:] if isinstance(x, m.Restored)) - resumed
+        reply = await asyncio.wait_for(rolling, 30)
+        assert isinstance(reply, m.Ack), reply
+        results = await play_out(a, b, seed=5)
+    stored = await stack.log(seated.match_id)
+    assert results[0] == results[1] and count_kind(stored, pe.Forfeit) == 0
+    assert sum(isinstance(x, m.Welcome) for _, x in times) == 1  # the same connection throughout
+    await assert_log_replays(stack.redis.url, seated.match_id)
+    print(
+        f"\nstalled store: degraded {told:.2f} s after SIGSTOP, the pending roll answered "
+        f"{answered:.2f} s after it; restored {back:.2f} s after SIGCONT"
+    )
+    assert told < 2.5 and answered < 2.5  # (about 1 s: margin for a loaded 2-core machine)

@@ -15,10 +15,9 @@ import redis.asyncio as aioredis
 from protocol.client import MatchClient
 from protocol.client.lobby import get, get_text
 from server.redis_process import RedisProcess
-from server.store import CLOCK_CREDIT
 from tests.proxy_process import ProxyProcess
 from tests.serverproc import ServerProcess
-from tests.srv_support import server_fixture
+from tests.srv_support import move_clock, server_fixture
 
 LIFETIME = 900
 LIMITS = {
@@ -78,20 +77,6 @@ async def join(port: int, match_id: str, client: str) -> tuple[int, dict[str, st
 
 async def open_ids(server) -> list[str]:
     return [m["id"] for m in (await get(server.base, "/api/matches?status=open"))["matches"]]
-
-
-async def move_clock(server, redis_url: str, seconds: float) -> None:
-    """Move the server clock on: server time is wall time minus the credit kept in Redis,
-    which every heartbeat (250 ms) reads back."""
-    before = (await get(server.base, "/healthz"))["time"]
-    r = aioredis.from_url(redis_url)
-    await r.decrby(CLOCK_CREDIT, int(seconds * 1000))
-    await r.aclose()
-    for _ in range(100):
-        if (await get(server.base, "/healthz"))["time"] >= before + seconds * 1000:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the server clock did not move")
 
 
 def refused(answer: tuple[int, dict[str, str], dict], code: str) -> int:

@@ -16,8 +16,10 @@ import pytest
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
+from protocol import messages as m
 from protocol.client import play_random
 from protocol.client.lobby import get
+from server import chat
 from server import store as s
 from server.cli import build_parser
 from server.redis_link import RedisTarget, masters
@@ -47,7 +49,8 @@ def test_every_script_and_channel_of_a_match_is_one_slot() -> None:
     keys = [
         s.state_key(match_id), s.log_key(match_id), s.seats_key(match_id),
         s.presence_key(match_id), s.takeover_key(match_id), s.watchers_key(match_id),
-        s.channel(match_id),
+        s.channel(match_id), chat.stream_key(match_id, "players"), chat.counter_key(match_id),
+        chat.allowance_key(match_id),
     ]  # fmt: skip
     assert len({key_slot(k.encode()) for k in keys}) == 1
     clock = [s.HEARTBEAT, s.CLOCK_CREDIT, s.STOPPED]  # the heartbeat script's keys
@@ -72,6 +75,9 @@ async def test_scripts_run_on_the_cluster_and_publish_on_the_shard(cluster: Test
         assert await store.heartbeat(int(time.time() * 1000), 1000) == 0
         stored = await store.load(match_id)
         assert stored is not None and stored.version == 2
+        # The rewind audit's read of many matches at once, across slots.
+        others = [secrets.token_hex(16) for _ in range(20)]
+        assert await store.versions([match_id, *others]) == [2] + [None] * 20
     got = [await sharded.get_message(timeout=2) for _ in range(2)]
     assert [(m["type"], s.split_published(m["data"])) for m in got] == [
         ("smessage", (1, b"e1")),
@@ -80,6 +86,23 @@ async def test_scripts_run_on_the_cluster_and_publish_on_the_shard(cluster: Test
     assert await plain.get_message(timeout=0.3) is None
     for pubsub in (sharded, plain):
         await pubsub.aclose()
+
+
+async def test_chat_lines_go_out_on_the_match_s_shard(cluster: TestCluster) -> None:
+    """A chat line is published on the match's sharded channel, as its events are: the other
+    seat hears it (a plain PUBLISH would reach no sharded subscriber)."""
+    server = ServerProcess(cluster.url, REDIS_CLUSTER="1")
+    try:
+        await asyncio.to_thread(server.start)
+        seated = await seat_two(server.base, mode="single_game")
+        ann, bob = await seated.peer(server.ws, 0), await seated.peer(server.ws, 1)
+        await ann.send_msg(m.ChatSend("players", "Good luck", None))
+        heard = await bob.next(m.Chat)
+        assert (heard.n, heard.seat, heard.text) == (1, 0, "Good luck")
+        for peer in (ann, bob):
+            await peer.close()
+    finally:
+        server.stop()
 
 
 async def test_matches_across_two_processes_survive_a_killed_process_and_a_master_restart(
