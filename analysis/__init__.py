@@ -8,5 +8,5 @@
 * :mod:`analysis.report` — the report as the API's JSON.
 
 No I/O here: the Redis work queue and the worker that analyses every finished game in the
-background are the server's (``server/analysis_queue.py``, ``server/analysis_worker.py``).
+background are the server's (``server/work/analysis_queue.py``, ``server/work/analysis_worker.py``).
 """

@@ -1,7 +1,7 @@
 """Whole-game analysis time at 1-ply and at 2-ply (the deeper pass): p50/p95 over reproducible
 games.
 
-Games are played out by policies from ``tests/analysis_support.py`` (best against best is
+Games are played out by policies from ``harness/analysis.py`` (best against best is
 closest to real play; random against random gives long games full of contact; the cube paths
 come with money and match games), then each is analysed by :func:`analysis.core.analyse` on
 one thread, as a worker does. Wall and CPU time are both printed: on a shared machine the CPU
@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
 from analysis.core import analyse  # noqa: E402
 from analysis.equity import DeepEvaluator, Evaluator  # noqa: E402
 from engine.match import MatchOptions  # noqa: E402
-from tests.analysis_support import constructed_game  # noqa: E402
+from harness.analysis import constructed_game  # noqa: E402
 
 KINDS = [
     ("money, best v best, cube", ("best", "best"), MatchOptions.money(), 0.03),

@@ -43,7 +43,7 @@ from loadgen import procs
 from protocol.client import LobbyError, MatchClient, create_match, play_random
 from protocol.client.lobby import get_text
 from protocol.fairdice import verify_json
-from server.redis_process import RedisProcess, free_port
+from server.ops.redis_process import RedisProcess, free_port
 
 BOT = 1
 

@@ -1,7 +1,7 @@
 """Move generation and validation throughput, against GNU Backgammon's C generator.
 
 Builds a reproducible mixed set (random-play positions plus the tricky families of
-``tests/corpus.py``: bar against closed boards, bear-offs with gaps and hits, one-die-only
+``harness/corpus.py``: bar against closed boards, bear-offs with gaps and hits, one-die-only
 rolls, partial doubles, nearly finished games), each with a seeded roll. Then, in one run and
 on the same list:
 
@@ -38,8 +38,8 @@ from engine.movegen import legal_plays
 from engine.position_id import encode
 from engine.reference import apply_move, reference_plays, single_moves
 from engine.validate import IllegalPlay, validate_play
+from harness.corpus import mixed_cases, to_gnubg
 from server.cli.legal import serve
-from tests.corpus import mixed_cases, to_gnubg
 
 
 def best_of(repeats: int, runs: dict[str, Callable[[], None]], label: str) -> dict[str, float]:

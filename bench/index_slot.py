@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from server.redis_process import RedisProcess
+from server.ops.redis_process import RedisProcess
 
 
 def main() -> int:

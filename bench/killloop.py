@@ -41,14 +41,14 @@ sys.path.append(str(ROOT / "bench"))
 
 from loadgen.procs import Server  # noqa: E402
 
+from harness import srv_support  # noqa: E402
 from protocol import codec  # noqa: E402
 from protocol import events as pe  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.client import MatchClient, create_match, join_match, play_random  # noqa: E402
 from server.machine import commands  # noqa: E402
-from server.redis_process import RedisProcess, free_port  # noqa: E402
-from server.store import Store  # noqa: E402
-from tests import srv_support  # noqa: E402
+from server.match.store import Store  # noqa: E402
+from server.ops.redis_process import RedisProcess, free_port  # noqa: E402
 
 
 @dataclass

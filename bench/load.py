@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from loadgen import echo, generator, procs
 from loadgen.stats import mib, ms, percentile
 
-from server.redis_process import RedisProcess, free_port
+from server.ops.redis_process import RedisProcess, free_port
 
 MAX_SOCKETS_PER_GENERATOR = 15_000
 

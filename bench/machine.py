@@ -1,5 +1,5 @@
 """The pure match machine's cost per transition: ``core.apply`` over every command of six
-seeded 5-point matches with a time reserve (the honest test seats of tests/machine_driver.py,
+seeded 5-point matches with a time reserve (the honest test seats of harness/machine_driver.py,
 cube turned now and then), best of five passes.
 
     .venv/bin/python bench/machine.py
@@ -13,10 +13,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, not an install
 
 from engine.match import MatchOptions
+from harness.machine_driver import Seat
 from server.machine import core
 from server.machine.commands import Join
 from server.machine.state import Config
-from tests.machine_driver import Seat
 
 
 def run(seed: int) -> list:

@@ -11,7 +11,7 @@ automatic reveal meets ``retry_later`` for the whole outage. Redis is started ag
 AOF after ``--seconds``. It prints how often the reveal was refused, how long after Redis came
 back it was acknowledged, and the match's end; exit status 0 when the reveal went through and
 the game ended without a forfeit. (The suite proves the same property in fake time:
-tests/test_client_seat.py, ten minutes of ``retry_later``.)
+tests/unit/test_client_seat.py, ten minutes of ``retry_later``.)
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ from engine.movegen import legal_plays  # noqa: E402
 from protocol import events as pe  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.client import MatchClient, create_match, join_match, play_random  # noqa: E402
-from server.exports import read_log  # noqa: E402
-from server.redis_process import RedisProcess, free_port  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.match.history import read_log  # noqa: E402
+from server.match.store import Store  # noqa: E402
+from server.ops.redis_process import RedisProcess, free_port  # noqa: E402
 
 
 def health(base: str) -> int:

@@ -2,7 +2,7 @@
 
 Every commit stores the match state (``server.machine.serial.dumps``) and a loaded match reads
 it back (``serial.loads``). Plays a 7-point match with a time reserve with the honest test
-seats (``tests/machine_driver.py``, seeded) to a move owed mid-game, with the cube turned and
+seats (``harness/machine_driver.py``, seeded) to a move owed mid-game, with the cube turned and
 a score on the board, then prints the snapshot's size and the best-of-``--repeats`` time per
 dump, per load and per dump+load; and the same for a ``MovePlay`` command record.
 
@@ -23,11 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, n
 import msgpack
 
 from engine.match import MatchOptions
+from harness.machine_driver import Seat
 from server.machine import core, serial
 from server.machine.commands import Command, Join, MovePlay
 from server.machine.state import Config, MatchState, Phase, owing
-from server.matches import command_record
-from tests.machine_driver import Seat
+from server.match.service import command_record
 
 MID = "0123456789abcdef0123456789abcdef"
 

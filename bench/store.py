@@ -1,7 +1,7 @@
 """What durability costs: commit-script throughput and latency under each AOF fsync policy.
 
 Starts private redis-servers (one per policy) in a temp dir and drives the real commit script
-(:meth:`server.store.Store.commit`) from C concurrent writers, each on its own match, for D
+(:meth:`server.match.store.Store.commit`) from C concurrent writers, each on its own match, for D
 seconds. Prints commits/s and latency p50/p99 for ``appendfsync always`` and ``everysec``.
 
     .venv/bin/python bench/store.py [--writers 64] [--seconds 5]
@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from server.redis_process import RedisProcess
-from server.store import Store
+from server.match.store import Store
+from server.ops.redis_process import RedisProcess
 
 
 async def drive(url: str, writers: int, seconds: float) -> tuple[int, list[float]]:

@@ -27,7 +27,7 @@ from playwright.async_api import async_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, DIST, NEXT_TAP  # noqa: E402
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, DIST, NEXT_TAP  # noqa: E402
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

@@ -3,7 +3,7 @@
 The weights and the one-sided bear-off database load on first use (about 0.1–0.7 s, ~50 MB) and
 stay for the life of the process: bgsage's own ``cube_action`` reloads its weight files on every
 call (~44 ms), so cube decisions here go through the already-loaded net instead (the same 1-ply
-answer in microseconds; ``tests/test_brain.py`` checks it against ``cube_action``).
+answer in microseconds; ``tests/unit/test_brain.py`` checks it against ``cube_action``).
 
 Every search runs on the calling thread (``n_threads=1``, no thread pool): a bot worker plays
 many games at once and spreads them over threads itself, and on a small machine bgsage's own

@@ -13,22 +13,24 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
-from server import accounts_api, durability, exports, hints, lobby, logs, metrics, pages, records
-from server.accounts import Accounts, Throttle
-from server.accounts_store import AccountsStore
-from server.chat import ChatRooms
-from server.clock import ServerClock, sweep_deadlines
-from server.gateway import Gateway
-from server.hub import Hub
-from server.lobby_limits import Limits, LobbyLimits, sweep_open_matches
-from server.matches import MatchService
-from server.origin import OriginCheck
-from server.players import Players
-from server.redis_link import follow_primary
-from server.results import Results
-from server.settings import Settings
-from server.store import Store
-from server.tasks import cancel_all
+from server.match.clock import ServerClock, sweep_deadlines
+from server.match.gateway import Gateway
+from server.match.hub import Hub
+from server.match.service import MatchService
+from server.match.store import Store
+from server.ops import durability, logs, metrics
+from server.ops.redis_link import follow_primary
+from server.ops.settings import Settings
+from server.ops.tasks import cancel_all
+from server.players.accounts import Accounts, Throttle
+from server.players.accounts_store import AccountsStore
+from server.players.chat import ChatRooms
+from server.players.profiles import Players
+from server.players.results import Results
+from server.web import accounts as accounts_api
+from server.web import exports, hints, lobby, pages, records
+from server.web.limits import Limits, LobbyLimits, sweep_open_matches
+from server.web.origin import OriginCheck
 
 log = logs.get("app")
 
@@ -147,7 +149,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             yield
         finally:
             await gateway.shutdown()
-            await cancel_all(tasks)  # one cancel() is not always enough: see server.tasks
+            await cancel_all(tasks)  # one cancel() is not always enough: see server.ops.tasks
             with contextlib.suppress(Exception):
                 await store.mark_stopped()  # the restart's downtime will be credited
             await hub.stop()

@@ -17,7 +17,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 import pytest  # noqa: E402
 
-from server.redis_process import RedisProcess  # noqa: E402
+from server.ops.redis_process import RedisProcess  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -45,7 +45,7 @@ async def redis_url(redis_process):
 @pytest.fixture
 async def server(redis_url):
     """A real server process (uvicorn) on the test Redis, for one test."""
-    from tests.serverproc import ServerProcess
+    from harness.serverproc import ServerProcess
 
     proc = ServerProcess(redis_url)
     proc.start()

@@ -6,7 +6,8 @@ counters from 0, so running it again reproduces the file byte for byte::
     python -m protocol.fairdice.make_vectors            # rewrite the file
     python -m protocol.fairdice.make_vectors --check    # exit 1 if the file is stale
 
-The Python tests (``tests/test_fairdice_vectors.py``) and the browser client's tests load the file
+The Python tests (``tests/unit/test_fairdice_vectors.py``) and the browser client's tests load the
+file
 and check every entry on their own; they never call this script.
 """
 

@@ -30,9 +30,9 @@ def run(args: argparse.Namespace) -> int:
     import signal
     import sys
 
-    from server import logs
-    from server.children import supervise
     from server.cli import UsageError
+    from server.ops import logs
+    from server.ops.children import supervise
 
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     log = logs.setup(level)
 
     if args.workers == 1 and not args.supervise:
-        from server.analysis_worker import AnalysisWorker
+        from server.work.analysis_worker import AnalysisWorker
 
         async def main() -> None:
             stop = asyncio.Event()
@@ -70,8 +70,8 @@ def start_with_server(count: int | None):  # type: ignore[no-untyped-def]
     already be in the environment."""
     import sys
 
-    from server.children import spawn
     from server.cli import UsageError
+    from server.ops.children import spawn
 
     if count is None:
         raw = os.environ.get("FAIRGAMMON_ANALYSERS", "1")

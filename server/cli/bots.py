@@ -41,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
     import signal
     import sys
 
-    from server import logs
-    from server.children import supervise
     from server.cli import UsageError
+    from server.ops import logs
+    from server.ops.children import supervise
 
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
@@ -83,8 +83,8 @@ def start_with_server(count: int | None, port: int):  # type: ignore[no-untyped-
     ``REDIS_URL`` must already be in the environment."""
     import sys
 
-    from server.children import spawn
     from server.cli import UsageError
+    from server.ops.children import spawn
 
     if count is None:
         raw = os.environ.get("FAIRGAMMON_BOTS", "1")

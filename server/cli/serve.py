@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from server.redis_link import RedisTarget
+    from server.ops.redis_link import RedisTarget
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from server import logs
     from server.cli import UsageError
-    from server.embedded_redis import SupervisedRedis
-    from server.redis_process import RedisNotFound
-    from server.settings import Settings, SettingsError
+    from server.ops import logs
+    from server.ops.embedded_redis import SupervisedRedis
+    from server.ops.redis_process import RedisNotFound
+    from server.ops.settings import Settings, SettingsError
 
     origins = proxies = None
     if args.allowed_origins:
@@ -143,8 +143,8 @@ def run(args: argparse.Namespace) -> int:
         metrics_dir.mkdir(parents=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
 
-    from server.children import end
     from server.cli.bots import start_with_server
+    from server.ops.children import end
 
     bots = start_with_server(args.bots, settings.port)
     from server.cli.analyse import start_with_server as start_analysers
@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
             port=settings.port,
             workers=settings.workers,
             # uvicorn's h11 protocol with a bound on the time to send a whole request.
-            http="server.http_guard:GuardedH11Protocol",
+            http="server.web.guard:GuardedH11Protocol",
             ws="websockets-sansio",
             ws_max_size=settings.max_frame_bytes,
             ws_max_queue=8,
@@ -189,11 +189,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def durability_refusal(target: RedisTarget, mode: str) -> str | None:
-    """Why the server must not start on this Redis (server/durability.py), or None. Checked
+    """Why the server must not start on this Redis (server/ops/durability.py), or None. Checked
     here too (every worker checks again) so that the refusal is one clear line."""
     import asyncio
 
-    from server.durability import Guard, NotDurable
+    from server.ops.durability import Guard, NotDurable
 
     async def check() -> str | None:
         try:

@@ -160,7 +160,8 @@ RECORD_KINDS: dict[str, type[Command]] = {
     "DeclineRematch": DeclineRematch,
 }
 """The stable name of each command's kind in the log's command records, ``[kind, body, server
-time]`` (written by :func:`server.matches.command_record`, read by :mod:`server.replay`), with
+time]`` (written by :func:`server.match.service.command_record`, read by
+:mod:`server.match.replay`), with
 :data:`CREATE` and :data:`EXPIRE`. The names are a stored format, written here as literals: a
 class may be renamed, its kind may not (logs in Redis name it). They were the class names when
 the log began. A new command needs a new name here."""

@@ -21,7 +21,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, async_playwright
 
-from tests.browser.support import (
+from harness.browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
     CLASSIC_FEEL,
@@ -32,7 +32,7 @@ from tests.browser.support import (
     OpenDemo,
     under_csp,
 )
-from tests.serverproc import ServerProcess
+from harness.serverproc import ServerProcess
 
 
 def _newest_source() -> float:

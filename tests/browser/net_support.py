@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Page
 
-from tests.browser.support import DESKTOP, PHONE
+from harness.browser import DESKTOP, PHONE
 
 if TYPE_CHECKING:
     from tests.browser.conftest import NetPages

@@ -10,7 +10,7 @@ from playwright.async_api import Page
 
 from engine.position import Position
 from engine.position_id import encode
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS, OpenDemo
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS, OpenDemo
 
 
 async def state(page: Page) -> dict[str, Any]:

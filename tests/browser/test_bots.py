@@ -14,11 +14,11 @@ import time
 import pytest_asyncio
 from playwright.async_api import Browser, Page
 
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from protocol.client.lobby import get, get_text
 from protocol.fairdice import verify_json
 from tests.browser.conftest import NetPages, served_pages
 from tests.browser.net_support import Seat, leave_match, play, view
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 
 
 @pytest_asyncio.fixture

@@ -31,18 +31,18 @@ import pytest_asyncio
 import redis.asyncio as aioredis
 from playwright.async_api import Browser, Page, async_playwright
 
+from harness.accounts import Browser as Account
+from harness.accounts import signed_up
+from harness.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, DIST, under_csp
+from harness.proxy_process import ProxyProcess
+from harness.serverproc import ServerProcess
+from harness.srv_support import Peer, play_out
 from protocol import codec
 from protocol import messages as m
 from protocol.client import MatchClient, create_match, join_match
-from server import csp
-from tests.account_support import Browser as Account
-from tests.account_support import signed_up
+from server.web import csp
 from tests.browser.net_support import create_match as create_in_lobby
 from tests.browser.net_support import leave_match
-from tests.browser.support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, DIST, under_csp
-from tests.proxy_process import ProxyProcess
-from tests.serverproc import ServerProcess
-from tests.srv_support import Peer, play_out
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from playwright.async_api import Page
 
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from tests.browser.conftest import NetPages
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 
 VIEW = "window.fairgammon.game.current()"
 

@@ -7,7 +7,7 @@ right board and the play that follows, and a visitor once it is over sees how it
 Pages ask from version 0: beyond 500 events behind the server answers with a snapshot, and
 up to that with the events themselves, which no longer overflow the 256-frame send queue (a
 spectator of a 300-event match saw an empty board). The complete delivery of replays of any
-length is proven at the protocol level: tests/test_srv_catchup.py.
+length is proven at the protocol level: tests/server/test_srv_catchup.py.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import Any
 from playwright.async_api import Page
 
 from engine.match import MatchOptions
+from harness.long_match import apply_to_stored, store_long_match
+from harness.serverproc import ServerProcess
 from server.machine.commands import Leave
 from server.machine.state import owing
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import Seat, view
-from tests.long_match import apply_to_stored, store_long_match
-from tests.serverproc import ServerProcess
 
 READY = """([v, k]) => {
   const f = window.fairgammon;

@@ -11,6 +11,7 @@ import urllib.request
 
 from playwright.async_api import WebSocketRoute
 
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from protocol import events as pe
 from protocol.codec import decode_from_server, encode
 from tests.browser.conftest import NetPages
@@ -24,7 +25,6 @@ from tests.browser.net_support import (
     to_play,
     view,
 )
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 
 
 async def test_a_whole_game_by_clicks_with_spectators_and_a_reload(net: NetPages) -> None:

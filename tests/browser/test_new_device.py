@@ -14,10 +14,10 @@ from pathlib import Path
 
 from playwright.async_api import Page
 
+from harness.browser import PHONE, ROOT
 from protocol.fairdice import verify_json
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import Seat, create_match, join_match, play, to_play, view
-from tests.browser.support import PHONE, ROOT
 
 # Every notice a page shows, kept in window.notices (set up before the page's own scripts).
 KEEP_NOTICES = """

@@ -10,10 +10,10 @@ import re
 import pytest
 from playwright.async_api import Page
 
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS
+from harness.serverproc import ServerProcess
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import leave_match, same_host
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
-from tests.serverproc import ServerProcess
 
 PASSWORD = "a long enough password"
 

@@ -12,7 +12,7 @@ from playwright.async_api import Page
 
 from engine.position import Position
 from engine.position_id import encode
-from tests.browser.support import DESKTOP, NEXT_TAP, PHONE, SCREENSHOTS
+from harness.browser import DESKTOP, NEXT_TAP, PHONE, SCREENSHOTS
 
 Opener = Callable[..., Awaitable[Page]]
 

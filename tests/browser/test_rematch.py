@@ -11,6 +11,7 @@ import urllib.request
 
 from playwright.async_api import Page
 
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import (
     ask_for_rematch,
@@ -19,7 +20,6 @@ from tests.browser.net_support import (
     leave_match,
     view,
 )
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
 
 
 async def test_rematch_offered_accepted_and_watched(net: NetPages) -> None:

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 import pytest
 from playwright.async_api import Page
 
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS
+from harness.serverproc import ServerProcess
+from harness.srv_support import play_out
 from protocol.client import MatchClient, create_match, join_match
 from tests.browser.conftest import NetPages
 from tests.browser.net_support import watch_on_desktop_and_phone
-from tests.browser.support import DESKTOP, PHONE, SCREENSHOTS
-from tests.serverproc import ServerProcess
-from tests.srv_support import play_out
 
 LOADED = 60_000
 """Waits (ms) that depend on the server's and the analysis worker's work: generous, because the

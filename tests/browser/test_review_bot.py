@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator
 import pytest_asyncio
 from playwright.async_api import Browser
 
+from harness.browser import PHONE, SCREENSHOTS
+from harness.serverproc import ServerProcess
 from protocol.client import LobbyError, MatchClient, create_match, play_random
 from tests.browser.conftest import NetPages, served_pages
 from tests.browser.net_support import watch_on_desktop_and_phone
-from tests.browser.support import PHONE, SCREENSHOTS
-from tests.serverproc import ServerProcess
 
 LOADED = 60_000
 """Waits (ms) on the server's, the bot's and the analysis worker's work: generous, because the

@@ -2,7 +2,7 @@
  * The TypeScript seat core replays the conversations the Python core had with the real match
  * machine (fixtures/seat-conversations.json, written by tools/make_seat_fixture.py): fed the
  * same inputs, it must send the same frames, byte for byte, and return the same answers,
- * wakes, reconnects, chain requests, notices and end. tests/test_seat_fixture.py checks the
+ * wakes, reconnects, chain requests, notices and end. tests/web/test_seat_fixture.py checks the
  * Python core on the same file.
  */
 

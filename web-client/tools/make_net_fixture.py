@@ -35,6 +35,7 @@ if str(ROOT) not in sys.path:
 from engine.match import MatchOptions  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.position_id import encode as position_id  # noqa: E402
+from harness.machine_driver import Seat  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.client.tracker import Tracker  # noqa: E402
 from protocol.codec import decode_from_server, encode  # noqa: E402
@@ -50,7 +51,6 @@ from server.machine.state import (  # noqa: E402
     reserve_owed,
 )
 from server.machine.view import public_view  # noqa: E402
-from tests.machine_driver import Seat  # noqa: E402
 
 FIXTURE = ROOT / "web-client" / "test" / "fixtures" / "net-frames.json"
 T0 = 1_767_225_600_000

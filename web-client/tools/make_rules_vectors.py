@@ -10,7 +10,7 @@ Run from the repository root::
 
     .venv/bin/python web-client/tools/make_rules_vectors.py
 
-``tests/test_web_rules_vectors.py`` regenerates the cases in memory and checks that the
+``tests/web/test_web_rules_vectors.py`` regenerates the cases in memory and checks that the
 committed file is up to date.
 """
 

@@ -2,10 +2,10 @@
 
 ``web-client/test/fixtures/seat-conversations.json`` holds conversations of one seat core
 (``protocol.client.seat``) with the real, pure match machine (``server.machine``, driven by
-``tests/seat_harness.py``): every input the core got (frames as the server sends them, the
+``harness/seat_harness.py``): every input the core got (frames as the server sends them, the
 program's actions, ticks, the chains the adapter handed over, closes) and every effect it
 returned (frames sent, answers, wakes, reconnects, chain requests, notices, the end). Both cores
-replay them: ``tests/test_seat_fixture.py`` (Python) and ``web-client/test/seatCore.test.ts``
+replay them: ``tests/web/test_seat_fixture.py`` (Python) and ``web-client/test/seatCore.test.ts``
 (TypeScript) feed the inputs to a fresh core and must return the same effects, so the two
 languages cannot drift apart.
 
@@ -31,13 +31,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine.match import MatchOptions  # noqa: E402
+from harness.seat_harness import Client, Room  # noqa: E402
 from protocol import events as pe  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.client import seat as sc  # noqa: E402
 from protocol.close_codes import CloseCode  # noqa: E402
 from protocol.codec import encode  # noqa: E402
 from protocol.errors import ErrorCode  # noqa: E402
-from tests.seat_harness import Client, Room  # noqa: E402
 
 FIXTURE = ROOT / "web-client" / "test" / "fixtures" / "seat-conversations.json"
 JITTER = (0.13, 0.62, 0.91, 0.05, 0.44, 0.78, 0.29)

@@ -6,7 +6,7 @@
 
 import { type ChatLine, type ChatRoom, type Seat, chatSend, chatSync } from './protocol';
 
-/** The codes of a refused `chat_send` (server/chat.py). */
+/** The codes of a refused `chat_send` (server/players/chat.py). */
 const CHAT_REFUSALS = new Set(['rate_limited', 'not_a_player', 'forbidden', 'retry_later']);
 
 export class ChatLog {

@@ -1,4 +1,4 @@
-/** The server's record of a game (`/api/matches/<id>/games/<n>/record.json`, server/records.py). */
+/** The server's record of a game (`/api/matches/<id>/games/<n>/record.json`, server/web/records.py). */
 
 import type { Seat } from './protocol';
 

@@ -1,0 +1,32 @@
+"""The legacy stored form of the match state, written independently of ``server.machine.serial``.
+
+Before dataclasses were stored as maps keyed by field name, each was stored as the list of its
+field values in declaration order (enums as their values, tuples as lists). Snapshots and logs
+in that form are still in Redis; tests write it with :func:`positional` to check that it loads.
+``tests/unit/test_serial_format.py`` checks that it reproduces the bytes the old code stored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+import msgpack
+
+
+def positional(value: Any) -> Any:
+    """``value`` in the legacy positional form, ready for msgpack."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [positional(getattr(value, f.name)) for f in dataclasses.fields(value)]
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list | frozenset | set):
+        return [positional(item) for item in value]
+    if isinstance(value, dict):
+        return {k: positional(v) for k, v in value.items()}
+    return value
+
+
+def positional_bytes(value: Any) -> bytes:
+    return msgpack.packb(positional(value), use_bin_type=True)

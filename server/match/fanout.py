@@ -1,0 +1,318 @@
+"""The pub/sub transport under :class:`server.match.hub.Hub`: this process's subscriptions to match
+channels, on one Redis or across the shards of a cluster.
+
+A :class:`Feed` keeps one pub/sub connection per node that owns followed channels (one node for
+a single Redis; on a cluster, the master of each channel's slot, with ``SSUBSCRIBE``). Each
+connection has its own reader, so a node that is down or slow holds up only its own channels.
+What arrives is put on one queue for the hub:
+
+* :class:`Message` — a message on a followed channel;
+* :class:`Gap` — these channels were deaf for a while (their connection broke and has been
+  opened and subscribed again, possibly on another node after a failover): whatever was
+  published meanwhile must be fetched from the log.
+
+Why not redis-py's own ``ClusterPubSub`` (its asyncio cluster client has ``ssubscribe`` since
+5.x): its ``get_sharded_message`` polls the per-node connections one after the other, each with
+the caller's timeout, so an idle node delays the messages of a busy one; and a connection it
+re-opens is re-subscribed silently, so nobody learns that messages were missed meanwhile. Here
+every node has its own reader and a reconnect is reported as a :class:`Gap`.
+
+A broken connection is retried with a short backoff; on a cluster every retry first asks the
+cluster where the channels' slots are now, so channels follow a failover or a slot migration
+(Redis also ends sharded subscriptions itself when their slot moves: an ``sunsubscribe`` we did
+not ask for, handled the same way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from server.ops import logs
+from server.ops.redis_link import RedisTarget, connect, pubsub_client, sentinel_primary
+from server.ops.tasks import cancel_all
+
+log = logs.get("fanout")
+
+RETRY_SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    channel: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    channels: tuple[str, ...]
+
+
+class Feed:
+    """Subscriptions to channels on ``target``; read with :meth:`next`."""
+
+    def __init__(self, target: RedisTarget) -> None:
+        self.target = target
+        self._queue: asyncio.Queue[Message | Gap] = asyncio.Queue()
+        self._nodes: dict[str, _Node] = {}
+        self._home: dict[str, str] = {}  # channel -> node name
+        self._cluster: Any = connect(target, max_connections=4) if target.cluster else None
+        self._lock = asyncio.Lock()
+
+    @property
+    def channels(self) -> list[str]:
+        return list(self._home)
+
+    async def subscribe(self, *channels: str) -> None:
+        async with self._lock:
+            await self._place([c for c in channels if c not in self._home])
+
+    async def unsubscribe(self, channel: str) -> None:
+        async with self._lock:
+            name = self._home.pop(channel, None)
+            node = self._nodes.get(name) if name else None
+            if node is not None:
+                await node.drop(channel)
+
+    async def next(self, timeout: float) -> Message | Gap | None:
+        try:
+            return await asyncio.wait_for(self._queue.get(), timeout)
+        except TimeoutError:
+            return None
+
+    async def close(self) -> None:
+        nodes, self._nodes = list(self._nodes.values()), {}
+        for node in nodes:
+            await node.close()
+        if self._cluster is not None:
+            with contextlib.suppress(Exception):
+                await self._cluster.aclose()
+
+    # ---------------------------------------------------------------- placement
+
+    async def _place(self, channels: list[str], moving_from: _Node | None = None) -> None:
+        """Subscribe ``channels`` on the nodes that own them now (``moving_from``: the node
+        whose reader is asking, which subscribes its own share once it reconnects)."""
+        if not channels:
+            return
+        groups: dict[tuple[str, str | None, int | None], list[str]] = {}
+        if self._cluster is None:
+            groups[("redis", None, None)] = channels
+        else:
+            if not self._cluster.nodes_manager.slots_cache:
+                await self._cluster.initialize()
+            for channel in channels:
+                node = self._cluster.get_node_from_key(channel)
+                groups.setdefault((node.name, node.host, node.port), []).append(channel)
+        failed: Exception | None = None
+        for (name, host, port), group in groups.items():
+            node = self._nodes.get(name)
+            if node is None:
+                node = self._nodes[name] = _Node(self, name, host, port)
+            for channel in group:
+                self._home[channel] = name
+            if node is moving_from:
+                node.channels.update(group)
+                continue
+            try:
+                await node.add(group)
+            except Exception as exc:  # that node's reader subscribes them when it can
+                failed = exc
+                continue
+            if moving_from is not None:
+                self.report(Gap(tuple(group)))
+        if failed is not None and moving_from is None:
+            raise failed
+
+    async def _moved(self, node: _Node, channels: Iterable[str]) -> None:
+        """``node`` lost these channels (it failed, or their slot moved): ask the cluster
+        where they are now and subscribe them there, reporting the gap."""
+        async with self._lock:
+            mine = [c for c in channels if self._home.get(c) == node.name]
+            if not mine:
+                return
+            with contextlib.suppress(Exception):
+                await self._cluster.nodes_manager.initialize()
+            for channel in mine:
+                del self._home[channel]
+                node.channels.discard(channel)
+            try:
+                await self._place(mine, moving_from=node)
+            except Exception as exc:  # no topology now: keep them where they were
+                log.warning("channels not placed", extra=logs.fields(error=repr(exc)))
+                for channel in mine:
+                    self._home[channel] = node.name
+                node.channels.update(mine)
+
+    def report(self, item: Message | Gap) -> None:
+        """Queue ``item`` for :meth:`next` (a :class:`Gap` the hub could not fill yet)."""
+        self._queue.put_nowait(item)
+
+
+class _Node:
+    """One pub/sub connection to one node, with its reader task."""
+
+    def __init__(self, feed: Feed, name: str, host: str | None, port: int | None) -> None:
+        self.feed = feed
+        self.name = name
+        self.host, self.port = host, port
+        self.channels: set[str] = set()
+        self._leaving: dict[str, int] = {}  # our own unsubscribes not yet confirmed
+        self._joining: dict[str, asyncio.Future[None]] = {}  # subscriptions not yet confirmed
+        self._pubsub: Any = None
+        self._sharded = feed.target.subscribe == "ssubscribe"
+        self._task: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self._client: Any = None
+        self._address: tuple[str, int] | None = None  # where a Sentinel client connected
+        self._checked = 0.0
+
+    async def add(self, channels: list[str], wait: float = 5.0) -> None:
+        """Follow ``channels``: subscribed (the command sent) when this returns, so a state
+        read after it misses no later message; raises when the node cannot be reached."""
+        fresh = [c for c in channels if c not in self.channels]
+        self.channels.update(fresh)
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"pubsub {self.name}")
+        try:
+            await asyncio.wait_for(self._connected.wait(), wait)
+        except TimeoutError:
+            raise RedisConnectionError(f"no pub/sub connection to {self.name}") from None
+        try:
+            await self._subscribe(fresh, confirmed=wait)
+        except Exception as exc:
+            await self._disconnect()  # the reader reconnects and subscribes them all again
+            raise RedisConnectionError(f"pub/sub to {self.name} failed: {exc!r}") from exc
+
+    async def drop(self, channel: str) -> None:
+        self.channels.discard(channel)
+        if self._connected.is_set():
+            with contextlib.suppress(Exception):
+                if self._sharded:
+                    self._leaving[channel] = self._leaving.get(channel, 0) + 1
+                    await self._pubsub.sunsubscribe(channel)
+                else:
+                    await self._pubsub.unsubscribe(channel)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            await cancel_all([self._task])
+        await self._disconnect()
+
+    async def _subscribe(self, channels: Iterable[str], confirmed: float = 0) -> None:
+        """Subscribe; with ``confirmed`` (s), wait until Redis confirms each (the reader sees
+        the confirmations): from then on no message on them can be missed."""
+        subscribe = self._pubsub.ssubscribe if self._sharded else self._pubsub.subscribe
+        waiting = []
+        # SSUBSCRIBE takes channels of one slot only: one command each.
+        for channel in channels:
+            if confirmed:
+                future = self._joining.get(channel)
+                if future is None or future.done():
+                    future = asyncio.get_running_loop().create_future()
+                    self._joining[channel] = future
+                waiting.append(future)
+            await subscribe(channel)
+        if waiting:
+            try:
+                await asyncio.wait_for(asyncio.gather(*waiting), confirmed)
+            except TimeoutError:
+                raise RedisConnectionError("subscription not confirmed") from None
+
+    async def _primary_moved(self, every: float = 0.5) -> bool:
+        """(Sentinel) Whether the Sentinels name another primary (asked every ``every`` s)."""
+        now = asyncio.get_running_loop().time()
+        if now < self._checked + every:
+            return False
+        self._checked = now
+        try:
+            address = await sentinel_primary(self._client)
+        except Exception:
+            return False  # no Sentinel answers now: stay
+        return address is not None and tuple(address) != self._address
+
+    async def _disconnect(self) -> None:
+        self._connected.clear()
+        self._leaving.clear()
+        joining, self._joining = self._joining, {}
+        for future in joining.values():
+            if not future.done():
+                future.set_exception(RedisConnectionError("pub/sub connection lost"))
+                future.exception()  # retrieved: nobody may be waiting any more
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            with contextlib.suppress(Exception):
+                await pubsub.connection_pool.disconnect()
+
+    async def _run(self) -> None:
+        failures = 0
+        first = True
+        while True:
+            try:
+                client = pubsub_client(self.feed.target, self.host, self.port)
+                self._pubsub = client.pubsub()
+                await self._pubsub.ping()  # connects (and fails here if the node is down)
+                connection = self._pubsub.connection
+                self._address = (connection.host, connection.port) if connection else None
+                self._client = client
+                await self._subscribe(sorted(self.channels))
+                self._connected.set()
+                if not first:
+                    log.info("pub/sub back", extra=logs.fields(node=self.name))
+                    self.feed.report(Gap(tuple(self.channels)))
+                first = False
+                failures = 0
+                await self._read()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if failures == 0:
+                    log.warning(
+                        "pub/sub lost; resubscribing",
+                        extra=logs.fields(node=self.name, error=repr(exc)),
+                    )
+                first = False
+            await self._disconnect()
+            await asyncio.sleep(RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)])
+            failures += 1
+            if self.feed._cluster is not None and self.channels:
+                # The node may be gone for good (a replica took its slots over).
+                await self.feed._moved(self, list(self.channels))
+                if not self.channels:
+                    return  # all moved elsewhere; add() starts a reader again if needed
+
+    async def _read(self) -> None:
+        pubsub = self._pubsub
+        while pubsub is self._pubsub:
+            # A bounded wait, so that the health check (a PING when idle) notices a node
+            # that went away without closing the connection.
+            message = await pubsub.get_message(timeout=1.0)
+            if self.feed.target.sentinels and await self._primary_moved():
+                raise RedisConnectionError("the Sentinels named another primary")
+            if message is None:
+                continue
+            kind = message["type"]
+            if kind in ("message", "smessage"):
+                self.feed.report(Message(message["channel"].decode(), message["data"]))
+            elif kind in ("subscribe", "ssubscribe"):
+                future = self._joining.pop(message["channel"].decode(), None)
+                if future is not None and not future.done():
+                    future.set_result(None)
+            elif kind == "sunsubscribe":
+                channel = message["channel"].decode()
+                if self._leaving.get(channel):
+                    self._leaving[channel] -= 1
+                    if not self._leaving[channel]:
+                        del self._leaving[channel]
+                elif channel in self.channels:
+                    # Not asked for: Redis ended it because the slot moved. Start over: the
+                    # reconnect asks the cluster where every channel of this node is now.
+                    raise RedisConnectionError("a shard channel's slot moved")
+        raise RedisConnectionError("pub/sub connection closed")

@@ -1,0 +1,677 @@
+"""The WebSocket gateway: one connection = one seat or one spectator of one match.
+
+    upgrade  -> Origin checked against the allowlist (HTTP 403 before accept)
+    hello    -> the first frame, within the handshake timeout: seat token or spectator
+    welcome  -> then the missed events (resume from last_v) or a snapshot
+    actions  -> decoded strictly, rate limited, turned into commands with the seat taken from
+                the connection, applied by the match service; ack or reject with a stable code
+
+Everything sent goes through the connection's bounded outbox, so a slow reader is dropped
+(close 4009) instead of slowing the match; catch-ups flow through it at the reader's pace. Every
+connection is probed every few seconds and closed (4010) when it answers nothing in time, so a
+dead link is shown ``reconnecting`` to the opponent within seconds, well inside the move clock.
+A new connection for a seat replaces the old one (on any server process: the takeover is
+announced on the match channel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import secrets
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from redis.exceptions import RedisError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from protocol import codec
+from protocol import messages as m
+from protocol.close_codes import CloseCode
+from protocol.errors import DecodeError, ErrorCode
+from protocol.limits import MAX_BAD_FRAMES
+from server.machine import commands as c
+from server.machine import core
+from server.machine.state import MatchState
+from server.machine.view import public_view
+from server.match import rewind
+from server.match.hub import Follower
+from server.match.outbox import Outbox
+from server.match.presence import PresenceBook, RawPresence, greeting, statuses
+from server.match.service import MatchService, NotFound, Unavailable, seat_of
+from server.match.store import Store
+from server.ops import logs, metrics
+from server.ops.settings import Settings
+
+log = logs.get("gateway")
+
+CLOSE_TIMEOUT = 2.0
+"""Seconds a close frame may wait for a socket that takes nothing (then it is abandoned)."""
+STALL_MS = 500
+"""A probe round later than this past its time finds the process stalled, not its clients."""
+HOLD_HELLO_SECONDS = 3.0
+"""How long a hello waits for an unreachable store before it is refused (1013)."""
+SLOW_CLOSE_TIMEOUT = 10.0
+"""The same for a reader too slow for its queue: it may still read up to its close code (it
+is shown away meanwhile)."""
+
+
+class TokenBucket:
+    """Burst ``capacity`` frames, refilled at ``rate`` per second.
+
+    >>> b = TokenBucket(2, 1.0, now=0.0)
+    >>> b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)
+    (True, True, False, True)
+    """
+
+    def __init__(self, capacity: int, rate: float, now: float | None = None) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = float(capacity)
+        self.stamp = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: WebSocket
+    outbox: Outbox
+    id: str = field(default_factory=lambda: secrets.token_hex(8))
+    match_id: str = ""
+    seat: int | None = None
+    follower: Follower | None = None
+    closing: bool = False
+    counted: bool = False
+    rtt_ms: int = 0
+    """Measured round trip (probe -> echo), smoothed: the lag allowance of this connection."""
+    closed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once :meth:`Gateway._close` has sent the error and the close frame."""
+    # The seat's takeover count when this connection took it: of two connections for a seat,
+    # the one with the higher generation is the newer, whatever order notices arrive in.
+    generation: int = 0
+    heard_ms: int = 0
+    """When the last frame arrived from the client (monotonic ms)."""
+    probe_ms: int | None = None
+    """When the probe now awaiting an answer was sent (monotonic ms); answered once a frame
+    arrives after it."""
+    task: asyncio.Task[Any] | None = None
+    """The task serving the connection (aborted when its socket takes nothing more)."""
+    receiving: bool = False
+    aborted: bool = False
+    detached: bool = False
+    told_degraded: bool = False
+    """Told ``degraded`` and not yet ``restored``."""
+    acting: int | None = None
+    """The seq of the action now waiting for the store (None: none)."""
+    told_retry: bool = False
+    """That action was answered ``retry_later`` already: the store was lost meanwhile."""
+
+    def send(self, frame: bytes) -> bool:
+        return self.outbox.send(frame)
+
+    def send_message(self, message: m.ServerMessage) -> bool:
+        if isinstance(message, m.Reject | m.Error):
+            metrics.REJECTIONS.labels(message.code.value).inc()
+        return self.outbox.send(codec.encode(message))
+
+    @property
+    def role(self) -> str:
+        return "spectator" if self.seat is None else f"seat{self.seat}"
+
+
+class Gateway:
+    """This process's WebSocket connections (one instance per process)."""
+
+    def __init__(self, settings: Settings, matches: MatchService) -> None:
+        self.settings = settings
+        self.matches = matches
+        self.store: Store = matches.store
+        self.origins = settings.origins()
+        self.seats: dict[tuple[str, int], Connection] = {}
+        self.connections: set[Connection] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
+        matches.hub.on_control = self._on_control
+        self.chat: Any = None  # server.players.chat.ChatRooms, installed by the app
+        matches.hub.on_behind = lambda match, v, seen: rewind.store_behind(self, match, v, seen)
+        self.degraded_since: int | None = None
+        """Server time since when this process cannot reach the store (None: it can)."""
+        self._lost_at = 0.0
+        """When (monotonic) this process last lost the store."""
+        matches.clock.on_change = self._store_changed
+        # Another Redis answers (restarted, or a replica took over), maybe too fast for any
+        # beat to fail: did it come back without writes this process stored?
+        matches.clock.on_new_instance = lambda: self._spawn(rewind.audit(self, time.monotonic()))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` in the background, keeping a reference until it is done."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def handle(self, ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and origin not in self.origins:
+            # Closing before accept makes the server answer the upgrade with HTTP 403.
+            await ws.close(code=CloseCode.POLICY_VIOLATION)
+            return
+        await ws.accept()
+        conn = Connection(ws, Outbox(ws.send_bytes, self.settings.send_queue_frames))
+        conn.task = asyncio.current_task()
+        conn.outbox.on_overflow = lambda: self._spawn(self._too_slow(conn))
+        conn.outbox.start()
+        self.connections.add(conn)
+        try:
+            if await self._handshake(conn):
+                await self._serve(conn)
+        except (WebSocketDisconnect, ConnectionError):
+            pass
+        except asyncio.CancelledError:
+            if not conn.aborted:
+                raise
+            # The socket took nothing more, not even the close frame: the connection is over.
+            asyncio.current_task().uncancel()  # type: ignore[union-attr]
+        except Exception:
+            log.exception("connection failed", extra=logs.fields(match=conn.match_id))
+            await self._close(conn, CloseCode.INTERNAL_ERROR, ErrorCode.INTERNAL, "server fault")
+        finally:
+            if conn.closing:
+                # Another task may be closing this connection (a takeover): let it finish the
+                # close handshake before the handler ends, or the client sees an abnormal close
+                # without the error that explains it.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(conn.closed.wait(), 3.0)
+            await self._disconnected(conn)
+
+    async def probe_forever(self) -> None:
+        """Probe every connection every ``probe_seconds``: the echo measures its round trip
+        (the lag allowance), and a connection from which nothing arrived within
+        ``probe_timeout_seconds`` of a probe is dead (a half-open link): closed 4010."""
+        timeout_ms = int(self.settings.probe_timeout_seconds * 1000)
+        every_ms = int(self.settings.probe_seconds * 1000)
+        last = _monotonic_ms()
+        while True:
+            await asyncio.sleep(self.settings.probe_seconds)
+            now = _monotonic_ms()
+            # A process that was stalled itself (no CPU, a long pause) has not read what its
+            # clients sent meanwhile: it judges nobody this round.
+            self.probe_round(now, timeout_ms, judge=now - last < every_ms + STALL_MS)
+            last = now
+
+    def probe_round(self, now: int, timeout_ms: int, judge: bool = True) -> None:
+        frame = codec.encode(m.Probe(now))
+        for conn in list(self.connections):
+            if conn.closing or not conn.counted:
+                continue  # not welcomed yet (the handshake has its own timeout), or leaving
+            if conn.probe_ms is not None and conn.heard_ms < conn.probe_ms:
+                waited = now - conn.probe_ms
+                # (a process lagging all the time still judges, at twice the timeout)
+                if (judge and waited >= timeout_ms) or waited >= 2 * timeout_ms:
+                    self._spawn(self._unresponsive(conn))
+                continue
+            conn.probe_ms = now
+            conn.send(frame)
+
+    async def _unresponsive(self, conn: Connection) -> None:
+        log.info("no answer to probes", extra=logs.fields(match=conn.match_id, conn=conn.id))
+        metrics.DROPPED.labels("unresponsive").inc()
+        await self._close(
+            conn, CloseCode.UNRESPONSIVE, ErrorCode.UNRESPONSIVE, "no answer to the probes"
+        )
+
+    async def _too_slow(self, conn: Connection) -> None:
+        log.info("send queue full", extra=logs.fields(match=conn.match_id, conn=conn.id))
+        metrics.DROPPED.labels("too_slow").inc()
+        # No error frame: the queue it would wait in is full. The close code says it all.
+        await self._close(
+            conn, CloseCode.TOO_SLOW, None, "send queue full: reconnect", SLOW_CLOSE_TIMEOUT
+        )
+
+    # ---------------------------------------------------------------- the store's health
+
+    def _store_changed(self, ok: bool) -> None:
+        """This process lost the store (or found it again): tell every connection, and shed
+        them all if it stays lost for ``store_grace_seconds``."""
+        if not ok:
+            if self.degraded_since is not None:
+                return
+            self.degraded_since = self.matches.now()
+            self._lost_at = time.monotonic()
+            log.warning(
+                "store unreachable: clients told", extra=logs.fields(conns=len(self.connections))
+            )
+            frame = codec.encode(m.Degraded(self.degraded_since))
+            for conn in list(self.connections):
+                if conn.counted and not conn.closing:
+                    conn.told_degraded = True
+                    conn.send(frame)
+                    if conn.acting is not None and not conn.told_retry:
+                        # Its action waits on a store that may not answer for seconds: answer
+                        # it now. If it was stored after all, its retry (same seq) is acked.
+                        conn.told_retry = True
+                        conn.send_message(
+                            m.Reject(conn.acting, ErrorCode.RETRY_LATER, "storage unavailable")
+                        )
+            self._spawn(self._shed_if_still_degraded(self.degraded_since))
+        elif self.degraded_since is not None:
+            log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
+            # Did the store come back without writes this process stored? (server.match.rewind)
+            self._spawn(rewind.audit(self, self._lost_at))
+            frame = codec.encode(m.Restored(self.degraded_since))
+            self.degraded_since = None
+            for conn in list(self.connections):
+                if conn.counted and conn.told_degraded and not conn.closing:
+                    conn.told_degraded = False  # (a held hello learns it from its welcome)
+                    conn.send(frame)
+
+    async def _shed_if_still_degraded(self, since: int) -> None:
+        """Close every connection (1013) when the store is still lost after the grace: their
+        clients reconnect, through the load balancer or their list of servers, to a process
+        that reaches the store, while this one keeps no seat it cannot serve."""
+        await asyncio.sleep(self.settings.store_grace_seconds)
+        if self.degraded_since != since:
+            return  # back in time (a later outage has its own countdown)
+        shed = [conn for conn in self.connections if conn.counted and not conn.closing]
+        log.warning("store still unreachable: connections shed", extra=logs.fields(conns=len(shed)))
+        metrics.DROPPED.labels("store_unreachable").inc(len(shed))
+        for conn in shed:
+            self._spawn(
+                self._close(
+                    conn,
+                    CloseCode.TRY_AGAIN_LATER,
+                    ErrorCode.RETRY_LATER,
+                    "this server cannot reach its store: reconnect",
+                )
+            )
+
+    async def shutdown(self) -> None:
+        """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
+        for conn in list(self.connections):
+            conn.closing = True
+            with contextlib.suppress(Exception):
+                await conn.outbox.drain(1.0)
+                await asyncio.wait_for(
+                    conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting"),
+                    CLOSE_TIMEOUT,
+                )
+
+    # ---------------------------------------------------------------- handshake
+
+    async def _handshake(self, conn: Connection) -> bool:
+        timeout = self.settings.auth_timeout_seconds
+        try:
+            frame = await asyncio.wait_for(self._receive(conn), timeout)
+        except TimeoutError:
+            await self._close(conn, CloseCode.AUTH_TIMEOUT, ErrorCode.AUTH_TIMEOUT, "no hello")
+            return False
+        if frame is None:
+            return False
+        try:
+            hello = codec.decode_from_client(frame, max_frame_size=self.settings.max_frame_bytes)
+        except DecodeError as exc:
+            close = (
+                CloseCode.UNSUPPORTED_VERSION
+                if exc.code is ErrorCode.UNSUPPORTED_VERSION
+                else CloseCode.PROTOCOL_VIOLATION
+            )
+            await self._close(conn, close, exc.code, exc.message)
+            return False
+        if not isinstance(hello, m.Hello):
+            await self._close(
+                conn,
+                CloseCode.PROTOCOL_VIOLATION,
+                ErrorCode.NOT_AUTHENTICATED,
+                "the first frame must be hello",
+            )
+            return False
+        # Without the store a hello is told so at once and held a little: if the store comes
+        # back meanwhile it is welcomed at once, else it is refused 1013 (it may find another
+        # server that reaches the store).
+        held_until = time.monotonic() + HOLD_HELLO_SECONDS
+        while True:
+            try:
+                return await self._join(conn, hello)
+            except NotFound:
+                await self._close(
+                    conn, CloseCode.MATCH_NOT_FOUND, ErrorCode.NOT_FOUND, "no such match"
+                )
+                return False
+            except (Unavailable, RedisError, OSError):
+                await self._unjoin(conn)
+            if not conn.told_degraded:
+                conn.told_degraded = True
+                conn.send_message(m.Degraded(self.degraded_since or self.matches.now()))
+            if time.monotonic() >= held_until:
+                await self._close(
+                    conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
+                )
+                return False
+            await asyncio.sleep(0.25)
+
+    async def _unjoin(self, conn: Connection) -> None:
+        """Undo what a failed :meth:`_join` did in this process."""
+        if conn.follower is not None:
+            with contextlib.suppress(Exception):
+                await self.matches.hub.unfollow(conn.match_id, conn.follower)
+            conn.follower = None
+        if conn.seat is not None and self.seats.get((conn.match_id, conn.seat)) is conn:
+            del self.seats[(conn.match_id, conn.seat)]
+
+    async def _join(self, conn: Connection, hello: m.Hello) -> bool:
+        """Seat (or seat as a spectator) an authenticated connection in three Redis round
+        trips, because a restart brings every client back at once."""
+        match_id = hello.match
+        hashes = await self.store.seat_hashes(match_id)
+        if hashes is None:
+            raise NotFound(match_id)
+        seat = None
+        if hello.token is not None:
+            seat = seat_of(hashes, hello.token)
+            if seat is None:
+                await self._close(
+                    conn, CloseCode.AUTH_FAILED, ErrorCode.AUTH_FAILED, "unknown seat token"
+                )
+                return False
+        conn.match_id, conn.seat = match_id, seat
+        if seat is not None:
+            online = codec.encode(m.Presence(seat, "online", None))
+            conn.generation = await self.store.take_seat(match_id, seat, conn.id, online)
+            self._take_seat(conn)
+        conn.follower = Follower(self.store, match_id, conn.outbox)
+        await self.matches.hub.follow(match_id, conn.follower)
+        # Read again after subscribing: every event after this state reaches the follower.
+        joining = await self.store.joining(match_id, seat)
+        if seat is not None and joining.newest_generation > conn.generation:
+            # A newer connection took the seat before this one could hear its notice.
+            await self._close(conn, CloseCode.REPLACED, ErrorCode.REPLACED, "a newer connection")
+            return False
+        state = self.matches.adopt(match_id, joining.stored)
+        last_seq = state.last_seq[seat] if seat is not None else 0
+        conn.send_message(
+            m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
+        )
+        conn.told_degraded = False  # a welcome means the store is reachable
+        self._resume(conn, state, hello.last_v, joining.presence)
+        conn.probe_ms = _monotonic_ms()
+        conn.send_message(m.Probe(conn.probe_ms))
+        metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
+        conn.counted = True
+        watchers = joining.watchers
+        if seat is None:
+            # Nothing after the welcome may fail the handshake (it would be welcomed twice).
+            with contextlib.suppress(Exception):
+                await self.presence.watching(match_id, conn.id, True)
+            watchers += 1  # counted just now
+        for message in greeting(state, seat, joining.presence, watchers):
+            conn.send_message(message)
+        conn.follower.release_notices()
+        log.info("connected", extra=logs.fields(match=match_id, role=conn.role, conn=conn.id))
+        return True
+
+    def _resume(
+        self, conn: Connection, state: MatchState, last_v: int | None, presence: RawPresence
+    ) -> None:
+        """The events after ``last_v`` (fetched by the follower), or a snapshot when the
+        client has none or is too far behind."""
+        assert conn.follower is not None
+        rewind.note_resume(self, conn, last_v, state.version)  # then a snapshot, below
+        gap = state.version - last_v if last_v is not None else None
+        if gap is not None and 0 <= gap <= self.settings.resume_max_events:
+            conn.follower.start(last_v + 1, state.version)  # type: ignore[operator]
+            return
+        conn.send_message(m.Snapshot(state.version, public_view(state, statuses(presence))))
+        conn.follower.start(state.version + 1, state.version)
+
+    def _take_seat(self, conn: Connection) -> None:
+        assert conn.seat is not None
+        key = (conn.match_id, conn.seat)
+        old = self.seats.get(key)
+        if old is not None and old.generation > conn.generation:
+            return  # a newer connection holds the seat: this one is closed by the handshake
+        self.seats[key] = conn
+        if old is not None and old is not conn:
+            self._spawn(self._replace(old))
+        # Other processes close theirs on the control note published by Store.take_seat.
+
+    def _on_control(self, match_id: str, payload: bytes) -> None:
+        try:
+            note = msgpack.unpackb(payload)
+        except Exception:
+            return
+        if note.get("op") == rewind.OP:
+            rewind.on_note(self, match_id, note)
+            return
+        if note.get("op") != "seat":
+            return
+        old = self.seats.get((match_id, note.get("seat")))
+        # A notice can arrive after the seat was taken again (by this process or another):
+        # only a newer takeover replaces a connection.
+        if old is not None and old.id != note.get("conn") and old.generation < note.get("gen", 0):
+            self._spawn(self._replace(old))
+
+    async def _replace(self, old: Connection) -> None:
+        if old.seat is not None and self.seats.get((old.match_id, old.seat)) is old:
+            del self.seats[(old.match_id, old.seat)]
+        await self._close(old, CloseCode.REPLACED, ErrorCode.REPLACED, "a new connection took over")
+
+    # ---------------------------------------------------------------- the session
+
+    async def _serve(self, conn: Connection) -> None:
+        bucket = TokenBucket(self.settings.rate_burst, self.settings.rate_per_second)
+        strikes = 0
+        bad_frames = 0  # undecodable frames in a row
+        while not conn.closing:
+            frame = await self._receive(conn)
+            if frame is None:
+                return
+            try:
+                message = codec.decode_from_client(
+                    frame, max_frame_size=self.settings.max_frame_bytes
+                )
+            except DecodeError as exc:
+                message = None
+                error = exc
+            # Bad frames count against the rate too; a refused action names its seq so the
+            # client can send it again (same seq) a little later.
+            if not bucket.take():
+                strikes += 1
+                if strikes > self.settings.rate_burst:
+                    await self._close(
+                        conn, CloseCode.RATE_LIMITED, ErrorCode.RATE_LIMITED, "too many frames"
+                    )
+                    return
+                seq = getattr(message, "seq", None) if message else error.seq
+                conn.send_message(m.Reject(seq, ErrorCode.RATE_LIMITED, "slow down"))
+                continue
+            strikes = 0
+            if message is None:
+                bad_frames += 1
+                if bad_frames >= MAX_BAD_FRAMES:
+                    detail = f"{bad_frames} undecodable frames in a row: {error.message}"
+                    await self._close(conn, CloseCode.PROTOCOL_VIOLATION, error.code, detail)
+                    return
+                conn.send_message(m.Reject(error.seq, error.code, error.message))
+                continue
+            bad_frames = 0
+            await self._handle(conn, message)
+
+    async def _handle(self, conn: Connection, message: m.ClientMessage) -> None:
+        if isinstance(message, m.Ping):
+            conn.send_message(m.Pong(message.t, self.matches.now()))
+            return
+        if isinstance(message, m.Echo):
+            sample = max(0, _monotonic_ms() - message.t)
+            # Smoothed so one slow answer does not swing it; capped by the match's allowance.
+            conn.rtt_ms = sample if not conn.rtt_ms else (conn.rtt_ms * 3 + sample) // 4
+            return
+        if isinstance(message, m.Resync):
+            state = await self.matches.load(conn.match_id, fresh=True)
+            presence = await self.store.presence(conn.match_id)
+            self._resume(conn, state, message.last_v, presence)
+            return
+        if isinstance(message, m.Hello):
+            # Well formed, but the connection is past its handshake: refused, like an action
+            # in the wrong phase, and the connection stays as it was.
+            conn.send_message(
+                m.Reject(None, ErrorCode.WRONG_PHASE, "already authenticated: hello comes once")
+            )
+            return
+        if isinstance(message, m.ChatSend | m.ChatSync):
+            await self.chat.handle(conn, message)
+            return
+        seq = message.seq
+        if conn.seat is None:
+            conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
+            return
+        command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
+        conn.acting, conn.told_retry = seq, False
+        try:
+            reply, by_the_rules = await self._submit(conn, command)
+        finally:
+            conn.acting = None
+        if conn.told_retry:
+            return  # answered retry_later when the store was lost; its retry gets the answer
+        conn.send_message(reply)
+        if by_the_rules:
+            with contextlib.suppress(Unavailable, RedisError, OSError):
+                await rewind.after_reject(self, conn)  # built on versions the store lost?
+
+    async def _submit(self, conn: Connection, command: c.Command) -> tuple[m.Ack | m.Reject, bool]:
+        """The answer to a seat's action (applied and stored: ack; or refused), and whether
+        the match's rules refused it."""
+        seq = command.seq
+        try:
+            outcome = await self.matches.submit(conn.match_id, command)
+        except core.Rejected as exc:
+            return m.Reject(seq, ErrorCode(exc.code), exc.message[:200]), True
+        except Unavailable:
+            return m.Reject(seq, ErrorCode.RETRY_LATER, "storage unavailable"), False
+        except NotFound:
+            return m.Reject(seq, ErrorCode.NOT_FOUND, "no such match"), False
+        version = outcome.version if isinstance(outcome, core.Duplicate) else outcome.state.version
+        return m.Ack(seq, version), False
+
+    async def _receive(self, conn: Connection) -> bytes | None:
+        """The next binary frame, or None once the connection is closed."""
+        conn.receiving = True
+        try:
+            message = await conn.ws.receive()
+        finally:
+            conn.receiving = False
+        if message["type"] == "websocket.disconnect":
+            return None
+        conn.heard_ms = _monotonic_ms()
+        data = message.get("bytes")
+        if data is None:
+            await self._close(
+                conn, CloseCode.UNSUPPORTED_DATA, ErrorCode.UNSUPPORTED, "frames are binary"
+            )
+            return None
+        return data
+
+    async def _close(
+        self,
+        conn: Connection,
+        close: CloseCode,
+        code: ErrorCode | None,
+        message: str,
+        patience: float = CLOSE_TIMEOUT,
+    ) -> None:
+        """Send ``error{code}`` (unless None) and close with ``close``. A socket that takes
+        nothing more (a full buffer, a dead link) is given up on after :data:`CLOSE_TIMEOUT`:
+        the connection ends here whether or not the client ever hears of it."""
+        if conn.closing:
+            return
+        conn.closing = True
+        try:
+            if code is None:
+                await self._disconnected(conn)  # nothing more will reach it: away from now on
+            else:
+                with contextlib.suppress(Exception):
+                    conn.send_message(m.Error(code, message))
+                    conn.outbox.seal()  # the error is the last frame this connection gets
+                    await conn.outbox.drain(1.0)
+            try:
+                await asyncio.wait_for(
+                    conn.ws.close(code=int(close), reason=message[:120]), patience
+                )
+            except TimeoutError:
+                if conn.receiving and conn.task is not None and not conn.task.done():
+                    conn.aborted = True
+                    conn.task.cancel()
+            except Exception:
+                pass
+        finally:
+            conn.closed.set()
+
+    async def _disconnected(self, conn: Connection) -> None:
+        if conn.detached:
+            return
+        conn.detached = True
+        self.connections.discard(conn)
+        if conn.counted:
+            metrics.CONNECTIONS.labels("spectator" if conn.seat is None else "player").dec()
+        await conn.outbox.stop()
+        if conn.follower is not None:
+            await self.matches.hub.unfollow(conn.match_id, conn.follower)
+        if conn.seat is None:
+            if conn.follower is not None:
+                with contextlib.suppress(Exception):
+                    await self.presence.watching(conn.match_id, conn.id, False)
+            return
+        key = (conn.match_id, conn.seat)
+        if self.seats.get(key) is not conn:
+            return  # replaced: the new connection speaks for the seat
+        del self.seats[key]
+        with contextlib.suppress(Exception):
+            await self.presence.left(conn.match_id, conn.seat, conn.id)
+
+
+def _monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+def to_command(seat: int, msg: m.ClientMessage) -> c.Command:
+    """The machine command for a decoded action, with the seat from the connection."""
+    if isinstance(msg, m.Commit):
+        return c.Commit(seat, msg.seq, game=msg.game, commitment=msg.commitment)
+    if isinstance(msg, m.Recommit):
+        return c.Recommit(seat, msg.seq, game=msg.game, commitment=msg.commitment)
+    if isinstance(msg, m.Roll):
+        return c.Roll(seat, msg.seq, game=msg.game, k=msg.k, reveal=msg.reveal)
+    if isinstance(msg, m.Reveal):
+        return c.Reveal(seat, msg.seq, game=msg.game, k=msg.k, reveal=msg.reveal)
+    if isinstance(msg, m.Double):
+        return c.Double(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Take):
+        return c.Take(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Drop):
+        return c.Drop(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Beaver):
+        return c.Beaver(seat, msg.seq, game=msg.game)
+    if isinstance(msg, m.Move):
+        return c.MovePlay(seat, msg.seq, game=msg.game, turn=msg.turn, moves=tuple(msg.moves))
+    if isinstance(msg, m.Resign):
+        return c.Resign(seat, msg.seq, game=msg.game, level=msg.level)
+    if isinstance(msg, m.ResignReply):
+        return c.ResignReply(seat, msg.seq, game=msg.game, accept=msg.accept)
+    if isinstance(msg, m.Leave):
+        return c.Leave(seat, msg.seq)
+    if isinstance(msg, m.Stop):
+        return c.Stop(seat, msg.seq)
+    raise TypeError(f"not an action: {type(msg).__name__}")

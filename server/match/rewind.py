@@ -1,0 +1,252 @@
+"""When the store is behind what clients were shown: writes lost in a failover.
+
+A Redis replica promoted while it was behind its primary (Sentinel, a cluster failover, an
+operator's ``REPLICAOF NO ONE``), or a Redis restarted from an old snapshot, has lost the last
+writes: clients may hold events, and versions, that the store no longer has. Left alone they
+stall — their next action is built on a state that does not exist, and the store's new events
+reuse versions they think they have.
+
+This module notices it and brings those connections back to what the store holds. A loss is
+counted only on the server's own evidence — versions this process sent its connections, or
+knew the store held (:mod:`server.match.high_water`) — never on a client's word:
+
+* at a handshake or resume: the client's ``last_v`` is ahead of the stored version
+  (:func:`note_resume`). The gateway sends it a snapshot either way (as for any client too far
+  away); it is an incident only when this process itself knew a version beyond the stored one.
+  Otherwise the claim is unconfirmed: a warning (at most one per :data:`QUIET_SECONDS`, with a
+  count of those left out) and ``fairgammon_unconfirmed_ahead_total``, since any client,
+  anonymous spectators included, can send any ``last_v``;
+* after this process found the store again following an outage, or found another Redis
+  answering its heartbeat (:attr:`server.match.clock.ServerClock.on_new_instance`: a restart or a
+  failover too quick for a beat to fail) (:func:`audit`): every match it saw stored in the
+  :data:`AUDIT_LOOKBACK_SECONDS` before is checked against the store, so the process that
+  acknowledged the lost writes counts them even when its clients have gone to another
+  process;
+* when a match channel's pub/sub connection comes back after a break (as after any failover)
+  and the store is behind what this process's connections of the match were sent
+  (:attr:`server.match.hub.Hub.on_behind`);
+* in a commit: the compare-and-set finds a stored version older than the state the
+  transition was computed from (versions never go back otherwise);
+* on a refused action: this connection was sent versions the store does not have
+  (:func:`after_reject`): it gets a snapshot of the stored state, and a control note on the
+  match channel tells every process to do the same for its own connections of the match
+  (:func:`on_note`).
+
+Each such incident is logged (``store behind clients: writes lost``, with the match, both
+versions and where it was seen) and counted in ``fairgammon_lost_writes_total{seen=...}``
+(``resume``, ``audit``, ``gap``, ``commit``, ``action``, ``note``); ``resume`` and ``audit``
+count a match's loss once per process. Play goes on from the stored state; the events that
+were lost are gone for good.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+
+from protocol import messages as m
+from server.machine.view import public_view
+from server.match.presence import statuses
+from server.ops import logs, metrics
+
+if TYPE_CHECKING:
+    from server.match.gateway import Connection, Gateway
+
+log = logs.get("rewind")
+
+OP = "rewind"
+"""The control note's ``op``: ``{op: rewind, v: <stored version>}``."""
+QUIET_SECONDS = 10.0
+"""At most one warning about unconfirmed claims per this long (per process)."""
+AUDIT_LOOKBACK_SECONDS = 600.0
+"""How far before an outage :func:`audit` looks: every live match moves within a move clock
+(at most 10 minutes), and a failover loses only the writes of the last moments before it."""
+AUDIT_BATCH = 500
+
+
+class Quiet:
+    """Let one message through per ``every`` seconds; count the others.
+
+    >>> q = Quiet(10.0)
+    >>> q.ready(0.0), q.ready(5.0), q.ready(6.0), q.ready(10.0), q.left_out
+    (True, False, False, True, 2)
+    """
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.left_out = 0
+        self._last: float | None = None
+        self._pending = 0
+
+    def ready(self, now: float | None = None) -> bool:
+        """True when a message may go out now; :attr:`left_out` then says how many did not
+        since the last one."""
+        now = time.monotonic() if now is None else now
+        if self._last is not None and now - self._last < self.every:
+            self._pending += 1
+            return False
+        self._last, self.left_out, self._pending = now, self._pending, 0
+        return True
+
+
+_unconfirmed = Quiet(QUIET_SECONDS)
+
+
+def incident(match_id: str, client_version: int, stored_version: int, seen: str) -> None:
+    """Log and count one loss found: ``client_version`` is the newest version clients were
+    shown (as this process knows it), ``stored_version`` what the store holds now."""
+    metrics.LOST_WRITES.labels(seen).inc()
+    log.error(
+        "store behind clients: writes lost",
+        extra=logs.fields(
+            match=match_id, client_version=client_version, stored_version=stored_version,
+            lost=client_version - stored_version, seen=seen,
+        ),
+    )  # fmt: skip
+
+
+def note_resume(gateway: Gateway, conn: Connection, last_v: int | None, stored: int) -> bool:
+    """A client resumes from ``last_v``: True when it claims to be ahead of the store (the
+    gateway then sends a snapshot). An incident only when this process knew a version beyond
+    ``stored`` itself; else the claim is logged (quietly) and counted as unconfirmed."""
+    if last_v is None or last_v <= stored:
+        return False
+    known = gateway.matches.hub.known
+    match_id = conn.match_id
+    version = known.behind(match_id, stored)
+    if version is not None:
+        lost(gateway, match_id, version, stored, "resume")
+        return True
+    fields = logs.fields(
+        match=match_id, role=conn.role, claimed=last_v, stored_version=stored,
+        client=conn.ws.client.host if conn.ws.client else None,
+    )  # fmt: skip
+    if known.settled(match_id):
+        log.info("client ahead of the store: this loss is counted already", extra=fields)
+        return True
+    metrics.UNCONFIRMED_AHEAD.labels("spectator" if conn.seat is None else "seat").inc()
+    if _unconfirmed.ready():
+        fields["fields"]["left_out"] = _unconfirmed.left_out
+        log.warning(
+            "client claims a version beyond the store: unconfirmed, not counted", extra=fields
+        )
+    return True
+
+
+def lost(gateway: Gateway, match_id: str, known: int, stored: int, seen: str) -> None:
+    """This process knew ``known`` of a match the store now has at ``stored``: one incident.
+    The match's cached state (as new as what was lost) is dropped, so the next command meets
+    the stored state instead of failing its compare-and-set."""
+    gateway.matches.hub.known.settle(match_id, stored)
+    gateway.matches.forget(match_id)
+    incident(match_id, known, stored, seen)
+
+
+async def audit(gateway: Gateway, since: float) -> None:
+    """The store is reachable again after an outage that began at ``since`` (monotonic):
+    count every match this process saw stored at a version the store no longer has."""
+    known = gateway.matches.hub.known
+    marks = known.raised_since(since - AUDIT_LOOKBACK_SECONDS)
+    for start in range(0, len(marks), AUDIT_BATCH):
+        batch = marks[start : start + AUDIT_BATCH]
+        for attempt in range(20):
+            try:
+                stored = await gateway.store.versions([match for match, _ in batch])
+                break
+            except Exception as exc:  # right after an outage the store may flap
+                if attempt == 19:
+                    log.warning("audit failed", extra=logs.fields(error=repr(exc)))
+                    return
+                await asyncio.sleep(0.25)
+        for (match_id, _), version in zip(batch, stored, strict=True):
+            if version is None:
+                continue
+            behind = known.behind(match_id, version)
+            if behind is not None:
+                lost(gateway, match_id, behind, version, "audit")
+
+
+def sent_version(conn: Connection) -> int | None:
+    """The newest version this connection was sent (None before its stream started)."""
+    follower = conn.follower
+    if follower is None or follower.next_version is None:
+        return None
+    return follower.next_version - 1
+
+
+async def after_reject(gateway: Gateway, conn: Connection) -> bool:
+    """After refusing ``conn``'s action: if it was shown versions the store does not have,
+    bring it (and, through a control note, every connection of the match) back to the
+    stored state. True when it was ahead."""
+    sent = sent_version(conn)
+    if sent is None or sent <= (await gateway.matches.load(conn.match_id)).version:
+        return False  # the usual case, without a read: the cached state is never older
+    state = await gateway.matches.load(conn.match_id, fresh=True)
+    if sent <= state.version:
+        return False
+    incident(conn.match_id, sent, state.version, "action")
+    await _realign(gateway, [conn], state)
+    await _tell_others(gateway, conn.match_id, state.version)
+    return True
+
+
+def store_behind(gateway: Gateway, match_id: str, stored: int, seen: str) -> None:
+    """The store was found at ``stored``, behind what this process had: on a pub/sub gap
+    (``gap``; each process sees its own) or in a commit whose compare-and-set found an older
+    version than the state it was computed from (``commit``; other processes are told)."""
+    on_note(gateway, match_id, {"v": stored}, seen)
+    if seen == "commit":
+        gateway._spawn(_tell_others(gateway, match_id, stored))
+
+
+async def _tell_others(gateway: Gateway, match_id: str, stored: int) -> None:
+    note = msgpack.packb({"op": OP, "v": stored})
+    await gateway.store.publish(match_id, note, control=True)
+
+
+def on_note(gateway: Gateway, match_id: str, note: dict[str, Any], seen: str = "note") -> None:
+    """A process found the match's store behind its clients: realign this process's
+    connections of the match that are ahead of ``note["v"]``."""
+    stored = note.get("v")
+    if not isinstance(stored, int):
+        return
+    ahead = [
+        c for c in list(gateway.connections)
+        if c.match_id == match_id and not c.closing and (sent_version(c) or 0) > stored
+    ]  # fmt: skip
+    if ahead:
+        gateway._spawn(_realign_loaded(gateway, match_id, ahead, seen))
+
+
+async def _realign_loaded(
+    gateway: Gateway, match_id: str, conns: list[Connection], seen: str
+) -> None:
+    for attempt in range(20):
+        try:
+            state = await gateway.matches.load(match_id, fresh=True)
+            break
+        except Exception as exc:  # right after a failover the store may not answer yet
+            if attempt == 19:
+                log.warning("realign failed", extra=logs.fields(match=match_id, error=repr(exc)))
+                return
+            await asyncio.sleep(0.25)
+    for conn in conns:
+        sent = sent_version(conn)
+        if sent is not None and sent > state.version:
+            incident(match_id, sent, state.version, seen)
+    await _realign(gateway, conns, state)
+
+
+async def _realign(gateway: Gateway, conns: list[Connection], state: Any) -> None:
+    """A snapshot of the stored state; the stream goes on from the stored version."""
+    presence = await gateway.store.presence(state.match_id)
+    snapshot = m.Snapshot(state.version, public_view(state, statuses(presence)))
+    for conn in conns:
+        sent = sent_version(conn)
+        if conn.follower is None or sent is None or sent <= state.version:
+            continue
+        conn.send_message(snapshot)
+        conn.follower.rewind(state.version + 1)

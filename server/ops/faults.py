@@ -1,0 +1,47 @@
+"""Crash on purpose at a chosen point, for the failure tests (never set in production).
+
+``FAIRGAMMON_CRASH_AT=<point>:<Command>`` makes the process exit abruptly (``os._exit``, no
+cleanup, as SIGKILL would) the first time a ``<Command>`` (a class name of
+:mod:`server.machine.commands`, or ``Expire`` for a timeout the clock settles) reaches
+``<point>``:
+
+* ``before_store`` — the transition is computed but not written: nothing happened;
+* ``after_store`` — Redis has it (and published it to other processes) but this process has
+  neither acknowledged it nor sent it to its own connections;
+* ``after_finish`` — as ``after_store``, for the transition that ends a match only;
+* ``mid_record`` — a finished match's result is recorded for its first account but not yet
+  for the second (:mod:`server.players.results`).
+
+``Any`` in place of a command matches every command.
+
+>>> parse("after_store:Reveal")
+('after_store', 'Reveal')
+"""
+
+from __future__ import annotations
+
+import os
+
+from server.ops import logs
+
+log = logs.get("faults")
+
+
+POINTS = ("before_store", "after_store", "after_finish", "mid_record")
+
+
+def parse(spec: str) -> tuple[str, str] | None:
+    point, _, command = spec.partition(":")
+    if point not in POINTS or not command:
+        return None
+    return point, command
+
+
+_ARMED = parse(os.environ.get("FAIRGAMMON_CRASH_AT", ""))
+
+
+def check(point: str, command: object) -> None:
+    name = "Expire" if command is None else type(command).__name__
+    if _ARMED is not None and point == _ARMED[0] and _ARMED[1] in (name, "Any"):
+        log.warning("crashing on purpose", extra=logs.fields(point=point))
+        os._exit(70)

@@ -1,0 +1,94 @@
+"""Prometheus metrics at ``/metrics``.
+
+With several worker processes (``--workers N``) each process writes its samples to files in
+``PROMETHEUS_MULTIPROC_DIR`` (set by ``fairgammon serve``) and ``/metrics`` sums them, so a scrape
+that lands on any worker sees the whole server.
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client import multiprocess as prom_multiprocess
+from starlette.requests import Request
+from starlette.responses import Response
+
+from protocol.events import Forfeit, Moved
+
+_MULTI = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+
+LIVE_MATCHES = Gauge(
+    "fairgammon_live_matches",
+    "Matches being played (by any process; from the live index)",
+    multiprocess_mode="max",
+)
+CONNECTIONS = Gauge(
+    "fairgammon_connections",
+    "Open WebSocket connections, by role",
+    ["role"],
+    multiprocess_mode="livesum",
+)
+LOST_WRITES = Counter(
+    "fairgammon_lost_writes_total",
+    "Acknowledged writes the store lost (a failover, a restart from an old snapshot), found by "
+    "the server's own evidence, by where it was seen",
+    ["seen"],
+)
+UNCONFIRMED_AHEAD = Counter(
+    "fairgammon_unconfirmed_ahead_total",
+    "Clients that claimed a version beyond the store which no evidence of this process backs "
+    "(any client can send one: not an alert), by role",
+    ["role"],
+)
+COMMANDS = Counter("fairgammon_commands_total", "Accepted commands, by kind", ["kind"])
+MOVES = Counter("fairgammon_moves_total", "Accepted checker plays (rate: moves per second)")
+REJECTIONS = Counter("fairgammon_rejections_total", "Refused frames and actions, by code", ["code"])
+FORFEITS = Counter("fairgammon_forfeits_total", "Forfeits settled, by reason", ["reason"])
+APPEND_SECONDS = Histogram(
+    "fairgammon_event_append_seconds",
+    "Time to store one transition in Redis (compare-and-set, log append, publish)",
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+DROPPED = Counter(
+    "fairgammon_dropped_connections_total",
+    "Connections ended because the client did not keep up, by reason (too_slow: its send "
+    "queue filled; unresponsive: no answer to probes)",
+    ["reason"],
+)
+REDIS_ERRORS = Counter("fairgammon_redis_errors_total", "Failed Redis operations")
+
+
+def render() -> bytes:
+    if _MULTI:
+        registry = CollectorRegistry()
+        prom_multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry)
+    return generate_latest()
+
+
+async def endpoint(request: Request) -> Response:
+    services = request.app.state.services
+    try:
+        LIVE_MATCHES.set(await services.store.live_count())
+    except Exception:
+        REDIS_ERRORS.inc()
+    return Response(render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def count(command: object, events: tuple[object, ...]) -> None:
+    """Count an accepted transition: its command kind, plays, forfeits."""
+    COMMANDS.labels(type(command).__name__ if command is not None else "Expire").inc()
+    for event in events:
+        data = getattr(event, "data", None)
+        if isinstance(data, Moved):
+            MOVES.inc()
+        elif isinstance(data, Forfeit):
+            FORFEITS.labels(data.reason).inc()

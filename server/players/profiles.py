@@ -1,0 +1,90 @@
+"""What the lobby asks about accounts: who is signed in, and what a signed-in player's seat
+records in the match's seats hash (``a0``/``a1``: the account, ``rated``: see
+server.players.results).
+
+Kept apart from :mod:`server.web.accounts` (the account routes) so that the lobby can use it
+without an import cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+
+from engine.match import MatchOptions, Mode
+from protocol.errors import ErrorCode
+from protocol.http_errors import ApiErrorCode, HttpCode, status_of
+from server.players.accounts import COOKIE, Account, Accounts
+from server.players.results import Results
+
+RATED_FIELD = "rated"  # in the seats hash: b"1" when the creator asked for a rated match
+
+
+class Refused(Exception):
+    """A create or join the accounts rules forbid: ``(code, message, HTTP status)``."""
+
+    def __init__(self, code: ApiErrorCode, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status_of(code, status)
+
+
+@dataclass
+class Players:
+    """The accounts services of one process (``app.state.players``)."""
+
+    accounts: Accounts
+    results: Results
+    min_experience: int
+
+
+def players(request: Request) -> Players:
+    return request.app.state.players
+
+
+async def signed_in(request: Request) -> Account | None:
+    return await players(request).accounts.session(request.cookies.get(COOKIE))
+
+
+def rated_choice(body: dict[str, Any], options: MatchOptions, account: Account | None) -> bool:
+    """Whether a new match is rated: asked for, by a signed-in player, for a match to N points
+    against a person (money sessions and matches against the computer are never rated)."""
+    rated = body.get("rated", False)
+    if type(rated) is not bool:
+        raise Refused(ErrorCode.BAD_FIELD, "rated is a boolean", 400)
+    if not rated:
+        return False
+    if account is None:
+        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to create a rated match")
+    if options.mode is not Mode.MATCH:
+        raise Refused(ErrorCode.BAD_FIELD, "only a match to N points can be rated", 400)
+    if body.get("bot"):
+        raise Refused(ErrorCode.BAD_FIELD, "a match against the computer is not rated", 400)
+    return True
+
+
+def seat_fields(seat: int, account: Account | None, rated: bool = False) -> dict[str, bytes]:
+    fields: dict[str, bytes] = {}
+    if account is not None:
+        fields[f"a{seat}"] = account.ref.encode()
+    if rated:
+        fields[RATED_FIELD] = b"1"
+    return fields
+
+
+async def check_join(request: Request, match_id: str, account: Account | None) -> None:
+    """A rated match takes only a signed-in player, and nobody plays their own account."""
+    creator, _, rated = await players(request).results.seats(match_id)
+    if rated and account is None:
+        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to join a rated match")
+    if account is not None and creator is not None and creator[1] == account.id:
+        raise Refused(HttpCode.SAME_ACCOUNT, "this is your own match")
+
+
+async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:
+    """For a match's summary: whether it is rated, and which seats are accounts."""
+    r0, r1, rated = await players(request).results.seats(match_id)
+    return {"rated": rated, "accounts": [r0 is not None, r1 is not None]}

@@ -1,0 +1,196 @@
+"""HTTP routes of accounts, player profiles and the leaderboard (docs/accounts.md).
+
+    POST   /api/account/signup   {username, password}  -> 201, the session cookie
+    POST   /api/account/login    {username, password}  -> 200, the session cookie
+    POST   /api/account/logout   {} or no body         -> 200, the cookie cleared
+    DELETE /api/account          {} or no body         -> 200, account and sessions gone
+    GET    /api/account                                -> who am I ({signed_in: false} if nobody)
+    GET    /api/players/{name}?page=<n>                -> profile, rating chart, history
+    GET    /api/leaderboard                            -> the top rated players
+
+State-changing requests also pass :mod:`server.web.origin`. The lobby asks
+:func:`signed_in` who made a create or join request.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import msgpack
+from redis.exceptions import RedisError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from protocol.errors import ErrorCode
+from protocol.http_errors import HttpCode
+from server.players.accounts import COOKIE, SESSION_DAYS, Account, AccountError, is_username
+from server.players.profiles import players, signed_in
+from server.web.http_input import NO_FIELDS, STRING, BadRequest, Fields, error, takes
+
+PAGE = 20
+CHART_POINTS = 500
+LEADERS = 50
+CREDENTIALS: Fields = {"username": STRING, "password": STRING}
+
+
+def address(request: Request) -> str:
+    """The client's address (uvicorn takes it from X-Forwarded-For when the peer is a trusted
+    proxy: ``FAIRGAMMON_TRUSTED_PROXIES``)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _secure(request: Request) -> bool:
+    """Mark the cookie Secure when the site is served over TLS: the public URL is https, or
+    the request came over https (directly, or as a trusted proxy's X-Forwarded-Proto says)."""
+    base = request.app.state.services.settings.base_url
+    return base.startswith("https://") or request.url.scheme == "https"
+
+
+def _with_session(request: Request, body: dict[str, Any], cookie: str, status: int) -> Response:
+    response = JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+    response.set_cookie(
+        COOKIE,
+        cookie,
+        max_age=SESSION_DAYS * 86400,
+        path="/",
+        secure=_secure(request),
+        httponly=True,
+        samesite="lax",
+    )
+    return response
+
+
+def handles(handler):  # type: ignore[no-untyped-def]
+    @functools.wraps(handler)  # (keeps the body declaration of server.web.http_input.takes)
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except AccountError as exc:
+            response = error(exc.code, exc.message, exc.status)
+            if exc.retry_after:
+                response.headers["Retry-After"] = str(exc.retry_after)
+            return response
+        except BadRequest as exc:
+            return exc.answer()
+        except (RedisError, OSError) as exc:
+            message = f"storage is unavailable, try again shortly ({exc})"
+            return error(ErrorCode.RETRY_LATER, message, 503)
+
+    return wrapped
+
+
+def _credentials(body: dict[str, Any]) -> tuple[Any, Any]:
+    return body.get("username"), body.get("password")
+
+
+@handles
+@takes(CREDENTIALS)
+async def signup(request: Request, body: dict[str, Any]) -> Response:
+    account, cookie = await players(request).accounts.signup(*_credentials(body), address(request))
+    return _with_session(request, account.public(), cookie, 201)
+
+
+@handles
+@takes(CREDENTIALS)
+async def login(request: Request, body: dict[str, Any]) -> Response:
+    account, cookie = await players(request).accounts.login(*_credentials(body), address(request))
+    return _with_session(request, account.public(), cookie, 200)
+
+
+@handles
+@takes(NO_FIELDS)
+async def logout(request: Request, body: dict[str, Any]) -> Response:
+    await players(request).accounts.logout(request.cookies.get(COOKIE))
+    response = JSONResponse({"signed_in": False})
+    response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
+    return response
+
+
+@handles
+async def whoami(request: Request) -> Response:
+    """200 either way (a page asks on every load; signed out is not an error)."""
+    account = await signed_in(request)
+    body = {"signed_in": True, **account.public()} if account else {"signed_in": False}
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+@handles
+@takes(NO_FIELDS)
+async def delete_account(request: Request, body: dict[str, Any]) -> Response:
+    account = await signed_in(request)
+    if account is None:
+        return error(HttpCode.SIGNED_OUT, "not signed in")
+    await players(request).accounts.delete(account)
+    response = JSONResponse({"deleted": account.name})
+    response.delete_cookie(COOKIE, path="/", secure=_secure(request), httponly=True, samesite="lax")
+    return response
+
+
+@handles
+async def profile(request: Request) -> Response:
+    name = request.path_params["name"]
+    p = players(request)
+    row = await p.accounts.store.account(name) if is_username(name) else None
+    if row is None:
+        return error(ErrorCode.NOT_FOUND, "no such player", 404)
+    account = Account.of(row)
+    me = await signed_in(request)
+    own = me is not None and me.id == account.id  # the player sees their private matches too
+    try:
+        page = int(request.query_params.get("page", "1"))
+    except ValueError:
+        raise BadRequest(ErrorCode.BAD_FIELD, "page is a number") from None
+    if not 1 <= page <= 10_000:
+        raise BadRequest(ErrorCode.BAD_FIELD, "page is 1..10000")
+    store = p.accounts.store
+    total = await store.history_length(account.key, public=not own)
+    entries = await store.history(account.key, not own, (page - 1) * PAGE, PAGE)
+    history = [msgpack.unpackb(e, raw=False) for e in entries]
+    for entry in history:
+        entry["link"] = f"/m/{entry['match']}"
+    points = [msgpack.unpackb(c, raw=False) for c in await store.chart(account.key, CHART_POINTS)]
+    chart = [{"at": at, "rating": round(r, 2), "match": m or None} for at, r, m in points]
+    return JSONResponse(
+        {
+            **account.public(),
+            "wins": int(row.get("wins", 0)),
+            "created": int(row["created"]),
+            "chart": chart,
+            "history": history,
+            "page": page,
+            "pages": max(1, -(-total // PAGE)),
+            "total": total,
+            "own": own,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+@handles
+async def leaderboard(request: Request) -> Response:
+    p = players(request)
+    store = p.accounts.store
+    top = await store.leaders(LEADERS * 4)
+    rows = await store.accounts([key for key, _ in top])
+    out = []
+    for row in rows:
+        if row is None or int(row.get("exp", 0)) < p.min_experience:
+            continue
+        account = Account.of(row)
+        out.append({"rank": len(out) + 1, **account.public(), "wins": int(row.get("wins", 0))})
+        if len(out) == LEADERS:
+            break
+    return JSONResponse({"min_experience": p.min_experience, "players": out})
+
+
+routes = [
+    Route("/api/account/signup", signup, methods=["POST"]),
+    Route("/api/account/login", login, methods=["POST"]),
+    Route("/api/account/logout", logout, methods=["POST"]),
+    Route("/api/account", whoami, methods=["GET"]),
+    Route("/api/account", delete_account, methods=["DELETE"]),
+    Route("/api/players/{name}", profile, methods=["GET"]),
+    Route("/api/leaderboard", leaderboard, methods=["GET"]),
+]

@@ -1,0 +1,91 @@
+"""Finished games out of the event log: fair-dice transcripts (JSON) and the ``.mat`` export.
+
+    GET /api/matches/{id}/games/{n}/transcript.json   one game, for ``fairgammon verify``
+    GET /api/matches/{id}/transcript.json             every finished game of the match
+    GET /api/matches/{id}/match.mat                   Jellyfish/gnubg text (finished matches)
+
+The facts come from :mod:`server.match.history`; this module only answers the routes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from protocol.errors import ErrorCode
+from server.match.history import Logged, finished_games, mat_text, read_log, transcript
+from server.match.store import Store
+from server.web.lobby import MATCH_ID, error
+
+# ---------------------------------------------------------------- routes
+
+
+async def log_or_error(request: Request) -> tuple[str, list[Logged]] | Response:
+    match_id = request.path_params["match_id"]
+    if not MATCH_ID.fullmatch(match_id):
+        return error(ErrorCode.NOT_FOUND, "no such match", 404)
+    store: Store = request.app.state.services.store
+    try:
+        log = await read_log(store, match_id)
+    except Exception:
+        return error(ErrorCode.RETRY_LATER, "storage unavailable", 503)
+    if not log:
+        return error(ErrorCode.NOT_FOUND, "no such match", 404)
+    return match_id, log
+
+
+def _json(obj: Any, filename: str) -> Response:
+    return Response(
+        json.dumps(obj, indent=1) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'inline; filename="{filename}"'},
+    )
+
+
+async def game_transcript(request: Request) -> Response:
+    got = await log_or_error(request)
+    if isinstance(got, Response):
+        return got
+    match_id, log = got
+    try:
+        game_no = int(request.path_params["game"])
+        text = transcript(match_id, log, game_no).to_json()
+    except (KeyError, ValueError):
+        return error(ErrorCode.NOT_FOUND, "no such finished game", 404)
+    name = f"fairgammon-{match_id[:8]}-game{game_no}.json"
+    return Response(
+        text,
+        media_type="application/json",
+        headers={"Content-Disposition": f'inline; filename="{name}"'},
+    )
+
+
+async def match_transcript(request: Request) -> Response:
+    got = await log_or_error(request)
+    if isinstance(got, Response):
+        return got
+    match_id, log = got
+    games = [json.loads(transcript(match_id, log, n).to_json()) for n in finished_games(log)]
+    return _json({"match_id": match_id, "games": games}, f"fairgammon-{match_id[:8]}.json")
+
+
+async def match_mat(request: Request) -> Response:
+    got = await log_or_error(request)
+    if isinstance(got, Response):
+        return got
+    match_id, log = got
+    return PlainTextResponse(
+        mat_text(log),
+        headers={"Content-Disposition": f'attachment; filename="fairgammon-{match_id[:8]}.mat"'},
+    )
+
+
+routes = [
+    Route("/api/matches/{match_id}/games/{game}/transcript.json", game_transcript),
+    Route("/api/matches/{match_id}/transcript.json", match_transcript),
+    Route("/api/matches/{match_id}/match.mat", match_mat),
+]

@@ -1,0 +1,408 @@
+"""The lobby over HTTP (JSON): create, join, list and look up matches.
+
+    POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, reserve?,
+                                       private?, name?, rated?, bot?}
+    POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
+    POST /api/matches/{id}/rematch    {token}
+    POST /api/matches/{id}/decline    {rematch_token}
+    GET  /api/matches?status=open|live
+    GET  /api/matches/{id}
+
+Seat tokens are returned once, in the response body, and never appear in a URL. The invite
+link carries its code in the fragment (``/m/<id>#join=<code>``), which browsers do not send to
+servers, so it never lands in a log either.
+
+A rematch is asked for by a seat of a finished match with its seat token (in the body), and
+taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
+match's open seat is kept for that player alone, private or not.
+
+Each route declares its body's fields (:data:`CREATE`, :data:`JOIN`, ...): server.web.http_input
+reads the body within its limits and refuses any other field, or another JSON type.
+
+Create and join accept the session cookie (docs/accounts.md): a signed-in player plays under
+the account's name and the seat is linked to the account (:mod:`server.players.profiles`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from typing import Any, NamedTuple
+
+import msgpack
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from engine.errors import GameError
+from engine.match import MatchOptions, Mode
+from protocol import limits as L
+from protocol.errors import ErrorCode
+from protocol.fields import TOKEN
+from protocol.schema import Invalid
+from server.machine import core
+from server.match.service import Created, MatchService, NotFound, Unavailable, new_match_id, summary
+from server.match.store import LIVE_MATCHES, OPEN_MATCHES
+from server.ops import metrics
+from server.ops.addresses import address_key
+from server.players import profiles as players
+from server.web.http_input import (
+    BOOLEAN,
+    INTEGER,
+    STRING,
+    STRING_OR_NULL,
+    BadRequest,
+    Fields,
+    error,
+    takes,
+)
+from server.web.limits import LobbyLimits, Refused
+from server.work import botmatch
+
+MATCH_ID = re.compile(r"[0-9a-f]{32}")
+MAX_INVITE_LINK = 512
+NAME_LIMIT = 24
+
+
+def clean_name(raw: Any) -> str:
+    """A display name: 1-24 printable characters, whitespace collapsed; 'Guest' if empty."""
+    if raw is None:
+        return "Guest"
+    if not isinstance(raw, str):
+        raise BadRequest(ErrorCode.BAD_FIELD, "name must be a string")
+    name = " ".join(raw.split())
+    if len(name) > NAME_LIMIT:
+        raise BadRequest(ErrorCode.BAD_FIELD, f"name is longer than {NAME_LIMIT} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise BadRequest(ErrorCode.BAD_FIELD, "name has unprintable characters")
+    return name or "Guest"
+
+
+class Terms(NamedTuple):
+    """What a new match is created with: the rules, the clock and the time reserve (seconds),
+    and whether it is kept off the lists."""
+
+    options: MatchOptions
+    clock: int
+    reserve: int
+    private: bool
+
+
+MAX_RESERVE = L.MAX_RESERVE_MS // 1000
+
+CREATE: Fields = {
+    "mode": STRING,
+    "length": INTEGER,
+    "jacoby": BOOLEAN,
+    "beavers": BOOLEAN,
+    "clock": INTEGER,
+    "reserve": INTEGER,
+    "private": BOOLEAN,
+    "name": STRING_OR_NULL,
+    "rated": BOOLEAN,
+    "bot": STRING_OR_NULL,
+}
+JOIN: Fields = {"name": STRING_OR_NULL, "invite": STRING_OR_NULL, "rematch_token": STRING_OR_NULL}
+REMATCH: Fields = {"token": STRING}
+DECLINE: Fields = {"rematch_token": STRING}
+
+
+def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
+    mode = body.get("mode", "single_game")
+    if mode == Mode.MATCH and "length" not in body:
+        raise BadRequest(ErrorCode.BAD_FIELD, "length (1..25 points) is required for a match")
+    length = body.get("length", 0)
+    clock = body.get("clock", default_clock)
+    reserve = body.get("reserve", 0)
+    flags = {k: body.get(k, False) for k in ("jacoby", "beavers", "private")}
+    if not all(type(v) is int for v in (length, clock, reserve)):
+        raise BadRequest(ErrorCode.BAD_FIELD, "length, clock and reserve are integers")
+    if not all(type(v) is bool for v in flags.values()):
+        raise BadRequest(ErrorCode.BAD_FIELD, "jacoby, beavers and private are booleans")
+    if not 5 <= clock <= 600:
+        raise BadRequest(ErrorCode.BAD_FIELD, "clock must be 5..600 seconds")
+    if not 0 <= reserve <= MAX_RESERVE:
+        raise BadRequest(ErrorCode.BAD_FIELD, f"reserve must be 0..{MAX_RESERVE} seconds")
+    try:
+        if mode == Mode.MATCH:
+            options = MatchOptions.match(length)
+        elif mode == Mode.MONEY:
+            options = MatchOptions.money(jacoby=flags["jacoby"], beavers=flags["beavers"])
+        elif mode == Mode.SINGLE_GAME:
+            options = MatchOptions.single_game()
+        else:
+            raise BadRequest(ErrorCode.BAD_FIELD, "mode is single_game, match or money")
+    except GameError as exc:
+        raise BadRequest(ErrorCode.BAD_FIELD, exc.detail) from None
+    return Terms(options, clock, reserve, flags["private"])
+
+
+def match_id_of(request: Request) -> str:
+    match_id = request.path_params["match_id"]
+    if not MATCH_ID.fullmatch(match_id):
+        raise BadRequest(ErrorCode.NOT_FOUND, "no such match", 404)
+    return match_id
+
+
+def links(request: Request, match_id: str, invite: str | None = None) -> dict[str, str]:
+    base = request.app.state.services.settings.base_url
+    out = {"page": f"{base}/m/{match_id}", "watch": f"{base}/m/{match_id}#watch"}
+    if invite:
+        out["invite"] = f"{base}/m/{match_id}#join={invite}"
+    return out
+
+
+def service(request: Request) -> MatchService:
+    return request.app.state.services.matches
+
+
+def handles_errors(handler):  # type: ignore[no-untyped-def]
+    @functools.wraps(handler)  # (keeps the body declaration of server.web.http_input.takes)
+    async def wrapped(request: Request) -> JSONResponse:
+        try:
+            return await handler(request)
+        except BadRequest as exc:
+            return exc.answer()
+        except NotFound:
+            return error(ErrorCode.NOT_FOUND, "no such match", 404)
+        except Unavailable:
+            return error(ErrorCode.RETRY_LATER, "storage is unavailable, try again shortly", 503)
+        except botmatch.NoBots as exc:
+            return error(exc.code, str(exc), 503)
+        except core.Rejected as exc:
+            code = ErrorCode(exc.code)  # the machine's codes are the protocol's (as on the WS)
+            status = 403 if code is ErrorCode.FORBIDDEN else 409
+            return error(code, exc.message, status)
+        except Refused as exc:
+            metrics.REJECTIONS.labels(exc.code.value).inc()  # so an operator sees a flood
+            answer = error(exc.code, exc.message, 429, retry_after=exc.retry_after)
+            answer.headers["Retry-After"] = str(exc.retry_after)
+            return answer
+        except players.Refused as exc:
+            return error(exc.code, exc.message, exc.status)
+
+    return wrapped
+
+
+@handles_errors
+@takes(CREATE)
+async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
+    settings = request.app.state.services.settings
+    terms = parse_options(body, settings.clock_seconds)
+    try:
+        bot = botmatch.parse_level(body)
+    except ValueError as exc:
+        raise BadRequest(ErrorCode.BAD_FIELD, str(exc)) from None
+    account = await players.signed_in(request)
+    rated = players.rated_choice(body, terms.options, account)
+    name = account.name if account else clean_name(body.get("name"))
+    extra = players.seat_fields(0, account, rated)
+    if bot is not None:
+        await botmatch.ensure_workers(service(request))
+    created = await limited_create(request, terms, name, extra)
+    if bot is None:
+        await not_connected_yet(request, created.match_id, 0)
+    else:
+        await botmatch.seat_bot(service(request), created, bot)
+    return JSONResponse(
+        {
+            "match": created.match_id,
+            "seat": 0,
+            "token": created.token,
+            "rated": rated,
+            "bot": bot,
+            **links(request, created.match_id, None if bot else created.invite),
+        },
+        status_code=201,
+    )
+
+
+async def limited_create(
+    request: Request,
+    terms: Terms,
+    name: str,
+    seat_extra: dict[str, bytes] | None = None,
+) -> Created:
+    """Create the match within the lobby limits (server/web/limits.py) of the client."""
+    limits: LobbyLimits = request.app.state.lobby_limits
+    matches = service(request)
+    address = address_key(request.client.host if request.client else "unknown")
+    match_id = new_match_id()
+    try:
+        now = matches.now()
+        await limits.admit(address, now)
+        await limits.reserve(address, match_id, now)
+    except Refused:
+        raise
+    except Exception as exc:
+        raise Unavailable(str(exc)) from exc
+    try:
+        return await matches.create(
+            terms.options,
+            terms.clock,
+            terms.private,
+            name,
+            match_id=match_id,
+            seat_extra=seat_extra,
+            reserve_seconds=terms.reserve,
+        )
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await limits.release(address, match_id)
+        raise
+
+
+def secret_field(body: dict[str, Any], key: str) -> str | None:
+    """A seat token in ``body`` (None if absent): 1-64 characters of the URL-safe alphabet."""
+    value = body.get(key)
+    if value is None:
+        return None
+    try:
+        return TOKEN.load(value)
+    except Invalid:
+        message = f"{key} must be a seat token ({TOKEN.what})"
+        raise BadRequest(ErrorCode.BAD_FIELD, message) from None
+
+
+def required_secret(body: dict[str, Any], key: str, what: str) -> str:
+    value = secret_field(body, key)
+    if value is None:
+        raise BadRequest(ErrorCode.BAD_FIELD, f"{key} ({what}) is required")
+    return value
+
+
+@handles_errors
+@takes(JOIN)
+async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
+    match_id = match_id_of(request)
+    rematch_token = secret_field(body, "rematch_token")
+    if rematch_token is not None:
+        # The other player of the finished match takes the seat its rematch keeps for it.
+        token = await service(request).join_rematch(match_id, rematch_token)
+        await botmatch.carry_label(service(request), match_id)
+        return JSONResponse(
+            {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
+        )
+    invite = invite_code(body.get("invite"))
+    account = await players.signed_in(request)
+    await players.check_join(request, match_id, account)
+    name = account.name if account else clean_name(body.get("name"))
+    extra = players.seat_fields(1, account)
+    token = await service(request).join(match_id, name, invite, seat_extra=extra)
+    await not_connected_yet(request, match_id, 1)
+    return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
+
+
+def invite_code(raw: Any) -> str | None:
+    """The invite code: as given, or taken from the whole invite link ``…#join=<code>`` (what
+    ``POST /api/matches`` answers as ``invite``).
+
+    >>> invite_code("https://example.org/m/ab#join=Xy_1"), invite_code("Xy_1"), invite_code(None)
+    ('Xy_1', 'Xy_1', None)
+    """
+    if raw is None:
+        return None
+    refused = BadRequest(ErrorCode.BAD_FIELD, "invite is the invite code or the whole invite link")
+    if not isinstance(raw, str) or len(raw) > MAX_INVITE_LINK:
+        raise refused
+    try:
+        return TOKEN.load(raw.rsplit("#join=", 1)[-1])
+    except Invalid:
+        raise refused from None
+
+
+async def not_connected_yet(request: Request, match_id: str, seat: int) -> None:
+    """Record a seat that was just claimed over HTTP as not connected yet (``reconnecting``),
+    so that it shows ``gone`` only if it stays away as long as a dropped one would."""
+    with contextlib.suppress(Exception):  # presence is a hint: never fail the request for it
+        await request.app.state.services.gateway.presence.claimed(match_id, seat)
+
+
+@handles_errors
+@takes(REMATCH)
+async def rematch_match(request: Request, body: dict[str, Any]) -> JSONResponse:
+    match_id = match_id_of(request)
+    token = required_secret(body, "token", "your seat token of this match")
+    done = await service(request).rematch(match_id, token)
+    if done.created:  # (not on a retry: the seat may be connected by now)
+        await not_connected_yet(request, done.match_id, 0)
+    return JSONResponse(
+        {
+            "match": done.match_id,
+            "seat": done.seat,
+            "token": done.token,
+            "rematch_of": match_id,
+            "offered_by": done.offered_by,
+            **links(request, done.match_id),
+        },
+        status_code=201 if done.created else 200,
+    )
+
+
+@handles_errors
+@takes(DECLINE)
+async def decline_match(request: Request, body: dict[str, Any]) -> JSONResponse:
+    match_id = match_id_of(request)
+    rematch_token = required_secret(body, "rematch_token", "your seat token of the last match")
+    await service(request).decline_rematch(match_id, rematch_token)
+    return JSONResponse({"match": match_id, "declined": True})
+
+
+@handles_errors
+async def list_matches(request: Request) -> JSONResponse:
+    status = request.query_params.get("status", "open")
+    if status not in ("open", "live"):
+        raise BadRequest(ErrorCode.BAD_FIELD, "status is open or live")
+    index = OPEN_MATCHES if status == "open" else LIVE_MATCHES
+    store = service(request).store
+    limits: LobbyLimits = request.app.state.lobby_limits
+    now = service(request).now()
+    try:
+        ids = await store.listed(index, 50)
+        rows = await store.listing(ids, (botmatch.BOT_FIELD, players.RATED_FIELD))
+        listed, stale = [], []
+        for match_id, (blob, (bot, rated)) in zip(ids, rows, strict=True):
+            summary = msgpack.unpackb(blob, raw=False) if blob else None
+            if summary is not None and _belongs(summary, status):
+                if limits.listable(summary, now):  # else expiring: the sweeper ends it
+                    label = {"bot": bot.decode() if bot else None, "rated": rated == b"1"}
+                    listed.append({**summary, **label})
+            else:
+                stale.append(match_id)
+        # The indexes are hints (a crash can leave one behind): the stored summary decides,
+        # and a stale entry is dropped on the way.
+        if stale:
+            await store.redis.zrem(index, *stale)
+    except Exception as exc:
+        raise Unavailable(str(exc)) from exc
+    return JSONResponse({"matches": listed})
+
+
+def _belongs(summary: dict[str, Any], status: str) -> bool:
+    if status == "open":
+        return (
+            summary["phase"] == "waiting"
+            and not summary["private"]
+            and not summary.get("rematch_of")
+        )
+    return summary["phase"] not in ("waiting", "over") and not summary["private"]
+
+
+@handles_errors
+async def get_match(request: Request) -> JSONResponse:
+    match_id = match_id_of(request)
+    state = await service(request).load(match_id, fresh=True)
+    accounts = await players.match_accounts(request, match_id)
+    bot = await botmatch.level_of(service(request).store, match_id)
+    return JSONResponse({**summary(state), **accounts, "bot": bot, **links(request, match_id)})
+
+
+routes = [
+    Route("/api/matches", create_match, methods=["POST"]),
+    Route("/api/matches", list_matches, methods=["GET"]),
+    Route("/api/matches/{match_id}", get_match, methods=["GET"]),
+    Route("/api/matches/{match_id}/join", join_match, methods=["POST"]),
+    Route("/api/matches/{match_id}/rematch", rematch_match, methods=["POST"]),
+    Route("/api/matches/{match_id}/decline", decline_match, methods=["POST"]),
+]

@@ -1,0 +1,7 @@
+"""Work tier: the server's side of background work — the analysis queue and its worker, and the
+matches against the computer (``botmatch``: a bot seated through the bots' queue).
+
+It may import ``server.match``, ``server.ops``, ``server.machine`` and the packages below the
+server; never ``server.players`` (a sibling) or ``server.web``. Checked by
+``tests/unit/test_tiers.py``.
+"""

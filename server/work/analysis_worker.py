@@ -1,0 +1,227 @@
+"""The analysis worker: takes finished games from the Redis work queue
+(:mod:`server.work.analysis_queue`), reads each game's event log, analyses it with the nets
+(:func:`analysis.core.analyse`, in a thread: the nets release the GIL) and stores the report.
+Progress is written to the game's status key while it runs. Run by ``fairgammon analyse``
+(and by ``fairgammon serve``).
+
+Deeper when time allows (``deep``, ``FAIRGAMMON_ANALYSIS_DEEP``, on unless ``0``): once a 1-ply
+report is stored the game is queued on ``fg:analysis:deep``; a worker with no 1-ply job waiting
+analyses it again with :class:`analysis.equity.DeepEvaluator` (checker plays at 2-ply) and then
+replaces the stored report in one ``SET``. Until then the 1-ply report is served: a deeper
+report is never stored half done, and the status key is not touched. The deeper pass changes
+only how checker plays are judged, so it takes the luck and the cube figures over from the 1-ply
+pass (the unrounded :class:`analysis.core.Basis`, stored with the 1-ply report under
+``basis_key``) instead of computing them again; without it (a job queued before, a basis that
+cannot be read) it computes everything, to the same report.
+
+An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
+games in and reports out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import time
+
+import redis.asyncio as aioredis
+
+from analysis.core import Basis, GameReport, analyse
+from analysis.equity import DeepEvaluator, Evaluator
+from analysis.game import GameInput
+from analysis.report import to_json
+from server.machine import serial
+from server.match.history import find_game, match_record, read_log
+from server.match.store import Store
+from server.ops import logs
+from server.work import analysis_queue as queue
+
+log = logs.get("analysis")
+
+PROGRESS_EVERY_S = 0.25
+
+
+class Unanalysable(Exception):
+    """The job names no finished game."""
+
+
+def deep_from_env() -> bool:
+    """``FAIRGAMMON_ANALYSIS_DEEP``: analyse every game again deeper (default on; ``0`` off)."""
+    return os.environ.get("FAIRGAMMON_ANALYSIS_DEEP", "1").strip() not in ("0", "", "false", "no")
+
+
+class AnalysisWorker:
+    def __init__(self, redis_url: str, name: str | None = None,
+                 evaluator: Evaluator | None = None, deep: bool | None = None) -> None:
+        self.redis = aioredis.from_url(redis_url)
+        self.store = Store(self.redis)
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}"
+        self._evaluator = evaluator
+        self.deep = deep_from_env() if deep is None else deep
+        self.analysed = 0
+        self.deepened = 0
+
+    @property
+    def evaluator(self) -> Evaluator:
+        if self._evaluator is None:
+            self._evaluator = Evaluator()
+        return self._evaluator
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        await queue.ensure_group(self.redis)
+        # Load the nets before the first job, off the event loop.
+        await asyncio.to_thread(lambda: self.evaluator)
+        log.info("analysis worker ready", extra=logs.fields(worker=self.name))
+        try:
+            while not stop.is_set():
+                entry = await self._next()
+                if entry is not None:
+                    await self._process(*entry)
+        finally:
+            await self.redis.aclose()
+
+    async def _next(self) -> tuple[str, bytes, dict[bytes, bytes]] | None:
+        """The next job and its stream: 1-ply work first (an entry a dead worker left behind,
+        then a new one), deeper work only when no 1-ply job waits."""
+        streams = (queue.JOBS, queue.DEEP) if self.deep else (queue.JOBS,)
+        for stream in streams:
+            claimed = await self.redis.xautoclaim(stream, queue.GROUP, self.name,
+                                                  queue.CLAIM_IDLE_MS, "0-0", count=1)
+            entries = claimed[1] if claimed else []
+            if entries:
+                return (stream, *entries[0])
+            # Blocking only on the 1-ply stream, and only once nothing else waits.
+            got = await self.redis.xreadgroup(queue.GROUP, self.name, {stream: ">"}, count=1)
+            if got and got[0][1]:
+                return (stream, *got[0][1][0])
+        got = await self.redis.xreadgroup(queue.GROUP, self.name, {queue.JOBS: ">"},
+                                          count=1, block=1000)
+        if got and got[0][1]:
+            return (queue.JOBS, *got[0][1][0])
+        return None
+
+    async def _process(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
+        try:
+            match_id = fields[b"match"].decode()
+            game_no = int(fields[b"game"])
+        except (KeyError, ValueError):
+            log.warning("not an analysis job", extra=logs.fields(entry=entry_id.decode()))
+            await self._done(stream, entry_id)
+            return
+        if stream == queue.DEEP:
+            await self._deepen(match_id, game_no)
+            await self._done(stream, entry_id)
+            return
+        started = time.perf_counter()
+        try:
+            report = await self.report(match_id, game_no)
+        except Unanalysable as exc:
+            await self.redis.set(queue.status_key(match_id, game_no),
+                                 json.dumps({"status": "failed", "message": str(exc)}))
+        except Exception as exc:  # a bug: say so in the status, keep working
+            log.exception("analysis failed", extra=logs.fields(match=match_id, game=game_no))
+            await self.redis.set(queue.status_key(match_id, game_no),
+                                 json.dumps({"status": "failed", "message": repr(exc)}))
+        else:
+            body = report_body(report, match_id, game_no)
+            body["seconds"] = round(time.perf_counter() - started, 3)
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(queue.report_key(match_id, game_no), json.dumps(body))
+                if self.deep:  # what the deeper pass takes over
+                    pipe.set(queue.basis_key(match_id, game_no), serial.dumps(report.basis()))
+                pipe.set(queue.status_key(match_id, game_no), json.dumps({"status": "done"}))
+                await pipe.execute()
+            self.analysed += 1
+            log.info("game analysed", extra=logs.fields(
+                match=match_id, game=game_no, seconds=body["seconds"]))
+            if self.deep:
+                await queue.enqueue_deep(self.redis, match_id, game_no)
+        await self._done(stream, entry_id)
+
+    async def _deepen(self, match_id: str, game_no: int) -> None:
+        """Analyse a game again deeper and replace its stored report, in one ``SET``, once the
+        deeper report is whole; on any failure the 1-ply report stays. The 1-ply pass's basis
+        is used when there is one, and deleted either way (nothing else reads it)."""
+        started = time.perf_counter()
+        deeper = DeepEvaluator(self.evaluator.nets)
+        basis = await self.basis(match_id, game_no, deeper)
+        try:
+            report = await self.report(match_id, game_no, deeper, report_progress=False,
+                                       basis=basis)
+        except Exception:
+            log.exception("deeper analysis failed", extra=logs.fields(
+                match=match_id, game=game_no))
+            await self.redis.delete(queue.basis_key(match_id, game_no))
+            return
+        body = report_body(report, match_id, game_no)
+        body["seconds"] = round(time.perf_counter() - started, 3)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(queue.report_key(match_id, game_no), json.dumps(body))
+            pipe.delete(queue.basis_key(match_id, game_no))
+            await pipe.execute()
+        self.deepened += 1
+        log.info("game analysed deeper", extra=logs.fields(
+            match=match_id, game=game_no, level=body["level"], seconds=body["seconds"],
+            reused=basis is not None))
+
+    async def basis(self, match_id: str, game_no: int, evaluator: Evaluator) -> Basis | None:
+        """The stored basis of a game's analysis by ``evaluator``: None when there is none, or
+        none it can use (then the analysis computes everything)."""
+        blob = await self.redis.get(queue.basis_key(match_id, game_no))
+        if blob is None:
+            return None
+        try:
+            basis = serial.loads(Basis, blob)
+        except Exception:  # stored by another version: the full analysis gives the same report
+            log.warning("unreadable analysis basis", extra=logs.fields(
+                match=match_id, game=game_no))
+            return None
+        return basis if basis.level == evaluator.base_level else None
+
+    async def _done(self, stream: str, entry_id: bytes) -> None:
+        await self.redis.xack(stream, queue.GROUP, entry_id)
+        await self.redis.xdel(stream, entry_id)
+
+    async def game_input(self, match_id: str, game_no: int) -> GameInput:
+        """The analysis input of one finished game (raises :class:`Unanalysable` when there is
+        none), from the match's event log."""
+        entries = await read_log(self.store, match_id)
+        if not entries:
+            raise Unanalysable("no such match")
+        record = match_record(entries)
+        try:
+            game = find_game(record, game_no)
+        except KeyError:
+            raise Unanalysable(f"no game {game_no}") from None
+        if not game.is_over:
+            raise Unanalysable(f"game {game_no} is not finished")
+        return GameInput.of(record, game)
+
+    async def report(self, match_id: str, game_no: int, evaluator: Evaluator | None = None,
+                     report_progress: bool = True, basis: Basis | None = None) -> GameReport:
+        """The analysis of one finished game (raises :class:`Unanalysable` when there is none):
+        by ``evaluator`` (default the worker's, 1-ply) on ``basis`` if given (see
+        :func:`analysis.core.analyse`), writing progress to the status key when
+        ``report_progress``."""
+        game_input = await self.game_input(match_id, game_no)
+        progress: list[tuple[int, int]] = []
+        task = asyncio.to_thread(analyse, game_input, evaluator or self.evaluator,
+                                 lambda done, total: progress.append((done, total)), basis)
+        running = asyncio.ensure_future(task)
+        key = queue.status_key(match_id, game_no)
+        while not running.done():
+            await asyncio.wait({running}, timeout=PROGRESS_EVERY_S)
+            if report_progress and progress and not running.done():
+                await self.redis.set(key, queue.pending(progress[-1]))
+        return running.result()
+
+
+def report_body(report: GameReport, match_id: str, game_no: int) -> dict:
+    """The stored JSON of a game's report (without its ``seconds``)."""
+    body = to_json(report)
+    body["match"] = match_id
+    body["game"] = game_no
+    return body

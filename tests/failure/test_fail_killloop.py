@@ -1,0 +1,39 @@
+"""The kill loop in small (bench/killloop.py has the 50-match, 25-kill version): matches
+played by the unpatched client library over two server processes that are SIGKILLed and
+restarted while they play. No forfeit caused by the crashes, no stuck match, nothing lost or
+seen twice."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow  # about 25 s
+
+
+def killloop() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("killloop", ROOT / "bench" / "killloop.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["killloop"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_matches_survive_server_processes_killed_while_they_play():
+    run = killloop().run
+    # Matches to 3 at ~1 kill a second: they outlast the three kills whatever the dice.
+    report = await run(matches=6, kills=3, every=1.0, length=3, seed=3, timeout=120, think=0.03)
+    print("\n" + "\n".join(report.lines()))
+    assert report.kills == 3  # the kills happened while the matches were being played
+    assert report.reconnects >= 3
+    assert not report.forfeits, report.forfeits
+    assert report.stuck == [] and report.over == 6
+    assert report.stream_faults == [] and report.ack_faults == []
+    assert report.events > 500 and report.acks > 250

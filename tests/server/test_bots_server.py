@@ -1,0 +1,240 @@
+"""The computer opponent through real processes: a server started by ``fairgammon serve`` with
+its embedded bot worker, Redis, and the asyncio client playing the human seat."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import urllib.error
+import urllib.request
+
+import pytest
+
+from engine.movegen import legal_plays
+from harness.srv_support import server_fixture
+from protocol.client import LobbyError, MatchClient, create_match, join_match, play_random
+from protocol.client.lobby import get, get_text, offer_rematch
+from protocol.fairdice import verify_json
+from protocol.messages import Event
+
+# One server for the module, with serve's default bot worker, playing without think time; a
+# worker silent for 1.5 s has its games claimed by another.
+bot_server = server_fixture(
+    FAIRGAMMON_BOTS="1", FAIRGAMMON_BOT_DELAY_MS="0", FAIRGAMMON_BOT_CLAIM_IDLE_MS="1500"
+)
+
+
+async def _create_bot_match(base: str, **options):
+    for _ in range(100):  # the worker announces itself within a second of starting
+        try:
+            return await create_match(base, name="Ann", **options)
+        except LobbyError as exc:
+            if exc.code != "no_bots":
+                raise
+            await asyncio.sleep(0.1)
+    raise AssertionError("the bot worker never came up")
+
+
+async def _verify_all(base: str, match_id: str) -> int:
+    bundle = json.loads(await get_text(base, f"/api/matches/{match_id}/transcript.json"))
+    for game in bundle["games"]:
+        verdict = verify_json(json.dumps(game))  # raises unless it verifies
+        assert verdict.rolls > 0 and verdict.plays_replayed
+    return len(bundle["games"])
+
+
+@pytest.mark.parametrize(
+    ("level", "options"),
+    [
+        ("easy", {"mode": "single_game"}),
+        ("normal", {"mode": "match", "length": 2}),
+        ("hard", {"mode": "match", "length": 2}),
+        ("expert", {"mode": "single_game"}),
+    ],
+)
+async def test_complete_match_against_each_level(bot_server, level, options):
+    created = await _create_bot_match(bot_server.base, bot=level, **options)
+    match_id = created["match"]
+    assert created["seat"] == 0 and created["bot"] == level and "invite" not in created
+    seen: list[object] = []
+    human = MatchClient(bot_server.ws, match_id, created["token"],
+                        on_event=seen.append)
+    async with human:
+        # The bot took the other seat at once, under its level's name.
+        await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
+        assert human.tracker.names[1] == f"Computer ({level.capitalize()})"
+        # The lobby's live list labels it a match against the computer, never rated.
+        live = (await get(bot_server.base, "/api/matches?status=live"))["matches"]
+        assert [(m["bot"], m["rated"]) for m in live if m["id"] == match_id] == [(level, False)]
+        result = await asyncio.wait_for(
+            play_random(human, random.Random(12), double_rate=0.3, take_rate=1.0), 120)
+    assert result is not None and result.reason != "forfeit"
+    assert human.rejects == []
+    assert await _verify_all(bot_server.base, match_id) >= 1
+    info = await get(bot_server.base, f"/api/matches/{match_id}")
+    assert info["bot"] == level and info["phase"] == "over"
+    if options["mode"] == "match":
+        cube = [e.data for e in seen if isinstance(e, Event)
+                and type(e.data).__name__ in ("Doubled", "Taken", "Dropped")]
+        assert cube, "the human doubles often: the bot must have answered a double"
+
+
+async def test_bot_field_is_checked_and_people_matches_say_no_bot(bot_server):
+    with pytest.raises(LobbyError) as bad:
+        await create_match(bot_server.base, bot="grandmaster")
+    assert bad.value.code == "bad_field"
+    created = await create_match(bot_server.base, name="Ann")
+    await join_match(bot_server.base, created["match"], name="Bob")
+    info = await get(bot_server.base, f"/api/matches/{created['match']}")
+    assert info["bot"] is None
+
+
+
+def _post(base: str, path: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+async def hint(base: str, match_id: str, token: str) -> tuple[int, dict]:
+    return await asyncio.to_thread(_post, base, f"/api/matches/{match_id}/hint", {"token": token})
+
+
+async def test_hints_for_moves_and_cube_only_against_the_computer(bot_server):
+    created = await _create_bot_match(bot_server.base, bot="normal", mode="money")
+    match_id, token = created["match"], created["token"]
+    assert await hint(bot_server.base, match_id, "not-a-token") == (
+        403, {"error": "forbidden", "message": "that token holds no seat of this match"})
+    human = MatchClient(bot_server.ws, match_id, token)
+    hinted = {"move": 0, "decide": 0}
+    async with human:
+        while hinted["move"] < 2 or hinted["decide"] < 2:
+            await human.wait_for(lambda t: t.owes(0) in ("decide", "move", "take") or t.over, 30)
+            t = human.tracker
+            assert t.over is None
+            owed = t.owes(0)
+            status, body = await hint(bot_server.base, match_id, token)
+            assert status == 200 and body["phase"] == owed and body["seat"] == 0
+            version = t.version
+            if owed == "decide":
+                cube = body["cube"]
+                assert cube["action"] in ("double", "no_double") and 0 <= cube["win"] <= 1
+                reply = await human.roll()
+            elif owed == "take":  # the bot doubled
+                assert body["cube"]["action"] in ("take", "drop", "beaver")
+                reply = await human.take()
+            else:
+                plays = body["plays"]
+                legal = {p.moves for p in legal_plays(t.position(0), *t.dice)}
+                assert 1 <= len(plays) <= 3 and len(plays) == min(3, len(legal))
+                equities = [p["equity"] for p in plays]
+                assert equities == sorted(equities, reverse=True)
+                assert all(tuple(map(tuple, p["moves"])) in legal for p in plays)
+                reply = await human.move(tuple(map(tuple, plays[0]["moves"])))
+            assert type(reply).__name__ == "Ack"
+            hinted[owed] = hinted.get(owed, 0) + 1
+            await human.wait_for(lambda t, v=version: t.version > v, 10)
+        await human.leave()
+        await human.wait_for(lambda t: t.over is not None, 10)
+    # Once the match is over there is nothing to advise.
+    status, body = await hint(bot_server.base, match_id, token)
+    assert (status, body["error"]) == (409, "no_decision")
+
+    people = await create_match(bot_server.base, name="Ann")
+    await join_match(bot_server.base, people["match"], name="Bob")
+    status, body = await hint(bot_server.base, people["match"], people["token"])
+    assert (status, body["error"]) == (403, "hints_unavailable")
+
+
+
+async def test_the_computer_accepts_a_rematch(bot_server):
+    created = await _create_bot_match(bot_server.base, bot="easy", mode="single_game")
+    first, token = created["match"], created["token"]
+    async with MatchClient(bot_server.ws, first, token) as human:
+        await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
+        await human.leave()  # the quickest end of a match: a forfeit
+        await human.wait_for(lambda t: t.over is not None, timeout=10)
+    offer = await offer_rematch(bot_server.base, first, token)
+    rematch = offer["match"]
+    for _ in range(100):
+        info = await get(bot_server.base, f"/api/matches/{rematch}")
+        if info["names"][1] is not None and info["bot"] is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert info["names"] == ["Ann", "Computer (Easy)"] and info["bot"] == "easy"
+    assert info["rematch_of"] == first
+    async with MatchClient(bot_server.ws, rematch, offer["token"]) as human:
+        await human.wait_for(lambda t: t.clock.phase not in ("waiting",), timeout=10)
+        await human.leave()
+
+
+async def test_killed_worker_is_replaced_and_the_game_finishes(bot_server, redis_process):
+    """SIGKILL the worker playing the bot seat mid-game: serve's supervisor starts another,
+    which claims the job and resumes the seat from the secrets kept in Redis (no new chain, no
+    forfeit). Runs last in this module: it kills the module server's worker."""
+    import os
+    import signal
+
+    import redis.asyncio as aioredis
+
+    from bots import queue
+
+    created = await _create_bot_match(bot_server.base, bot="hard", mode="single_game")
+    match_id = created["match"]
+    seen: list[object] = []
+    human = MatchClient(bot_server.ws, match_id, created["token"], on_event=seen.append)
+    redis = aioredis.from_url(redis_process.url)
+    try:
+        async with human:
+            playing = asyncio.create_task(
+                play_random(human, random.Random(5), double_rate=0.0))
+            await human.wait_for(lambda t: t.turn >= 6, timeout=60)
+            (job,) = [entry for entry, fields in await redis.xrange(queue.JOBS)
+                      if fields[b"match"] == match_id.encode()]
+            (entry,) = await redis.xpending_range(queue.JOBS, queue.GROUP, job, job, 1)
+            first = entry["consumer"].decode()
+            os.kill(int(first.split("-")[-2]), signal.SIGKILL)
+            result = await asyncio.wait_for(playing, 120)
+        # Another worker (another consumer) holds the job now: it claimed it and played on.
+        # (It keeps the job a while after the match, in case a rematch is offered.)
+        (after,) = await redis.xpending_range(queue.JOBS, queue.GROUP, job, job, 1)
+    finally:
+        await redis.aclose()
+    assert result is not None and result.reason != "forfeit"
+    assert human.rejects == []
+    assert after["consumer"].decode() != first and after["times_delivered"] == 2
+    # The bot kept revealing from the chain it committed to: no re-commitment was needed.
+    recommits = [e for e in seen if isinstance(e, Event)
+                 and type(e.data).__name__ == "Recommitted"]
+    assert recommits == []
+    assert await _verify_all(bot_server.base, match_id) == 1
+
+
+async def test_a_hint_is_searched_once_per_decision_however_often_it_is_asked():
+    from server.web.hints import Answers
+
+    searches = 0
+    release = asyncio.Event()
+
+    async def search() -> dict:
+        nonlocal searches
+        searches += 1
+        await release.wait()
+        return {"plays": searches}
+
+    answers = Answers(size=2)
+    asks = [asyncio.create_task(answers.get(("m", 0, 7), search)) for _ in range(5)]
+    await asyncio.sleep(0)
+    release.set()
+    assert [await a for a in asks] == [{"plays": 1}] * 5
+    assert await answers.get(("m", 0, 7), search) == {"plays": 1}  # kept
+    await answers.get(("m", 0, 8), search)  # the match moved on: a new search
+    await answers.get(("m", 1, 8), search)
+    assert searches == 3
+    await answers.get(("m", 0, 7), search)  # the oldest was let go (size 2)
+    assert searches == 4

@@ -1,0 +1,171 @@
+"""The tiers of the code base: imports run one way only.
+
+Each top-level package, and each tier package of ``server/``, has a rank; a module may import
+from its own package and from packages of a lower rank, never from a higher one nor from a
+sibling of the same rank. Production code never imports the test suite (``tests``) or the test
+harness (``harness``), and ``bench`` is imported by nobody. The ranks are the map of
+docs/architecture.md; a new package must be given one here (the test fails until it is).
+
+Imports inside ``if TYPE_CHECKING:`` count too: a type that must come from a higher tier is a
+sign that the interface belongs lower (a Protocol in the lower tier).
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# (rank, name). Lower ranks may be imported by higher ones.
+RANKS: dict[str, int] = {
+    "engine": 0,
+    "protocol": 1,
+    "brain": 2,
+    "bots": 3,
+    "analysis": 3,
+    "work": 4,
+    # the server's tiers
+    "server.ops": 5,
+    "server.machine": 6,
+    "server.match": 7,
+    "server.players": 8,
+    "server.work": 8,
+    "server.web": 9,
+    "server": 10,  # server/app.py, server/cli/: the wiring and the command line
+    "harness": 11,
+    "tests": 12,
+    "bench": 12,
+}
+PRODUCTION = ("engine", "protocol", "brain", "bots", "analysis", "work", "server")
+# Lower-ranked packages a package may import although their rank is equal (none today).
+SIBLINGS_ALLOWED: set[tuple[str, str]] = set()
+
+
+def unit_of(module: str) -> str | None:
+    """The ranked unit a dotted module name belongs to (the longest prefix in RANKS)."""
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        name = ".".join(parts[:n])
+        if name in RANKS:
+            return name
+    return None
+
+
+def module_name(path: pathlib.Path, root: pathlib.Path = ROOT) -> str:
+    rel = path.relative_to(root).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    here = module_name(path, root).split(".")
+    is_pkg = path.name == "__init__.py"
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here if is_pkg else here[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            # `from server import x` imports server.x: rank the submodule when it is one.
+            for alias in node.names:
+                full = f"{target}.{alias.name}"
+                found.append((node.lineno, full if unit_of(full) != unit_of(target) else target))
+    return found
+
+
+def python_files(root: pathlib.Path = ROOT) -> list[pathlib.Path]:
+    files = []
+    for top in RANKS:
+        if "." in top:
+            continue
+        base = root / top
+        if base.is_dir():
+            files += [p for p in base.rglob("*.py") if "node_modules" not in p.parts]
+    return sorted(files)
+
+
+def violations(root: pathlib.Path = ROOT) -> list[str]:
+    bad = []
+    for path in python_files(root):
+        me = unit_of(module_name(path, root))
+        if me is None:
+            bad.append(f"{path.relative_to(root)}: in no tier (give its package a rank)")
+            continue
+        for line, target in imports_of(path, root):
+            other = unit_of(target)
+            if other is None or other == me:
+                continue
+            where = f"{path.relative_to(root)}:{line} imports {target}"
+            test_side = ("tests", "harness", "bench")
+            if me.split(".")[0] in PRODUCTION and other.split(".")[0] in test_side:
+                bad.append(f"{where}: production code never imports the tests or their harness")
+            elif RANKS[other] > RANKS[me]:
+                bad.append(f"{where}: {other} ({RANKS[other]}) is above {me} ({RANKS[me]})")
+            elif RANKS[other] == RANKS[me] and (me, other) not in SIBLINGS_ALLOWED and not (
+                me == "server" or other.startswith(me + ".")
+            ):
+                bad.append(f"{where}: {me} and {other} are siblings of one rank")
+    return bad
+
+
+def test_imports_run_from_higher_tiers_to_lower_ones_only() -> None:
+    assert violations() == []
+
+
+def test_every_server_package_has_a_rank_and_a_docstring() -> None:
+    """Each tier package of ``server/`` is in the map and says what it owns and may import
+    (``server/cli`` is the command line, part of the wiring; ``server/machine``, the pure
+    machine, is a namespace package whose rule is checked here: engine and protocol only)."""
+    for folder in sorted(p for p in (ROOT / "server").iterdir() if p.is_dir()):
+        if folder.name in ("cli", "__pycache__"):
+            continue
+        name = f"server.{folder.name}"
+        assert name in RANKS, f"{name} has no rank in this test's map"
+        if folder.name == "machine":
+            continue
+        doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text()))
+        assert doc and "may import" in doc, f"{name}'s docstring says what it owns and may import"
+
+
+def test_the_pure_machine_imports_only_engine_protocol_and_itself() -> None:
+    for path in sorted((ROOT / "server" / "machine").glob("*.py")):
+        for line, target in imports_of(path):
+            top = target.split(".")[0]
+            if top in RANKS or top in ("server",):
+                assert top in ("engine", "protocol") or target.startswith("server.machine"), (
+                    f"{path.relative_to(ROOT)}:{line} imports {target}"
+                )
+
+
+def test_the_checker_sees_imports_that_run_back(tmp_path) -> None:
+    """Positive controls on a small tree of its own: an upward import, a sibling import and
+    production code importing the tests are each found; the allowed directions are not."""
+    files = {
+        "server/ops/low.py": "from server.web import lobby\n",
+        "server/players/chat.py": "from server.work import queue\n",
+        "engine/rules.py": "from tests.support import helper\n",
+        "server/web/lobby.py": "from server.match import store\nfrom server.ops import low\n",
+        "server/app.py": "from server.web import lobby\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = violations(tmp_path)
+    assert len(found) == 3, found
+    assert any("server/ops/low.py" in v and "above" in v for v in found)
+    assert any("server/players/chat.py" in v and "siblings" in v for v in found)
+    assert any("engine/rules.py" in v and "never imports the tests" in v for v in found)
+
+
+def test_few_modules_stay_directly_in_server() -> None:
+    flat = [p.name for p in (ROOT / "server").glob("*.py")]
+    assert len(flat) <= 10, flat
