@@ -126,8 +126,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         app.state.players = players
 
-        async def expire(match_id: str, now: int) -> None:
-            await matches.expire(match_id, now)
+        async def expire(match_id: str, _claimed_at: int) -> None:
+            await matches.expire(match_id)
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),

@@ -1,6 +1,9 @@
-"""The dice side of one game as the server keeps it: a pure, immutable state.
+"""The dice side of one game as a pure, immutable state: the reference model of the scheme.
 
-The server's match service holds a :class:`DiceLedger` per game and calls, in order:
+The server does not use it: its match machine (``server/machine/core.py``) keeps the dice in the
+match state and derives each roll with :func:`~protocol.fairdice.dice.derive_dice` itself. This
+ledger models the same rules for simulated games, transcripts and vectors
+(:mod:`protocol.fairdice.simulate`) and for client authors. A holder calls, in order:
 :meth:`~DiceLedger.commit` for each seat, then for every roll :meth:`~DiceLedger.reveal` for each
 seat (the roller's reveal comes with its ``ROLL``; the barrier — forwarding neither reveal before
 both are held — is the server's job), then :meth:`~DiceLedger.roll` to derive and record the

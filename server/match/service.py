@@ -454,8 +454,9 @@ class MatchService:
             raise Unavailable(str(exc)) from exc
         return version is not None and version != state.version
 
-    async def expire(self, match_id: str, now: int | None = None) -> core.Accepted | None:
-        """Settle a passed deadline (called by the sweeper of any process)."""
+    async def expire(self, match_id: str) -> core.Accepted | None:
+        """Settle a passed deadline (called by the sweeper of any process), at this process's
+        server time when it holds the match's lock (the sweeper's claim may be a little older)."""
         async with self._lock(match_id):
             for attempt in range(8):
                 state = await self.load(match_id, fresh=attempt > 0)

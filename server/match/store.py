@@ -89,21 +89,20 @@ def split_published(message: bytes) -> tuple[int, bytes]:
 
 
 # KEYS: state, log, seats. ARGV: expected version, state blob, summary blob, channel,
-# seat fields to set (msgpack [field, value, ...] or ""), unused, the command record, then the
-# event frames
-# (versions expected+1...). The command record rides on the transition's first log entry.
+# seat fields to set (msgpack [field, value, ...] or ""), the command record, then the event
+# frames (versions expected+1...). The command record rides on the transition's first log entry.
 _COMMIT = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
 if current ~= tonumber(ARGV[1]) then
   return {0, current}
 end
 local base = math.max(current, 0)
-local n = #ARGV - 7
+local n = #ARGV - 6
 for i = 1, n do
   if i == 1 then
-    redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[7 + i], 'c', ARGV[7])
+    redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[6 + i], 'c', ARGV[6])
   else
-    redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[7 + i])
+    redis.call('XADD', KEYS[2], (base + i) .. '-0', 'e', ARGV[6 + i])
   end
 end
 redis.call('HSET', KEYS[1], 'v', base + n, 's', ARGV[2], 'm', ARGV[3])
@@ -111,7 +110,7 @@ if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[3], unpack(cmsgpack.unpack(ARGV[5])))
 end
 for i = 1, n do
-  redis.call('$PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[7 + i])
+  redis.call('$PUBLISH', ARGV[4], struct.pack('>I4', base + i) .. ARGV[6 + i])
 end
 return {1, base + n}
 """
@@ -286,7 +285,7 @@ class Store:
             # Lua's cmsgpack reads only the old msgpack format (raw strings, no bin type).
             flat = [x for kv in seat_fields.items() for x in kv]
             fields = msgpack.packb(flat, use_bin_type=False)
-        head = [expected_version, state, summary, channel(match_id), fields, b"", command]
+        head = [expected_version, state, summary, channel(match_id), fields, command]
         ok, version = await self._commit.call(
             [state_key(match_id), log_key(match_id), seats_key(match_id)], [*head, *events]
         )

@@ -3,6 +3,7 @@ environment, logs, metrics, fault injection for the failure tests, child process
 processes and links (sentinel, primary following), the durability guard, task helpers and the
 unit a per-client limit counts.
 
-It may import the standard library, third-party packages and ``protocol`` only: no other tier of
-``server`` (everything else builds on it). Checked by ``tests/unit/test_tiers.py``.
+It may import the standard library, third-party packages and the packages below the server
+(``protocol`` today); no other tier of ``server`` (everything else builds on it). Checked by
+``tests/unit/test_tiers.py``.
 """

@@ -58,7 +58,7 @@ async def test_deadline_index_lags_safely_and_timeouts_are_still_settled(redis_u
     clock.credit = -(state.config.clock_ms + state.config.grace_ms + 10)
     now = clock.now()
     assert await store.claim_due(now) == [m]
-    outcome = await matches.expire(m, now)
+    outcome = await matches.expire(m)
     assert outcome is not None and outcome.state.phase is Phase.OVER
     assert any(type(e.data).__name__ == "Forfeit" for e in outcome.events)
     assert core.is_due(state, now)
