@@ -247,9 +247,12 @@ def _game_lines(record: MatchRecord, game: GameRecord, names: tuple[str, str]) -
             # length) are not a game result and are explained in the header comments instead.
             points = result.points
             plural = "" if points == 1 else "s"
+            # The match is decided by this game when what the game awarded (its points, or a
+            # match forfeit's larger award) reaches the length.
+            awarded = game.points if game.points is not None else points
             decided = (
                 record.options.mode is Mode.MATCH
-                and game.score[result.winner] + points >= record.options.length
+                and game.score[result.winner] + awarded >= record.options.length
             )
             rows.wins(
                 result.winner,
