@@ -5,8 +5,7 @@ the game records and every analysis) and the match record.
 The event log is the single source: each stored event is its wire frame, and the first event of
 every transition carries the record of the command that caused it, with its server time.
 :func:`read_log` is the only I/O here (one read of the log); everything else is pure, a log in
-and facts out, (:mod:`server.match.replay` rebuilds the match states from
-the same log).
+and facts out. :mod:`server.match.replay` rebuilds the match states from the same log.
 """
 
 from __future__ import annotations

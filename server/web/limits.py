@@ -15,9 +15,8 @@ body: when the bucket has a token again, or when the creator's oldest open match
 
 The client address is the TCP peer's, or the one the proxy forwarded when the peer is a trusted
 proxy (``FAIRGAMMON_TRUSTED_PROXIES``; uvicorn reads ``X-Forwarded-For`` from those peers only).
-IPv6 addresses count per /64 network (what one subscriber usually gets), IPv4 per address.
-
-IPv6 networks and IPv4 addresses are told apart by :func:`server.ops.addresses.address_key`.
+IPv6 addresses count per /64 network (what one subscriber usually gets), IPv4 per address
+(:func:`server.ops.addresses.address_key`, which chat's allowances use too).
 
 Times are server time (:class:`server.match.clock.ServerClock`), so the tests move them by moving
 the server clock.
