@@ -39,7 +39,7 @@ from engine.errors import GameError
 from engine.match import MatchOptions, Mode
 from protocol import limits as L
 from protocol.errors import ErrorCode
-from protocol.fields import TOKEN
+from protocol.fields import MATCH_ID_PATTERN, TOKEN
 from protocol.schema import Invalid
 from server.machine import core
 from server.match.service import Created, MatchService, NotFound, Unavailable, new_match_id, summary
@@ -60,7 +60,7 @@ from server.web.http_input import (
 from server.web.limits import LobbyLimits, Refused
 from server.work import botmatch
 
-MATCH_ID = re.compile(r"[0-9a-f]{32}")
+MATCH_ID = re.compile(MATCH_ID_PATTERN)
 MAX_INVITE_LINK = 512
 NAME_LIMIT = 24
 
