@@ -28,6 +28,7 @@ from starlette.requests import Request
 from harness.accounts import Browser
 from harness.srv_support import server_fixture
 from protocol import limits as L
+from protocol.schema import shown
 from server.app import create_app
 from server.ops.settings import Settings
 from server.web import http_input
@@ -109,7 +110,7 @@ async def test_every_route_refuses_an_unknown_field_and_names_it(server):
             status, answer = await send(server.base, method, path,
                                         json.dumps({name: 1}).encode())  # fmt: skip
             assert (status, answer["error"]) == (400, "bad_field"), (method, path, name, answer)
-            assert http_input.shown(name) in answer["message"], answer
+            assert shown(name) in answer["message"], answer
         # Declared fields still pass (whatever the route answers next, it is not bad_field
         # naming an unknown field); an empty body and {} are read as no fields at all.
         for data in (b"", b"{}"):
