@@ -4,7 +4,8 @@ The body rules of server/web/http_input.py (size read incrementally and cut at t
 checked before parsing, only declared fields of their declared types), on every route that
 takes a body (enumerated from the app's own route table, so a new route without a declaration
 fails here); strings with lone surrogates; and, with raw sockets against a real server
-process, bodies over the limit (declared or chunked) answered 413 without being read.
+process, bodies over the limit (declared or chunked) answered 413 without being read, and the
+connection closed ``LINGER_SECONDS`` after the answer (server/web/guard.py).
 (Usernames and passwords: tests/server/test_accounts.py; whole-string patterns:
 tests/unit/test_patterns.py.)
 """
@@ -32,6 +33,7 @@ from protocol.schema import shown
 from server.app import create_app
 from server.ops.settings import Settings
 from server.web import http_input
+from server.web.guard import LINGER_SECONDS
 from server.web.http_input import BadRequest, nesting, parse, read_body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -250,6 +252,18 @@ class RawPost:
             return sent, False
         return sent, True
 
+    def until_reset(self, limit: float) -> float:
+        """Send a byte every 20 ms until the server's close makes a send fail: the seconds
+        that took (AssertionError after ``limit``)."""
+        started = time.monotonic()
+        while time.monotonic() - started < limit:
+            try:
+                self.sock.send(b" ")
+            except OSError:  # reset or broken pipe: the connection is gone on the server
+                return time.monotonic() - started
+            time.sleep(0.02)
+        raise AssertionError(f"the server kept the connection for {limit} s")
+
     def close(self) -> None:
         self.sock.close()
         self.reader.join(5)
@@ -272,6 +286,12 @@ async def test_a_declared_length_over_the_limit_is_answered_before_any_of_the_bo
         answer = bytes(post.answer)
         assert answer.startswith(b"HTTP/1.1 413 "), answer
         assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"] == "too_large"
+        # Then, still reading nothing, the server closes it (server/web/guard.py): a client
+        # that goes on sending is reset LINGER_SECONDS after the end of the stream, not before
+        # (the answer had that long to arrive) and not never (the connection would be held).
+        gone = await asyncio.to_thread(post.until_reset, LINGER_SECONDS + 5)
+        print(f"\nreset {gone:.2f} s after the end of the stream")
+        assert gone >= LINGER_SECONDS - 0.2, gone
     finally:
         post.close()
 
