@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.requests import Request
 
 from harness.accounts import Browser
@@ -373,6 +375,28 @@ async def test_the_reader_stops_at_the_limit_and_never_reads_a_declared_oversize
     request, taken = request_of({"transfer-encoding": "chunked"}, 4, b"a" * 1024)
     assert await read_body(request) == b"a" * 4096  # exactly the limit is fine
     assert taken[0] == 4
+
+
+# JSON values whose strings are full of what could fool a scan: quotes, backslashes, brackets.
+TRICKY = st.text(st.sampled_from('"\\[]{}/ a\n\u2028\ud800\U0001f600'), max_size=8)
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | TRICKY,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def depth(value: Any) -> int:
+    if isinstance(value, list | dict):
+        children = value.values() if isinstance(value, dict) else value
+        return 1 + max(map(depth, children), default=0)
+    return 0
+
+
+@given(VALUES, st.booleans(), st.sampled_from([None, 0, 2]))
+def test_nesting_is_the_depth_the_parser_finds(value, ascii_only, indent):
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    assert nesting(text) == depth(json.loads(text)) == depth(value), text
 
 
 def test_nesting_is_counted_without_recursion_and_strings_do_not_count():
