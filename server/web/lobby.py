@@ -62,7 +62,7 @@ from server.work import botmatch
 
 MATCH_ID = re.compile(MATCH_ID_PATTERN)
 MAX_INVITE_LINK = 512
-NAME_LIMIT = 24
+NAME_LIMIT = L.MAX_NAME_CHARS  # a name the wire (protocol.fields.Name) can carry
 
 
 def clean_name(raw: str | None) -> str:
