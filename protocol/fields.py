@@ -35,6 +35,9 @@ POINT = Int(0, L.MAX_POINT)
 MOVE = Tuple(POINT, POINT)
 DIE = Int(1, 6)
 BOARD = Array(Int(0, L.MAX_CHECKERS), L.BOARD_SLOTS, L.BOARD_SLOTS)
+MATCH_ID_PATTERN = f"[0-9a-f]{{{L.MATCH_ID_HEX}}}"
+"""A match id, which the WHOLE string must match (fullmatch): on the wire (:data:`MatchId`)
+and in the paths of the HTTP API."""
 
 Seq = Annotated[
     int,
@@ -67,7 +70,7 @@ MatchId = Annotated[
         L.MATCH_ID_HEX,
         L.MATCH_ID_HEX,
         max_bytes=L.MATCH_ID_HEX,
-        pattern=f"[0-9a-f]{{{L.MATCH_ID_HEX}}}",
+        pattern=MATCH_ID_PATTERN,
         what=f"{L.MATCH_ID_HEX} lowercase hex characters (128-bit match id)",
     ),
     "match id",

@@ -19,7 +19,8 @@ from starlette.routing import Route
 from protocol.errors import ErrorCode
 from server.match.history import Logged, finished_games, mat_text, read_log, transcript
 from server.match.store import Store
-from server.web.lobby import MATCH_ID, error
+from server.web.http_input import error
+from server.web.lobby import MATCH_ID
 
 # ---------------------------------------------------------------- routes
 

@@ -33,6 +33,7 @@ from starlette.responses import JSONResponse, Response
 from protocol import limits as L
 from protocol.errors import ErrorCode
 from protocol.http_errors import ApiErrorCode, checked, status_of
+from protocol.schema import shown
 
 
 class BadRequest(Exception):
@@ -80,28 +81,20 @@ Fields = Mapping[str, Field]
 NO_FIELDS: Fields = {}
 
 _KINDS = {str: "a string", int: "an integer", bool: "a boolean"}
-_SHOWN_NAME = 40
-
-
-def shown(name: str) -> str:
-    """A field name as a message quotes it: JSON, ASCII only, at most 40 characters of it.
-
-    >>> shown("days"), shown("x\\n\\ud800")
-    ('"days"', '"x\\\\n\\\\ud800"')
-    """
-    return json.dumps(name[:_SHOWN_NAME]) + ("…" if len(name) > _SHOWN_NAME else "")
 
 
 def checked_fields(body: dict[str, Any], fields: Fields) -> dict[str, Any]:
     """``body`` without its null fields, if it has only the declared ``fields``, each of its
-    type; else :class:`BadRequest` ``bad_field`` naming a field.
+    type; else :class:`BadRequest` ``bad_field`` naming a field (quoted as the wire codec quotes
+    a client's string: :func:`protocol.schema.shown`, so a control character or a lone
+    surrogate in a name is escaped).
 
     >>> checked_fields({"name": None, "clock": 30}, {"name": STRING_OR_NULL, "clock": INTEGER})
     {'clock': 30}
     >>> checked_fields({"days": 1}, {"clock": INTEGER})
     Traceback (most recent call last):
     ...
-    server.web.http_input.BadRequest: unknown field "days" (this request takes: clock)
+    server.web.http_input.BadRequest: unknown field 'days' (this request takes: clock)
     >>> checked_fields({"clock": True}, {"clock": INTEGER})
     Traceback (most recent call last):
     ...

@@ -39,7 +39,7 @@ from engine.errors import GameError
 from engine.match import MatchOptions, Mode
 from protocol import limits as L
 from protocol.errors import ErrorCode
-from protocol.fields import TOKEN
+from protocol.fields import MATCH_ID_PATTERN, TOKEN
 from protocol.schema import Invalid
 from server.machine import core
 from server.match.service import Created, MatchService, NotFound, Unavailable, new_match_id, summary
@@ -60,17 +60,15 @@ from server.web.http_input import (
 from server.web.limits import LobbyLimits, Refused
 from server.work import botmatch
 
-MATCH_ID = re.compile(r"[0-9a-f]{32}")
+MATCH_ID = re.compile(MATCH_ID_PATTERN)
 MAX_INVITE_LINK = 512
-NAME_LIMIT = 24
+NAME_LIMIT = L.MAX_NAME_CHARS  # a name the wire (protocol.fields.Name) can carry
 
 
-def clean_name(raw: Any) -> str:
+def clean_name(raw: str | None) -> str:
     """A display name: 1-24 printable characters, whitespace collapsed; 'Guest' if empty."""
     if raw is None:
         return "Guest"
-    if not isinstance(raw, str):
-        raise BadRequest(ErrorCode.BAD_FIELD, "name must be a string")
     name = " ".join(raw.split())
     if len(name) > NAME_LIMIT:
         raise BadRequest(ErrorCode.BAD_FIELD, f"name is longer than {NAME_LIMIT} characters")
@@ -109,6 +107,8 @@ DECLINE: Fields = {"rematch_token": STRING}
 
 
 def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
+    """The terms of a create request's body (its fields' JSON types already checked:
+    :data:`CREATE`)."""
     mode = body.get("mode", "single_game")
     if mode == Mode.MATCH and "length" not in body:
         raise BadRequest(ErrorCode.BAD_FIELD, "length (1..25 points) is required for a match")
@@ -116,10 +116,6 @@ def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
     clock = body.get("clock", default_clock)
     reserve = body.get("reserve", 0)
     flags = {k: body.get(k, False) for k in ("jacoby", "beavers", "private")}
-    if not all(type(v) is int for v in (length, clock, reserve)):
-        raise BadRequest(ErrorCode.BAD_FIELD, "length, clock and reserve are integers")
-    if not all(type(v) is bool for v in flags.values()):
-        raise BadRequest(ErrorCode.BAD_FIELD, "jacoby, beavers and private are booleans")
     if not 5 <= clock <= 600:
         raise BadRequest(ErrorCode.BAD_FIELD, "clock must be 5..600 seconds")
     if not 0 <= reserve <= MAX_RESERVE:
@@ -294,7 +290,7 @@ async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
 
 
-def invite_code(raw: Any) -> str | None:
+def invite_code(raw: str | None) -> str | None:
     """The invite code: as given, or taken from the whole invite link ``…#join=<code>`` (what
     ``POST /api/matches`` answers as ``invite``).
 
@@ -304,7 +300,7 @@ def invite_code(raw: Any) -> str | None:
     if raw is None:
         return None
     refused = BadRequest(ErrorCode.BAD_FIELD, "invite is the invite code or the whole invite link")
-    if not isinstance(raw, str) or len(raw) > MAX_INVITE_LINK:
+    if len(raw) > MAX_INVITE_LINK:
         raise refused
     try:
         return TOKEN.load(raw.rsplit("#join=", 1)[-1])

@@ -37,7 +37,8 @@ from server.match.history import Logged, find_game, finished_games, match_record
 from server.match.store import Store
 from server.ops import logs
 from server.web.exports import log_or_error
-from server.web.lobby import MATCH_ID, error
+from server.web.http_input import error
+from server.web.lobby import MATCH_ID
 from server.work import analysis_queue
 
 log = logs.get("records")

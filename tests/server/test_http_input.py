@@ -4,7 +4,8 @@ The body rules of server/web/http_input.py (size read incrementally and cut at t
 checked before parsing, only declared fields of their declared types), on every route that
 takes a body (enumerated from the app's own route table, so a new route without a declaration
 fails here); strings with lone surrogates; and, with raw sockets against a real server
-process, bodies over the limit (declared or chunked) answered 413 without being read.
+process, bodies over the limit (declared or chunked) answered 413 without being read, and the
+connection closed ``LINGER_SECONDS`` after the answer (server/web/guard.py).
 (Usernames and passwords: tests/server/test_accounts.py; whole-string patterns:
 tests/unit/test_patterns.py.)
 """
@@ -23,14 +24,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from starlette.requests import Request
 
 from harness.accounts import Browser
 from harness.srv_support import server_fixture
 from protocol import limits as L
+from protocol.schema import shown
 from server.app import create_app
 from server.ops.settings import Settings
 from server.web import http_input
+from server.web.guard import LINGER_SECONDS
 from server.web.http_input import BadRequest, nesting, parse, read_body
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +114,7 @@ async def test_every_route_refuses_an_unknown_field_and_names_it(server):
             status, answer = await send(server.base, method, path,
                                         json.dumps({name: 1}).encode())  # fmt: skip
             assert (status, answer["error"]) == (400, "bad_field"), (method, path, name, answer)
-            assert http_input.shown(name) in answer["message"], answer
+            assert shown(name) in answer["message"], answer
         # Declared fields still pass (whatever the route answers next, it is not bad_field
         # naming an unknown field); an empty body and {} are read as no fields at all.
         for data in (b"", b"{}"):
@@ -249,6 +254,18 @@ class RawPost:
             return sent, False
         return sent, True
 
+    def until_reset(self, limit: float) -> float:
+        """Send a byte every 20 ms until the server's close makes a send fail: the seconds
+        that took (AssertionError after ``limit``)."""
+        started = time.monotonic()
+        while time.monotonic() - started < limit:
+            try:
+                self.sock.send(b" ")
+            except OSError:  # reset or broken pipe: the connection is gone on the server
+                return time.monotonic() - started
+            time.sleep(0.02)
+        raise AssertionError(f"the server kept the connection for {limit} s")
+
     def close(self) -> None:
         self.sock.close()
         self.reader.join(5)
@@ -271,6 +288,12 @@ async def test_a_declared_length_over_the_limit_is_answered_before_any_of_the_bo
         answer = bytes(post.answer)
         assert answer.startswith(b"HTTP/1.1 413 "), answer
         assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"] == "too_large"
+        # Then, still reading nothing, the server closes it (server/web/guard.py): a client
+        # that goes on sending is reset LINGER_SECONDS after the end of the stream, not before
+        # (the answer had that long to arrive) and not never (the connection would be held).
+        gone = await asyncio.to_thread(post.until_reset, LINGER_SECONDS + 5)
+        print(f"\nreset {gone:.2f} s after the end of the stream")
+        assert gone >= LINGER_SECONDS - 0.2, gone
     finally:
         post.close()
 
@@ -352,6 +375,28 @@ async def test_the_reader_stops_at_the_limit_and_never_reads_a_declared_oversize
     request, taken = request_of({"transfer-encoding": "chunked"}, 4, b"a" * 1024)
     assert await read_body(request) == b"a" * 4096  # exactly the limit is fine
     assert taken[0] == 4
+
+
+# JSON values whose strings are full of what could fool a scan: quotes, backslashes, brackets.
+TRICKY = st.text(st.sampled_from('"\\[]{}/ a\n\u2028\ud800\U0001f600'), max_size=8)
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | TRICKY,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def depth(value: Any) -> int:
+    if isinstance(value, list | dict):
+        children = value.values() if isinstance(value, dict) else value
+        return 1 + max(map(depth, children), default=0)
+    return 0
+
+
+@given(VALUES, st.booleans(), st.sampled_from([None, 0, 2]))
+def test_nesting_is_the_depth_the_parser_finds(value, ascii_only, indent):
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    assert nesting(text) == depth(json.loads(text)) == depth(value), text
 
 
 def test_nesting_is_counted_without_recursion_and_strings_do_not_count():
