@@ -22,6 +22,7 @@ from typing import Protocol
 import msgpack
 
 from engine.match import MatchOptions
+from protocol.limits import MAX_NAME_CHARS
 from server.machine import core, serial
 from server.machine.commands import (
     CREATE,
@@ -50,7 +51,7 @@ class Finishing(Protocol):
     def finished(self, state: MatchState) -> None: ...
 
 
-def distinct_name(name: str, other: str | None, limit: int = 24) -> str:
+def distinct_name(name: str, other: str | None, limit: int = MAX_NAME_CHARS) -> str:
     """``name``, or ``name 2`` when the other seat already plays under it (two nameless
     players are "Guest" and "Guest 2", never two "Guest"s nobody can tell apart)."""
     if other is None or name.casefold() != other.casefold():
