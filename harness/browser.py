@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import Browser, Page, async_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "web-client"
@@ -23,6 +24,21 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+@contextlib.asynccontextmanager
+async def launched_chromium() -> AsyncIterator[Browser]:
+    """Debian's Chromium driven by Playwright's async API (no browser download), closed on the
+    way out: the one launch behind every browser fixture, whatever its scope."""
+    assert CHROMIUM.exists(), "Chromium is missing: apt-get install -y chromium"
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 

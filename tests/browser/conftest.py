@@ -19,17 +19,16 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from harness.browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     CLASSIC_FEEL,
     DESKTOP,
     DIST,
     ROOT,
     WEB,
     OpenDemo,
+    launched_chromium,
     under_csp,
 )
 from harness.serverproc import ServerProcess
@@ -74,13 +73,8 @@ def base_url(dist: Path) -> Iterator[str]:
 
 @pytest_asyncio.fixture
 async def browser() -> AsyncIterator[Browser]:
-    assert CHROMIUM.exists(), "Chromium is missing: apt-get install -y chromium"
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
+    async with launched_chromium() as chromium:
+        yield chromium
 
 
 def stored_settings(settings: dict[str, Any]) -> str:

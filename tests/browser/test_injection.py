@@ -29,11 +29,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 import redis.asyncio as aioredis
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from harness.accounts import Browser as Account
 from harness.accounts import signed_up
-from harness.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, DIST, under_csp
+from harness.browser import DESKTOP, launched_chromium, under_csp
 from harness.proxy_process import ProxyProcess
 from harness.serverproc import ServerProcess
 from harness.srv_support import Peer, play_out
@@ -222,9 +222,8 @@ async def played(server: ServerProcess, proxy: ProxyProcess) -> World:
     b = MatchClient(ws, finished, joined["token"])
     async with a, b:
         await play_out(a, b, seed=11)
-    transcript = json.loads(
-        await asyncio.to_thread(_read, f"{base}/api/matches/{finished}/games/1/transcript.json")
-    )
+    exported = await Account(base).get(f"/api/matches/{finished}/games/1/transcript.json")
+    assert exported.status == 200, exported.body
 
     # An account: a match against a guest (left at once), and a rated one against a rival.
     member, rival = "eve_-1", "zed-_2"
@@ -248,12 +247,7 @@ async def played(server: ServerProcess, proxy: ProxyProcess) -> World:
             await guest.leave()
             await host.wait_for(lambda t: t.over is not None)
     await recorded(eve, member, 2)
-    return World(server, proxy, finished, transcript, member, rival)
-
-
-def _read(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return response.read().decode()
+    return World(server, proxy, finished, exported.body, member, rival)
 
 
 async def recorded(account: Account, name: str, matches: int) -> None:
@@ -287,13 +281,9 @@ async def world(redis_process, dist: Path, tmp_path_factory) -> AsyncIterator[Wo
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def chromium() -> AsyncIterator[Browser]:
-    assert CHROMIUM.exists(), "Chromium is missing: apt-get install -y chromium"
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
+    """One Chromium for every case of the module (the conftest's ``browser`` is per test)."""
+    async with launched_chromium() as browser:
+        yield browser
 
 
 @pytest_asyncio.fixture(loop_scope="module")
@@ -495,7 +485,7 @@ async def test_the_built_pages_load_only_files(dist: Path) -> None:
     """web-client/dist as built: every script from a file of the site, no inline script, no
     inline handler or style, no <base> (the policy's base-uri is 'none')."""
     for name in ("index.html", "demo.html"):
-        html = (DIST / name).read_text()
+        html = (dist / name).read_text()
         scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S | re.I)
         assert scripts, name
         for attrs, body in scripts:

@@ -12,7 +12,10 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.routing import Route
 
+from server.web import csp
 from server.web.pages import ROOT_FILES, routes
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def fetch(app: Starlette, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -127,9 +130,24 @@ async def test_every_page_answers_with_the_content_security_policy(tmp_path: Pat
             assert b"<script" not in body and b" style=" not in body, path
 
 
+def test_the_documented_header_is_the_one_sent() -> None:
+    """docs/operations.md shows the header as the server sends it (``<host>`` for the Host),
+    and what a Host that is no host name gets: no WebSocket source, nothing added."""
+    doc = (ROOT / "docs" / "operations.md").read_text()
+    shown = re.search(r"```\n(Content-Security-Policy: .*?)\n```", doc, re.S)
+    assert shown is not None, "docs/operations.md shows no Content-Security-Policy header"
+    sent = f"{csp.HEADER}: {csp.policy('play.example:8443')}"
+    assert " ".join(shown.group(1).split()) == sent.replace("play.example:8443", "<host>")
+    for host in (None, "", "a b", "evil; script-src *", "x/y", "[::1", "host:99999x"):
+        plain = csp.policy(host)
+        assert directives(plain)["connect-src"] == ["'self'"], host
+        assert directives(plain).keys() == directives(sent.split(": ", 1)[1]).keys(), host
+    assert "ws://[::1]:8000 wss://[::1]:8000" in csp.policy("[::1]:8000")
+
+
 def test_only_the_pages_module_answers_html() -> None:
     """Every HTML answer comes from server/web/pages.py, so every one carries the policy."""
-    server = Path(__file__).resolve().parents[2] / "server"
+    server = ROOT / "server"
     makers = re.compile(r"HTMLResponse|text/html")
     found = sorted(
         str(p.relative_to(server.parent))

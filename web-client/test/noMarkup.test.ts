@@ -25,8 +25,8 @@ const SINKS: readonly [string, RegExp][] = [
   ['DOMParser', /\bDOMParser\b|\bparseFromString\b/],
   ['setHTML', /\bsetHTML(Unsafe)?\b/],
   ['srcdoc', /\bsrcdoc\b/],
-  ['eval', /(?<![\w.])eval\s*\(/],
-  ['Function constructor', /\bnew\s+Function\s*\(/],
+  ['eval', /(?<![\w$])eval\s*\(/], // window.eval( and globalThis.eval( too
+  ['Function constructor', /(?<![\w$])Function\s*\(/], // with or without new
   ['timer with code', /\bset(Timeout|Interval)\s*\(\s*['"`]/],
 ];
 
@@ -61,11 +61,16 @@ describe('no markup strings', () => {
       'document.write(s); document.writeln(s);',
       'new DOMParser().parseFromString(s, "text/html");',
       'setTimeout("go()", 1); eval(code); new Function(code);',
+      'window.eval(code); globalThis.eval(code); Function("return 1")();',
       'frame.srcdoc = html; range.createContextualFragment(html); el.outerHTML; el.setHTMLUnsafe(s);',
     ].join('\n');
     const names = new Set(sinksIn(sample).map(([name]) => name));
     expect(names).toEqual(new Set(SINKS.map(([name]) => name)));
     expect(sinksIn('el.textContent = name; h("p", { text: line }); evaluate(x); setTimeout(f, 1);')).toEqual([]);
+    expect(sinksIn('medieval(x); isFunction(f); myFunction(x); $eval(x);')).toEqual([]);
+    const each = (line: string) => sinksIn(line).map(([name]) => name);
+    expect(each('window.eval(code);')).toEqual(['eval']);
+    expect(each('Function("return 1")();')).toEqual(['Function constructor']);
   });
 
   it('the client source parses no string as markup or code, outside the allowed call sites', () => {

@@ -20,33 +20,30 @@ import {
   placeAt,
   pointGeom,
 } from './geometry';
-import { type SvgNode, checkerNode, sceneNodes, staticNodes } from './boardNodes';
+import { type SvgNode, checkerNode, node, sceneNodes, staticNodes } from './boardNodes';
 import { animateChanges } from './boardMotion';
 import type { Scene } from './scene';
 
 const NS = 'http://www.w3.org/2000/svg';
 
-function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
-
 /** The element `n` describes, built through the DOM: attribute values and text are set as
  * data (setAttribute, textContent), never parsed as markup. */
 function build(n: SvgNode): SVGElement {
-  const node = document.createElementNS(NS, n.tag);
-  for (const k in n.attrs) node.setAttribute(k, String(n.attrs[k]));
-  if (n.text !== undefined) node.textContent = n.text;
-  if (n.kids) for (const kid of n.kids) node.appendChild(build(kid));
-  return node;
+  const made = document.createElementNS(NS, n.tag);
+  for (const k in n.attrs) made.setAttribute(k, String(n.attrs[k]));
+  if (n.text !== undefined) made.textContent = n.text;
+  if (n.kids) for (const kid of n.kids) made.appendChild(build(kid));
+  return made;
+}
+
+/** An element of the board's own layers (svg, groups, hit areas), typed by its tag. */
+function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  return build(node(tag, attrs)) as SVGElementTagNameMap[K];
 }
 
 /** Replace the children of `parent` with the elements `nodes` describe (one DOM insertion). */
 function show(parent: Element, nodes: readonly SvgNode[]): void {
-  const out = document.createDocumentFragment();
-  for (const n of nodes) out.appendChild(build(n));
-  parent.replaceChildren(out);
+  parent.replaceChildren(...nodes.map(build));
 }
 
 export interface BoardInput {
