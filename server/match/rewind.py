@@ -149,19 +149,19 @@ async def audit(gateway: Gateway, since: float) -> None:
     """The store is reachable again after an outage that began at ``since`` (monotonic):
     count every match this process saw stored at a version the store no longer has."""
     known = gateway.matches.hub.known
-    marks = known.raised_since(since - AUDIT_LOOKBACK_SECONDS)
-    for start in range(0, len(marks), AUDIT_BATCH):
-        batch = marks[start : start + AUDIT_BATCH]
+    raised = known.raised_since(since - AUDIT_LOOKBACK_SECONDS)
+    for start in range(0, len(raised), AUDIT_BATCH):
+        batch = raised[start : start + AUDIT_BATCH]
         for attempt in range(20):
             try:
-                stored = await gateway.store.versions([match for match, _ in batch])
+                stored = await gateway.store.versions(batch)
                 break
             except Exception as exc:  # right after an outage the store may flap
                 if attempt == 19:
                     log.warning("audit failed", extra=logs.fields(error=repr(exc)))
                     return
                 await asyncio.sleep(0.25)
-        for (match_id, _), version in zip(batch, stored, strict=True):
+        for match_id, version in zip(batch, stored, strict=True):
             if version is None:
                 continue
             behind = known.behind(match_id, version)
