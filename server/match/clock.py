@@ -85,7 +85,8 @@ class ServerClock:
         self.instance: bytes | None = None
         self.on_new_instance: Callable[[], None] | None = None
         """Called when the heartbeat is answered by another Redis than before (its run_id
-        changed: it restarted, or a replica took over), whether or not a beat failed."""
+        changed: it restarted, or a replica took over), whether or not a beat failed (then
+        before ``on_change(True)``)."""
 
     @property
     def redis_ok(self) -> bool:

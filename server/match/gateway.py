@@ -151,9 +151,7 @@ class Gateway:
         self._lost_at = 0.0
         """When (monotonic) this process last lost the store."""
         matches.clock.on_change = self._store_changed
-        # Another Redis answers (restarted, or a replica took over), maybe too fast for any
-        # beat to fail: did it come back without writes this process stored?
-        matches.clock.on_new_instance = lambda: self._spawn(rewind.audit(self, time.monotonic()))
+        matches.clock.on_new_instance = self._new_store_instance
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -278,6 +276,13 @@ class Gateway:
                 if conn.counted and conn.told_degraded and not conn.closing:
                     conn.told_degraded = False  # (a held hello learns it from its welcome)
                     conn.send(frame)
+
+    def _new_store_instance(self) -> None:
+        """Another Redis answers (restarted, or a replica took over), maybe too fast for any
+        beat to fail: did it come back without writes this process stored? After a lost
+        store, finding it again audits (from before the loss): one audit, not two."""
+        if self.degraded_since is None:
+            self._spawn(rewind.audit(self, time.monotonic()))
 
     async def _shed_if_still_degraded(self, since: int) -> None:
         """Close every connection (1013) when the store is still lost after the grace: their
