@@ -114,9 +114,8 @@ class Connection:
     told_degraded: bool = False
     """Told ``degraded`` and not yet ``restored``."""
     acting: int | None = None
-    """The seq of the action now waiting for the store (None: none)."""
-    told_retry: bool = False
-    """That action was answered ``retry_later`` already: the store was lost meanwhile."""
+    """The seq of the action now waiting for the store, until it is answered (None: none, or
+    it was answered ``retry_later`` when the store was lost meanwhile)."""
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
@@ -258,13 +257,13 @@ class Gateway:
                 if conn.counted and not conn.closing:
                     conn.told_degraded = True
                     conn.send(frame)
-                    if conn.acting is not None and not conn.told_retry:
+                    if conn.acting is not None:
                         # Its action waits on a store that may not answer for seconds: answer
                         # it now. If it was stored after all, its retry (same seq) is acked.
-                        conn.told_retry = True
                         conn.send_message(
                             m.Reject(conn.acting, ErrorCode.RETRY_LATER, "storage unavailable")
                         )
+                        conn.acting = None
             self._spawn(self._shed_if_still_degraded(self.degraded_since))
         elif self.degraded_since is not None:
             log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
@@ -544,12 +543,12 @@ class Gateway:
             conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
             return
         command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
-        conn.acting, conn.told_retry = seq, False
+        conn.acting = seq
         try:
             reply, by_the_rules = await self._submit(conn, command)
         finally:
-            conn.acting = None
-        if conn.told_retry:
+            unanswered, conn.acting = conn.acting is not None, None
+        if not unanswered:
             return  # answered retry_later when the store was lost; its retry gets the answer
         conn.send_message(reply)
         if by_the_rules:
