@@ -45,6 +45,7 @@ from server.match.presence import PresenceBook, RawPresence, greeting, statuses
 from server.match.service import MatchService, NotFound, Unavailable, seat_of
 from server.match.store import Store
 from server.ops import logs, metrics
+from server.ops.allowance import TokenBucket
 from server.ops.settings import Settings
 
 log = logs.get("gateway")
@@ -58,30 +59,6 @@ HOLD_HELLO_SECONDS = 3.0
 SLOW_CLOSE_TIMEOUT = 10.0
 """The same for a reader too slow for its queue: it may still read up to its close code (it
 is shown away meanwhile)."""
-
-
-class TokenBucket:
-    """Burst ``capacity`` frames, refilled at ``rate`` per second.
-
-    >>> b = TokenBucket(2, 1.0, now=0.0)
-    >>> b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)
-    (True, True, False, True)
-    """
-
-    def __init__(self, capacity: int, rate: float, now: float | None = None) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.tokens = float(capacity)
-        self.stamp = time.monotonic() if now is None else now
-
-    def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 @dataclass(eq=False)
