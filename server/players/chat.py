@@ -125,7 +125,7 @@ class ChatRooms:
         self.accounts = accounts
         self.gateway = gateway
         # On a cluster the line goes out on the match's sharded channel, as its events do.
-        self._say = self.redis.register_script(_SAY.replace("$PUBLISH", store.target.publish))
+        self._say = store.script(_SAY)
         self.burst = burst
         self.per_ms = per_minute / 60_000
         self._speakers: weakref.WeakKeyDictionary[Connection, tuple[str | None, bool]] = (
