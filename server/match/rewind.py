@@ -112,32 +112,32 @@ def incident(match_id: str, client_version: int, stored_version: int, seen: str)
     )  # fmt: skip
 
 
-def note_resume(gateway: Gateway, conn: Connection, last_v: int | None, stored: int) -> bool:
-    """A client resumes from ``last_v``: True when it claims to be ahead of the store (the
-    gateway then sends a snapshot). An incident only when this process knew a version beyond
-    ``stored`` itself; else the claim is logged (quietly) and counted as unconfirmed."""
+def note_resume(gateway: Gateway, conn: Connection, last_v: int | None, stored: int) -> None:
+    """A client resumes from ``last_v``, maybe ahead of the store at ``stored`` (the gateway
+    then sends a snapshot, as to any client too far away). That is an incident only when this
+    process knew a version beyond ``stored`` itself; else the claim is logged (quietly) and
+    counted as unconfirmed."""
     if last_v is None or last_v <= stored:
-        return False
+        return
     known = gateway.matches.hub.known
     match_id = conn.match_id
     version = known.behind(match_id, stored)
     if version is not None:
         lost(gateway, match_id, version, stored, "resume")
-        return True
+        return
     fields = logs.fields(
         match=match_id, role=conn.role, claimed=last_v, stored_version=stored,
         client=conn.ws.client.host if conn.ws.client else None,
     )  # fmt: skip
     if known.settled(match_id):
         log.info("client ahead of the store: this loss is counted already", extra=fields)
-        return True
+        return
     metrics.UNCONFIRMED_AHEAD.labels("spectator" if conn.seat is None else "seat").inc()
     if _unconfirmed.ready():
         fields["fields"]["left_out"] = _unconfirmed.left_out
         log.warning(
             "client claims a version beyond the store: unconfirmed, not counted", extra=fields
         )
-    return True
 
 
 def lost(gateway: Gateway, match_id: str, known: int, stored: int, seen: str) -> None:
