@@ -30,13 +30,11 @@ import pytest
 
 from engine.movegen import legal_plays
 from harness.serverproc import ServerProcess
-from harness.srv_support import Peer, seat_two, store_at
+from harness.srv_support import seat_two, store_at
 from protocol import messages as m
 from protocol.client import MatchClient
 from server.machine import commands
-from server.match.clock import wall_ms
 from server.match.history import Logged, read_log
-from server.match.store import CLOCK_CREDIT
 from server.ops.redis_process import RedisProcess, free_port
 
 HUMAN = ("decide", "move", "take", "resign")
@@ -80,25 +78,6 @@ class Stack:
 
     async def log(self, match_id: str) -> list[Logged]:
         return await stored_log(self.redis.url, match_id)
-
-    async def move_time(self, ms: int, proc: ServerProcess, match_id: str) -> None:
-        """Move server time ``ms`` forward for every process of this stack, as if that much
-        time had passed: server time is wall time less the clock credit (server/match/clock.py),
-        which each process reads from Redis at its next heartbeat. Returns once ``proc`` tells
-        a new connection (to ``match_id``) the moved time."""
-        async with store_at(self.redis.url) as store:
-            credit = int(await store.redis.decrby(CLOCK_CREDIT, ms))
-        target = wall_ms() - credit
-        for _ in range(100):
-            peer = await Peer.open(proc.ws)
-            try:
-                welcome = await peer.hello(match_id)
-            finally:
-                await peer.close()
-            if welcome.server_time >= target:
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError(f"server time never moved {ms} ms forward")
 
 
 def stack_fixture() -> Any:

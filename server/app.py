@@ -126,12 +126,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         app.state.players = players
 
-        async def expire(match_id: str, _claimed_at: int) -> None:
-            await matches.expire(match_id)
-
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
-            asyncio.create_task(sweep_deadlines(store, clock, expire), name="sweeper"),
+            asyncio.create_task(sweep_deadlines(store, clock, matches.expire), name="sweeper"),
             asyncio.create_task(gateway.probe_forever(), name="probes"),
             asyncio.create_task(gateway.presence.sweep_gone(), name="presence"),
             asyncio.create_task(guard.run(), name="durability"),

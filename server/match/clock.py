@@ -85,7 +85,8 @@ class ServerClock:
         self.instance: bytes | None = None
         self.on_new_instance: Callable[[], None] | None = None
         """Called when the heartbeat is answered by another Redis than before (its run_id
-        changed: it restarted, or a replica took over), whether or not a beat failed."""
+        changed: it restarted, or a replica took over), whether or not a beat failed (then
+        before ``on_change(True)``)."""
 
     @property
     def redis_ok(self) -> bool:
@@ -152,10 +153,11 @@ class ServerClock:
 async def sweep_deadlines(
     store: Store,
     clock: ServerClock,
-    expire: Callable[[str, int], Awaitable[None]],
+    expire: Callable[[str], Awaitable[object]],
     interval: float = 0.1,
 ) -> None:
-    """Forever: claim matches whose deadline has passed and let ``expire`` settle them.
+    """Forever: claim matches whose deadline has passed and let ``expire`` settle them (at its
+    own server time, under the match's lock: :meth:`server.match.service.MatchService.expire`).
 
     Any process may claim a due match (the claim is a short lease in the index, so a claimant
     that dies is replaced); ``expire`` applies the timeout through the usual compare-and-set,
@@ -167,7 +169,7 @@ async def sweep_deadlines(
                 now = clock.now()
                 for match_id in await store.claim_due(now):
                     try:
-                        await expire(match_id, now)
+                        await expire(match_id)
                     except asyncio.CancelledError:
                         raise
                     except Exception:

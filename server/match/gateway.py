@@ -45,6 +45,7 @@ from server.match.presence import PresenceBook, RawPresence, greeting, statuses
 from server.match.service import MatchService, NotFound, Unavailable, seat_of
 from server.match.store import Store
 from server.ops import logs, metrics
+from server.ops.allowance import TokenBucket
 from server.ops.settings import Settings
 
 log = logs.get("gateway")
@@ -58,30 +59,6 @@ HOLD_HELLO_SECONDS = 3.0
 SLOW_CLOSE_TIMEOUT = 10.0
 """The same for a reader too slow for its queue: it may still read up to its close code (it
 is shown away meanwhile)."""
-
-
-class TokenBucket:
-    """Burst ``capacity`` frames, refilled at ``rate`` per second.
-
-    >>> b = TokenBucket(2, 1.0, now=0.0)
-    >>> b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)
-    (True, True, False, True)
-    """
-
-    def __init__(self, capacity: int, rate: float, now: float | None = None) -> None:
-        self.capacity = capacity
-        self.rate = rate
-        self.tokens = float(capacity)
-        self.stamp = time.monotonic() if now is None else now
-
-    def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 @dataclass(eq=False)
@@ -114,9 +91,8 @@ class Connection:
     told_degraded: bool = False
     """Told ``degraded`` and not yet ``restored``."""
     acting: int | None = None
-    """The seq of the action now waiting for the store (None: none)."""
-    told_retry: bool = False
-    """That action was answered ``retry_later`` already: the store was lost meanwhile."""
+    """The seq of the action now waiting for the store, until it is answered (None: none, or
+    it was answered ``retry_later`` when the store was lost meanwhile)."""
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)
@@ -151,9 +127,7 @@ class Gateway:
         self._lost_at = 0.0
         """When (monotonic) this process last lost the store."""
         matches.clock.on_change = self._store_changed
-        # Another Redis answers (restarted, or a replica took over), maybe too fast for any
-        # beat to fail: did it come back without writes this process stored?
-        matches.clock.on_new_instance = lambda: self._spawn(rewind.audit(self, time.monotonic()))
+        matches.clock.on_new_instance = self._new_store_instance
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` in the background, keeping a reference until it is done."""
@@ -260,13 +234,13 @@ class Gateway:
                 if conn.counted and not conn.closing:
                     conn.told_degraded = True
                     conn.send(frame)
-                    if conn.acting is not None and not conn.told_retry:
+                    if conn.acting is not None:
                         # Its action waits on a store that may not answer for seconds: answer
                         # it now. If it was stored after all, its retry (same seq) is acked.
-                        conn.told_retry = True
                         conn.send_message(
                             m.Reject(conn.acting, ErrorCode.RETRY_LATER, "storage unavailable")
                         )
+                        conn.acting = None
             self._spawn(self._shed_if_still_degraded(self.degraded_since))
         elif self.degraded_since is not None:
             log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
@@ -278,6 +252,13 @@ class Gateway:
                 if conn.counted and conn.told_degraded and not conn.closing:
                     conn.told_degraded = False  # (a held hello learns it from its welcome)
                     conn.send(frame)
+
+    def _new_store_instance(self) -> None:
+        """Another Redis answers (restarted, or a replica took over), maybe too fast for any
+        beat to fail: did it come back without writes this process stored? After a lost
+        store, finding it again audits (from before the loss): one audit, not two."""
+        if self.degraded_since is None:
+            self._spawn(rewind.audit(self, time.monotonic()))
 
     async def _shed_if_still_degraded(self, since: int) -> None:
         """Close every connection (1013) when the store is still lost after the grace: their
@@ -539,12 +520,12 @@ class Gateway:
             conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
             return
         command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
-        conn.acting, conn.told_retry = seq, False
+        conn.acting = seq
         try:
             reply, by_the_rules = await self._submit(conn, command)
         finally:
-            conn.acting = None
-        if conn.told_retry:
+            unanswered, conn.acting = conn.acting is not None, None
+        if not unanswered:
             return  # answered retry_later when the store was lost; its retry gets the answer
         conn.send_message(reply)
         if by_the_rules:

@@ -12,13 +12,13 @@ can send any number. :mod:`server.match.rewind` reads it.
 Bounded: the ``size`` matches seen most recently (older ones are forgotten first).
 
 >>> known = HighWater(size=2)
->>> known.saw("a", 7); known.saw("a", 5)
->>> known.version("a"), known.behind("a", 4), known.behind("a", 7)
-(7, 7, None)
+>>> known.saw("a", 7, now=1.0); known.saw("a", 5, now=2.0)
+>>> known.behind("a", 4), known.behind("a", 7), known.raised_since(1.5)
+(7, None, [])
 >>> known.settle("a", 4); known.behind("a", 4), known.settled("a")
 (None, True)
->>> known.saw("b", 1); known.saw("c", 1); known.version("a") is None
-True
+>>> known.saw("b", 1, now=3.0); known.saw("c", 1, now=3.0); known.raised_since(0.0)
+['b', 'c']
 """
 
 from __future__ import annotations
@@ -55,10 +55,6 @@ class HighWater:
             mark.version = version
             mark.raised = time.monotonic() if now is None else now
 
-    def version(self, match_id: str) -> int | None:
-        mark = self._marks.get(match_id)
-        return mark.version if mark is not None else None
-
     def behind(self, match_id: str, stored: int) -> int | None:
         """The version this process knew when the store is now behind it at ``stored`` (the
         store lost writes), else None."""
@@ -77,6 +73,6 @@ class HighWater:
         mark = self._marks.get(match_id)
         return mark is not None and mark.settled
 
-    def raised_since(self, since: float) -> list[tuple[str, int]]:
-        """``(match, version)`` of every match whose mark rose at or after ``since``."""
-        return [(m, k.version) for m, k in self._marks.items() if k.raised >= since]
+    def raised_since(self, since: float) -> list[str]:
+        """Every match whose mark rose at or after ``since`` (first seen counts as rising)."""
+        return [match for match, mark in self._marks.items() if mark.raised >= since]

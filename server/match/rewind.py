@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgpack
 
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from server.match.gateway import Connection, Gateway
 
 log = logs.get("rewind")
+T = TypeVar("T")
 
 OP = "rewind"
 """The control note's ``op``: ``{op: rewind, v: <stored version>}``."""
@@ -65,6 +67,8 @@ AUDIT_LOOKBACK_SECONDS = 600.0
 """How far before an outage :func:`audit` looks: every live match moves within a move clock
 (at most 10 minutes), and a failover loses only the writes of the last moments before it."""
 AUDIT_BATCH = 500
+ATTEMPTS, RETRY_SECONDS = 20, 0.25
+"""A read of the store after an outage is tried this often, this far apart (5 s in all)."""
 
 
 class Quiet:
@@ -108,32 +112,32 @@ def incident(match_id: str, client_version: int, stored_version: int, seen: str)
     )  # fmt: skip
 
 
-def note_resume(gateway: Gateway, conn: Connection, last_v: int | None, stored: int) -> bool:
-    """A client resumes from ``last_v``: True when it claims to be ahead of the store (the
-    gateway then sends a snapshot). An incident only when this process knew a version beyond
-    ``stored`` itself; else the claim is logged (quietly) and counted as unconfirmed."""
+def note_resume(gateway: Gateway, conn: Connection, last_v: int | None, stored: int) -> None:
+    """A client resumes from ``last_v``, maybe ahead of the store at ``stored`` (the gateway
+    then sends a snapshot, as to any client too far away). That is an incident only when this
+    process knew a version beyond ``stored`` itself; else the claim is logged (quietly) and
+    counted as unconfirmed."""
     if last_v is None or last_v <= stored:
-        return False
+        return
     known = gateway.matches.hub.known
     match_id = conn.match_id
     version = known.behind(match_id, stored)
     if version is not None:
         lost(gateway, match_id, version, stored, "resume")
-        return True
+        return
     fields = logs.fields(
         match=match_id, role=conn.role, claimed=last_v, stored_version=stored,
         client=conn.ws.client.host if conn.ws.client else None,
     )  # fmt: skip
     if known.settled(match_id):
         log.info("client ahead of the store: this loss is counted already", extra=fields)
-        return True
+        return
     metrics.UNCONFIRMED_AHEAD.labels("spectator" if conn.seat is None else "seat").inc()
     if _unconfirmed.ready():
         fields["fields"]["left_out"] = _unconfirmed.left_out
         log.warning(
             "client claims a version beyond the store: unconfirmed, not counted", extra=fields
         )
-    return True
 
 
 def lost(gateway: Gateway, match_id: str, known: int, stored: int, seen: str) -> None:
@@ -149,19 +153,13 @@ async def audit(gateway: Gateway, since: float) -> None:
     """The store is reachable again after an outage that began at ``since`` (monotonic):
     count every match this process saw stored at a version the store no longer has."""
     known = gateway.matches.hub.known
-    marks = known.raised_since(since - AUDIT_LOOKBACK_SECONDS)
-    for start in range(0, len(marks), AUDIT_BATCH):
-        batch = marks[start : start + AUDIT_BATCH]
-        for attempt in range(20):
-            try:
-                stored = await gateway.store.versions([match for match, _ in batch])
-                break
-            except Exception as exc:  # right after an outage the store may flap
-                if attempt == 19:
-                    log.warning("audit failed", extra=logs.fields(error=repr(exc)))
-                    return
-                await asyncio.sleep(0.25)
-        for (match_id, _), version in zip(batch, stored, strict=True):
+    raised = known.raised_since(since - AUDIT_LOOKBACK_SECONDS)
+    for start in range(0, len(raised), AUDIT_BATCH):
+        batch = raised[start : start + AUDIT_BATCH]
+        stored = await _read(lambda b=batch: gateway.store.versions(b), "audit failed")
+        if stored is None:
+            return
+        for match_id, version in zip(batch, stored, strict=True):
             if version is None:
                 continue
             behind = known.behind(match_id, version)
@@ -224,20 +222,31 @@ def on_note(gateway: Gateway, match_id: str, note: dict[str, Any], seen: str = "
 async def _realign_loaded(
     gateway: Gateway, match_id: str, conns: list[Connection], seen: str
 ) -> None:
-    for attempt in range(20):
-        try:
-            state = await gateway.matches.load(match_id, fresh=True)
-            break
-        except Exception as exc:  # right after a failover the store may not answer yet
-            if attempt == 19:
-                log.warning("realign failed", extra=logs.fields(match=match_id, error=repr(exc)))
-                return
-            await asyncio.sleep(0.25)
+    state = await _read(
+        lambda: gateway.matches.load(match_id, fresh=True), "realign failed", match=match_id
+    )
+    if state is None:
+        return
     for conn in conns:
         sent = sent_version(conn)
         if sent is not None and sent > state.version:
             incident(match_id, sent, state.version, seen)
     await _realign(gateway, conns, state)
+
+
+async def _read(read: Callable[[], Awaitable[T]], failed: str, **fields: Any) -> T | None:
+    """``read()``, tried again every :data:`RETRY_SECONDS` while it fails (right after an
+    outage or a failover the store may not answer yet, or flap) up to :data:`ATTEMPTS` times;
+    None (and a warning ``failed``) when it never answered."""
+    for attempt in range(ATTEMPTS):
+        try:
+            return await read()
+        except Exception as exc:
+            if attempt == ATTEMPTS - 1:
+                log.warning(failed, extra=logs.fields(**fields, error=repr(exc)))
+                return None
+            await asyncio.sleep(RETRY_SECONDS)
+    return None
 
 
 async def _realign(gateway: Gateway, conns: list[Connection], state: Any) -> None:

@@ -231,11 +231,16 @@ class Store:
         self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target))
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = (beat or redis).register_script(_HEARTBEAT)
-        self._take_seat = redis.register_script(_script(_TAKE_SEAT, self.target))
+        self._take_seat = self.script(_TAKE_SEAT)
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
         self.instance: bytes | None = None
         """The run_id of the Redis that answered the last heartbeat."""
+
+    def script(self, source: str) -> Any:
+        """``source`` as a script of this store, publishing on match channels the way its
+        Redis does (``$PUBLISH``: ``SPUBLISH`` on a cluster)."""
+        return self.redis.register_script(_script(source, self.target))
 
     @classmethod
     def connect(cls, target: str | RedisTarget) -> Store:

@@ -12,17 +12,17 @@ client that sees one skipped, or comes back, asks for the rest with ``chat_sync`
 Who sees what (docs/protocol.md, "Chat"): the players room only the seats; the spectators
 room the spectators, and the seats once the match is over (read-only).
 
-How much anyone may say: a token bucket of ``burst`` lines refilled at ``per_minute``, per
-*speaker* of a match, not per connection: a seat is one speaker however often it reconnects,
-and every spectator connection from one client address (an IPv6 /64: the lobby's
-:func:`server.ops.addresses.address_key`, behind a trusted proxy the address it forwarded) is
-one speaker. The buckets live in Redis with the match's chat, taken by the same script that
-says the line, so every server process enforces the same allowance::
+How much anyone may say: a token bucket (:mod:`server.ops.allowance`) of ``burst`` lines
+refilled at ``per_minute``, per *speaker* of a match, not per connection: a seat is one speaker
+however often it reconnects, and every spectator connection from one client address (an IPv6
+/64: the lobby's :func:`server.ops.addresses.address_key`, behind a trusted proxy the address it
+forwarded) is one speaker. The buckets live in Redis with the match's chat, taken by the same
+script that says the line, so every server process enforces the same allowance::
 
-    fg:{m:<id>}:chatrate      hash: speaker (``s0``, ``s1``, ``a:<address>``) -> tokens:stamp
+    fg:{m:<id>}:chatrate:<speaker>   hash: the speaker's bucket (``s0``, ``s1``, ``a:<address>``)
 
 Times are server time (:class:`server.match.clock.ServerClock`): the tests move them by moving the
-server clock. The hash expires once every bucket in it would be full again.
+server clock. A bucket expires once it would be full again.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from server.match.service import MatchService, NotFound, Unavailable
 from server.match.store import Store, channel, seats_key
 from server.ops import logs
 from server.ops.addresses import address_key
+from server.ops.allowance import TAKE_TOKEN
 from server.players.accounts import COOKIE, Accounts
 
 if TYPE_CHECKING:
@@ -62,9 +63,9 @@ def counter_key(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:chatn"
 
 
-def allowance_key(match_id: str) -> str:
-    """Each speaker's chat allowance in the match: ``tokens:stamp`` (server ms)."""
-    return f"fg:{{m:{match_id}}}:chatrate"
+def allowance_key(match_id: str, speaker: str) -> str:
+    """A speaker's chat allowance in the match (a bucket of :mod:`server.ops.allowance`)."""
+    return f"fg:{{m:{match_id}}}:chatrate:{speaker}"
 
 
 def speaker(conn: Connection) -> str:
@@ -75,25 +76,15 @@ def speaker(conn: Connection) -> str:
     return f"a:{address_key(client.host if client else 'unknown')}"
 
 
-# KEYS: stream, counter, allowances. ARGV: room, seat (-1: spectator), name, account (0/1),
-# text, time ms, channel, max lines, speaker, burst, lines per ms, ms until every bucket is full.
+# KEYS: stream, counter, the speaker's allowance. ARGV: room, seat (-1: spectator), name,
+# account (0/1), text, time ms, channel, max lines, burst, lines per ms.
 # Takes one line from the speaker's bucket, then numbers, appends and publishes the line.
 # Returns the line's number, or minus the ms until the speaker may say one (nothing said).
-_SAY = """
-local now, burst, rate = tonumber(ARGV[6]), tonumber(ARGV[10]), tonumber(ARGV[11])
-local tokens = burst
-local held = redis.call('HGET', KEYS[3], ARGV[9])
-if held then
-  local sep = string.find(held, ':', 1, true)
-  local stamp = tonumber(string.sub(held, sep + 1))
-  tokens = math.min(burst, tonumber(string.sub(held, 1, sep - 1))
-    + math.max(0, now - stamp) * rate)
+_SAY = TAKE_TOKEN + """
+local wait = take_token(KEYS[3], tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[6]))
+if wait > 0 then
+  return -wait
 end
-if tokens < 1 then
-  return -math.max(1, math.ceil((1 - tokens) / rate))
-end
-redis.call('HSET', KEYS[3], ARGV[9], (tokens - 1) .. ':' .. now)
-redis.call('PEXPIRE', KEYS[3], ARGV[12])
 local n = redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[8], n .. '-0',
   's', ARGV[2], 'u', ARGV[3], 'a', ARGV[4], 'x', ARGV[5], 't', ARGV[6])
@@ -134,11 +125,9 @@ class ChatRooms:
         self.accounts = accounts
         self.gateway = gateway
         # On a cluster the line goes out on the match's sharded channel, as its events do.
-        self._say = self.redis.register_script(_SAY.replace("$PUBLISH", store.target.publish))
+        self._say = store.script(_SAY)
         self.burst = burst
         self.per_ms = per_minute / 60_000
-        self._full_ms = math.ceil(burst / self.per_ms)
-        """After this long without a line every speaker's bucket is full again."""
         self._speakers: weakref.WeakKeyDictionary[Connection, tuple[str | None, bool]] = (
             weakref.WeakKeyDictionary()
         )
@@ -192,11 +181,11 @@ class ChatRooms:
             return
         name, account = await self._speaker(conn, message.name)
         match_id = conn.match_id
-        keys = [stream_key(match_id, room), counter_key(match_id), allowance_key(match_id)]
+        keys = [stream_key(match_id, room), counter_key(match_id),
+                allowance_key(match_id, speaker(conn))]  # fmt: skip
         seat = -1 if conn.seat is None else conn.seat
         args = [room, seat, name, int(account), message.text, self.matches.now(),
-                channel(match_id), MAX_LINES, speaker(conn), self.burst, repr(self.per_ms),
-                self._full_ms]  # fmt: skip
+                channel(match_id), MAX_LINES, self.burst, self.per_ms]  # fmt: skip
         said = int(await self._say(keys=keys, args=args))
         if said < 0:
             who = "this seat" if conn.seat is not None else "your address"

@@ -35,6 +35,7 @@ from protocol.errors import ErrorCode
 from protocol.http_errors import ApiErrorCode
 from server.match.store import Store
 from server.ops import logs
+from server.ops.allowance import TAKE_ONE
 
 log = logs.get("lobby")
 
@@ -87,26 +88,6 @@ def _duration(seconds: int) -> str:
     return f"{seconds} s" if seconds < 60 else f"{math.ceil(seconds / 60)} min"
 
 
-# KEYS: the bucket. ARGV: capacity, tokens per ms, now (ms).
-# Takes one token; returns 0, or how many ms until one is there.
-_TAKE = """
-local cap = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local h = redis.call('HMGET', KEYS[1], 't', 'n')
-local tokens = cap
-if h[1] then
-  local elapsed = math.max(0, now - tonumber(h[1]))
-  tokens = math.min(cap, tonumber(h[2]) + elapsed * rate)
-end
-if tokens < 1 then
-  return math.ceil((1 - tokens) / rate)
-end
-redis.call('HSET', KEYS[1], 't', now, 'n', tostring(tokens - 1))
-redis.call('PEXPIRE', KEYS[1], math.ceil(cap / rate) + 1000)
-return 0
-"""
-
 # KEYS: the creator's open matches. ARGV: cap, match id, now, lifetime ms.
 # Reserves a place for a new open match; returns -1, or the creation time of the oldest one
 # when the creator already has ``cap``. (One key: on a Redis Cluster a script touches one slot;
@@ -125,7 +106,7 @@ class LobbyLimits:
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
-        self._take = store.redis.register_script(_TAKE)
+        self._take = store.redis.register_script(TAKE_ONE)  # a token bucket in Redis
         self._reserve = store.redis.register_script(_RESERVE)
 
     async def admit(self, address: str, now: int) -> None:

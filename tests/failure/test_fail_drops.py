@@ -2,7 +2,8 @@
 for 40 s while on move, the player loses on time, once, and everyone is told.
 
 The three cases run at the same time, each on its own Redis and server, whose server time the
-test moves on (:meth:`Stack.move_time`) instead of waiting for the seconds to pass."""
+test moves on (:func:`harness.srv_support.move_clock`) instead of waiting for the seconds to
+pass."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from harness.failure_kit import (
     play_until,
     until,
 )
+from harness.srv_support import move_clock
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client import MatchClient, play_random
@@ -58,7 +60,7 @@ async def short_drop(stack: Stack, on_move: bool, seed: int) -> None:
             assert isinstance(await other.roll(), m.Ack)
             await other.wait_for(lambda t: t.owes(away.seat) == "reveal")
         # Ten seconds away: the clock runs on meanwhile.
-        await stack.move_time(10_000, server, table.match_id)
+        await move_clock(server, stack.redis.url, 10)
         await table.cable(away).mend()
         await until(lambda: away.welcomes == 2, timeout=10, what="the reconnect")
         if on_move:
@@ -104,7 +106,7 @@ async def long_drop(stack: Stack) -> None:
             assert watcher.tracker.over is None
         # Forty seconds away: the opponent and the spectator see the result as soon as the
         # clock runs out.
-        await stack.move_time(40_000, server, table.match_id)
+        await move_clock(server, stack.redis.url, 40)
         for watcher in (other, table.w):
             await watcher.wait_for(lambda t: t.over is not None, timeout=10)
         await table.cable(away).mend()

@@ -24,6 +24,7 @@ from engine.match import MatchOptions
 from engine.turns import TurnKind, game_turns
 from harness.failure_kit import Stack, stack_fixture
 from harness.machine_driver import Seat
+from harness.srv_support import move_clock
 from protocol import events as pe
 from protocol.client import LobbyError, MatchClient, create_match, join_match
 from protocol.client.lobby import get
@@ -251,7 +252,7 @@ async def test_each_ending_is_analysed_by_the_server_without_an_error(stack: Sta
         reply = await stopped[0].stop_session()
         assert not hasattr(reply, "code"), reply
         # Everything left waits for a clock: move server time past every deadline.
-        await stack.move_time(3_600_000, proc, absent)
+        await move_clock(proc, stack.redis.url, 3600)
         await asyncio.gather(*(
             c.wait_for(lambda t: t.over is not None) for c in (committer, silent, *gone)
         ))  # fmt: skip

@@ -1,7 +1,7 @@
 """The heartbeat as the store's health beat (server/match/clock.py): a store that answers nothing is
 lost after ``stall_seconds``, and back as soon as it answers; a slow store that still answers
 within the limit, or a beat late only because this process itself stalled (its event loop
-blocked), is not lost.
+blocked), is not lost; another Redis answering is audited once (server/match/rewind.py).
 (tests/failure/test_fail_store_notice.py pauses a real Redis.)"""
 
 from __future__ import annotations
@@ -10,6 +10,10 @@ import asyncio
 import time
 
 from server.match.clock import ServerClock
+from server.match.gateway import Gateway
+from server.match.hub import Hub
+from server.match.service import MatchService
+from server.ops.settings import Settings
 
 STALL = 0.2
 
@@ -24,8 +28,18 @@ class Store:
         self.beats = 0
         self.block_loop = 0.0
         self.instance = b"one Redis"
+        self.refused = False
+        self.stored: dict[str, int] = {}
+        self.audited: list[list[str]] = []
+        """The matches of each read of many versions (the rewind audit's)."""
+
+    async def versions(self, match_ids: list[str]) -> list[int | None]:
+        self.audited.append(list(match_ids))
+        return [self.stored.get(x) for x in match_ids]
 
     async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int) -> int:
+        if self.refused:
+            raise ConnectionRefusedError("Redis is down")
         if self.block_loop:
             # The whole process stalls (no CPU) right after the beat went out; once it runs
             # again the answer, there all along, takes a few turns of the loop to be read.
@@ -114,5 +128,40 @@ async def test_another_redis_answering_is_announced_even_when_no_beat_failed() -
         await wait_beats(store, 3)
         assert seen == [b"another Redis"]
         assert [ok for _, ok in changes] == [True]  # it never looked lost
+    finally:
+        task.cancel()
+
+
+async def test_a_store_lost_and_found_on_another_redis_is_audited_once() -> None:
+    """Redis dies and comes back restarted (another run_id): finding the store again and
+    finding another Redis both call for an audit of the matches this process stored, and one
+    audit (the one from before the loss) does for both. The control: another Redis without a
+    failed beat is audited too."""
+    store = Store()
+    clock, changes, task = await started(store)
+    hub = Hub(store, "redis://")  # type: ignore[arg-type]
+    matches = MatchService(store, hub, clock, encode_event=bytes)  # type: ignore[arg-type]
+    gateway = Gateway(Settings(), matches)  # it takes the clock's hooks: pass them on
+    told = gateway._store_changed
+    clock.on_change = lambda ok: (changes.append((time.monotonic(), ok)), told(ok))
+    hub.known.saw("a match", 7)
+    store.stored["a match"] = 7
+    try:
+        store.refused = True
+        while changes[-1][1]:
+            await asyncio.sleep(0.01)
+        store.instance, store.refused = b"restarted Redis", False
+        while not changes[-1][1]:
+            await asyncio.sleep(0.01)
+        while not store.audited:
+            await asyncio.sleep(0.01)
+        await wait_beats(store, 3)  # (both would have started within the beat that answered)
+        assert store.audited == [["a match"]]
+        store.instance = b"promoted replica"  # no beat fails this time
+        while len(store.audited) < 2:
+            await asyncio.sleep(0.01)
+        await wait_beats(store, 3)
+        assert store.audited == [["a match"]] * 2
+        assert [ok for _, ok in changes] == [True, False, True]
     finally:
         task.cancel()

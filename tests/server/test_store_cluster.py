@@ -50,7 +50,7 @@ def test_every_script_and_channel_of_a_match_is_one_slot() -> None:
         s.state_key(match_id), s.log_key(match_id), s.seats_key(match_id),
         s.presence_key(match_id), s.takeover_key(match_id), s.watchers_key(match_id),
         s.channel(match_id), chat.stream_key(match_id, "players"), chat.counter_key(match_id),
-        chat.allowance_key(match_id),
+        chat.allowance_key(match_id, "s0"), chat.allowance_key(match_id, "a:2001:db8::/64"),
     ]  # fmt: skip
     assert len({key_slot(k.encode()) for k in keys}) == 1
     clock = [s.HEARTBEAT, s.CLOCK_CREDIT, s.STOPPED]  # the heartbeat script's keys
