@@ -50,9 +50,6 @@ if TYPE_CHECKING:
 log = logs.get("chat")
 
 MAX_LINES = 500
-BURST, PER_MINUTE = 5, 30.0
-"""Per speaker (a seat, or a spectator's client address) of a match: 5 lines at once, then one
-every 2 s (``FAIRGAMMON_CHAT_BURST``, ``FAIRGAMMON_CHAT_PER_MINUTE``)."""
 
 
 def stream_key(match_id: str, room: str) -> str:
@@ -117,9 +114,12 @@ class ChatRooms:
         matches: MatchService,
         accounts: Accounts,
         gateway: Gateway,
-        burst: int = BURST,
-        per_minute: float = PER_MINUTE,
+        burst: int,
+        per_minute: float,
     ) -> None:
+        """``burst`` lines at once per speaker (a seat, or a spectator's client address) of a
+        match, then ``per_minute`` (the settings ``chat_burst`` and ``chat_per_minute``, from
+        ``FAIRGAMMON_CHAT_BURST`` and ``FAIRGAMMON_CHAT_PER_MINUTE``: 5 and 30)."""
         self.redis: aioredis.Redis = store.redis
         self.matches = matches
         self.accounts = accounts
