@@ -97,8 +97,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     matches.results = results
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
-    gateway.chat = ChatRooms(
-        store, matches, accounts, gateway, settings.chat_burst, settings.chat_per_minute
+    ChatRooms(  # it answers chat messages and hears chat lines through the connections
+        store, matches, accounts, gateway.connections, settings.chat_burst, settings.chat_per_minute
     )
     players = Players(accounts, results, settings.leaderboard_experience)
 

@@ -1,6 +1,7 @@
 """Match tier: everything a live match needs around the pure machine (``server.machine``) — the
 Redis store and its batches, the server clock and the deadline sweeper, the hub and fanout of
-events between processes, the gateway (one WebSocket per seat or spectator), presence, rewind
+events between processes, the gateway (one WebSocket per seat or spectator) and the connections
+it offers to features (``connections``: what rewind and chat may do with them), presence, rewind
 after a store lost writes, the match service that applies and stores each transition, the replay
 of a log and the history of finished games (``history``: transcripts, engine events, records).
 

@@ -19,13 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import secrets
 import time
-from collections.abc import Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
-import msgpack
 from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -38,10 +34,11 @@ from server.machine import commands as c
 from server.machine import core
 from server.machine.state import MatchState
 from server.machine.view import public_view
-from server.match import rewind
+from server.match.connections import Connection, Connections
 from server.match.hub import Follower
 from server.match.outbox import Outbox
 from server.match.presence import PresenceBook, RawPresence, greeting, statuses
+from server.match.rewind import Rewind
 from server.match.service import MatchService, NotFound, Unavailable, seat_of
 from server.match.store import Store
 from server.ops import logs, metrics
@@ -61,54 +58,9 @@ SLOW_CLOSE_TIMEOUT = 10.0
 is shown away meanwhile)."""
 
 
-@dataclass(eq=False)
-class Connection:
-    ws: WebSocket
-    outbox: Outbox
-    id: str = field(default_factory=lambda: secrets.token_hex(8))
-    match_id: str = ""
-    seat: int | None = None
-    follower: Follower | None = None
-    closing: bool = False
-    counted: bool = False
-    rtt_ms: int = 0
-    """Measured round trip (probe -> echo), smoothed: the lag allowance of this connection."""
-    closed: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set once :meth:`Gateway._close` has sent the error and the close frame."""
-    # The seat's takeover count when this connection took it: of two connections for a seat,
-    # the one with the higher generation is the newer, whatever order notices arrive in.
-    generation: int = 0
-    heard_ms: int = 0
-    """When the last frame arrived from the client (monotonic ms)."""
-    probe_ms: int | None = None
-    """When the probe now awaiting an answer was sent (monotonic ms); answered once a frame
-    arrives after it."""
-    task: asyncio.Task[Any] | None = None
-    """The task serving the connection (aborted when its socket takes nothing more)."""
-    receiving: bool = False
-    aborted: bool = False
-    detached: bool = False
-    told_degraded: bool = False
-    """Told ``degraded`` and not yet ``restored``."""
-    acting: int | None = None
-    """The seq of the action now waiting for the store, until it is answered (None: none, or
-    it was answered ``retry_later`` when the store was lost meanwhile)."""
-
-    def send(self, frame: bytes) -> bool:
-        return self.outbox.send(frame)
-
-    def send_message(self, message: m.ServerMessage) -> bool:
-        if isinstance(message, m.Reject | m.Error):
-            metrics.REJECTIONS.labels(message.code.value).inc()
-        return self.outbox.send(codec.encode(message))
-
-    @property
-    def role(self) -> str:
-        return "spectator" if self.seat is None else f"seat{self.seat}"
-
-
 class Gateway:
-    """This process's WebSocket connections (one instance per process)."""
+    """This process's WebSocket connections (one instance per process). Features reach them
+    through :attr:`connections` (:mod:`server.match.connections`), never through the gateway."""
 
     def __init__(self, settings: Settings, matches: MatchService) -> None:
         self.settings = settings
@@ -116,25 +68,17 @@ class Gateway:
         self.store: Store = matches.store
         self.origins = settings.origins()
         self.seats: dict[tuple[str, int], Connection] = {}
-        self.connections: set[Connection] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.presence = PresenceBook(self.store, matches, self._spawn, settings.gone_after_seconds)
-        matches.hub.on_control = self._on_control
-        self.chat: Any = None  # server.players.chat.ChatRooms, installed by the app
-        matches.hub.on_behind = lambda match, v, seen: rewind.store_behind(self, match, v, seen)
+        self.connections = Connections(matches.hub)
+        spawn = self.connections.spawn
+        self.presence = PresenceBook(self.store, matches, spawn, settings.gone_after_seconds)
+        self.connections.on_note("seat", self._seat_taken)
+        self.rewind = Rewind(matches, self.connections)
         self.degraded_since: int | None = None
         """Server time since when this process cannot reach the store (None: it can)."""
         self._lost_at = 0.0
         """When (monotonic) this process last lost the store."""
         matches.clock.on_change = self._store_changed
         matches.clock.on_new_instance = self._new_store_instance
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        """Run ``work`` in the background, keeping a reference until it is done."""
-        task = asyncio.create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -147,7 +91,7 @@ class Gateway:
         await ws.accept()
         conn = Connection(ws, Outbox(ws.send_bytes, self.settings.send_queue_frames))
         conn.task = asyncio.current_task()
-        conn.outbox.on_overflow = lambda: self._spawn(self._too_slow(conn))
+        conn.outbox.on_overflow = lambda: self.connections.spawn(self._too_slow(conn))
         conn.outbox.start()
         self.connections.add(conn)
         try:
@@ -189,14 +133,14 @@ class Gateway:
 
     def probe_round(self, now: int, timeout_ms: int, judge: bool = True) -> None:
         frame = codec.encode(m.Probe(now))
-        for conn in list(self.connections):
+        for conn in self.connections:
             if conn.closing or not conn.counted:
                 continue  # not welcomed yet (the handshake has its own timeout), or leaving
             if conn.probe_ms is not None and conn.heard_ms < conn.probe_ms:
                 waited = now - conn.probe_ms
                 # (a process lagging all the time still judges, at twice the timeout)
                 if (judge and waited >= timeout_ms) or waited >= 2 * timeout_ms:
-                    self._spawn(self._unresponsive(conn))
+                    self.connections.spawn(self._unresponsive(conn))
                 continue
             conn.probe_ms = now
             conn.send(frame)
@@ -230,7 +174,7 @@ class Gateway:
                 "store unreachable: clients told", extra=logs.fields(conns=len(self.connections))
             )
             frame = codec.encode(m.Degraded(self.degraded_since))
-            for conn in list(self.connections):
+            for conn in self.connections:
                 if conn.counted and not conn.closing:
                     conn.told_degraded = True
                     conn.send(frame)
@@ -241,14 +185,14 @@ class Gateway:
                             m.Reject(conn.acting, ErrorCode.RETRY_LATER, "storage unavailable")
                         )
                         conn.acting = None
-            self._spawn(self._shed_if_still_degraded(self.degraded_since))
+            self.connections.spawn(self._shed_if_still_degraded(self.degraded_since))
         elif self.degraded_since is not None:
             log.warning("store reachable again", extra=logs.fields(conns=len(self.connections)))
             # Did the store come back without writes this process stored? (server.match.rewind)
-            self._spawn(rewind.audit(self, self._lost_at))
+            self.connections.spawn(self.rewind.audit(self._lost_at))
             frame = codec.encode(m.Restored(self.degraded_since))
             self.degraded_since = None
-            for conn in list(self.connections):
+            for conn in self.connections:
                 if conn.counted and conn.told_degraded and not conn.closing:
                     conn.told_degraded = False  # (a held hello learns it from its welcome)
                     conn.send(frame)
@@ -258,7 +202,7 @@ class Gateway:
         beat to fail: did it come back without writes this process stored? After a lost
         store, finding it again audits (from before the loss): one audit, not two."""
         if self.degraded_since is None:
-            self._spawn(rewind.audit(self, time.monotonic()))
+            self.connections.spawn(self.rewind.audit(time.monotonic()))
 
     async def _shed_if_still_degraded(self, since: int) -> None:
         """Close every connection (1013) when the store is still lost after the grace: their
@@ -271,7 +215,7 @@ class Gateway:
         log.warning("store still unreachable: connections shed", extra=logs.fields(conns=len(shed)))
         metrics.DROPPED.labels("store_unreachable").inc(len(shed))
         for conn in shed:
-            self._spawn(
+            self.connections.spawn(
                 self._close(
                     conn,
                     CloseCode.TRY_AGAIN_LATER,
@@ -282,7 +226,7 @@ class Gateway:
 
     async def shutdown(self) -> None:
         """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
-        for conn in list(self.connections):
+        for conn in self.connections:
             conn.closing = True
             with contextlib.suppress(Exception):
                 await conn.outbox.drain(1.0)
@@ -410,7 +354,7 @@ class Gateway:
         """The events after ``last_v`` (fetched by the follower), or a snapshot when the
         client has none or is too far behind."""
         assert conn.follower is not None
-        rewind.note_resume(self, conn, last_v, state.version)  # then a snapshot, below
+        self.rewind.note_resume(conn, last_v, state.version)  # then a snapshot, below
         gap = state.version - last_v if last_v is not None else None
         if gap is not None and 0 <= gap <= self.settings.resume_max_events:
             conn.follower.start(last_v + 1, state.version)  # type: ignore[operator]
@@ -426,24 +370,16 @@ class Gateway:
             return  # a newer connection holds the seat: this one is closed by the handshake
         self.seats[key] = conn
         if old is not None and old is not conn:
-            self._spawn(self._replace(old))
+            self.connections.spawn(self._replace(old))
         # Other processes close theirs on the control note published by Store.take_seat.
 
-    def _on_control(self, match_id: str, payload: bytes) -> None:
-        try:
-            note = msgpack.unpackb(payload)
-        except Exception:
-            return
-        if note.get("op") == rewind.OP:
-            rewind.on_note(self, match_id, note)
-            return
-        if note.get("op") != "seat":
-            return
+    def _seat_taken(self, match_id: str, note: dict[str, Any]) -> None:
+        """The control note ``{op: seat, seat, conn, gen}`` of a takeover (Store.take_seat)."""
         old = self.seats.get((match_id, note.get("seat")))
         # A notice can arrive after the seat was taken again (by this process or another):
         # only a newer takeover replaces a connection.
         if old is not None and old.id != note.get("conn") and old.generation < note.get("gen", 0):
-            self._spawn(self._replace(old))
+            self.connections.spawn(self._replace(old))
 
     async def _replace(self, old: Connection) -> None:
         if old.seat is not None and self.seats.get((old.match_id, old.seat)) is old:
@@ -512,8 +448,9 @@ class Gateway:
                 m.Reject(None, ErrorCode.WRONG_PHASE, "already authenticated: hello comes once")
             )
             return
-        if isinstance(message, m.ChatSend | m.ChatSync):
-            await self.chat.handle(conn, message)
+        handler = self.connections.handler_for(message)
+        if handler is not None:  # a feature's (chat's)
+            await handler(conn, message)
             return
         seq = message.seq
         if conn.seat is None:
@@ -530,7 +467,7 @@ class Gateway:
         conn.send_message(reply)
         if by_the_rules:
             with contextlib.suppress(Unavailable, RedisError, OSError):
-                await rewind.after_reject(self, conn)  # built on versions the store lost?
+                await self.rewind.after_reject(conn)  # built on versions the store lost?
 
     async def _submit(self, conn: Connection, command: c.Command) -> tuple[m.Ack | m.Reject, bool]:
         """The answer to a seat's action (applied and stored: ack; or refused), and whether

@@ -13,12 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 from protocol import codec
 from protocol import messages as m
 from server.machine.state import MatchState, owing
+from server.match.connections import Spawn
 from server.match.service import MatchService
 from server.match.store import Store
 from server.ops import logs
@@ -34,7 +33,6 @@ WATCHERS_EVERY_SECONDS = 0.5
 # Counts of a crashed process age out with the key (every change refreshes it).
 WATCHERS_TTL_SECONDS = 6 * 3600
 
-Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 RawPresence = tuple[bytes | None, bytes | None]
 
 

@@ -23,29 +23,30 @@ script that says the line, so every server process enforces the same allowance::
 
 Times are server time (:class:`server.match.clock.ServerClock`): the tests move them by moving the
 server clock. A bucket expires once it would be full again.
+
+:class:`ChatRooms` works through the process's connections (:mod:`server.match.connections`):
+it answers their ``chat_send`` and ``chat_sync``, hears the lines on the match channels and
+sends each to the connections of its match that may see it.
 """
 
 from __future__ import annotations
 
 import math
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import msgpack
 import redis.asyncio as aioredis
 
 from protocol import codec
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from server.match.connections import Connection, Connections
 from server.match.service import MatchService, NotFound, Unavailable
 from server.match.store import Store, channel, seats_key
 from server.ops import logs
 from server.ops.addresses import address_key
 from server.ops.allowance import TAKE_TOKEN
 from server.players.accounts import COOKIE, Accounts
-
-if TYPE_CHECKING:
-    from server.match.gateway import Connection, Gateway
 
 log = logs.get("chat")
 
@@ -69,8 +70,7 @@ def speaker(conn: Connection) -> str:
     """Whose allowance a connection's lines take: its seat's, or its client address's."""
     if conn.seat is not None:
         return f"s{conn.seat}"
-    client = conn.ws.client
-    return f"a:{address_key(client.host if client else 'unknown')}"
+    return f"a:{address_key(conn.address or 'unknown')}"
 
 
 # KEYS: stream, counter, the speaker's allowance. ARGV: room, seat (-1: spectator), name,
@@ -106,14 +106,15 @@ def _line(room: str, n: int, fields: dict[str, Any]) -> m.Chat:
 
 
 class ChatRooms:
-    """Chat for this process's connections; installed on the gateway by the app."""
+    """Chat for this process's connections: from its construction it answers their chat
+    messages and hears the lines of every process (the app builds one)."""
 
     def __init__(
         self,
         store: Store,
         matches: MatchService,
         accounts: Accounts,
-        gateway: Gateway,
+        connections: Connections,
         burst: int,
         per_minute: float,
     ) -> None:
@@ -123,7 +124,7 @@ class ChatRooms:
         self.redis: aioredis.Redis = store.redis
         self.matches = matches
         self.accounts = accounts
-        self.gateway = gateway
+        self.connections = connections
         # On a cluster the line goes out on the match's sharded channel, as its events do.
         self._say = store.script(_SAY)
         self.burst = burst
@@ -131,14 +132,8 @@ class ChatRooms:
         self._speakers: weakref.WeakKeyDictionary[Connection, tuple[str | None, bool]] = (
             weakref.WeakKeyDictionary()
         )
-        hub = matches.hub
-        before = hub.on_control
-
-        def on_control(match_id: str, payload: bytes) -> None:
-            if not self._heard(match_id, payload) and before is not None:
-                before(match_id, payload)
-
-        hub.on_control = on_control
+        connections.on_message((m.ChatSend, m.ChatSync), self.handle)
+        connections.on_note("chat", self._heard)
 
     # ---------------------------------------------------------------- client messages
 
@@ -201,7 +196,7 @@ class ChatRooms:
                 linked = await self.redis.hget(seats_key(conn.match_id), f"a{conn.seat}")
                 known = (state.names[conn.seat] or "Guest", linked is not None)
             else:
-                account = await self.accounts.session(conn.ws.cookies.get(COOKIE))
+                account = await self.accounts.session(conn.cookies.get(COOKIE))
                 known = (account.name, True) if account else (None, False)
             self._speakers[conn] = known
         name, account = known
@@ -209,28 +204,18 @@ class ChatRooms:
 
     # ---------------------------------------------------------------- delivery
 
-    def _heard(self, match_id: str, payload: bytes) -> bool:
-        """A line published by any process: to this process's connections that may see it.
-        False for other control messages (they go on to the gateway)."""
-        try:
-            note = msgpack.unpackb(payload, raw=False)
-        except Exception:
-            return False
-        if not isinstance(note, dict) or note.get("op") != "chat":
-            return False
+    def _heard(self, match_id: str, note: dict[str, Any]) -> None:
+        """A line published by any process: to this process's connections that may see it."""
         room = note["room"]
         frame = codec.encode(_line(room, int(note["n"]), note))
         seats = []
-        for conn in list(self.gateway.connections):
-            if conn.match_id != match_id or conn.closing or conn.follower is None:
-                continue
+        for conn in self.connections.of_match(match_id):
             if (room == "players") == (conn.seat is not None):
                 conn.send(frame)
             elif room == "spectators":
                 seats.append(conn)
         if seats:
-            self.gateway._spawn(self._to_seats_after_the_end(match_id, seats, frame))
-        return True
+            self.connections.spawn(self._to_seats_after_the_end(match_id, seats, frame))
 
     async def _to_seats_after_the_end(
         self, match_id: str, seats: list[Connection], frame: bytes

@@ -141,8 +141,9 @@ async def test_a_store_lost_and_found_on_another_redis_is_audited_once() -> None
     clock, changes, task = await started(store)
     hub = Hub(store, "redis://")  # type: ignore[arg-type]
     matches = MatchService(store, hub, clock, encode_event=bytes)  # type: ignore[arg-type]
-    gateway = Gateway(Settings(), matches)  # it takes the clock's hooks: pass them on
-    told = gateway._store_changed
+    Gateway(Settings(), matches)  # it takes the clock's hooks: pass them on
+    told = clock.on_change
+    assert told is not None
     clock.on_change = lambda ok: (changes.append((time.monotonic(), ok)), told(ok))
     hub.known.saw("a match", 7)
     store.stored["a match"] = 7

@@ -7,13 +7,17 @@ harness (``harness``), and ``bench`` is imported by nobody. The ranks are the ma
 docs/architecture.md; a new package must be given one here (the test fails until it is).
 
 Imports inside ``if TYPE_CHECKING:`` count too: a type that must come from a higher tier is a
-sign that the interface belongs lower (a Protocol in the lower tier).
+sign that the interface belongs lower (a Protocol in the lower tier). Within a tier, modules
+import each other without a circle (``TYPE_CHECKING`` imports included): one that needs a type
+from a module that imports it names an interface that belongs to neither (as
+``server/match/connections.py`` does for the gateway, rewind and chat).
 """
 
 from __future__ import annotations
 
 import ast
 import pathlib
+from collections.abc import Iterable
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -115,6 +119,115 @@ def violations(root: pathlib.Path = ROOT) -> list[str]:
             ):
                 bad.append(f"{where}: {me} and {other} are siblings of one rank")
     return bad
+
+
+def module_imports(
+    path: pathlib.Path, modules: Iterable[str], root: pathlib.Path = ROOT
+) -> set[str]:
+    """The modules of ``modules`` that the file imports: ``from pkg import mod`` imports the
+    module ``pkg.mod`` (not ``pkg``, whose ``__init__`` may import ``mod`` too), ``from pkg.mod
+    import name`` and ``import pkg.mod`` the module ``pkg.mod``."""
+    known = set(modules)
+    here = module_name(path, root)
+    tree = ast.parse(path.read_text(), filename=str(path))
+    is_pkg = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here.split(".") if is_pkg else here.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            targets = [f"{target}.{a.name}" for a in node.names]
+        else:
+            continue
+        for target in targets:
+            parts = target.split(".")
+            for n in range(len(parts), 0, -1):
+                name = ".".join(parts[:n])
+                if name in known:
+                    if name != here:
+                        found.add(name)
+                    break
+    return found
+
+
+def import_circles(root: pathlib.Path = ROOT) -> list[list[str]]:
+    """The circles of imports among production modules (each a list of modules, sorted)."""
+    paths = {module_name(p, root): p for p in python_files(root)}
+    paths = {name: p for name, p in paths.items() if name.split(".")[0] in PRODUCTION}
+    graph = {name: module_imports(p, paths, root) for name, p in paths.items()}
+    # Tarjan's strongly connected components, iteratively.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        circles.append(sorted(group))
+    return circles
+
+
+def test_modules_import_each_other_without_a_circle() -> None:
+    assert import_circles() == []
+
+
+def test_the_checker_sees_a_circle_hidden_under_type_checking(tmp_path) -> None:
+    """Positive control: a circle closed only by a ``TYPE_CHECKING`` import (as rewind and the
+    gateway had) is found; the same modules without it are not."""
+    files = {
+        "server/__init__.py": "",
+        "server/match/__init__.py": "",
+        "server/match/gateway.py": "from server.match import rewind\n",
+        "server/match/rewind.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n"
+            "    from server.match.gateway import Gateway\n"
+        ),
+        "server/match/hub.py": "from . import store\n",
+        "server/match/store.py": "import server.ops.logs\n",
+        "server/ops/logs.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert import_circles(tmp_path) == [["server.match.gateway", "server.match.rewind"]]
+    (tmp_path / "server/match/rewind.py").write_text("from server.match import hub\n")
+    assert import_circles(tmp_path) == []
 
 
 def test_imports_run_from_higher_tiers_to_lower_ones_only() -> None:

@@ -1,0 +1,80 @@
+"""The connections as features see them (server/match/connections.py): control notes reach the
+handler of their ``op`` and nothing else, client messages the handler of their kind, a match's
+connections are those that follow it and are not closing. (Rewind and chat use them against
+real servers: tests/server/test_chat*.py, tests/failure/test_fail_claims.py and
+tests/failure/test_fail_failover.py.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+
+from protocol import messages as m
+from server.match.connections import Connection, Connections
+from server.match.hub import Hub
+
+
+def connections() -> tuple[Connections, Hub]:
+    hub = Hub(None, "redis://127.0.0.1:1")  # type: ignore[arg-type]  # (never connects here)
+    return Connections(hub), hub
+
+
+def test_a_control_note_reaches_the_handler_of_its_op_only() -> None:
+    conns, hub = connections()
+    heard: list[tuple[str, str, dict[str, Any]]] = []
+    conns.on_note("chat", lambda match, note: heard.append(("chat", match, note)))
+    conns.on_note("seat", lambda match, note: heard.append(("seat", match, note)))
+    assert hub.on_control is not None
+    hub.on_control("m1", msgpack.packb({"op": "seat", "seat": 1, "conn": "c", "gen": 2}))
+    hub.on_control("m2", msgpack.packb({"op": "chat", "room": "players", "n": 3}))
+    for ignored in (
+        msgpack.packb({"op": "rewind", "v": 7}),  # nobody here hears rewind
+        msgpack.packb({"v": 7}),  # no op
+        msgpack.packb({"op": ["chat"]}),  # an op that is no name
+        msgpack.packb(["chat"]),  # not a map
+        b"\xc1",  # not msgpack
+    ):
+        hub.on_control("m3", ignored)
+    assert heard == [
+        ("seat", "m1", {"op": "seat", "seat": 1, "conn": "c", "gen": 2}),
+        ("chat", "m2", {"op": "chat", "room": "players", "n": 3}),
+    ]
+    with pytest.raises(ValueError, match="chat"):
+        conns.on_note("chat", lambda match, note: None)  # one handler per op
+
+
+def test_a_client_message_goes_to_the_handler_of_its_kind() -> None:
+    conns, _ = connections()
+
+    async def chat(conn: Connection, message: Any) -> None: ...
+
+    conns.on_message((m.ChatSend, m.ChatSync), chat)
+    assert conns.handler_for(m.ChatSync("players", 0)) is chat
+    assert conns.handler_for(m.ChatSend("players", "hi", None)) is chat
+    assert conns.handler_for(m.Ping(1)) is None
+    with pytest.raises(ValueError, match="ChatSync"):
+        conns.on_message((m.ChatSync,), chat)
+
+
+def test_the_connections_of_a_match_follow_it_and_are_not_closing() -> None:
+    conns, _ = connections()
+    following = object()  # (a follower: only whether there is one counts here)
+
+    def conn(match_id: str, follower: object | None, closing: bool = False) -> Connection:
+        c = Connection(None, None, match_id=match_id, closing=closing)  # type: ignore[arg-type]
+        c.follower = follower  # type: ignore[assignment]
+        conns.add(c)
+        return c
+
+    seat, fan = conn("m1", following), conn("m1", following)
+    conn("m1", following, closing=True)  # leaving
+    conn("m1", None)  # not joined yet
+    other = conn("m2", following)
+    assert set(conns.of_match("m1")) == {seat, fan}
+    assert conns.of_match("m2") == [other]
+    assert len(conns) == 5 and len(list(conns)) == 5
+    conns.discard(fan)
+    assert conns.of_match("m1") == [seat]
+
