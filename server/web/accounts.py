@@ -14,31 +14,24 @@ State-changing requests also pass :mod:`server.web.origin`. The lobby asks
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import msgpack
-from redis.exceptions import RedisError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
-from server.players.accounts import COOKIE, SESSION_DAYS, Account, AccountError, is_username
+from server.players.accounts import COOKIE, SESSION_DAYS, Account, is_username
 from server.players.profiles import players, signed_in
-from server.web.http_input import NO_FIELDS, STRING, BadRequest, Fields, error, takes
+from server.web.common import BadRequest, client_address, error, handles_account_errors
+from server.web.http_input import NO_FIELDS, STRING, Fields, takes
 
 PAGE = 20
 CHART_POINTS = 500
 LEADERS = 50
 CREDENTIALS: Fields = {"username": STRING, "password": STRING}
-
-
-def address(request: Request) -> str:
-    """The client's address (uvicorn takes it from X-Forwarded-For when the peer is a trusted
-    proxy: ``FAIRGAMMON_TRUSTED_PROXIES``)."""
-    return request.client.host if request.client else "unknown"
 
 
 def _secure(request: Request) -> bool:
@@ -62,44 +55,27 @@ def _with_session(request: Request, body: dict[str, Any], cookie: str, status: i
     return response
 
 
-def handles(handler):  # type: ignore[no-untyped-def]
-    @functools.wraps(handler)  # (keeps the body declaration of server.web.http_input.takes)
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except AccountError as exc:
-            response = error(exc.code, exc.message, exc.status)
-            if exc.retry_after:
-                response.headers["Retry-After"] = str(exc.retry_after)
-            return response
-        except BadRequest as exc:
-            return exc.answer()
-        except (RedisError, OSError) as exc:
-            message = f"storage is unavailable, try again shortly ({exc})"
-            return error(ErrorCode.RETRY_LATER, message, 503)
-
-    return wrapped
-
-
 def _credentials(body: dict[str, Any]) -> tuple[Any, Any]:
     return body.get("username"), body.get("password")
 
 
-@handles
+@handles_account_errors
 @takes(CREDENTIALS)
 async def signup(request: Request, body: dict[str, Any]) -> Response:
-    account, cookie = await players(request).accounts.signup(*_credentials(body), address(request))
+    accounts = players(request).accounts
+    account, cookie = await accounts.signup(*_credentials(body), client_address(request))
     return _with_session(request, account.public(), cookie, 201)
 
 
-@handles
+@handles_account_errors
 @takes(CREDENTIALS)
 async def login(request: Request, body: dict[str, Any]) -> Response:
-    account, cookie = await players(request).accounts.login(*_credentials(body), address(request))
+    accounts = players(request).accounts
+    account, cookie = await accounts.login(*_credentials(body), client_address(request))
     return _with_session(request, account.public(), cookie, 200)
 
 
-@handles
+@handles_account_errors
 @takes(NO_FIELDS)
 async def logout(request: Request, body: dict[str, Any]) -> Response:
     await players(request).accounts.logout(request.cookies.get(COOKIE))
@@ -108,7 +84,7 @@ async def logout(request: Request, body: dict[str, Any]) -> Response:
     return response
 
 
-@handles
+@handles_account_errors
 async def whoami(request: Request) -> Response:
     """200 either way (a page asks on every load; signed out is not an error)."""
     account = await signed_in(request)
@@ -116,7 +92,7 @@ async def whoami(request: Request) -> Response:
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
 
-@handles
+@handles_account_errors
 @takes(NO_FIELDS)
 async def delete_account(request: Request, body: dict[str, Any]) -> Response:
     account = await signed_in(request)
@@ -128,7 +104,7 @@ async def delete_account(request: Request, body: dict[str, Any]) -> Response:
     return response
 
 
-@handles
+@handles_account_errors
 async def profile(request: Request) -> Response:
     name = request.path_params["name"]
     p = players(request)
@@ -168,7 +144,7 @@ async def profile(request: Request) -> Response:
     )
 
 
-@handles
+@handles_account_errors
 async def leaderboard(request: Request) -> Response:
     p = players(request)
     store = p.accounts.store

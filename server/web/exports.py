@@ -4,7 +4,8 @@
     GET /api/matches/{id}/transcript.json             every finished game of the match
     GET /api/matches/{id}/match.mat                   Jellyfish/gnubg text (finished matches)
 
-The facts come from :mod:`server.match.history`; this module only answers the routes.
+The facts come from :mod:`server.match.history` (the log through
+:func:`server.web.common.log_or_error`); this module only answers the routes.
 """
 
 from __future__ import annotations
@@ -17,26 +18,10 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from protocol.errors import ErrorCode
-from server.match.history import Logged, finished_games, mat_text, read_log, transcript
-from server.match.store import Store
-from server.web.http_input import error
-from server.web.lobby import MATCH_ID
+from server.match.history import finished_games, mat_text, transcript
+from server.web.common import error, log_or_error
 
 # ---------------------------------------------------------------- routes
-
-
-async def log_or_error(request: Request) -> tuple[str, list[Logged]] | Response:
-    match_id = request.path_params["match_id"]
-    if not MATCH_ID.fullmatch(match_id):
-        return error(ErrorCode.NOT_FOUND, "no such match", 404)
-    store: Store = request.app.state.services.store
-    try:
-        log = await read_log(store, match_id)
-    except Exception:
-        return error(ErrorCode.RETRY_LATER, "storage unavailable", 503)
-    if not log:
-        return error(ErrorCode.NOT_FOUND, "no such match", 404)
-    return match_id, log
 
 
 def _json(obj: Any, filename: str) -> Response:

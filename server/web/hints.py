@@ -40,8 +40,8 @@ from protocol.errors import ErrorCode
 from server.machine import core
 from server.machine.state import MatchState, owing
 from server.match.service import seat_of
-from server.web.http_input import STRING, BadRequest, Fields, takes
-from server.web.lobby import handles_errors, match_id_of, required_secret
+from server.web.common import BadRequest, handles_errors, match_id_of, required_secret, service
+from server.web.http_input import STRING, Fields, takes
 from server.work import botmatch
 
 TOP = 3
@@ -121,12 +121,12 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
 async def hint(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
     token = required_secret(body, "token", "your seat token")
-    service = request.app.state.services.matches
-    state = await service.load(match_id, fresh=True)
-    if await botmatch.level_of(service.store, match_id) is None:
+    matches = service(request)
+    state = await matches.load(match_id, fresh=True)
+    if await botmatch.level_of(matches.store, match_id) is None:
         raise BadRequest(ErrorCode.HINTS_UNAVAILABLE,
                          "hints are only given in matches against the computer", 403)
-    seat = seat_of(await service.store.seat_hashes(match_id) or (None, None), token)
+    seat = seat_of(await matches.store.seat_hashes(match_id) or (None, None), token)
     if seat is None:
         raise BadRequest(ErrorCode.FORBIDDEN, "that token holds no seat of this match", 403)
     key = (match_id, seat, state.version)

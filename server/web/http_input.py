@@ -15,8 +15,8 @@ the body read and checked by :func:`read_json`, which answers (docs/protocol.md,
   of another JSON type than the declared one (an integer is never a boolean; ``null`` only
   where declared, and then it counts as absent).
 
-An empty body counts as ``{}``. :class:`BadRequest` and :func:`error` are the refusal every
-HTTP handler raises and the error answer it gets.
+An empty body counts as ``{}``. A refusal is a :class:`server.web.common.BadRequest` (the
+route's error handling answers it with :func:`server.web.common.error`).
 """
 
 from __future__ import annotations
@@ -28,39 +28,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NamedTuple
 
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from protocol import limits as L
 from protocol.errors import ErrorCode
-from protocol.http_errors import ApiErrorCode, checked, status_of
 from protocol.schema import shown
-
-
-class BadRequest(Exception):
-    """A request refused with ``code`` (a catalogued code, never a bare string) and ``status``."""
-
-    def __init__(self, code: ApiErrorCode, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-    def answer(self) -> JSONResponse:
-        return error(self.code, self.message, self.status)
-
-
-def error(
-    code: ApiErrorCode, message: str, status: int | None = None, **extra: Any
-) -> JSONResponse:
-    """The HTTP API's error answer ``{"error": code, "message": message, **extra}``.
-
-    ``code`` is an :class:`ErrorCode` or :class:`HttpCode` member (docs/protocol.md lists
-    both); a bare string is refused (``TypeError``), so every code the API answers is in the
-    catalogue.
-    """
-    body = {"error": checked(code).value, "message": message, **extra}
-    return JSONResponse(body, status_code=status_of(code, status))
-
+from server.web.common import BadRequest, Endpoint
 
 # ---------------------------------------------------------------- declared fields
 
@@ -94,11 +67,11 @@ def checked_fields(body: dict[str, Any], fields: Fields) -> dict[str, Any]:
     >>> checked_fields({"days": 1}, {"clock": INTEGER})
     Traceback (most recent call last):
     ...
-    server.web.http_input.BadRequest: unknown field 'days' (this request takes: clock)
+    server.web.common.BadRequest: unknown field 'days' (this request takes: clock)
     >>> checked_fields({"clock": True}, {"clock": INTEGER})
     Traceback (most recent call last):
     ...
-    server.web.http_input.BadRequest: clock must be an integer
+    server.web.common.BadRequest: clock must be an integer
     """
     unknown = sorted(name for name in body if name not in fields)
     if unknown:
@@ -187,7 +160,7 @@ def parse(raw: bytes) -> dict[str, Any]:
     >>> parse(b'{"a": ' * 17 + b"1" + b"}" * 17)
     Traceback (most recent call last):
     ...
-    server.web.http_input.BadRequest: the body nests arrays and objects 17 deep (at most 16)
+    server.web.common.BadRequest: the body nests arrays and objects 17 deep (at most 16)
     """
     if not raw:
         return {}
@@ -217,7 +190,6 @@ async def read_json(request: Request, fields: Fields) -> dict[str, Any]:
 
 
 BodyHandler = Callable[[Request, dict[str, Any]], Awaitable[Response]]
-Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def takes(fields: Fields) -> Callable[[BodyHandler], Endpoint]:

@@ -17,7 +17,8 @@ taken by the other seat with ITS token of the finished match as ``rematch_token`
 match's open seat is kept for that player alone, private or not.
 
 Each route declares its body's fields (:data:`CREATE`, :data:`JOIN`, ...): server.web.http_input
-reads the body within its limits and refuses any other field, or another JSON type.
+reads the body within its limits and refuses any other field, or another JSON type. Refusals are
+answered as every match route answers them (:func:`server.web.common.handles_errors`).
 
 Create and join accept the session cookie (docs/accounts.md): a signed-in player plays under
 the account's name and the seat is linked to the account (:mod:`server.players.profiles`).
@@ -26,8 +27,6 @@ the account's name and the seat is linked to the account (:mod:`server.players.p
 from __future__ import annotations
 
 import contextlib
-import functools
-import re
 from typing import Any, NamedTuple
 
 import msgpack
@@ -39,28 +38,25 @@ from engine.errors import GameError
 from engine.match import MatchOptions, Mode
 from protocol import limits as L
 from protocol.errors import ErrorCode
-from protocol.fields import MATCH_ID_PATTERN, TOKEN
+from protocol.fields import TOKEN
 from protocol.schema import Invalid
-from server.machine import core
-from server.match.service import Created, MatchService, NotFound, Unavailable, new_match_id, summary
+from server.match.service import Created, Unavailable, new_match_id, summary
 from server.match.store import LIVE_MATCHES, OPEN_MATCHES
-from server.ops import metrics
 from server.ops.addresses import address_key
 from server.players import profiles as players
-from server.web.http_input import (
-    BOOLEAN,
-    INTEGER,
-    STRING,
-    STRING_OR_NULL,
+from server.web.common import (
     BadRequest,
-    Fields,
-    error,
-    takes,
+    client_address,
+    handles_errors,
+    match_id_of,
+    required_secret,
+    secret_field,
+    service,
 )
+from server.web.http_input import BOOLEAN, INTEGER, STRING, STRING_OR_NULL, Fields, takes
 from server.web.limits import LobbyLimits, Refused
 from server.work import botmatch
 
-MATCH_ID = re.compile(MATCH_ID_PATTERN)
 MAX_INVITE_LINK = 512
 NAME_LIMIT = L.MAX_NAME_CHARS  # a name the wire (protocol.fields.Name) can carry
 
@@ -134,51 +130,12 @@ def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
     return Terms(options, clock, reserve, flags["private"])
 
 
-def match_id_of(request: Request) -> str:
-    match_id = request.path_params["match_id"]
-    if not MATCH_ID.fullmatch(match_id):
-        raise BadRequest(ErrorCode.NOT_FOUND, "no such match", 404)
-    return match_id
-
-
 def links(request: Request, match_id: str, invite: str | None = None) -> dict[str, str]:
     base = request.app.state.services.settings.base_url
     out = {"page": f"{base}/m/{match_id}", "watch": f"{base}/m/{match_id}#watch"}
     if invite:
         out["invite"] = f"{base}/m/{match_id}#join={invite}"
     return out
-
-
-def service(request: Request) -> MatchService:
-    return request.app.state.services.matches
-
-
-def handles_errors(handler):  # type: ignore[no-untyped-def]
-    @functools.wraps(handler)  # (keeps the body declaration of server.web.http_input.takes)
-    async def wrapped(request: Request) -> JSONResponse:
-        try:
-            return await handler(request)
-        except BadRequest as exc:
-            return exc.answer()
-        except NotFound:
-            return error(ErrorCode.NOT_FOUND, "no such match", 404)
-        except Unavailable:
-            return error(ErrorCode.RETRY_LATER, "storage is unavailable, try again shortly", 503)
-        except botmatch.NoBots as exc:
-            return error(exc.code, str(exc), 503)
-        except core.Rejected as exc:
-            code = ErrorCode(exc.code)  # the machine's codes are the protocol's (as on the WS)
-            status = 403 if code is ErrorCode.FORBIDDEN else 409
-            return error(code, exc.message, status)
-        except Refused as exc:
-            metrics.REJECTIONS.labels(exc.code.value).inc()  # so an operator sees a flood
-            answer = error(exc.code, exc.message, 429, retry_after=exc.retry_after)
-            answer.headers["Retry-After"] = str(exc.retry_after)
-            return answer
-        except players.Refused as exc:
-            return error(exc.code, exc.message, exc.status)
-
-    return wrapped
 
 
 @handles_errors
@@ -223,7 +180,7 @@ async def limited_create(
     """Create the match within the lobby limits (server/web/limits.py) of the client."""
     limits: LobbyLimits = request.app.state.lobby_limits
     matches = service(request)
-    address = address_key(request.client.host if request.client else "unknown")
+    address = address_key(client_address(request))
     match_id = new_match_id()
     try:
         now = matches.now()
@@ -247,25 +204,6 @@ async def limited_create(
         with contextlib.suppress(Exception):
             await limits.release(address, match_id)
         raise
-
-
-def secret_field(body: dict[str, Any], key: str) -> str | None:
-    """A seat token in ``body`` (None if absent): 1-64 characters of the URL-safe alphabet."""
-    value = body.get(key)
-    if value is None:
-        return None
-    try:
-        return TOKEN.load(value)
-    except Invalid:
-        message = f"{key} must be a seat token ({TOKEN.what})"
-        raise BadRequest(ErrorCode.BAD_FIELD, message) from None
-
-
-def required_secret(body: dict[str, Any], key: str, what: str) -> str:
-    value = secret_field(body, key)
-    if value is None:
-        raise BadRequest(ErrorCode.BAD_FIELD, f"{key} ({what}) is required")
-    return value
 
 
 @handles_errors

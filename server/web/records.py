@@ -36,9 +36,7 @@ from protocol.http_errors import HttpCode
 from server.match.history import Logged, find_game, finished_games, match_record
 from server.match.store import Store
 from server.ops import logs
-from server.web.exports import log_or_error
-from server.web.http_input import error
-from server.web.lobby import MATCH_ID
+from server.web.common import MATCH_ID, error, log_or_error
 from server.work import analysis_queue
 
 log = logs.get("records")

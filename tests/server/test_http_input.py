@@ -35,8 +35,9 @@ from protocol.schema import shown
 from server.app import create_app
 from server.ops.settings import Settings
 from server.web import http_input
+from server.web.common import BadRequest
 from server.web.guard import LINGER_SECONDS
-from server.web.http_input import BadRequest, nesting, parse, read_body
+from server.web.http_input import nesting, parse, read_body
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}

@@ -230,6 +230,43 @@ def test_the_checker_sees_a_circle_hidden_under_type_checking(tmp_path) -> None:
     assert import_circles(tmp_path) == []
 
 
+def route_modules_importing_routes(root: pathlib.Path = ROOT) -> list[str]:
+    """Route modules of ``server/web`` (those that define ``routes``) that import another one:
+    what route modules share lives in ``server/web/common.py`` and ``server/web/http_input.py``
+    (the lobby was once everybody's HTTP toolkit)."""
+    web = sorted((root / "server" / "web").glob("*.py"))
+    names = {module_name(p, root): p for p in web}
+    routes = {
+        name
+        for name, p in names.items()
+        if any(
+            (isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "routes" for t in n.targets))
+            or (isinstance(n, ast.FunctionDef) and n.name == "routes")
+            for n in ast.parse(p.read_text()).body
+        )
+    }
+    return [
+        f"{names[name].relative_to(root)} imports {other}"
+        for name in sorted(routes)
+        for other in sorted(module_imports(names[name], names, root) & routes)
+    ]
+
+
+def test_route_modules_share_helpers_not_each_other(tmp_path) -> None:
+    assert route_modules_importing_routes() == []
+    files = {  # the positive control: a route module borrowing the lobby's helpers
+        "server/web/lobby.py": "from server.web.common import error\nroutes = []\n",
+        "server/web/hints.py": "from server.web.lobby import match_id_of\nroutes = []\n",
+        "server/web/common.py": "MATCH_ID = None\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert route_modules_importing_routes(tmp_path) == [
+        "server/web/hints.py imports server.web.lobby"
+    ]
+
+
 def test_imports_run_from_higher_tiers_to_lower_ones_only() -> None:
     assert violations() == []
 
