@@ -194,6 +194,19 @@ class Peer:
         await self.send_msg(m.Ping(t))
         await self.next(m.Pong, lambda x: x.t == t, start)
 
+    async def through_the_channel(self, room: str = "players") -> None:
+        """A barrier for what the match channel carries: say a line in ``room`` (this
+        connection's own: ``players`` for a seat, ``spectators`` for a spectator) and wait for it
+        to come back, then :meth:`sync`. The line goes out on the match channel, so every note
+        published there before it (a takeover, presence, another line) has reached this
+        connection's server process first, and whatever that made the process send this
+        connection has arrived."""
+        start = len(self.messages)
+        text = f"barrier {secrets.token_hex(4)}"
+        await self.send_msg(m.ChatSend(room, text, None))  # type: ignore[arg-type]
+        await self.next(m.Chat, lambda x: x.text == text, start)
+        await self.sync()
+
     async def closed(self, timeout: float = WAIT) -> int | None:
         """Wait for the server to close the connection; its close code."""
         await asyncio.wait_for(asyncio.shield(self._reader), timeout)

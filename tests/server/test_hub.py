@@ -34,16 +34,18 @@ async def test_events_reach_followers_on_both_hubs_in_order(redis_url):
     m = "f" * 32
     sinks = [ListSink(), ListSink()]
     for hub, sink in zip(hubs, sinks, strict=True):
-        await hub.follow(m, Follower(store, m, sink, next_version=1))
-    await asyncio.sleep(0.1)  # subscriptions settle
+        await hub.follow(m, Follower(store, m, sink, next_version=1))  # subscribed on return
     v = await store.commit(m, -1, b"s", b"m", [b"e1", b"e2"])
     hubs[0].publish_local(m, 1, b"e1")  # the writer's fast path duplicates the channel copy
     hubs[0].publish_local(m, 2, b"e2")
     for i in range(3, 21):
         v = await store.commit(m, v, b"s", b"m", [f"e{i}".encode()])
-    expected = [f"e{i}".encode() for i in range(1, 21)]
     await wait_for(lambda: all(len(s.frames) >= 20 for s in sinks))
-    await asyncio.sleep(0.05)
+    # The barrier: one more event, published after every copy of the first 20 (the channel
+    # keeps their order), so a duplicate of any of them would have arrived before it.
+    await store.commit(m, v, b"s", b"m", [b"e21"])
+    expected = [f"e{i}".encode() for i in range(1, 22)]
+    await wait_for(lambda: all(s.frames[-1:] == [b"e21"] for s in sinks))
     assert sinks[0].frames == expected
     assert sinks[1].frames == expected
     for hub in hubs:
@@ -62,8 +64,11 @@ async def test_follower_fills_a_gap_from_the_log(redis_url):
     await wait_for(lambda: len(sink.frames) == 3)
     assert sink.frames == [b"e2", b"e3", b"e4"]
     follower.deliver(4, b"e4")
-    await asyncio.sleep(0.05)
-    assert sink.frames == [b"e2", b"e3", b"e4"]
+    # The barrier: the next event, after the copy that must be dropped.
+    await store.commit(m, 4, b"s", b"m", [b"e5"])
+    follower.deliver(5, b"e5")
+    await wait_for(lambda: sink.frames[-1:] == [b"e5"])
+    assert sink.frames == [b"e2", b"e3", b"e4", b"e5"]
     await store.close()
 
 
@@ -74,7 +79,12 @@ async def test_a_paused_follower_holds_events_until_started(redis_url):
     sink = ListSink()
     follower = Follower(store, m, sink)  # paused: the gateway has not sent its welcome yet
     follower.deliver(3, b"e3")
-    await asyncio.sleep(0.05)
+    # The control in the same window: a started follower given the same event fetches the
+    # one before it from the log and sends both; the paused one sends nothing meanwhile.
+    control = ListSink()
+    Follower(store, m, control, next_version=2).deliver(3, b"e3")
+    await wait_for(lambda: len(control.frames) == 2)
+    assert control.frames == [b"e2", b"e3"]
     assert sink.frames == []
     sink.frames.append(b"welcome")
     follower.start(2, known_version=3)  # resume after version 1: 2 comes from the log

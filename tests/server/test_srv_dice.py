@@ -14,6 +14,7 @@ import secrets
 import msgpack
 import pytest
 
+from harness.failure_kit import until
 from harness.srv_support import (
     Peer,
     Recorder,
@@ -28,6 +29,7 @@ from harness.srv_support import (
     server_fixture,
     stored_frames,
     stored_state,
+    stored_version,
 )
 from protocol import events as pe
 from protocol import messages as m
@@ -130,11 +132,23 @@ async def test_a_reveal_that_does_not_verify_forfeits_with_the_evidence_kept(ser
         verify_json(json.dumps(transcript))
 
 
-async def no_leak(peers: list[Peer], clients: list[Recorder], link: bytes) -> None:
-    """Give a leak every chance to arrive, then check that no frame carries ``link``."""
+def reaches(messages: list[m.ServerMessage], version: int) -> bool:
+    """Whether a connection got its match up to ``version`` (that event, or a snapshot)."""
+    return any(isinstance(x, m.Event | m.Snapshot) and x.v >= version for x in messages)
+
+
+async def no_leak(  # type: ignore[no-untyped-def]
+    server, match_id: str, peers: list[Peer], clients: list[Recorder], link: bytes
+) -> None:
+    """Check that no frame carries ``link``, once every connection has the match up to its
+    stored version (the events or a snapshot; then, for the peers, a ping round trip): a leak
+    in any of it, or in any frame the server queued for them before, has arrived by then."""
+    version = await stored_version(server.redis_url, match_id)
     for peer in peers:
+        await peer.wait(lambda p=peer: reaches(p.messages, version))
         await peer.sync()
-    await asyncio.sleep(0.2)
+    for recorder in clients:
+        await until(lambda r=recorder: reaches(r.messages, version), what=f"version {version}")
     for peer in peers:
         assert not any(link in f for f in peer.raw)
     for recorder in clients:
@@ -168,7 +182,7 @@ async def test_a_held_reveal_never_reaches_anyone_before_the_barrier(server):
                 lambda t, k=k: sum(isinstance(e, pe.Revealed) for e in t.history) == k
             )
             watchers += await late_watchers(server, seated.match_id)
-            await no_leak(watchers, logs, first.chain(1).link(k))
+            await no_leak(server, seated.match_id, watchers, logs, first.chain(1).link(k))
             assert isinstance(await second.reveal(1, k), m.Ack)
             await w.wait_for(lambda t, k=k: t.k > k)
             dice = [e for e in w.tracker.history if isinstance(e, pe.Dice)][-1]
@@ -187,17 +201,17 @@ async def test_a_held_reveal_never_reaches_anyone_before_the_barrier(server):
         # Nothing about roll k before the roller rolls: an early reveal is refused, unseen.
         early = mover.chain(1).link(k)
         await refused(mover.act(lambda s: m.Reveal(s, game, k, early)), "wrong_phase")
-        await no_leak(watchers, logs, early)
+        await no_leak(server, seated.match_id, watchers, logs, early)
         # A roll for a later link (or another game) is stale.
         later = roller.chain(1).link(k + 1)
         await refused(roller.act(lambda s: m.Roll(s, game, k + 1, later)), "stale")
         await refused(roller.act(lambda s: m.Roll(s, game + 1, k, later)), "stale")
-        await no_leak(watchers, logs, later)
+        await no_leak(server, seated.match_id, watchers, logs, later)
         # The roll: the roller's link is held until the mover reveals.
         assert isinstance(await roller.roll(), m.Ack)
         await mover.wait_for(lambda t: mover.owes() == "reveal")
         watchers += await late_watchers(server, seated.match_id)
-        await no_leak(watchers, logs, roller.chain(1).link(k))
+        await no_leak(server, seated.match_id, watchers, logs, roller.chain(1).link(k))
         assert isinstance(await mover.reveal(game, k), m.Ack)
         await roller.wait_for(lambda t: roller.owes() in ("move", "decide") and t.k > k)
         # The rest of the game, with automatic reveals.

@@ -4,7 +4,6 @@ of URLs and unguessable match ids."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 
 import msgpack
@@ -225,7 +224,7 @@ async def test_the_newest_connection_keeps_the_seat_however_fast_it_comes(server
         await newer.hello(seated.match_id, seated.tokens[0])  # right after the welcome
         code = await older.closed()
         assert code == 4003, (code, older.messages[-3:])
-        await asyncio.sleep(0.2)  # let every takeover notice arrive
+        await newer.through_the_channel()  # every takeover notice has arrived: it came before
         assert not any(isinstance(x, m.Error) for x in newer.messages)
         await newer.sync()  # still open and served
         await newer.close()

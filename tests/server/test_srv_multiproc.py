@@ -104,7 +104,9 @@ async def test_the_newest_connection_keeps_the_seat_across_processes(pair, order
         await older.hello(seated.match_id, seated.tokens[0])
         await newer.hello(seated.match_id, seated.tokens[0])
         assert await older.closed() == 4003
-        await asyncio.sleep(0.2)
+        # Both takeover notices reached newer's process before this line on the same channel
+        # (and a replacement it started would have sent newer its error before the pong).
+        await newer.through_the_channel()
         assert not any(isinstance(x, m.Error) for x in newer.messages)
         await newer.sync()
         for peer in (newer, *watchers):
