@@ -4,7 +4,7 @@
  * actions. The board UI cannot tell it from the local hot-seat driver.
  */
 
-import { replayPath } from '../view/replay';
+import { replayPath } from './replay';
 import { toHex } from '../fairdice';
 import type {
   ClockView,
@@ -21,14 +21,14 @@ import type {
   ResultReason,
   ResultView,
   Seat,
-} from '../view/gameView';
-import { other } from '../view/gameView';
-import { forfeitLevel } from '../view/localGame';
-import { exportPaths } from './lobbyApi';
-import { RESERVE_PHASES, type Move } from './protocol';
-import type { MatchSession } from './session';
-import type { Tracker } from './tracker';
-import { personal } from './voice';
+} from './gameView';
+import { other } from './gameView';
+import { forfeitLevel } from './localGame';
+import { exportPaths } from '../net/lobbyApi';
+import { RESERVE_PHASES, type Move } from '../net/protocol';
+import type { MatchSession } from '../net/session';
+import type { Tracker } from '../net/tracker';
+import { personal } from '../net/voice';
 
 const KIND: Record<string, MatchKind> = { single_game: 'single', match: 'match', money: 'money' };
 
