@@ -11,9 +11,10 @@
 import type { Board } from '../engine/position';
 import type { Move } from '../engine/movegen';
 import type { Seat } from '../engine/seat';
+import type { MatchKind } from '../engine/matchRules';
 import type { DiceCheck } from '../fairdice';
 
-export type { Seat, DiceCheck };
+export type { Seat, DiceCheck, MatchKind };
 export { other } from '../engine/seat';
 
 /** 'empty': nobody has taken the seat yet (a network match waiting for its opponent). */
@@ -60,8 +61,6 @@ export interface CubeView {
   /** false in a cubeless game or in the Crawford game: the cube is not drawn as usable. */
   readonly enabled: boolean;
 }
-
-export type MatchKind = 'single' | 'match' | 'money';
 
 export interface MatchView {
   readonly kind: MatchKind;

@@ -5,6 +5,7 @@
  */
 
 import { replayPath } from './replay';
+import { worstPossible } from '../engine/matchRules';
 import { toHex } from '../fairdice';
 import type {
   ClockView,
@@ -23,7 +24,6 @@ import type {
   Seat,
 } from './gameView';
 import { other } from './gameView';
-import { forfeitLevel } from './localGame';
 import { exportPaths } from '../net/lobbyApi';
 import { RESERVE_PHASES, type Move } from '../net/protocol';
 import type { MatchSession } from '../net/session';
@@ -169,7 +169,7 @@ export function netView(session: MatchSession): GameView {
   const onRoll = t.onRoll;
   const resignLevels =
     viewer !== null && onRoll === viewer
-      ? ([1, 2, 3] as const).filter((l) => l <= forfeitLevel(t.boards[viewer], t.boards[other(viewer)]))
+      ? ([1, 2, 3] as const).filter((l) => l <= worstPossible(t.boards[viewer], t.boards[other(viewer)]))
       : undefined;
   const mode = t.settings?.mode ?? 'single_game';
   const auto = session.autoCommitAt();
