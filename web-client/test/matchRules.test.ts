@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type EndReason,
-  type Level,
+  type ResultLevel,
   type MatchRules,
   cubeInPlay,
   mayDouble,
@@ -35,7 +35,7 @@ interface Step {
   readonly do: 'start' | 'rolloff' | 'roll' | 'move' | 'double' | 'take' | 'drop' | 'resign' | 'accept' | 'reject' | 'forfeit' | 'next';
   readonly dice?: [number, number];
   readonly moves?: Move[];
-  readonly level?: Level;
+  readonly level?: ResultLevel;
   readonly refused?: boolean;
   readonly then: Record<string, unknown>;
 }
@@ -50,12 +50,12 @@ interface Fixture {
     cube: Cube;
     end: EndReason;
     winner: Seat;
-    level: Level;
+    level: ResultLevel;
     points: number;
     new_score: Score;
     over: boolean;
   }[];
-  readonly levels: { id: string; worst: Level; levels: Level[][] }[];
+  readonly levels: { id: string; worst: ResultLevel; levels: ResultLevel[][] }[];
   readonly matches: { name: string; rules: MatchRules; position?: string; steps: Step[] }[];
 }
 

@@ -24,7 +24,7 @@ export type MatchKind = 'single' | 'match' | 'money';
 
 /** Times the cube value a game is worth: 1 single, 2 gammon, 3 backgammon (also a resignation's
  * and a forfeit's level). */
-export type Level = 1 | 2 | 3;
+export type ResultLevel = 1 | 2 | 3;
 
 /** How a game ended. */
 export type EndReason = 'bear_off' | 'drop' | 'resign' | 'forfeit';
@@ -61,14 +61,14 @@ export function mayDouble(cube: { readonly value: number; readonly owner: Seat |
 /** The largest loss still possible for `loser`: their forfeit level, and the highest level they
  * may resign at. A backgammon while the sides are still in contact (a hit can send a checker
  * back), otherwise the result as it stands (`resultLevel`). */
-export function worstPossible(loser: Board, winner: Board): Level {
+export function worstPossible(loser: Board, winner: Board): ResultLevel {
   const level = resultLevel(loser);
   return level === 2 && isContact({ mover: loser, opponent: winner }) ? 3 : level;
 }
 
 /** The levels the player on roll (`resigner`) may offer to resign at: above the one the
  * opponent rejected during this decision (`declined`), up to the worst still possible. */
-export function resignationLevels(resigner: Board, opponent: Board, declined: Level | null): Level[] {
+export function resignationLevels(resigner: Board, opponent: Board, declined: ResultLevel | null): ResultLevel[] {
   const worst = worstPossible(resigner, opponent);
   return ([1, 2, 3] as const).filter((level) => level > (declined ?? 0) && level <= worst);
 }
@@ -79,7 +79,7 @@ export function resignationLevels(resigner: Board, opponent: Board, declined: Le
  * Jacoby rule a gammon or backgammon borne off or resigned counts as a single while the cube
  * was never turned.
  */
-export function resultPoints(level: Level, cube: number, reason: EndReason, jacoby: boolean, cubeTurned: boolean): number {
+export function resultPoints(level: ResultLevel, cube: number, reason: EndReason, jacoby: boolean, cubeTurned: boolean): number {
   const counted = reason === 'drop' ? 1 : jacoby && !cubeTurned && (reason === 'bear_off' || reason === 'resign') ? 1 : level;
   return counted * cube;
 }

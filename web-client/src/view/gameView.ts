@@ -11,7 +11,7 @@
 import type { Board } from '../engine/position';
 import type { Move } from '../engine/movegen';
 import type { Seat } from '../engine/seat';
-import type { MatchKind } from '../engine/matchRules';
+import { type MatchKind, mayDouble } from '../engine/matchRules';
 import type { DiceCheck } from '../fairdice';
 
 export type { Seat, DiceCheck, MatchKind };
@@ -205,13 +205,7 @@ export function actingSeat(view: GameView): Seat | null {
   return null;
 }
 
-/** Whether the cube can be offered now by the seat on turn. */
+/** Whether the cube can be offered now by the seat on turn (engine/matchRules.ts). */
 export function canDouble(view: GameView): boolean {
-  return (
-    view.phase === 'decide' &&
-    view.turn !== null &&
-    view.cube.enabled &&
-    view.cube.value < 64 &&
-    (view.cube.owner === null || view.cube.owner === view.turn)
-  );
+  return view.phase === 'decide' && view.turn !== null && view.cube.enabled && mayDouble(view.cube, view.turn);
 }

@@ -9,8 +9,8 @@
 
 import {
   type EndReason,
-  type Level,
   type MatchRules,
+  type ResultLevel,
   cubeInPlay,
   nextGameIsCrawford,
   resignationLevels,
@@ -91,7 +91,7 @@ export interface LocalSave {
   readonly k: number;
   /** The resignation level the opponent rejected in the decision under way (absent in saves
    * made before it was kept: none). */
-  readonly declined?: Level | null;
+  readonly declined?: ResultLevel | null;
 }
 
 export class LocalGame implements GameSource {
@@ -111,7 +111,7 @@ export class LocalGame implements GameSource {
   private lastPlay: GameView['lastPlay'] = null;
   private phaseBeforeOffer: Phase = 'decide';
   /** The highest resignation level rejected from the seat on roll in this decision. */
-  private declined: Level | null = null;
+  private declined: ResultLevel | null = null;
   private result: ResultView | null = null;
   private noticeId = 0;
   private notice: GameView['notice'] = null;
@@ -206,7 +206,7 @@ export class LocalGame implements GameSource {
   }
 
   /** The levels the seat on turn may resign at now (deciding or moving), else undefined. */
-  private resignLevels(): Level[] | undefined {
+  private resignLevels(): ResultLevel[] | undefined {
     if ((this.phase !== 'decide' && this.phase !== 'moving') || this.turn === null) return undefined;
     return resignationLevels(this.boards[this.turn], this.boards[other(this.turn)], this.declined);
   }
@@ -338,7 +338,7 @@ export class LocalGame implements GameSource {
   }
 
   /** The game ends: `winner` wins at `level` (for a drop, 1) times the cube, as `end` says. */
-  private finish(winner: Seat, reason: ResultReason, level: Level, end: EndReason): void {
+  private finish(winner: Seat, reason: ResultReason, level: ResultLevel, end: EndReason): void {
     this.runClock(null);
     this.epoch++;
     const worth = resultPoints(level, this.cube.value, end, this.rules.jacoby, this.cube.owner !== null);
@@ -417,7 +417,7 @@ export class LocalGame implements GameSource {
   rejectResign(): void {
     if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'resign') return;
-    this.declined = Math.max(this.offer.level, this.declined ?? 0) as Level;
+    this.declined = Math.max(this.offer.level, this.declined ?? 0) as ResultLevel;
     this.offer = null;
     this.phase = this.phaseBeforeOffer;
     this.viewer = this.turn!;

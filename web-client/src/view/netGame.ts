@@ -5,7 +5,7 @@
  */
 
 import { replayPath } from './replay';
-import { worstPossible } from '../engine/matchRules';
+import { cubeInPlay, worstPossible } from '../engine/matchRules';
 import { toHex } from '../fairdice';
 import type {
   ClockView,
@@ -180,7 +180,7 @@ export function netView(session: MatchSession): GameView {
     turn: phase === 'waiting' || phase === 'rolloff' || (phase === 'gameover' && (t.betweenGames || t.over !== null)) ? null : onRoll,
     phase,
     dice: diceView(session, phase),
-    cube: { value: t.cube, owner: t.cubeOwner, enabled: mode !== 'single_game' && !t.crawford },
+    cube: { value: t.cube, owner: t.cubeOwner, enabled: cubeInPlay(KIND[mode]!, t.crawford) },
     match: {
       kind: KIND[mode]!,
       length: mode === 'match' ? (t.settings?.length ?? 0) : 0,
