@@ -1,5 +1,8 @@
 """The levels' names and search settings: plain data, cheap to import (the server's lobby reads
-it without loading the nets). The policies are in :mod:`bots.levels`."""
+it without loading the nets). The policies are in :mod:`bots.levels`.
+
+:class:`Level` is the one list of levels: the browser's (``web-client/src/generated/catalog.ts``)
+is generated from it by ``web-client/tools/make_catalog.py``."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ counted from the mover's side: 25 = bar, 0 = off) the way gnubg and most sites s
 * paths are listed from the highest starting point down (then the highest end first).
 
 A play of no checker (the roll could not be played) is the empty string. The TypeScript client
-implements the same rule (``web-client/src/view/record.ts``); both are tested against
+implements the same rule (``web-client/src/engine/notation.ts``); both are tested against
 ``web-client/test/vectors/notation-vectors.json`` (written by
 ``web-client/tools/make_notation_vectors.py``).
 

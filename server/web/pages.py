@@ -20,6 +20,20 @@ Run <code>make serve</code> (it builds <code>web-client/</code>), or
 <code>scripts/build-web.sh</code>.</p><p><a href="/healthz">/healthz</a></p>"""
 
 
+PAGES: tuple[str, ...] = (
+    "/",
+    "/m/{match_id}",
+    "/m/{match_id}/replay/{game:int}",
+    "/verify",
+    "/u/{name}",
+    "/leaderboard",
+    "/rules",
+    "/local",
+)
+"""The client's pages: each path answers ``index.html``, whose script picks the page by its
+path. The client's list (``web-client/src/generated/catalog.ts``) is generated from this one by
+``web-client/tools/make_catalog.py``; ``tests/web/test_web_catalog.py`` fails when it is stale."""
+
 ROOT_FILES = {
     "sw.js": "text/javascript",
     "manifest.webmanifest": "application/manifest+json",
@@ -52,17 +66,8 @@ def routes(dist: Path) -> list[BaseRoute]:
 
         return serve
 
-    out: list[BaseRoute] = [
-        Route("/", page("index.html")),
-        Route("/m/{match_id}", page("index.html")),
-        Route("/m/{match_id}/replay/{game:int}", page("index.html")),
-        Route("/verify", page("index.html")),
-        Route("/u/{name}", page("index.html")),
-        Route("/leaderboard", page("index.html")),
-        Route("/rules", page("index.html")),
-        Route("/local", page("index.html")),
-        Route("/demo.html", page("demo.html")),
-    ]
+    out: list[BaseRoute] = [Route(path, page("index.html")) for path in PAGES]
+    out.append(Route("/demo.html", page("demo.html")))
     # The installable app (web-client/pwa/): the service worker must come from the root to
     # control every page, and is always revalidated so a new build replaces the old one.
     for name, media in ROOT_FILES.items():

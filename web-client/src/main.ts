@@ -2,7 +2,8 @@
  * The page served at `/` (lobby), `/m/<match>` (a match, to play or watch), `/m/<match>/replay/<n>`
  * (a recorded game on the replay board), `/verify` (transcript checks), `/rules` (how to play),
  * `/local` (two players on this device), `/u/<name>` (a player's profile) and `/leaderboard`: one
- * bundle, routed by the path.
+ * bundle, routed by the path. The paths are the server's (server/web/pages.py, generated into
+ * src/generated/catalog.ts): START has a page for each, or this does not compile.
  */
 
 import './ui/style.css';
@@ -17,21 +18,26 @@ import { startLeaderboard } from './pages/leaderboard';
 import { startProfile } from './pages/profile';
 import { startRulesPage } from './pages/rulesPage';
 import { startLocalPage } from './pages/localPage';
+import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
+import type { PagePath } from './generated/catalog';
+
+/** Each page path's page, started with the path's parameters. */
+const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => void> = {
+  '/': (root) => startLobby(root),
+  '/m/{match_id}': (root, [match]) => void startMatchPage(root, match!),
+  '/m/{match_id}/replay/{game:int}': (root, [match, game]) => void startReplayPage(root, match!, Number(game)),
+  '/verify': (root) => startVerifyPage(root),
+  '/u/{name}': (root, [name]) => void startProfile(root, decodeURIComponent(name!)),
+  '/leaderboard': (root) => void startLeaderboard(root),
+  '/rules': (root) => startRulesPage(root),
+  '/local': (root) => startLocalPage(root),
+};
 
 const root = document.getElementById('app')!;
-const path = location.pathname.replace(/\/+$/, '');
-const match = /^\/m\/([^/]+)$/.exec(path);
-const player = /^\/u\/([^/]+)$/.exec(path);
-const replay = /^\/m\/([^/]+)\/replay\/(\d+)$/.exec(path);
-if (match) void startMatchPage(root, match[1]!);
-else if (replay) void startReplayPage(root, replay[1]!, Number(replay[2]));
-else if (player) void startProfile(root, decodeURIComponent(player[1]!));
-else if (path === '/leaderboard') void startLeaderboard(root);
-else if (path === '/verify') startVerifyPage(root);
-else if (path === '/rules') startRulesPage(root);
-else if (path === '/local') startLocalPage(root);
-else startLobby(root);
+const found = route(location.pathname);
+// Any other path the server answers with this page: the lobby.
+START[found?.page ?? '/'](root, found?.params ?? []);
 // After the page has drawn itself (pages replace the root's children).
 queueMicrotask(() => warnIfNoStorage(document.body));
 // The app shell offline (and installable): the worker is built with the client (pwa/).

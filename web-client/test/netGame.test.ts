@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NetGame, netView } from '../src/net/netGame';
+import { NetGame, netView } from '../src/view/netGame';
 import { MatchSession } from '../src/net/session';
 import { memoryStorage } from '../src/net/storage';
 import { FakeEnv, settle } from './fakeServer';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import vectors from './vectors/notation-vectors.json';
 import { decodePositionId } from '../src/engine/positionId';
 import { parseServerFrame } from '../src/net/protocol';
-import { RecordBook, type RecordEntry, entryText, playText, recordRows } from '../src/view/record';
+import { playText } from '../src/engine/notation';
+import { RecordBook, type RecordEntry, entryText, recordRows } from '../src/net/record';
 import { NET, bytes } from './netFixture';
 
 interface Case {

@@ -5,7 +5,7 @@ import { RESTART_RETRY_MS, RESTART_SPREAD_MS } from '../src/net/seatCore';
 import { PROTOCOL_VERSION, parseServerFrame } from '../src/net/protocol';
 import { MatchSession } from '../src/net/session';
 import { memoryStorage, parseSeatLink, seatLink } from '../src/net/storage';
-import { netView } from '../src/net/netGame';
+import { netView } from '../src/view/netGame';
 import { FakeEnv, type FakeSocket, settle } from './fakeServer';
 import { NET, bytes } from './netFixture';
 

@@ -4,8 +4,9 @@ import * as mc from '../src/ui/moveController';
 import { buildScene, screenPlace } from '../src/ui/scene';
 import { ScriptedDice } from '../src/view/dice';
 import type { GameView } from '../src/view/gameView';
-import { LocalGame, forfeitLevel } from '../src/view/localGame';
-import { boardFromPoints, decodePositionId, resultLevel } from '../src/engine';
+import { LocalGame } from '../src/view/localGame';
+import { worstPossible } from '../src/engine/matchRules';
+import { boardFromPoints, decodePositionId, legalPlays, resultLevel } from '../src/engine';
 
 const flush = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
@@ -136,15 +137,49 @@ describe('local hot-seat game', () => {
     expect(v.result).toMatchObject({ winner: 1, reason: 'timeout' });
     // Still in contact with nothing borne off: the worst result, a backgammon.
     expect(v.result?.points).toBe(3);
+    // A forfeit ends a money session (engine/match.py).
+    expect(v.result?.matchOver).toBe(true);
+  });
+
+  it('keeps a rejected resignation level in a saved game', async () => {
+    const g = game('31');
+    await g.start();
+    g.resign(1);
+    g.rejectResign();
+    const saved = JSON.parse(JSON.stringify(g.save()));
+    expect(saved.declined).toBe(1);
+    const h = game('');
+    h.restore(saved);
+    h.resume();
+    expect(h.current().resignLevels).toEqual([2, 3]);
+    h.resign(1);
+    expect(h.current().offer).toBeNull();
+    // A save from before the level was kept: none was rejected.
+    const older = game('');
+    older.restore({ ...saved, declined: undefined });
+    older.resume();
+    expect(older.current().resignLevels).toEqual([1, 2, 3]);
+    for (const x of [g, h, older]) x.dispose();
   });
 
   it('resignation offers are answered by the other seat', async () => {
-    const g = game('31');
+    const g = game('31,21');
     await g.start();
     g.resign(2);
     expect(g.current().offer).toEqual({ kind: 'resign', by: 0, level: 2 });
     g.rejectResign();
     expect(g.current().phase).toBe('moving');
+    // As the engine has it: after a rejection, only a higher level until play moves on.
+    expect(g.current().resignLevels).toEqual([3]);
+    g.resign(1);
+    expect(g.current().offer).toBeNull();
+    g.play([[8, 5], [6, 5]]);
+    expect(g.current().phase).toBe('decide');
+    g.roll();
+    await flush();
+    const v = g.current();
+    g.play(legalPlays({ mover: v.boards[1], opponent: v.boards[0] }, 2, 1)[0]!.moves);
+    expect(g.current()).toMatchObject({ phase: 'decide', turn: 0, resignLevels: [1, 2, 3] });
     g.resign(1);
     g.acceptResign();
     expect(g.current().result).toMatchObject({ winner: 1, reason: 'resign', points: 1 });
@@ -161,9 +196,9 @@ describe('result levels', () => {
 
   it('makes forfeiting never better than playing on', () => {
     const s = startPosition();
-    expect(forfeitLevel(s.mover, s.opponent)).toBe(3);
+    expect(worstPossible(s.mover, s.opponent)).toBe(3);
     const race = decodePositionId(encodePositionId(positionFromPoints({ 5: 15 }, { 5: 15 })));
-    expect(forfeitLevel(race.mover, race.opponent)).toBe(2);
+    expect(worstPossible(race.mover, race.opponent)).toBe(2);
   });
 });
 

@@ -53,6 +53,13 @@ export type RollCheck =
   | { ok: false; reason: 'bad_link_seat0' | 'bad_link_seat1' | 'dice_mismatch' | 'out_of_order' };
 
 /**
+ * State of a roll's check as a client shows it: 'pending' until both reveals were verified
+ * against the commitments, 'verified' after, 'alarm' on any mismatch, 'unverified' for dice that
+ * carry no proof (local test dice).
+ */
+export type DiceCheck = 'pending' | 'verified' | 'alarm' | 'unverified';
+
+/**
  * Checks every published roll of one game against both commitments, as players and
  * spectators do: each reveal must hash to the previous link of its seat and the announced dice
  * must be the ones derived from the two reveals.

@@ -9,6 +9,7 @@
  * The commitment is s[0]; roll k reveals s[k], which hashes to the previously known s[k-1].
  */
 
+import type { Seat } from '../engine/seat';
 import { ascii, concat, constantTimeEqual, sha256, u32be } from './bytes';
 
 export const SCHEME = 'fairgammon/v1';
@@ -23,7 +24,7 @@ const ROLL_TAG = ascii('fairgammon/v1/roll');
 const DICE_TAG = ascii('fairgammon/v1/dice');
 const LIMIT = 252; // the largest multiple of 6 not above 256
 
-export type Seat = 0 | 1;
+export type { Seat };
 
 /** What binds a chain to one seat of one game of one match. */
 export interface ChainContext {

@@ -3,17 +3,23 @@
  * level, and ask for hints (only ever given in such a match).
  */
 
+import { BOT_LEVELS, type BotLevel } from '../generated/catalog';
 import { type Created, call } from './lobbyApi';
 import type { CreateOptions } from './storage';
 
-export type Level = 'easy' | 'normal' | 'hard' | 'expert';
+/** A level of the computer (bots/catalog.py, through src/generated/catalog.ts). */
+export type Level = BotLevel;
 
-export const LEVELS: readonly (readonly [Level, string, string])[] = [
-  ['easy', 'Easy', 'Just learning'],
-  ['normal', 'Normal', 'Casual club player'],
-  ['hard', 'Hard', 'Strong: gnubg 0-ply'],
-  ['expert', 'Expert', 'Looks further ahead'],
-];
+/** Each level's name and one line about it, as the lobby offers them. */
+export const LEVEL_WORDS: Readonly<Record<Level, readonly [string, string]>> = {
+  easy: ['Easy', 'Just learning'],
+  normal: ['Normal', 'Casual club player'],
+  hard: ['Hard', 'Strong: gnubg 0-ply'],
+  expert: ['Expert', 'Looks further ahead'],
+};
+
+/** The levels in the server's order, easiest first: [level, name, about]. */
+export const LEVELS: readonly (readonly [Level, string, string])[] = BOT_LEVELS.map((l) => [l, ...LEVEL_WORDS[l]] as const);
 
 export const levelName = (level: string): string => LEVELS.find(([l]) => l === level)?.[1] ?? level;
 

@@ -9,8 +9,7 @@
  * Checks run one after another (each roll's links depend on the previous one).
  */
 
-import { chainLink, constantTimeEqual, deriveDice, type Seat } from '../fairdice';
-import type { DiceCheck } from '../view/gameView';
+import { chainLink, constantTimeEqual, type DiceCheck, deriveDice, type Seat } from '../fairdice';
 
 /** The furthest a reveal may be from the last known link (a game never gets near). */
 const MAX_GAP = 4096;

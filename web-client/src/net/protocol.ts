@@ -5,11 +5,12 @@
  * Python codec's).
  */
 
+import type { Seat } from '../engine/seat';
 import { decodeFrame, encodeFrame } from './codec';
 
 export const PROTOCOL_VERSION = 2;
 
-export type Seat = 0 | 1;
+export type { Seat };
 export type Move = readonly [number, number];
 export type ClockPhase = 'waiting' | 'commit' | 'rolloff' | 'decide' | 'reveal' | 'move' | 'take' | 'resign' | 'over';
 export type SeatStatus = 'empty' | 'online' | 'reconnecting' | 'gone';

@@ -45,8 +45,8 @@ import {
 import { type Effect, type Held, type NeedPurpose, type Reply, SeatCore } from './seatCore';
 import { type SeatRecord, loadSeq, saveSeq } from './storage';
 import type { Tracker } from './tracker';
-import { RecordBook } from '../view/record';
-import type { DiceCheck } from '../view/gameView';
+import { RecordBook } from './record';
+import type { DiceCheck } from '../fairdice';
 
 export type { Reply } from './seatCore';
 

@@ -7,7 +7,7 @@
 
 import { decodePositionId } from '../engine/positionId';
 import { type Board, startPosition } from '../engine/position';
-import { other } from '../view/gameView';
+import { other } from '../engine/seat';
 import type {
   Clock,
   EventFrame,

@@ -4,7 +4,7 @@
  * herself ("You take: …"); the view picks by seat, so equal or unknown names do not matter.
  */
 
-import type { Seat } from '../view/gameView';
+import type { Seat } from '../engine/seat';
 
 /** A notice's words: `text` for everyone, `about.you` for the player of `about.seat`. */
 export interface Words {

@@ -11,7 +11,7 @@
 
 import { acceptRematch, declineRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRematch } from '../net/lobbyApi';
 import { browserEnv } from '../net/connection';
-import { NetGame } from '../net/netGame';
+import { NetGame } from '../view/netGame';
 import { MatchSession } from '../net/session';
 import {
   type SeatRecord,

@@ -12,7 +12,7 @@ import { button, h } from '../ui/dom';
 import { MoveRecordPanel } from '../ui/moveRecord';
 import type { GameSource, GameView } from '../view/gameView';
 import { type ReplayStep, entriesOf, replayPath, replaySteps, stepFromHash } from '../view/replay';
-import { entryText } from '../view/record';
+import { entryText } from '../net/record';
 import { decodePositionId } from '../engine/positionId';
 import { AnalysisPanel } from './analysisPanel';
 import { linkField, pageHeader } from './common';

@@ -6,10 +6,11 @@
  * found by the analysis are marked `?` (error) and `??` (blunder).
  */
 
-import { type RecordEntry, entryText, recordRows } from '../view/record';
+import { type RecordEntry, entryText, recordRows } from '../net/record';
+import type { Mark } from '../view/analysis';
 import { h } from './dom';
 
-export type Mark = 'error' | 'blunder';
+export type { Mark };
 
 export interface RecordGame {
   readonly number: number;

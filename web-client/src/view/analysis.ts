@@ -3,7 +3,8 @@
  * screens derive from it: the marks of the move record and the series of the chart. Pure.
  */
 
-import type { Mark } from '../ui/moveRecord';
+/** A mistake the analysis found, as the move record marks it: `?` (error) and `??` (blunder). */
+export type Mark = 'error' | 'blunder';
 
 export interface PlayerAnalysis {
   readonly seat: 0 | 1;

@@ -1,7 +1,7 @@
 /**
- * GameView: everything the board UI shows, as plain data. Today a local hot-seat driver feeds
- * it; the network layer will build it from server events (snapshots and deltas). The UI never
- * reads anything else, and it talks back only through GameActions.
+ * GameView: everything the board UI shows, as plain data. Two drivers feed it: the hot-seat
+ * LocalGame (localGame.ts) and the network NetGame (netGame.ts, built from a net/ session). The
+ * UI never reads anything else, and it talks back only through GameActions.
  *
  * Board numbering: boards[s] is seat s's checkers counted from seat s's own side (the 26-slot
  * model of the engine: [0] off, [1..24] points, [25] bar). Times are client epoch milliseconds
@@ -10,11 +10,12 @@
 
 import type { Board } from '../engine/position';
 import type { Move } from '../engine/movegen';
+import type { Seat } from '../engine/seat';
+import { type MatchKind, mayDouble } from '../engine/matchRules';
+import type { DiceCheck } from '../fairdice';
 
-export type Seat = 0 | 1;
-
-/** The other seat. */
-export const other = (seat: Seat): Seat => (seat === 0 ? 1 : 0);
+export type { Seat, DiceCheck, MatchKind };
+export { other } from '../engine/seat';
 
 /** 'empty': nobody has taken the seat yet (a network match waiting for its opponent). */
 export type Presence = 'online' | 'reconnecting' | 'gone' | 'empty';
@@ -44,13 +45,6 @@ export interface ReserveView {
   readonly inDeadline: boolean;
 }
 
-/**
- * State of the dice check: 'pending' until both reveals were verified against the commitments,
- * 'verified' after, 'alarm' on any mismatch, 'unverified' for dice that carry no proof (local
- * test dice).
- */
-export type DiceCheck = 'pending' | 'verified' | 'alarm' | 'unverified';
-
 export interface DiceView {
   /** Roll index k of the fair-dice scheme. */
   readonly k: number;
@@ -67,8 +61,6 @@ export interface CubeView {
   /** false in a cubeless game or in the Crawford game: the cube is not drawn as usable. */
   readonly enabled: boolean;
 }
-
-export type MatchKind = 'single' | 'match' | 'money';
 
 export interface MatchView {
   readonly kind: MatchKind;
@@ -213,13 +205,7 @@ export function actingSeat(view: GameView): Seat | null {
   return null;
 }
 
-/** Whether the cube can be offered now by the seat on turn. */
+/** Whether the cube can be offered now by the seat on turn (engine/matchRules.ts). */
 export function canDouble(view: GameView): boolean {
-  return (
-    view.phase === 'decide' &&
-    view.turn !== null &&
-    view.cube.enabled &&
-    view.cube.value < 64 &&
-    (view.cube.owner === null || view.cube.owner === view.turn)
-  );
+  return view.phase === 'decide' && view.turn !== null && view.cube.enabled && mayDouble(view.cube, view.turn);
 }

@@ -1,20 +1,25 @@
 /**
- * A local hot-seat game: two players on one device. It plays the server's part (legal plays
- * only, cube, clocks, results, match score and the Crawford rule) and feeds a GameView, so the
- * board UI runs end to end before the network exists. Dice come from a DiceSource.
+ * A local hot-seat game: two players on one device (`/local`). It plays the server's part (legal
+ * plays only, cube, clocks, results, match score) and feeds a GameView. The rules of the match
+ * (Crawford, when the cube may be turned, resignation and forfeit levels, points, the end of the
+ * match) are the engine's, from engine/matchRules.ts; test/matchRules.test.ts plays the
+ * engine's own matches (test/fixtures/match-rules.json) through this class. Dice come from a
+ * DiceSource.
  */
 
-import { applyMove, legalPlays, singleMoves, type Move } from '../engine/movegen';
 import {
-  CHECKERS,
-  OFF,
-  type Board,
-  type Position,
-  isContact,
-  positionKey,
-  resultLevel,
-  startPosition,
-} from '../engine/position';
+  type EndReason,
+  type MatchRules,
+  type ResultLevel,
+  cubeInPlay,
+  nextGameIsCrawford,
+  resignationLevels,
+  resultPoints,
+  scoreGame,
+  worstPossible,
+} from '../engine/matchRules';
+import { applyMove, legalPlays, singleMoves, type Move } from '../engine/movegen';
+import { CHECKERS, OFF, type Board, type Position, positionKey, resultLevel, startPosition } from '../engine/position';
 import type { DiceSource } from './dice';
 import type {
   ClockView,
@@ -58,6 +63,8 @@ export interface LocalGameOptions {
   readonly spectators?: number;
   /** Keep the board drawn from this seat's side whoever plays (else it turns to the player). */
   readonly side?: Seat | null;
+  /** Money: the Jacoby rule (the /local setup does not offer it: off). */
+  readonly jacoby?: boolean;
 }
 
 /**
@@ -82,12 +89,9 @@ export interface LocalSave {
   readonly result: ResultView | null;
   readonly fairness: FairnessView | null;
   readonly k: number;
-}
-
-/** The worst result still possible for a forfeiting seat (rules: forfeit). */
-export function forfeitLevel(loser: Board, winner: Board): 1 | 2 | 3 {
-  const level = resultLevel(loser);
-  return level === 2 && isContact({ mover: loser, opponent: winner }) ? 3 : level;
+  /** The resignation level the opponent rejected in the decision under way (absent in saves
+   * made before it was kept: none). */
+  readonly declined?: ResultLevel | null;
 }
 
 export class LocalGame implements GameSource {
@@ -106,6 +110,8 @@ export class LocalGame implements GameSource {
   private offer: Offer | null = null;
   private lastPlay: GameView['lastPlay'] = null;
   private phaseBeforeOffer: Phase = 'decide';
+  /** The highest resignation level rejected from the seat on roll in this decision. */
+  private declined: ResultLevel | null = null;
   private result: ResultView | null = null;
   private noticeId = 0;
   private notice: GameView['notice'] = null;
@@ -120,10 +126,13 @@ export class LocalGame implements GameSource {
   /** Paused: the clock is stopped with this much left (ms), and nothing moves on. */
   private pausedLeft: number | null = null;
 
+  private readonly rules: MatchRules;
+
   constructor(private readonly options: LocalGameOptions) {
     this.now = options.now ?? Date.now;
     this.shownSince = this.now();
-    this.cube = { value: 1, owner: null, enabled: options.kind !== 'single' };
+    this.rules = { kind: options.kind, length: options.length, jacoby: options.kind === 'money' && (options.jacoby ?? false) };
+    this.cube = { value: 1, owner: null, enabled: cubeInPlay(options.kind, false) };
     const budgetMs = options.clockSeconds * 1000;
     this.clocks = [
       { deadline: null, budgetMs, reserve: null },
@@ -166,6 +175,7 @@ export class LocalGame implements GameSource {
       spectators: this.options.spectators ?? 0,
       pending: this.pending,
       version: 0,
+      resignLevels: this.resignLevels(),
       shared: true,
       side: this.options.side ?? null,
       paused: this.pausedLeft !== null,
@@ -195,6 +205,12 @@ export class LocalGame implements GameSource {
     return { mover: this.boards[turn], opponent: this.boards[other(turn)] };
   }
 
+  /** The levels the seat on turn may resign at now (deciding or moving), else undefined. */
+  private resignLevels(): ResultLevel[] | undefined {
+    if ((this.phase !== 'decide' && this.phase !== 'moving') || this.turn === null) return undefined;
+    return resignationLevels(this.boards[this.turn], this.boards[other(this.turn)], this.declined);
+  }
+
   // ---- clocks -------------------------------------------------------------------------------
 
   private runClock(seat: Seat | null, left?: number): void {
@@ -220,7 +236,8 @@ export class LocalGame implements GameSource {
     const epoch = ++this.epoch;
     const start = this.options.position && this.gameNo === 1 ? this.options.position : startPosition();
     this.boards = [start.mover, start.opponent];
-    this.cube = { value: 1, owner: null, enabled: this.options.kind !== 'single' && !this.crawford };
+    this.cube = { value: 1, owner: null, enabled: cubeInPlay(this.options.kind, this.crawford) };
+    this.declined = null;
     this.result = null;
     this.offer = null;
     this.lastPlay = null;
@@ -285,6 +302,7 @@ export class LocalGame implements GameSource {
 
   private enterMoving(): void {
     this.phase = 'moving';
+    this.declined = null;
     const seat = this.turn!;
     this.viewer = seat;
     const [d1, d2] = this.dice!.values;
@@ -308,6 +326,7 @@ export class LocalGame implements GameSource {
     this.turn = next;
     this.viewer = next;
     this.offer = null;
+    this.declined = null;
     this.phase = 'decide';
     if (canDouble(this.current())) {
       this.dice = null;
@@ -318,36 +337,28 @@ export class LocalGame implements GameSource {
     }
   }
 
-  private finish(winner: Seat, reason: ResultReason, points: number, matchOver = false): void {
+  /** The game ends: `winner` wins at `level` (for a drop, 1) times the cube, as `end` says. */
+  private finish(winner: Seat, reason: ResultReason, level: ResultLevel, end: EndReason): void {
     this.runClock(null);
     this.epoch++;
-    this.score = [...this.score] as [number, number];
-    this.score[winner] += points;
-    const kind = this.options.kind;
-    const length = this.options.length;
-    const over = matchOver || kind === 'single' || (kind === 'match' && this.score[winner] >= length);
-    if (kind === 'match' && matchOver) this.score[winner] = Math.max(this.score[winner], length);
-    const wasCrawford = this.crawford;
-    this.crawford = false;
-    if (kind === 'match' && !over && !wasCrawford && !this.crawfordPlayed && this.score[winner] === length - 1) {
-      this.crawford = true;
-      this.crawfordPlayed = true;
-    }
-    this.result = { winner, reason, points, score: this.score, matchOver: over };
+    const worth = resultPoints(level, this.cube.value, end, this.rules.jacoby, this.cube.owner !== null);
+    const { points, score, over } = scoreGame(this.rules, this.score, winner, worth, end);
+    this.score = score;
+    // The flag of the next game from here on (the Crawford game is played once).
+    this.crawford = !over && nextGameIsCrawford(this.rules, score, this.crawfordPlayed);
+    if (this.crawford) this.crawfordPlayed = true;
+    this.result = { winner, reason, points, score, matchOver: over };
     this.phase = 'gameover';
     this.offer = null;
     this.turn = null;
     this.emit();
   }
 
+  /** `loser` forfeits: the game is lost at the worst result still possible (in match play, at
+   * least the match; in a money session, the session ends). */
   private forfeit(loser: Seat, reason: ResultReason): void {
     const winner = other(loser);
-    if (this.options.kind === 'match') {
-      this.finish(winner, reason, Math.max(1, this.options.length - this.score[winner]), true);
-    } else {
-      const level = forfeitLevel(this.boards[loser], this.boards[winner]);
-      this.finish(winner, reason, level * this.cube.value);
-    }
+    this.finish(winner, reason, worstPossible(this.boards[loser], this.boards[winner]), 'forfeit');
   }
 
   // ---- actions ------------------------------------------------------------------------------
@@ -363,6 +374,7 @@ export class LocalGame implements GameSource {
     if (!canDouble(view)) return;
     const by = this.turn!;
     this.offer = { kind: 'double', by, value: this.cube.value * 2 };
+    this.declined = null;
     this.phase = 'offer';
     this.viewer = other(by);
     this.runClock(other(by));
@@ -382,12 +394,12 @@ export class LocalGame implements GameSource {
   drop(): void {
     if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'double') return;
-    this.finish(this.offer.by, 'drop', this.cube.value);
+    this.finish(this.offer.by, 'drop', 1, 'drop');
   }
 
   resign(level: 1 | 2 | 3): void {
     if (this.pausedLeft !== null) return;
-    if ((this.phase !== 'decide' && this.phase !== 'moving') || this.turn === null) return;
+    if (!this.resignLevels()?.includes(level) || this.turn === null) return;
     this.phaseBeforeOffer = this.phase;
     this.offer = { kind: 'resign', by: this.turn, level };
     this.phase = 'offer';
@@ -399,12 +411,13 @@ export class LocalGame implements GameSource {
   acceptResign(): void {
     if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'resign') return;
-    this.finish(other(this.offer.by), 'resign', this.offer.level * this.cube.value);
+    this.finish(other(this.offer.by), 'resign', this.offer.level, 'resign');
   }
 
   rejectResign(): void {
     if (this.pausedLeft !== null) return;
     if (this.offer?.kind !== 'resign') return;
+    this.declined = Math.max(this.offer.level, this.declined ?? 0) as ResultLevel;
     this.offer = null;
     this.phase = this.phaseBeforeOffer;
     this.viewer = this.turn!;
@@ -455,7 +468,7 @@ export class LocalGame implements GameSource {
     if (position.mover[OFF] === CHECKERS) {
       const level = resultLevel(position.opponent);
       const reason: ResultReason = level === 1 ? 'single' : level === 2 ? 'gammon' : 'backgammon';
-      this.finish(seat, reason, level * (this.options.kind === 'single' ? 1 : this.cube.value));
+      this.finish(seat, reason, level, 'bear_off');
       return;
     }
     this.endTurn();
@@ -505,6 +518,7 @@ export class LocalGame implements GameSource {
       result: this.result,
       fairness: this.fairness,
       k: this.k,
+      declined: this.declined,
     };
   }
 
@@ -527,6 +541,7 @@ export class LocalGame implements GameSource {
     this.result = saved.result;
     this.fairness = saved.fairness;
     this.k = saved.k;
+    this.declined = saved.declined ?? null;
     this.runClock(null);
     this.pausedLeft = this.options.clockSeconds * 1000;
     this.emit();

@@ -9,7 +9,7 @@ import { type Board, pipCount, startPosition } from '../engine/position';
 import { decodePositionId } from '../engine/positionId';
 import type { GameRecordDoc } from '../net/recordApi';
 import type { Seat } from './gameView';
-import { type RecordEntry, winText } from './record';
+import { type RecordEntry, winText } from '../net/record';
 
 export interface ReplayStep {
   readonly boards: readonly [Board, Board];

@@ -4,7 +4,8 @@
  * actions. The board UI cannot tell it from the local hot-seat driver.
  */
 
-import { replayPath } from '../view/replay';
+import { replayPath } from './replay';
+import { cubeInPlay, worstPossible } from '../engine/matchRules';
 import { toHex } from '../fairdice';
 import type {
   ClockView,
@@ -21,14 +22,13 @@ import type {
   ResultReason,
   ResultView,
   Seat,
-} from '../view/gameView';
-import { other } from '../view/gameView';
-import { forfeitLevel } from '../view/localGame';
-import { exportPaths } from './lobbyApi';
-import { RESERVE_PHASES, type Move } from './protocol';
-import type { MatchSession } from './session';
-import type { Tracker } from './tracker';
-import { personal } from './voice';
+} from './gameView';
+import { other } from './gameView';
+import { exportPaths } from '../net/lobbyApi';
+import { RESERVE_PHASES, type Move } from '../net/protocol';
+import type { MatchSession } from '../net/session';
+import type { Tracker } from '../net/tracker';
+import { personal } from '../net/voice';
 
 const KIND: Record<string, MatchKind> = { single_game: 'single', match: 'match', money: 'money' };
 
@@ -169,7 +169,7 @@ export function netView(session: MatchSession): GameView {
   const onRoll = t.onRoll;
   const resignLevels =
     viewer !== null && onRoll === viewer
-      ? ([1, 2, 3] as const).filter((l) => l <= forfeitLevel(t.boards[viewer], t.boards[other(viewer)]))
+      ? ([1, 2, 3] as const).filter((l) => l <= worstPossible(t.boards[viewer], t.boards[other(viewer)]))
       : undefined;
   const mode = t.settings?.mode ?? 'single_game';
   const auto = session.autoCommitAt();
@@ -180,7 +180,7 @@ export function netView(session: MatchSession): GameView {
     turn: phase === 'waiting' || phase === 'rolloff' || (phase === 'gameover' && (t.betweenGames || t.over !== null)) ? null : onRoll,
     phase,
     dice: diceView(session, phase),
-    cube: { value: t.cube, owner: t.cubeOwner, enabled: mode !== 'single_game' && !t.crawford },
+    cube: { value: t.cube, owner: t.cubeOwner, enabled: cubeInPlay(KIND[mode]!, t.crawford) },
     match: {
       kind: KIND[mode]!,
       length: mode === 'match' ? (t.settings?.length ?? 0) : 0,

@@ -1,53 +1,14 @@
 /**
- * The move record: every turn of every game in standard notation, built from the events the
- * client receives (or, for turns before a snapshot, from the server's record of the game).
- * Pure: no DOM, no I/O.
- *
- * Notation (the same rule as the Python engine's engine/notation.py; both are tested against
- * test/vectors/notation-vectors.json): each checker's path `from/to` with `bar` and `off`, a
- * hit marked `*` where it happened (`24/18*\/13` keeps the stop, `24/18 18/13` is `24/13`),
- * the same path by several checkers once with its count (`8/5(2)`), highest start first.
+ * The move record: every turn of every game in standard notation (engine/notation.ts), built
+ * from the events the client receives (or, for turns before a snapshot, from the server's record
+ * of the game), as the tracker builds the match from the same events. Pure: no DOM, no I/O.
  */
 
-import { applyMove, type Move } from '../engine/movegen';
-import { BAR, type Board, OFF, type Position, startPosition } from '../engine/position';
+import { playText } from '../engine/notation';
+import { type Board, type Position, startPosition } from '../engine/position';
 import { decodePositionId } from '../engine/positionId';
-import type { EventFrame, GameOver, MatchStateWire } from '../net/protocol';
-import { type Seat, other } from './gameView';
-
-const pointName = (p: number): string => (p === BAR ? 'bar' : p === OFF ? 'off' : String(p));
-
-/** `moves` (single-die steps in the order played, from the mover's side) in standard notation. */
-export function playText(position: Position, moves: readonly Move[]): string {
-  const chains: { p: number; hit: boolean }[][] = [];
-  let pos = position;
-  for (const [from, to] of moves) {
-    const hit = to !== OFF && pos.opponent[25 - to] === 1;
-    pos = applyMove(pos, [from, to]);
-    let joined = false;
-    for (let i = chains.length - 1; i >= 0; i--) {
-      const chain = chains[i]!;
-      if (chain[chain.length - 1]!.p === from && from !== OFF) {
-        chain.push({ p: to, hit });
-        joined = true;
-        break;
-      }
-    }
-    if (!joined) chains.push([{ p: from, hit: false }, { p: to, hit }]);
-  }
-  const paths = chains.map((chain) => {
-    const kept = [chain[0]!, ...chain.slice(1, -1).filter((s) => s.hit), chain[chain.length - 1]!];
-    return { from: chain[0]!.p, to: chain[chain.length - 1]!.p, text: kept.map((s) => pointName(s.p) + (s.hit ? '*' : '')).join('/') };
-  });
-  paths.sort((a, b) => b.from - a.from || b.to - a.to);
-  const out: { text: string; n: number }[] = [];
-  for (const { text } of paths) {
-    const last = out[out.length - 1];
-    if (last && last.text === text) last.n++;
-    else out.push({ text, n: 1 });
-  }
-  return out.map(({ text, n }) => (n === 1 ? text : `${text}(${n})`)).join(' ');
-}
+import { type Seat, other } from '../engine/seat';
+import type { EventFrame, GameOver, MatchStateWire } from './protocol';
 
 /** What a record entry was (the Python engine's engine/turns.py Action, plus the game's end). */
 export type RecordAction = 'move' | 'pass' | 'double' | 'take' | 'beaver' | 'drop' | 'resign' | 'accept' | 'reject' | 'forfeit' | 'win';
