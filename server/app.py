@@ -16,6 +16,7 @@ from protocol.codec import encode
 from server.match.clock import ServerClock, sweep_deadlines
 from server.match.gateway import Gateway
 from server.match.hub import Hub
+from server.match.rematch import Rematches
 from server.match.service import MatchService
 from server.match.store import Store
 from server.ops import durability, logs, metrics
@@ -31,6 +32,7 @@ from server.web import accounts as accounts_api
 from server.web import exports, hints, lobby, pages, records
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
+from server.work import botmatch
 
 log = logs.get("app")
 
@@ -44,6 +46,7 @@ class Services:
     clock: ServerClock
     hub: Hub
     matches: MatchService
+    rematches: Rematches
     gateway: Gateway
 
 
@@ -80,6 +83,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     clock = ServerClock(store)
     hub = Hub(store, target)
     matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
+    # A rematch of a match against the computer is one too (the bot's level is carried over).
+    rematches = Rematches(matches, labels=(botmatch.BOT_FIELD,))
     gateway = Gateway(settings, matches)
     limits = LobbyLimits(
         store,
@@ -118,7 +123,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         with contextlib.suppress(Exception):
             await clock.beat()
         hub.start()
-        app.state.services = Services(settings, store, clock, hub, matches, gateway)
+        app.state.services = Services(settings, store, clock, hub, matches, rematches, gateway)
         app.state.lobby_limits = limits
 
         async def cancel_unjoined(match_id: str) -> bool:

@@ -14,7 +14,8 @@ servers, so it never lands in a log either.
 
 A rematch is asked for by a seat of a finished match with its seat token (in the body), and
 taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
-match's open seat is kept for that player alone, private or not.
+match's open seat is kept for that player alone, private or not (the process, step by step:
+:mod:`server.match.rematch`).
 
 Each route declares its body's fields (:data:`CREATE`, :data:`JOIN`, ...): server.web.http_input
 reads the body within its limits and refuses any other field, or another JSON type.
@@ -42,8 +43,11 @@ from protocol.errors import ErrorCode
 from protocol.fields import MATCH_ID_PATTERN, TOKEN
 from protocol.schema import Invalid
 from server.machine import core
-from server.match.service import Created, MatchService, NotFound, Unavailable, new_match_id, summary
+from server.match.rematch import Rematches
+from server.match.service import Created, MatchService, NotFound, Unavailable
 from server.match.store import LIVE_MATCHES, OPEN_MATCHES
+from server.match.stored import summary
+from server.match.tokens import new_match_id
 from server.ops import metrics
 from server.ops.addresses import address_key
 from server.players import profiles as players
@@ -151,6 +155,10 @@ def links(request: Request, match_id: str, invite: str | None = None) -> dict[st
 
 def service(request: Request) -> MatchService:
     return request.app.state.services.matches
+
+
+def rematches(request: Request) -> Rematches:
+    return request.app.state.services.rematches
 
 
 def handles_errors(handler):  # type: ignore[no-untyped-def]
@@ -275,8 +283,7 @@ async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     rematch_token = secret_field(body, "rematch_token")
     if rematch_token is not None:
         # The other player of the finished match takes the seat its rematch keeps for it.
-        token = await service(request).join_rematch(match_id, rematch_token)
-        await botmatch.carry_label(service(request), match_id)
+        token = await rematches(request).accept(match_id, rematch_token)
         return JSONResponse(
             {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
         )
@@ -320,7 +327,7 @@ async def not_connected_yet(request: Request, match_id: str, seat: int) -> None:
 async def rematch_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
     token = required_secret(body, "token", "your seat token of this match")
-    done = await service(request).rematch(match_id, token)
+    done = await rematches(request).offer(match_id, token)
     if done.created:  # (not on a retry: the seat may be connected by now)
         await not_connected_yet(request, done.match_id, 0)
     return JSONResponse(
@@ -341,7 +348,7 @@ async def rematch_match(request: Request, body: dict[str, Any]) -> JSONResponse:
 async def decline_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
     rematch_token = required_secret(body, "rematch_token", "your seat token of the last match")
-    await service(request).decline_rematch(match_id, rematch_token)
+    await rematches(request).decline(match_id, rematch_token)
     return JSONResponse({"match": match_id, "declined": True})
 
 
