@@ -5,10 +5,11 @@ validated by the compare-and-set on the version: a stale cache only costs a retr
 commands to one match inside the process with a lock, and never acknowledges or broadcasts an
 event before Redis has stored it.
 
-Each commit, in order: the results hook of a transition that ends a match, the commit script
-(the state, its summary and command record: ``server.match.stored``), the events to this
-process's own connections, the global indexes (``server.match.indexes``). What a match's
-secrets are and how they are checked is
+Each commit, in order: the listeners of the match-event bus that must see a match end before
+it is stored (``server.match.bus``: they may refuse the commit), the commit script (the state,
+its summary and command record: ``server.match.stored``), the events to this process's own
+connections, the bus's listeners of what was stored, the global indexes
+(``server.match.indexes``). What a match's secrets are and how they are checked is
 ``server.match.tokens``; the rematch, a process across two matches, is ``server.match.rematch``.
 """
 
@@ -19,7 +20,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 import msgpack
 
@@ -29,6 +29,7 @@ from protocol.messages import Event
 from server.machine import core, serial
 from server.machine.commands import Command, Join, Leave
 from server.machine.state import Config, MatchState, Phase
+from server.match.bus import Bus
 from server.match.clock import ServerClock
 from server.match.hub import Hub
 from server.match.indexes import Indexes
@@ -40,12 +41,6 @@ from server.ops import faults, logs, metrics
 log = logs.get("matches")
 
 EncodeEvent = Callable[[Event], bytes]
-
-
-class Finishing(Protocol):
-    async def finishing(self, state: MatchState) -> None: ...
-
-    def finished(self, state: MatchState) -> None: ...
 
 
 def distinct_name(name: str, other: str | None, limit: int = MAX_NAME_CHARS) -> str:
@@ -80,20 +75,20 @@ class MatchService:
         encode_event: EncodeEvent,
         grace_ms: int = 1000,
         cache_size: int = 50_000,
+        bus: Bus | None = None,
     ) -> None:
         self.store = store
         self.hub = hub
         self.clock = clock
         self.encode_event = encode_event
         self.grace_ms = grace_ms
+        # Told of every stored transition, and before the commit of each that ends a match
+        # (server.match.bus: its listeners are registered in server/app.py).
+        self.bus = bus or Bus()
         self.indexes = Indexes(store, cache_size)
         self._cache: OrderedDict[str, MatchState] = OrderedDict()
         self._cache_size = cache_size
         self._locks: dict[str, asyncio.Lock] = {}
-        self.on_commit: Callable[[MatchState, tuple[Event, ...]], None] | None = None
-        # Told of the transition that ends a match: before its commit (awaited, may fail the
-        # commit) and after it (server.players.results records the match for its players' accounts).
-        self.results: Finishing | None = None
 
     # ------------------------------------------------------------------ lobby
 
@@ -334,8 +329,8 @@ class MatchService:
                 # sweeper re-checks the stored state and re-indexes it).
                 hint = after.deadline + after.config.grace_ms + 1
                 await self.store.hint_deadline(after.match_id, hint)
-            if ending and self.results is not None:
-                await self.results.finishing(after)
+            if ending:
+                await self.bus.finishing(after)  # may refuse the commit (server.match.bus)
             await self.store.commit(
                 after.match_id,
                 before.version if before is not None else -1,
@@ -359,15 +354,11 @@ class MatchService:
         faults.check("after_store", command)
         if ending:
             faults.check("after_finish", command)
-            if self.results is not None:
-                self.results.finished(after)
         metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
-        metrics.count(command, events)
         self._remember(after)
         for event, frame in zip(events, frames, strict=True):
             self.hub.publish_local(after.match_id, event.v, frame)
-        if self.on_commit:
-            self.on_commit(after, events)
+        self.bus.committed(after, events, command, ending)
         try:
             await self.indexes.update(after)
         except Exception as exc:  # the indexes are hints; the sweeper reconciles
