@@ -65,13 +65,16 @@ async def test_each_transition_game_and_match_is_told_once_across_two_processes(
 ) -> None:
     a = await asyncio.to_thread(stack.server)
     b = await asyncio.to_thread(stack.server)
-    seated = await seat_two(a.base, mode="match", length=3)
+    seated = await seat_two(a.base, mode="match", length=5)
     m = seated.match_id
     ann = MatchClient(a.ws, m, seated.tokens[0])  # seat 0 plays through process a
     bob = MatchClient(b.ws, m, seated.tokens[1])  # seat 1 through process b
     async with ann, bob:
         await asyncio.wait_for(
-            asyncio.gather(play_random(ann, random.Random(3)), play_random(bob, random.Random(4))),
+            asyncio.gather(  # no cube: a game is worth 3 points at most, so 2 games at least
+                play_random(ann, random.Random(3), double_rate=0.0),
+                play_random(bob, random.Random(4), double_rate=0.0),
+            ),
             120,
         )
     logged = [e.data for e in await stack.log(m)]
