@@ -27,7 +27,7 @@ from harness.machine_driver import Seat
 from server.machine import core, serial
 from server.machine.commands import Command, Join, MovePlay
 from server.machine.state import Config, MatchState, Phase, owing
-from server.match.service import command_record
+from server.match.stored import command_record
 
 MID = "0123456789abcdef0123456789abcdef"
 

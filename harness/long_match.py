@@ -22,8 +22,8 @@ from server.machine import core, serial
 from server.machine.commands import Command, Join
 from server.machine.state import Config, MatchState, owing
 from server.match.clock import wall_ms
-from server.match.service import token_hash
 from server.match.store import CLOCK_CREDIT, Store
+from server.match.tokens import token_hash
 
 
 @dataclass

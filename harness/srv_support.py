@@ -47,8 +47,9 @@ from server.machine.commands import Command, Commit, Join, Reveal
 from server.machine.state import Config, MatchState, Phase
 from server.match.clock import wall_ms
 from server.match.replay import rebuild_from_store
-from server.match.service import command_record, summary, token_hash
 from server.match.store import CLOCK_CREDIT, Store
+from server.match.stored import command_record, summary
+from server.match.tokens import token_hash
 from server.ops.redis_link import RedisTarget
 
 CHAIN = DEFAULT_CHAIN_LENGTH

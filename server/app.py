@@ -1,4 +1,8 @@
-"""The Starlette application: routes, and the process-wide services started in its lifespan."""
+"""The Starlette application: routes, and the process-wide services started in its lifespan.
+
+This is the one place where features are plugged in: the listeners of the match-event bus
+(``server.match.bus``) are registered here, in the order they are told.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +17,12 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
+from server.match import tally
+from server.match.bus import Bus, Committed, GameFinished, MatchFinished
 from server.match.clock import ServerClock, sweep_deadlines
 from server.match.gateway import Gateway
 from server.match.hub import Hub
+from server.match.rematch import Rematches
 from server.match.service import MatchService
 from server.match.store import Store
 from server.ops import durability, logs, metrics
@@ -31,6 +38,8 @@ from server.web import accounts as accounts_api
 from server.web import exports, hints, lobby, pages, records
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
+from server.work import botmatch
+from server.work.analysis_listener import Analysis
 
 log = logs.get("app")
 
@@ -44,6 +53,7 @@ class Services:
     clock: ServerClock
     hub: Hub
     matches: MatchService
+    rematches: Rematches
     gateway: Gateway
 
 
@@ -79,7 +89,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     store = Store.connect(target)
     clock = ServerClock(store)
     hub = Hub(store, target)
-    matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms)
+    bus = Bus()
+    matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms, bus=bus)
+    # A rematch of a match against the computer is one too (the bot's level is carried over).
+    rematches = Rematches(matches, labels=(botmatch.BOT_FIELD,))
     gateway = Gateway(settings, matches)
     limits = LobbyLimits(
         store,
@@ -94,7 +107,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     guard = durability.Guard(target, settings.durability)
     accounts_store = AccountsStore(store.redis)
     results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now)
-    matches.results = results
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
@@ -102,9 +114,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     players = Players(accounts, results, settings.leaderboard_experience)
 
-    # Each finished game goes to the analysis workers' queue.
-    analysis_tasks: set = set()
-    matches.on_commit = records.enqueue_finished(store, analysis_tasks)
+    # The listeners of the match-event bus, told in this order (docs/architecture.md, "The
+    # match-event bus"). Results: a finished match's ratings and histories, exactly once
+    # (marked due before the commit, recorded after it, swept if that process dies).
+    bus.before_finish("results", results.finishing)
+    bus.on(Committed, "metrics", tally.committed)
+    bus.on(GameFinished, "metrics", tally.game_finished)
+    bus.on(MatchFinished, "metrics", tally.match_finished)
+    bus.on(GameFinished, "analysis", Analysis(store.redis).game_finished)
+    bus.on(MatchFinished, "results", results.finished)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -118,7 +136,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         with contextlib.suppress(Exception):
             await clock.beat()
         hub.start()
-        app.state.services = Services(settings, store, clock, hub, matches, gateway)
+        app.state.services = Services(settings, store, clock, hub, matches, rematches, gateway)
         app.state.lobby_limits = limits
 
         async def cancel_unjoined(match_id: str) -> bool:
@@ -146,6 +164,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             yield
         finally:
             await gateway.shutdown()
+            await bus.drain()  # the listeners' pending work (analysis queued, results recorded)
             await cancel_all(tasks)  # one cancel() is not always enough: see server.ops.tasks
             with contextlib.suppress(Exception):
                 await store.mark_stopped()  # the restart's downtime will be credited

@@ -160,7 +160,7 @@ RECORD_KINDS: dict[str, type[Command]] = {
     "DeclineRematch": DeclineRematch,
 }
 """The stable name of each command's kind in the log's command records, ``[kind, body, server
-time]`` (written by :func:`server.match.service.command_record`, read by
+time]`` (written by :func:`server.match.stored.command_record`, read by
 :mod:`server.match.replay`), with
 :data:`CREATE` and :data:`EXPIRE`. The names are a stored format, written here as literals: a
 class may be renamed, its kind may not (logs in Redis name it). They were the class names when

@@ -39,8 +39,9 @@ from server.match.hub import Follower
 from server.match.outbox import Outbox
 from server.match.presence import PresenceBook, RawPresence, greeting, statuses
 from server.match.rewind import Rewind
-from server.match.service import MatchService, NotFound, Unavailable, seat_of
+from server.match.service import MatchService, NotFound, Unavailable
 from server.match.store import Store
+from server.match.tokens import seat_of
 from server.ops import logs, metrics
 from server.ops.allowance import TokenBucket
 from server.ops.settings import Settings

@@ -408,6 +408,10 @@ class Store:
         """A stored hash from the seats hash: ``"0"``, ``"1"`` (seat tokens) or ``"invite"``."""
         return await self.redis.hget(seats_key(match_id), field)
 
+    async def seat_fields(self, match_id: str, fields: Sequence[str]) -> list[bytes | None]:
+        """Fields of the seats hash (None for each one it lacks), in one round trip."""
+        return list(await self.redis.hmget(seats_key(match_id), list(fields)))
+
     async def seat_hashes(self, match_id: str) -> tuple[bytes | None, bytes | None] | None:
         """The stored hashes of both seat tokens (None for a seat nobody took), or None when
         there is no such match: one round trip, without reading the state itself."""

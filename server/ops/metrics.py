@@ -52,6 +52,18 @@ COMMANDS = Counter("fairgammon_commands_total", "Accepted commands, by kind", ["
 MOVES = Counter("fairgammon_moves_total", "Accepted checker plays (rate: moves per second)")
 REJECTIONS = Counter("fairgammon_rejections_total", "Refused frames and actions, by code", ["code"])
 FORFEITS = Counter("fairgammon_forfeits_total", "Forfeits settled, by reason", ["reason"])
+GAMES_FINISHED = Counter(
+    "fairgammon_games_finished_total", "Games finished, by how they ended", ["reason"]
+)
+MATCHES_FINISHED = Counter(
+    "fairgammon_matches_finished_total", "Matches finished, by how they ended", ["reason"]
+)
+LISTENER_ERRORS = Counter(
+    "fairgammon_listener_errors_total",
+    "Match-event listeners that raised, by listener (after a commit: that listener missed the "
+    "event; before one: the commit was refused)",
+    ["listener"],
+)
 APPEND_SECONDS = Histogram(
     "fairgammon_event_append_seconds",
     "Time to store one transition in Redis (compare-and-set, log append, publish)",

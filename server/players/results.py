@@ -3,21 +3,26 @@ a rated match, exactly once per match whatever crashes or reconnects happen.
 
 A match's seats hash names the account of each signed-in seat (``a0``, ``a1``: ``<key> <id>``)
 and whether the creator asked for a rated match (``rated``), written with the creation and
-the join. Then, for the transition that ends a match with at least one account:
+the join. :class:`Results` listens on the match-event bus (:mod:`server.match.bus`; wired in
+``server/app.py``) for the transition that ends a match with at least one account:
 
-1. before its commit, the match is put in ``fg:idx:results`` (due a lease from now): a crash
-   anywhere after the commit leaves it there for the sweeper of any process;
-2. after the commit, :meth:`Results.record` computes the result once and stores it under the
-   match's own tag with ``SET NX`` (``fg:{m:<id>}:result``: the first writer wins, so the
-   rating changes are fixed once even if two processes race);
+1. before its commit (:meth:`Results.finishing`, a before-listener: if it fails, so does the
+   commit), the match is put in ``fg:idx:results`` (due a lease from now): a crash anywhere
+   after the commit leaves it there for the sweeper of any process;
+2. after the commit (:meth:`Results.finished`, told ``MatchFinished`` at most once, by the
+   process that stored it), :meth:`Results.record` computes the result once and stores it
+   under the match's own tag with ``SET NX`` (``fg:{m:<id>}:result``: the first writer wins,
+   so the rating changes are fixed once even if two processes race);
 3. then, for each account, one script on that account's slot applies the change and adds the
    history entry unless the match is already in the account's ``done`` set;
 4. last, the leaderboard entry, and the match leaves ``fg:idx:results``.
 
 Every step can be repeated: the sweeper (:meth:`Results.sweep_forever`) claims entries whose
-lease ran out and runs :meth:`Results.record` again. Ratings are read when the result is
-first computed (step 2); a player in two matches at once has each change applied to the
-rating of the moment, in the order the matches end.
+lease ran out and runs :meth:`Results.record` again. So the work is done at least once, keyed
+by the match id, and its effects exactly once: the bus's pattern for a listener that must not
+miss a match. Ratings are read when the result is first computed (step 2); a player in two
+matches at once has each change applied to the rating of the moment, in the order the
+matches end.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import msgpack
 
 from engine.match import Mode
 from server.machine.state import MatchState
+from server.match.bus import MatchFinished, MatchFinishing
 from server.match.store import seats_key
 from server.ops import faults, logs
 from server.players.accounts_store import AccountsStore
@@ -63,35 +69,31 @@ class Results:
         self.redis = store.redis
         self.load = load
         self.now = now
-        self._tasks: set[asyncio.Task[Any]] = set()
 
     async def seats(self, match_id: str) -> tuple[Any, Any, bool]:
         a0, a1, rated = await self.redis.hmget(seats_key(match_id), "a0", "a1", "rated")
         r0, r1 = refs([a0, a1])
         return r0, r1, rated == b"1"
 
-    # --- the hooks of MatchService._store
+    # --- the listener of the match-event bus
 
-    async def finishing(self, state: MatchState) -> None:
-        """Before the commit that ends ``state``'s match: mark it due if it has an account."""
+    async def finishing(self, event: MatchFinishing) -> None:
+        """Before the commit that ends the match: mark it due if it has an account."""
+        state = event.state
         if state.names[1] is None:
             return  # nobody joined (cancelled, or a rematch declined): nothing to record
         r0, r1, _ = await self.seats(state.match_id)
         if r0 is not None or r1 is not None:
             await self.store.due(state.match_id, _wall() + LEASE_MS)
 
-    def finished(self, state: MatchState) -> None:
-        """After that commit: record it now (the sweeper retries if this process dies)."""
-        task = asyncio.create_task(self._record_now(state.match_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _record_now(self, match_id: str) -> None:
+    async def finished(self, event: MatchFinished) -> None:
+        """After that commit: record it now (a task of the bus; the sweeper retries if this
+        fails or the process dies)."""
         try:
-            await self.record(match_id)
+            await self.record(event.match_id)
         except Exception as exc:
             log.warning(
-                "result not recorded yet", extra=logs.fields(match=match_id, error=repr(exc))
+                "result not recorded yet", extra=logs.fields(match=event.match_id, error=repr(exc))
             )
 
     # --- recording

@@ -39,7 +39,7 @@ from brain.context import context_for
 from protocol.errors import ErrorCode
 from server.machine import core
 from server.machine.state import MatchState, owing
-from server.match.service import seat_of
+from server.match.tokens import seat_of
 from server.web.common import BadRequest, handles_errors, match_id_of, required_secret, service
 from server.web.http_input import STRING, Fields, takes
 from server.work import botmatch

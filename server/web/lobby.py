@@ -14,7 +14,8 @@ servers, so it never lands in a log either.
 
 A rematch is asked for by a seat of a finished match with its seat token (in the body), and
 taken by the other seat with ITS token of the finished match as ``rematch_token``: the new
-match's open seat is kept for that player alone, private or not.
+match's open seat is kept for that player alone, private or not (the process, step by step:
+:mod:`server.match.rematch`).
 
 Each route declares its body's fields (:data:`CREATE`, :data:`JOIN`, ...): server.web.http_input
 reads the body within its limits and refuses any other field, or another JSON type. Refusals are
@@ -40,8 +41,11 @@ from protocol import limits as L
 from protocol.errors import ErrorCode
 from protocol.fields import TOKEN
 from protocol.schema import Invalid
-from server.match.service import Created, Unavailable, new_match_id, summary
+from server.match.rematch import Rematches
+from server.match.service import Created, Unavailable
 from server.match.store import LIVE_MATCHES, OPEN_MATCHES
+from server.match.stored import summary
+from server.match.tokens import new_match_id
 from server.ops.addresses import address_key
 from server.players import profiles as players
 from server.web.common import (
@@ -138,6 +142,10 @@ def links(request: Request, match_id: str, invite: str | None = None) -> dict[st
     return out
 
 
+def rematches(request: Request) -> Rematches:
+    return request.app.state.services.rematches
+
+
 @handles_errors
 @takes(CREATE)
 async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
@@ -213,8 +221,7 @@ async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     rematch_token = secret_field(body, "rematch_token")
     if rematch_token is not None:
         # The other player of the finished match takes the seat its rematch keeps for it.
-        token = await service(request).join_rematch(match_id, rematch_token)
-        await botmatch.carry_label(service(request), match_id)
+        token = await rematches(request).accept(match_id, rematch_token)
         return JSONResponse(
             {"match": match_id, "seat": 1, "token": token, **links(request, match_id)}
         )
@@ -258,7 +265,7 @@ async def not_connected_yet(request: Request, match_id: str, seat: int) -> None:
 async def rematch_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
     token = required_secret(body, "token", "your seat token of this match")
-    done = await service(request).rematch(match_id, token)
+    done = await rematches(request).offer(match_id, token)
     if done.created:  # (not on a retry: the seat may be connected by now)
         await not_connected_yet(request, done.match_id, 0)
     return JSONResponse(
@@ -279,7 +286,7 @@ async def rematch_match(request: Request, body: dict[str, Any]) -> JSONResponse:
 async def decline_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = match_id_of(request)
     rematch_token = required_secret(body, "rematch_token", "your seat token of the last match")
-    await service(request).decline_rematch(match_id, rematch_token)
+    await rematches(request).decline(match_id, rematch_token)
     return JSONResponse({"match": match_id, "declined": True})
 
 

@@ -8,16 +8,15 @@ spectators saw the same events). ``v`` is the log version the record was read at
 that knows the game only from a later snapshot can put the two together.
 
 The analysis of a finished game is made by the analysis workers
-(:mod:`server.work.analysis_worker`) from
-their queue: each game is queued when it ends (:func:`enqueue_finished`, on every commit); a
-request for a game that is not queued yet (one that ended while no server queued it) queues it.
+(:mod:`server.work.analysis_worker`) from their queue: each game is queued when it ends (the
+bus's analysis listener, :mod:`server.work.analysis_listener`); a request for a game that is
+not queued yet (one that ended while no server queued it) queues it.
 Until the report is stored the answer is ``{"status": "pending", "progress": [done, total] |
 null}``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -30,17 +29,12 @@ from engine.position import Position
 from engine.position_id import encode
 from engine.results import ResultKind
 from engine.turns import game_turns
-from protocol import events as pe
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
 from server.match.history import Logged, find_game, finished_games, match_record
 from server.match.store import Store
-from server.ops import logs
 from server.web.common import MATCH_ID, error, log_or_error
 from server.work import analysis_queue
-
-log = logs.get("records")
-
 
 
 def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any]:
@@ -134,27 +128,6 @@ async def game_analysis(request: Request) -> Response:
     return JSONResponse({"status": "pending", "level": "1-ply",
                          "progress": status.get("progress"), "players": [], "turns": []},
                         headers={"Cache-Control": "no-cache"})
-
-
-def enqueue_finished(store: Store, tasks: set):  # type: ignore[no-untyped-def]
-    """A ``MatchService.on_commit`` hook: queue each game that a commit finished for analysis
-    (the task is kept in ``tasks`` until it is done)."""
-    async def enqueue(match_id: str, game: int) -> None:
-        try:
-            await analysis_queue.enqueue(store.redis, match_id, game)
-        except Exception as exc:  # the request for its analysis queues it later
-            log.warning("could not queue a game for analysis",
-                        extra=logs.fields(match=match_id, game=game, error=repr(exc)))
-
-    def on_commit(state, events) -> None:  # type: ignore[no-untyped-def]
-        for event in events:
-            if isinstance(event.data, pe.GameOver):
-                task = asyncio.get_running_loop().create_task(
-                    enqueue(state.match_id, event.data.game))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-
-    return on_commit
 
 
 routes = [

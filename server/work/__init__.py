@@ -1,4 +1,5 @@
-"""Work tier: the server's side of background work — the analysis queue and its worker, and the
+"""Work tier: the server's side of background work — the analysis queue, its listener on the
+match-event bus (``analysis_listener``: each finished game queued) and its worker, and the
 matches against the computer (``botmatch``: a bot seated through the bots' queue).
 
 It may import ``server.match``, ``server.ops``, ``server.machine`` and the packages below the

@@ -4,12 +4,13 @@
 as usual (the creator in seat 0), seats the bot in seat 1 at once under the level's name, and
 puts the seat (with its token) on the bots' work queue. The level is kept in the match's seats
 hash (field ``bot``), so the lobby can label the match and anything that ranks people can leave
-it out; the token itself only ever travels to the worker.
+it out; the token itself only ever travels to the worker. A rematch of a match against the
+computer is one too: the rematch process carries the field over when the bot takes the
+rematch's seat (``server.match.rematch``, given :data:`BOT_FIELD` in ``server/app.py``).
 """
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import Any
 
@@ -17,8 +18,9 @@ from bots import queue
 from bots.catalog import NAMES, Level
 from protocol.errors import ErrorCode
 from server.machine.commands import Join
-from server.match.service import Created, MatchService, token_hash
+from server.match.service import Created, MatchService
 from server.match.store import Store, seats_key
+from server.match.tokens import new_seat_token, token_hash
 
 BOT_SEAT = 1
 BOT_FIELD = "bot"
@@ -51,7 +53,7 @@ async def ensure_workers(service: MatchService) -> None:
 async def seat_bot(service: MatchService, created: Created, level: Level) -> None:
     """Seat the bot in a just created match and put its seat on the bots' work queue."""
     redis = service.store.redis
-    token = secrets.token_urlsafe(32)
+    token = new_seat_token()
     fields = {str(BOT_SEAT): token_hash(token), BOT_FIELD: level.value.encode()}
     await service.submit(created.match_id, Join(BOT_SEAT, name=NAMES[level]),
                          seat_fields=fields)
@@ -62,16 +64,3 @@ async def level_of(store: Store, match_id: str) -> str | None:
     """The bot's level in ``match_id``, None for a match between people."""
     raw = await store.redis.hget(seats_key(match_id), BOT_FIELD)
     return raw.decode() if raw else None
-
-
-async def carry_label(service: MatchService, match_id: str) -> None:
-    """After a rematch's seat was taken: a rematch of a match against the computer is one too
-    (the bot, which held seat 1 of the first match, accepts the offer into seat 1)."""
-    store = service.store
-    state = await service.load(match_id)
-    first = state.config.rematch_of
-    if first is None or await level_of(store, match_id) is not None:
-        return
-    level = await level_of(store, first)
-    if level is not None:
-        await store.redis.hsetnx(seats_key(match_id), BOT_FIELD, level.encode())

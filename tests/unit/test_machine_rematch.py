@@ -71,7 +71,7 @@ def test_a_rematch_is_refused_before_the_end_without_an_opponent_and_to_spectato
 
 
 def test_the_offer_survives_serialization_and_replays_from_the_log():
-    from server.match.service import command_record
+    from server.match.stored import command_record
 
     state, _ = core.create(MID, Config(MatchOptions.match(3)), "ann", 0)
     records = [command_record(state.config, 0, "ann")]

@@ -27,7 +27,7 @@ from server.machine import commands, core, serial
 from server.machine.commands import Command, Join, MovePlay, OfferRematch, Stop
 from server.machine.state import Config, MatchState, Phase, owing
 from server.match.replay import rebuild
-from server.match.service import command_record
+from server.match.stored import command_record
 
 MID = "0123456789abcdef0123456789abcdef"
 REMATCH = "fedcba9876543210fedcba9876543210"
