@@ -22,6 +22,7 @@ from typing import Protocol
 import msgpack
 
 from engine.match import MatchOptions
+from protocol.errors import ErrorCode
 from protocol.limits import MAX_NAME_CHARS
 from server.machine import core, serial
 from server.machine.commands import (
@@ -220,11 +221,12 @@ class MatchService:
         state = await self.load(match_id)
         if state.config.rematch_of is not None:
             raise core.Rejected(
-                "forbidden", "this rematch's seat is kept for the other player of the last match"
+                ErrorCode.FORBIDDEN,
+                "this rematch's seat is kept for the other player of the last match",
             )
         invited = bool(invite) and await self._matches(match_id, "invite", invite or "")
         if state.config.private and not invited:
-            raise core.Rejected("forbidden", "this private match needs its invite link")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "this private match needs its invite link")
         token = secrets.token_urlsafe(32)
         if "a1" not in (seat_extra or {}):  # an account plays under its own name
             name = distinct_name(name, state.names[0])
@@ -297,7 +299,7 @@ class MatchService:
                     raise
         if await self._matches(match_id, "1", new_token):
             return new_token  # a retry: this player already took the seat
-        raise core.Rejected("seat_taken", "this match already has two players")
+        raise core.Rejected(ErrorCode.SEAT_TAKEN, "this match already has two players")
 
     async def decline_rematch(self, match_id: str, token: str) -> None:
         """The player rematch ``match_id`` was offered to (``token``: its seat token of the
@@ -339,9 +341,9 @@ class MatchService:
         state = await self.load(match_id, fresh=True)
         previous, invited = state.config.rematch_of, state.config.rematch_for
         if previous is None or invited is None:
-            raise core.Rejected("forbidden", "this match is not a rematch")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "this match is not a rematch")
         if await self._seat_by_token(previous, token) != invited:
-            raise core.Rejected("forbidden", "this rematch is offered to the other player")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "this rematch is offered to the other player")
         return state
 
     async def _account(self, match_id: str, seat: int, new_seat: int) -> dict[str, bytes]:
@@ -360,7 +362,7 @@ class MatchService:
             raise NotFound(match_id)
         seat = seat_of(hashes, token)
         if seat is None:
-            raise core.Rejected("forbidden", "not a seat token of this match")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "not a seat token of this match")
         return seat
 
     async def _matches(self, match_id: str, field: str, secret: str) -> bool:
