@@ -87,8 +87,14 @@ class Rejected(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
+    """The next state and the transition's wire events; ``engine`` is what the engine's match
+    said meanwhile, in order (its events are what :class:`engine.record.MatchRecord` is made
+    of). The server stores only the wire events; :mod:`server.match.replay` rebuilds the
+    engine's to check :mod:`server.match.history`, which derives them from the wire's."""
+
     state: MatchState
     events: tuple[Event, ...]
+    engine: tuple[ev.Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +199,7 @@ class _Tx:
         self.state = state
         self.now = now
         self.pending: list[pe.EventData] = []
+        self.engine_events: list[ev.Event] = []
         self.game_over: ev.GameOver | None = None
         self.turn = 0
 
@@ -208,6 +215,7 @@ class _Tx:
         except GameError as exc:
             raise Rejected(ErrorCode(exc.code.value), str(exc)) from None
         self.state = replace(self.state, match=match)
+        self.engine_events += events
         for event in events:
             self._translate(event)
         self._after_engine()
@@ -304,7 +312,7 @@ class _Tx:
                 last_version=_put(state.last_version, seat, v),
                 last_digest=_put(state.last_digest, seat, digest(command)),
             )
-        return Accepted(state, tuple(events))
+        return Accepted(state, tuple(events), tuple(self.engine_events))
 
     def _charged(self, seats: tuple[int, ...], decision: str) -> tuple[int, int]:
         """The reserves once the decision that was due before this transition (``decision``,

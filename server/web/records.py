@@ -28,7 +28,6 @@ from starlette.routing import Route
 from engine.match import Mode
 from engine.position import Position
 from engine.position_id import encode
-from engine.results import ResultKind
 from engine.turns import game_turns
 from protocol import events as pe
 from protocol.errors import ErrorCode
@@ -68,7 +67,7 @@ def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any
         result = {
             "winner": r.winner,
             "points": game.points if game.points is not None else r.points,
-            "result": ResultKind(r.kind).word,
+            "result": r.counted.word,  # what the game counted, as game_over says
             "reason": r.reason.value,
             "score": list(game.final_score) if game.final_score else None,
         }
