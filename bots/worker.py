@@ -40,10 +40,11 @@ from protocol.client import ClientClosed, LobbyError, MatchClient
 from protocol.client.lobby import accept_rematch, base_url
 from protocol.client.tracker import Tracker
 from protocol.close_codes import CloseCode
+from protocol.events import PLAYER_DECISIONS
 
 log = logging.getLogger("fairgammon.bots")
 
-OWED = ("decide", "move", "take", "resign")
+OWED = PLAYER_DECISIONS
 DEFAULT_DELAY_MS = 400
 REMATCH_WAIT_S = 60.0
 """How long a bot stays at a finished match for its opponent to offer a rematch."""

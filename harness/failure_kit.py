@@ -33,11 +33,12 @@ from harness.serverproc import ServerProcess
 from harness.srv_support import seat_two, store_at
 from protocol import messages as m
 from protocol.client import MatchClient
+from protocol.events import PLAYER_DECISIONS
 from server.machine import commands
 from server.match.history import Logged, read_log
 from server.ops.redis_process import RedisProcess, free_port
 
-HUMAN = ("decide", "move", "take", "resign")
+HUMAN = PLAYER_DECISIONS
 """Decisions a player makes (commitments and reveals are automatic in the client)."""
 
 

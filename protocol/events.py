@@ -301,6 +301,13 @@ Decision = Literal[
     "waiting", "commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"
 ]
 
+PLAYER_DECISIONS: frozenset[Decision] = frozenset({"decide", "move", "take", "resign"})
+"""The decisions a player takes by hand, all between two rolls: the engine game's phases but
+the roll-off and the end. Their deadline includes the seat's time reserve, a seat may re-commit
+its dice chain during them, and a bot or a test waits for them; commitments and reveals are
+automatic and run on the plain clock. The one spelling of this set: Python imports it, the web
+client's ``RESERVE_PHASES`` (``web-client/src/net/protocol.ts``) is checked against it."""
+
 
 @nested
 @dataclass(frozen=True, slots=True)
@@ -372,6 +379,7 @@ EventData = (
 """The data of any event."""
 
 __all__ = [
+    "PLAYER_DECISIONS",
     "Beavered",
     "Clock",
     "CommitReceived",

@@ -9,6 +9,10 @@ from engine.movegen import legal_plays
 from protocol import messages as m
 from protocol.client.connection import MatchClient
 from protocol.client.tracker import Tracker
+from protocol.events import PLAYER_DECISIONS
+
+MY_TURN = PLAYER_DECISIONS | {"commit"}
+"""What the bot acts on: a player's decisions, and its commitment once it commits by itself."""
 
 
 async def play_random(
@@ -33,7 +37,7 @@ async def play_random(
         client.auto_commit = False
 
     def my_turn(t: Tracker) -> bool:
-        return t.over is not None or t.owes(seat) in ("decide", "move", "take", "resign", "commit")
+        return t.over is not None or t.owes(seat) in MY_TURN
 
     while True:
         await client.wait_for(my_turn, timeout)

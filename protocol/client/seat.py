@@ -88,8 +88,8 @@ again (doubled up to the cap)."""
 RETRY_CAP = 2.0
 """Seconds: the longest pause between two sends of a refused-for-now action."""
 
-BETWEEN_ROLLS = frozenset({"decide", "move", "take", "resign"})
-"""Clock phases between two rolls: a re-commitment is accepted then."""
+BETWEEN_ROLLS = pe.PLAYER_DECISIONS
+"""Clock phases between two rolls (a player's decisions): a re-commitment is accepted then."""
 ROLLING = frozenset({"rolloff", "reveal"})
 TRY_AGAIN = frozenset({ErrorCode.RATE_LIMITED, ErrorCode.RETRY_LATER})
 _HANDS_OVER = (m.Move, m.Take, m.Beaver)

@@ -34,6 +34,7 @@ from engine.position import Position
 from engine.position_id import encode as position_id
 from engine.results import ForfeitReason
 from protocol import events as pe
+from protocol.errors import ErrorCode
 from protocol.fairdice import (
     CommitmentRejected,
     GameId,
@@ -70,9 +71,15 @@ LINK_BYTES = 32
 
 
 class Rejected(Exception):
-    """A command refused with a stable ``code``; the state is unchanged."""
+    """A command refused with a stable ``code``; the state is unchanged.
 
-    def __init__(self, code: str, message: str) -> None:
+    The codes are the wire's (:class:`protocol.errors.ErrorCode`, a ``str`` enum): the
+    gateway sends ``code`` as ``reject.code`` and the HTTP lobby as its ``error`` code, so the
+    machine names no code of its own and every raise names a member, never a string
+    (``tests/unit/test_machine.py`` reads every ``Rejected(...)`` of the server to check).
+    """
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
@@ -80,8 +87,14 @@ class Rejected(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
+    """The next state and the transition's wire events; ``engine`` is what the engine's match
+    said meanwhile, in order (its events are what :class:`engine.record.MatchRecord` is made
+    of). The server stores only the wire events; :mod:`server.match.replay` rebuilds the
+    engine's to check :mod:`server.match.history`, which derives them from the wire's."""
+
     state: MatchState
     events: tuple[Event, ...]
+    engine: tuple[ev.Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,26 +135,28 @@ def apply(state: MatchState, command: Command, now: int) -> Accepted | Duplicate
     """Apply ``command`` at server time ``now``; raises :class:`Rejected` when refused."""
     seat = command.seat
     if seat not in (0, 1):
-        raise Rejected("not_a_player", "only the two seats can act")
+        raise Rejected(ErrorCode.NOT_A_PLAYER, "only the two seats can act")
     if command.seq:
         last = state.last_seq[seat]
         if command.seq == last:
             if digest(command) != state.last_digest[seat]:
-                raise Rejected("duplicate", f"sequence number {last} was used for another action")
+                raise Rejected(
+                    ErrorCode.DUPLICATE, f"sequence number {last} was used for another action"
+                )
             return Duplicate(state.last_version[seat])
         if command.seq < last:
-            raise Rejected("stale", f"sequence number {command.seq} is older than {last}")
+            raise Rejected(ErrorCode.STALE, f"sequence number {command.seq} is older than {last}")
     if isinstance(command, OfferRematch):
         return _offer_rematch(state, command, now)
     if state.is_over:
-        raise Rejected("match_over", "the match is over")
+        raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
     # The lag allowance: the command's measured round trip, at most the match's allowance.
     allowance = min(max(command.lag_ms, 0), state.config.grace_ms)
     if state.deadline is not None and now > state.deadline + allowance:
-        raise Rejected("too_late", "the deadline has passed")
+        raise Rejected(ErrorCode.TOO_LATE, "the deadline has passed")
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise Rejected("unknown_type", f"no such command {type(command).__name__}")
+        raise Rejected(ErrorCode.UNKNOWN_TYPE, f"no such command {type(command).__name__}")
     tx = _Tx(state, now)
     handler(tx, command)
     return tx.finish(command)
@@ -184,6 +199,7 @@ class _Tx:
         self.state = state
         self.now = now
         self.pending: list[pe.EventData] = []
+        self.engine_events: list[ev.Event] = []
         self.game_over: ev.GameOver | None = None
         self.turn = 0
 
@@ -197,8 +213,9 @@ class _Tx:
         try:
             match, events = step(self.state.match)
         except GameError as exc:
-            raise Rejected(exc.code.value, str(exc)) from None
+            raise Rejected(ErrorCode(exc.code.value), str(exc)) from None
         self.state = replace(self.state, match=match)
+        self.engine_events += events
         for event in events:
             self._translate(event)
         self._after_engine()
@@ -295,7 +312,7 @@ class _Tx:
                 last_version=_put(state.last_version, seat, v),
                 last_digest=_put(state.last_digest, seat, digest(command)),
             )
-        return Accepted(state, tuple(events))
+        return Accepted(state, tuple(events), tuple(self.engine_events))
 
     def _charged(self, seats: tuple[int, ...], decision: str) -> tuple[int, int]:
         """The reserves once the decision that was due before this transition (``decision``,
@@ -316,7 +333,7 @@ class _Tx:
 def _join(tx: _Tx, cmd: Join) -> None:
     state = tx.state
     if state.phase is not Phase.WAITING or cmd.seat != 1:
-        raise Rejected("seat_taken", "this match already has two players")
+        raise Rejected(ErrorCode.SEAT_TAKEN, "this match already has two players")
     tx.state = replace(
         state, names=(state.names[0], cmd.name), phase=Phase.COMMIT, dice=Dice(game=1)
     )
@@ -332,7 +349,7 @@ def _commit(tx: _Tx, cmd: Commit) -> None:
             cmd.commitment, existing=dice.commitments[seat], other=dice.commitments[1 - seat]
         )
     except CommitmentRejected as exc:
-        raise Rejected("bad_commitment", str(exc)) from None
+        raise Rejected(ErrorCode.BAD_COMMITMENT, str(exc)) from None
     commitments = _put(dice.commitments, seat, value)
     dice = replace(dice, commitments=commitments, heads=_put(dice.heads, seat, value))
     tx.state = replace(tx.state, dice=dice)
@@ -349,7 +366,7 @@ def _commit(tx: _Tx, cmd: Commit) -> None:
 
 def _recommit(tx: _Tx, cmd: Recommit) -> None:
     if tx.state.phase is not Phase.PLAY:
-        raise Rejected("wrong_phase", "re-commit between rolls")
+        raise Rejected(ErrorCode.WRONG_PHASE, "re-commit between rolls")
     _check_game(tx, cmd.game)
     dice = tx.state.dice
     seat = cmd.seat
@@ -362,7 +379,7 @@ def _recommit(tx: _Tx, cmd: Recommit) -> None:
             roll_in_progress=dice.pending != (None, None),
         )
     except CommitmentRejected as exc:
-        raise Rejected("bad_commitment", str(exc)) from None
+        raise Rejected(ErrorCode.BAD_COMMITMENT, str(exc)) from None
     tx.state = replace(
         tx.state,
         dice=replace(
@@ -388,7 +405,7 @@ def _reveal(tx: _Tx, cmd: Reveal) -> None:
     if phase is Phase.ROLLOFF:
         _check_game(tx, cmd.game)
         if tx.state.dice.pending[cmd.seat] is not None:
-            raise Rejected("duplicate", "you already revealed for this roll")
+            raise Rejected(ErrorCode.DUPLICATE, "you already revealed for this roll")
         if not _hold_reveal(tx, cmd.seat, cmd.k, cmd.reveal):
             return
         if None in tx.state.dice.pending:
@@ -401,7 +418,7 @@ def _reveal(tx: _Tx, cmd: Reveal) -> None:
         assert game is not None and game.on_roll is not None
         roller = game.on_roll
         if cmd.seat == roller:
-            raise Rejected("not_your_turn", "your opponent's reveal completes this roll")
+            raise Rejected(ErrorCode.NOT_YOUR_TURN, "your opponent's reveal completes this roll")
         if not _hold_reveal(tx, cmd.seat, cmd.k, cmd.reveal):
             return
         r0, r1, k = _take_reveals(tx)
@@ -410,7 +427,7 @@ def _reveal(tx: _Tx, cmd: Reveal) -> None:
         tx.state = replace(tx.state, phase=Phase.PLAY)
         tx.engine(lambda m: m.roll(roller, d1, d2))
     else:
-        raise Rejected("wrong_phase", "no reveal is wanted now")
+        raise Rejected(ErrorCode.WRONG_PHASE, "no reveal is wanted now")
 
 
 def _rolloff_dice(tx: _Tx) -> None:
@@ -427,9 +444,9 @@ def _hold_reveal(tx: _Tx, seat: int, k: int, reveal: bytes) -> bool:
     does not verify forfeits the game on the spot (returns False)."""
     dice = tx.state.dice
     if k != dice.k:
-        raise Rejected("stale", f"the next roll is {dice.k}, not {k}")
+        raise Rejected(ErrorCode.STALE, f"the next roll is {dice.k}, not {k}")
     if len(reveal) != LINK_BYTES:
-        raise Rejected("bad_reveal", f"a reveal is {LINK_BYTES} bytes")
+        raise Rejected(ErrorCode.BAD_REVEAL, f"a reveal is {LINK_BYTES} bytes")
     head = dice.heads[seat]
     assert head is not None
     if not link_ok(_game_id(tx.state), seat, k, reveal, head):
@@ -474,7 +491,7 @@ def _move(tx: _Tx, cmd: MovePlay) -> None:
     game = tx.state.match.game
     assert game is not None
     if cmd.turn != game.turns + 1:
-        raise Rejected("stale", f"this is turn {game.turns + 1}, not {cmd.turn}")
+        raise Rejected(ErrorCode.STALE, f"this is turn {game.turns + 1}, not {cmd.turn}")
     tx.engine(lambda m: m.move(cmd.seat, cmd.moves))
 
 
@@ -493,7 +510,7 @@ def _resign_reply(tx: _Tx, cmd: ResignReply) -> None:
 
 def _stop(tx: _Tx, cmd: Stop) -> None:
     if tx.state.phase is not Phase.COMMIT:
-        raise Rejected("wrong_phase", "a money session stops between games")
+        raise Rejected(ErrorCode.WRONG_PHASE, "a money session stops between games")
     tx.engine(lambda m: m.stop(cmd.seat))
 
 
@@ -507,11 +524,13 @@ def _leave(tx: _Tx, cmd: Leave) -> None:
 
 def _decline_rematch(tx: _Tx, cmd: DeclineRematch) -> None:
     if tx.state.config.rematch_of is None:
-        raise Rejected("wrong_phase", "this match is not a rematch")
+        raise Rejected(ErrorCode.WRONG_PHASE, "this match is not a rematch")
     if cmd.seat != 1:
-        raise Rejected("not_a_player", "only the player it was offered to declines a rematch")
+        raise Rejected(
+            ErrorCode.NOT_A_PLAYER, "only the player it was offered to declines a rematch"
+        )
     if tx.state.phase is not Phase.WAITING:
-        raise Rejected("wrong_phase", "the rematch was already accepted")
+        raise Rejected(ErrorCode.WRONG_PHASE, "the rematch was already accepted")
     tx.state = replace(tx.state, phase=Phase.OVER, abandoned=True)
     tx.emit(pe.MatchOver(None, (0, 0), "declined"))
 
@@ -519,25 +538,23 @@ def _decline_rematch(tx: _Tx, cmd: DeclineRematch) -> None:
 def _offer_rematch(state: MatchState, cmd: OfferRematch, now: int) -> Accepted:
     """The one command of a finished match: offer a rematch (once per match)."""
     if not state.is_over:
-        raise Rejected("wrong_phase", "a rematch is offered once the match is over")
+        raise Rejected(ErrorCode.WRONG_PHASE, "a rematch is offered once the match is over")
     if state.names[1] is None:
-        raise Rejected("wrong_phase", "nobody else played this match")
+        raise Rejected(ErrorCode.WRONG_PHASE, "nobody else played this match")
     if state.rematch is not None:
         raise Rejected(
-            "rematch_offered",
+            ErrorCode.REMATCH_OFFERED,
             f"seat {state.rematch.by} already offered a rematch: match {state.rematch.match}",
         )
     if len(cmd.match) != 32 or cmd.match.strip("0123456789abcdef") or cmd.match == state.match_id:
-        raise Rejected("bad_field", "the rematch must be another match's id")
+        raise Rejected(ErrorCode.BAD_FIELD, "the rematch must be another match's id")
     tx = _Tx(state, now)
     tx.state = replace(state, rematch=Rematch(cmd.seat, cmd.match))
     tx.emit(pe.RematchOffered(cmd.seat, cmd.match))
     return tx.finish(cmd)
 
 
-def _forfeit(
-    tx: _Tx, seat: int, reason: ForfeitReason, evidence: bytes | None = None
-) -> None:
+def _forfeit(tx: _Tx, seat: int, reason: ForfeitReason, evidence: bytes | None = None) -> None:
     tx.emit(pe.Forfeit(tx.state.dice.game, seat, reason.value, evidence))
     tx.state = replace(tx.state, dice=replace(tx.state.dice, pending=(None, None)))
     if tx.state.phase is Phase.REVEAL:
@@ -553,21 +570,21 @@ def _forfeit(
 
 def _require_phase(tx: _Tx, phase: Phase, game: int) -> None:
     if tx.state.phase is not phase:
-        raise Rejected("wrong_phase", f"the match waits for {owing(tx.state)[1]}")
+        raise Rejected(ErrorCode.WRONG_PHASE, f"the match waits for {owing(tx.state)[1]}")
     _check_game(tx, game)
 
 
 def _check_game(tx: _Tx, game: int) -> None:
     if game != tx.state.dice.game:
-        raise Rejected("stale", f"this is game {tx.state.dice.game}, not {game}")
+        raise Rejected(ErrorCode.STALE, f"this is game {tx.state.dice.game}, not {game}")
 
 
 def _require_action(tx: _Tx, seat: int, action: Action) -> None:
     expected = tx.state.match.expected()
     if expected is None or expected.seat != seat:
-        raise Rejected("not_your_turn", "it is not your turn")
+        raise Rejected(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
     if action not in expected.actions:
-        raise Rejected("wrong_phase", f"the game waits for {expected.phase.value}")
+        raise Rejected(ErrorCode.WRONG_PHASE, f"the game waits for {expected.phase.value}")
 
 
 def _game_id(state: MatchState) -> GameId:

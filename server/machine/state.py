@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from engine.game import Phase as GamePhase
 from engine.match import Match, MatchOptions
+from protocol.events import PLAYER_DECISIONS
 
 
 class Phase(enum.StrEnum):
@@ -39,8 +39,9 @@ class Config:
     allowance (grace) the server grants on every deadline, and each player's time reserve.
 
     The reserve (``reserve_ms``, 0 for none) is a time bank per player for the whole match: a
-    player's decisions (:data:`RESERVE_DECISIONS`) may run past ``clock_ms`` into it, and what
-    they use is gone for the rest of the match."""
+    player's decisions (:data:`protocol.events.PLAYER_DECISIONS`) may run past ``clock_ms``
+    into it, and what they use is gone for the rest of the match; the automatic ones (dice
+    commitments and reveals) always run on the plain clock."""
 
     options: MatchOptions
     clock_ms: int = 30_000
@@ -51,13 +52,6 @@ class Config:
     rematch_of: str | None = None
     rematch_for: int | None = None
     reserve_ms: int = 0
-
-
-# The decisions a player takes by hand, which may use the player's time reserve; the automatic
-# ones (dice commitments and reveals) always run on the plain clock.
-RESERVE_DECISIONS = frozenset(
-    p.value for p in (GamePhase.DECIDE, GamePhase.MOVE, GamePhase.TAKE, GamePhase.RESIGN)
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +148,6 @@ def reserve_in(
     seats: tuple[int, ...], decision: str, reserves: tuple[int, int]
 ) -> tuple[int | None, int]:
     """:func:`reserve_owed` from what :func:`owing` returned (the machine has it at hand)."""
-    if len(seats) == 1 and decision in RESERVE_DECISIONS:
+    if len(seats) == 1 and decision in PLAYER_DECISIONS:
         return seats[0], reserves[seats[0]]
     return None, 0

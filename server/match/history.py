@@ -4,8 +4,26 @@ the game records and every analysis) and the match record.
 
 The event log is the single source: each stored event is its wire frame, and the first event of
 every transition carries the record of the command that caused it, with its server time.
-:func:`read_log` is the only I/O here (one read of the log); everything else is pure, a log in
-and facts out. :mod:`server.match.replay` rebuilds the match states from the same log.
+:func:`read_log` is the only I/O here (one read of the log; :func:`parse_log` reads what it
+read); everything else is pure, a log in and facts out:
+
+- :func:`transcript` — the fair-dice transcript of a finished game (KeyError when the game has
+  none: forfeited before both seats committed);
+- :func:`engine_events` — the engine's events of the whole match, from the wire's;
+  :func:`match_record` (the engine's :class:`MatchRecord`), :func:`mat_text` (``.mat``),
+  :func:`find_game`, :func:`finished_games`.
+
+Facts the wire events do not carry are recovered exactly: a play's dice are the last ``dice``
+event's; a drop (and a game's end) counts the last take's cube value or half the last beaver's
+(a beaver names the value its redouble would make); an answer to a resignation is at the
+offer's level; the kind of a win that the Jacoby rule counted as a single (the wire says what
+counted) is the accepted resignation's level, or what the final position says (the last
+``moved`` event's Position ID, the winner's); who stopped a money session is the seat of the
+stop command's record (:attr:`Logged.stopped_by`).
+
+:mod:`server.match.replay` reaches the same facts the other way, replaying the command records
+through the machine and so through the engine; ``tests/unit/test_history_replay.py`` holds the
+two to each other, game by game, over a corpus of matches played with random disruptions.
 """
 
 from __future__ import annotations
@@ -17,8 +35,9 @@ import msgpack
 from engine import events as ev
 from engine.match import MatchOptions, Mode
 from engine.matfile import export as export_mat
+from engine.position_id import decode as decode_position
 from engine.record import GameRecord, MatchRecord
-from engine.results import EndReason, ForfeitReason, Result, ResultKind
+from engine.results import EndReason, ForfeitReason, Result, ResultKind, result_kind
 from protocol import events as pe
 from protocol.codec import decode_from_server
 from protocol.fairdice import (
@@ -35,27 +54,41 @@ from protocol.fairdice import (
 from protocol.fairdice import Result as DiceResult
 from protocol.fairdice import ResultReason as DiceReason
 from protocol.messages import Event
+from server.machine.commands import RECORD_KINDS, Stop, recorded_command
 from server.match.store import Store
 
 
 @dataclass(frozen=True, slots=True)
 class Logged:
-    """One stored event with its server time."""
+    """One stored event with its server time (from the record of the command that caused its
+    transition) and, when that command stopped a money session, the seat that sent it: the one
+    fact of the command records that the wire events do not say."""
 
     v: int
     t: int
     data: pe.EventData
+    stopped_by: int | None = None
 
 
 async def read_log(store: Store, match_id: str) -> list[Logged]:
+    return parse_log(await store.log_entries(match_id))
+
+
+def parse_log(entries: list[tuple[int, dict[bytes, bytes]]]) -> list[Logged]:
+    """The log as :meth:`Store.log_entries` returns it, each event with its server time."""
     out: list[Logged] = []
-    t = 0
-    for v, fields in await store.log_entries(match_id):
+    t, stopped_by = 0, None
+    for v, fields in entries:
         if b"c" in fields:
-            t = msgpack.unpackb(fields[b"c"], raw=False)[2]
+            kind, body, t = msgpack.unpackb(fields[b"c"], raw=False)
+            # Only a stop's record is read further (reading every record would double the
+            # cost of reading a log).
+            stopped_by = (
+                recorded_command(kind, body).seat if RECORD_KINDS.get(kind) is Stop else None
+            )
         event = decode_from_server(fields[b"e"])
         assert isinstance(event, Event)
-        out.append(Logged(v, t, event.data))
+        out.append(Logged(v, t, event.data, stopped_by))
     return out
 
 
@@ -115,7 +148,7 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
         elif isinstance(d, pe.Doubled):
             actions.append(Action(e.v, e.t, d.seat, "double", {"cube": d.value}))
         elif isinstance(d, pe.Taken | pe.Beavered):
-            cube = d.value
+            cube = in_play(d)
             kind_name = "take" if isinstance(d, pe.Taken) else "beaver"
             actions.append(Action(e.v, e.t, d.seat, kind_name, {"cube": d.value}))
         elif isinstance(d, pe.Dropped):
@@ -164,11 +197,12 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
     cube = 1
     pending_level = ResultKind.SINGLE
     forfeit: pe.Forfeit | None = None
+    after: str | None = None  # the position ID after the last play
     in_game = False
     for e in log:
         d = e.data
         if isinstance(d, pe.GameStarted):
-            cube = 1
+            cube, after = 1, None
             in_game = True
             with_cube = options.mode is not Mode.SINGLE_GAME and not d.crawford
             out.append(ev.GameStarted(d.game, d.score, d.crawford, with_cube))
@@ -188,16 +222,17 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
                 assert d.roller is not None
                 out.append(ev.Rolled(d.roller, dice))
         elif isinstance(d, pe.Moved):
+            after = d.position_id
             out.append(ev.Moved(d.seat, dice, d.moves))
         elif isinstance(d, pe.Passed):
             out.append(ev.Passed(d.seat, dice))
         elif isinstance(d, pe.Doubled):
             out.append(ev.Doubled(d.seat, d.value))
         elif isinstance(d, pe.Taken):
-            cube = d.value
+            cube = in_play(d)
             out.append(ev.Taken(d.seat, d.value))
         elif isinstance(d, pe.Beavered):
-            cube = d.value
+            cube = in_play(d)
             out.append(ev.Beavered(d.seat, d.value))
         elif isinstance(d, pe.Dropped):
             out.append(ev.Dropped(d.seat, cube))
@@ -213,19 +248,40 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
             if in_game:  # between games a forfeit loses the match, not a game
                 out.append(ev.Forfeited(d.seat, ForfeitReason(d.reason)))
         elif isinstance(d, pe.GameOver):
-            kind = ResultKind.of_word(d.result)
+            counted = ResultKind.of_word(d.result)
             reason = EndReason(d.reason)
             why = ForfeitReason(forfeit.reason) if reason is EndReason.FORFEIT and forfeit else None
-            out.append(ev.GameOver(Result(d.winner, kind, cube, reason, why)))
+            # The wire says what the game counted; under the Jacoby rule a gammon counts as a
+            # single: what happened is the resignation's level or the final position.
+            kind = counted
+            if reason is EndReason.RESIGN:
+                kind = pending_level
+            elif reason is EndReason.BEAR_OFF and after is not None:
+                final = decode_position(after)  # the winner's last play: the winner moved
+                kind = result_kind(final.opponent, final.mover)
+            result = Result(d.winner, kind, cube, reason, why, jacoby=kind is not counted)
+            out.append(ev.GameOver(result))
             in_game = False
             previous = out_score(out)
             points = d.score[d.winner] - previous[d.winner]
             out.append(ev.GameScored(d.game, d.winner, points, d.score))
         elif isinstance(d, pe.MatchOver) and d.reason in ("completed", "forfeit", "stopped"):
-            # The wire names who forfeited (the forfeit event), not who stopped a session.
-            by = forfeit.seat if d.reason == "forfeit" and forfeit is not None else None
+            # Who forfeited is the forfeit event's seat; who stopped a session, the seat of the
+            # stop command (its record in the log).
+            by = None
+            if d.reason == "forfeit" and forfeit is not None:
+                by = forfeit.seat
+            elif d.reason == "stopped":
+                by = e.stopped_by
             out.append(ev.MatchOver(d.winner, d.score, ev.EndOfMatch(d.reason), by))
     return tuple(out)
+
+
+def in_play(d: pe.Taken | pe.Beavered) -> int:
+    """The cube value a drop (or the game's end) counts once ``d`` is told: a take's value;
+    after a beaver, half the value it names (the beaver took the double; its redouble to the
+    value named still awaits an answer, and a drop of it wins the doubled value)."""
+    return d.value if isinstance(d, pe.Taken) else d.value // 2
 
 
 def out_score(events: list[ev.Event]) -> tuple[int, int]:

@@ -64,6 +64,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from protocol.errors import ErrorCode
 from server.machine import core
 from server.machine.commands import DeclineRematch, Join, Leave, OfferRematch
 from server.machine.state import MatchState
@@ -123,7 +124,7 @@ class Rematches:
             try:
                 await matches.submit(match_id, OfferRematch(seat, match=new_id))
             except core.Rejected as exc:
-                if exc.code != "rematch_offered":
+                if exc.code != ErrorCode.REMATCH_OFFERED:
                     raise
                 # Another request won the race: cancel this one's match and follow the offer.
                 await matches.submit(new_id, Leave(0))
@@ -153,11 +154,11 @@ class Rematches:
                 await matches.submit(match_id, Join(1, name=name), seat_fields=fields)
                 return new_token
             except core.Rejected as exc:
-                if exc.code != "seat_taken":
+                if exc.code != ErrorCode.SEAT_TAKEN:
                     raise
         if await matches.holds(match_id, "1", new_token):
             return new_token  # a retry: this player already took the seat
-        raise core.Rejected("seat_taken", "this match already has two players")
+        raise core.Rejected(ErrorCode.SEAT_TAKEN, "this match already has two players")
 
     async def decline(self, match_id: str, token: str) -> None:
         """The player rematch ``match_id`` was offered to (``token``: its seat token of the
@@ -177,9 +178,9 @@ class Rematches:
         state = await self.matches.load(match_id, fresh=True)
         previous, invited = state.config.rematch_of, state.config.rematch_for
         if previous is None or invited is None:
-            raise core.Rejected("forbidden", "this match is not a rematch")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "this match is not a rematch")
         if await self.matches.seat_by_token(previous, token) != invited:
-            raise core.Rejected("forbidden", "this rematch is offered to the other player")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "this rematch is offered to the other player")
         return state
 
     async def _carried(

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import msgpack
 
 from engine.match import MatchOptions
+from protocol.errors import ErrorCode
 from protocol.limits import MAX_NAME_CHARS
 from protocol.messages import Event
 from server.machine import core, serial
@@ -147,11 +148,12 @@ class MatchService:
         state = await self.load(match_id)
         if state.config.rematch_of is not None:  # (server.match.rematch)
             raise core.Rejected(
-                "forbidden", "this rematch's seat is kept for the other player of the last match"
+                ErrorCode.FORBIDDEN,
+                "this rematch's seat is kept for the other player of the last match",
             )
         invited = bool(invite) and await self.holds(match_id, "invite", invite or "")
         if state.config.private and not invited:
-            raise core.Rejected("forbidden", "this private match needs its invite link")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "this private match needs its invite link")
         token = new_seat_token()
         if "a1" not in (seat_extra or {}):  # an account plays under its own name
             name = distinct_name(name, state.names[0])
@@ -194,7 +196,7 @@ class MatchService:
             raise NotFound(match_id)
         seat = seat_of(hashes, token)
         if seat is None:
-            raise core.Rejected("forbidden", "not a seat token of this match")
+            raise core.Rejected(ErrorCode.FORBIDDEN, "not a seat token of this match")
         return seat
 
     async def holds(self, match_id: str, field: str, secret: str) -> bool:

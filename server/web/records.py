@@ -27,7 +27,6 @@ from starlette.routing import Route
 from engine.match import Mode
 from engine.position import Position
 from engine.position_id import encode
-from engine.results import ResultKind
 from engine.turns import game_turns
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
@@ -60,7 +59,7 @@ def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any
         result = {
             "winner": r.winner,
             "points": game.points if game.points is not None else r.points,
-            "result": ResultKind(r.kind).word,
+            "result": r.counted.word,  # what the game counted, as game_over says
             "reason": r.reason.value,
             "score": list(game.final_score) if game.final_score else None,
         }

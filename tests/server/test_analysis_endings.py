@@ -27,7 +27,7 @@ from harness.machine_driver import Seat
 from harness.srv_support import move_clock
 from protocol import events as pe
 from protocol.client import LobbyError, MatchClient, create_match, join_match
-from protocol.client.lobby import get
+from protocol.client.lobby import get, get_text
 from server.machine import core
 from server.machine.commands import Join, Leave, Resign, ResignReply, Stop
 from server.machine.state import Config, Phase, owing
@@ -264,6 +264,9 @@ async def test_each_ending_is_analysed_by_the_server_without_an_error(stack: Sta
         assert ends[absent]["reason"] == "forfeit" and ends[absent]["winner"] == 1
         assert ends[rolloff]["reason"] == "forfeit" and ends[rolloff]["winner"] == 0
         assert ends[money]["reason"] == ends[left]["reason"] == "resign"
+        # Who stopped the session is in the stop command's record in the log, not on the wire.
+        mat = await get_text(proc.base, f"/api/matches/{money}/match.mat")
+        assert "; Ann stopped the session after game 1\n" in mat
         for match_id in ends:
             report = await _wait_done(proc.base, match_id, 1)
             assert report["game"] == 1 and [p["seat"] for p in report["players"]] == [0, 1]

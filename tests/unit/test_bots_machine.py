@@ -8,11 +8,11 @@ import random
 
 from bots.levels import Level
 from bots.policy import Decision, Offers, decide
-from bots.worker import OWED
 from engine.game import Action
 from engine.match import MatchOptions
 from harness.machine_driver import Seat
 from protocol.client.tracker import Tracker
+from protocol.events import PLAYER_DECISIONS
 from server.machine import core
 from server.machine.commands import (
     Beaver,
@@ -80,7 +80,7 @@ def play_one(level: Level, options: MatchOptions, seed: int, seen: dict[str, int
         else:
             seats, _ = owing(state)
             seat = rng.choice(sorted(seats))
-            if seat == 1 and tracker.owes(1) in OWED:
+            if seat == 1 and tracker.owes(1) in PLAYER_DECISIONS:
                 action = decide(tracker, 1, level, offers, bot_rng)
                 assert action is not None
                 seen[action.kind] = seen.get(action.kind, 0) + 1

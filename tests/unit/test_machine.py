@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -394,15 +396,56 @@ def test_timeout_on_move_and_on_reveal():
     assert over.winner == 1 - mover and over.result == "backgammon"
 
 
-def test_every_rejection_code_is_a_wire_error_code():
-    import re
-    from pathlib import Path
+def raise_codes(source: str) -> tuple[set[str], list[int]]:
+    """The ``ErrorCode`` members named by the ``Rejected(...)`` calls of ``source`` (a call may
+    name ``ErrorCode.X`` or convert with ``ErrorCode(...)``), and the lines of the calls whose
+    code is anything else: a string, an f-string, a variable."""
+    named: set[str] = set()
+    bare: list[int] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name != "Rejected":
+            continue
+        args = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "code")]
+        code = args[0] if args else None
+        if isinstance(code, ast.Attribute) and getattr(code.value, "id", None) == "ErrorCode":
+            named.add(code.attr)
+        elif not (isinstance(code, ast.Call) and getattr(code.func, "id", None) == "ErrorCode"):
+            bare.append(node.lineno)
+    return named, bare
 
+
+def test_raise_codes_finds_every_bare_code():
+    sample = (
+        "raise Rejected(ErrorCode.STALE, 'old')\n"
+        "raise core.Rejected(ErrorCode(exc.code.value), str(exc))\n"
+        "raise Rejected('stale', 'old')\n"
+        "raise core.Rejected(f'{x}', 'old')\n"
+        "raise Rejected(code, 'old')\n"
+        "raise Rejected(message='old', code='stale')\n"
+        "raise RevealRejected('stale', 'not ours')\n"
+    )
+    assert raise_codes(sample) == ({"STALE"}, [3, 4, 5, 6])
+
+
+def test_every_rejection_names_a_wire_error_code():
+    """The machine's codes are the wire's ``ErrorCode`` (the gateway sends them as
+    ``reject.code``): every raise of ``Rejected`` in production code names a member, never a
+    string, and the engine's codes, which the machine passes on, are wire codes too."""
     from engine.errors import ErrorCode as EngineCode
     from protocol.errors import ErrorCode as WireCode
 
     wire = {c.value for c in WireCode}
     assert {c.value for c in EngineCode} <= wire
-    source = Path(core.__file__).read_text()
-    machine = set(re.findall(r'Rejected\("([a-z_]+)"', source))
-    assert machine and machine <= wire
+    root = Path(core.__file__).resolve().parents[2]
+    named: set[str] = set()
+    for package in ("engine", "protocol", "brain", "bots", "analysis", "server"):
+        for path in sorted((root / package).rglob("*.py")):
+            found, bare = raise_codes(path.read_text())
+            assert not bare, f"{path.relative_to(root)}: a bare code at line(s) {bare}"
+            named |= found
+    assert named and named <= set(WireCode.__members__)
+    assert raise_codes(Path(core.__file__).read_text())[0]  # the machine raises its own

@@ -52,6 +52,7 @@ from engine.movegen import legal_plays  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.position_id import encode  # noqa: E402
 from engine.results import ResultKind, worst_possible  # noqa: E402
+from protocol.events import PLAYER_DECISIONS  # noqa: E402
 
 FIXTURE = ROOT / "web-client" / "test" / "fixtures" / "match-rules.json"
 FORMAT = "fairgammon-match-rules/1"
@@ -407,7 +408,7 @@ class Script:
 
     def forfeit(self) -> Script:
         """The seat that owes the decision lets its clock run out."""
-        assert self.observe()["phase"] in ("decide", "move", "take", "resign"), "no clock runs"
+        assert self.observe()["phase"] in PLAYER_DECISIONS, "no clock runs"
         seat = self._seat()
         return self._do({"do": "forfeit"}, lambda: self.match.forfeit(seat, "timeout"))
 

@@ -40,11 +40,11 @@ from protocol import messages as m  # noqa: E402
 from protocol.client.tracker import Tracker  # noqa: E402
 from protocol.codec import decode_from_server, encode  # noqa: E402
 from protocol.errors import ErrorCode  # noqa: E402
+from protocol.events import PLAYER_DECISIONS  # noqa: E402
 from protocol.limits import PROTOCOL_VERSION  # noqa: E402
 from server.machine import core  # noqa: E402
 from server.machine.commands import Join, Stop  # noqa: E402
 from server.machine.state import (  # noqa: E402
-    RESERVE_DECISIONS,
     Config,
     MatchState,
     Phase,
@@ -278,9 +278,9 @@ def render() -> str:
         "client": client_frames(),
         "server": server_frames(),
         "matches": matches(),
-        # The decisions whose deadline includes the seat's time reserve (the web client's
-        # RESERVE_PHASES must be the same).
-        "reserve_decisions": sorted(RESERVE_DECISIONS),
+        # The decisions a player takes by hand, whose deadline includes the seat's time reserve
+        # (the web client's RESERVE_PHASES must be the same).
+        "reserve_decisions": sorted(PLAYER_DECISIONS),
     }
     return json.dumps(fixture, indent=None, separators=(",", ":")) + "\n"
 

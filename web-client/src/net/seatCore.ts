@@ -26,7 +26,7 @@
 
 import { MAX_RECOMMITMENTS } from '../fairdice/scheme';
 import { constantTimeEqual } from '../fairdice/bytes';
-import type { Action, ClockPhase, EventFrame, Seat, ServerFrame } from './protocol';
+import { type Action, type ClockPhase, type EventFrame, RESERVE_PHASES, type Seat, type ServerFrame } from './protocol';
 import { Tracker } from './tracker';
 
 export const RECONNECT_FIRST_MS = 50;
@@ -36,7 +36,8 @@ export const RESTART_RETRY_MS = 250;
 export const RETRY_FIRST_MS = 50;
 export const RETRY_CAP_MS = 2000;
 
-export const BETWEEN_ROLLS: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign']);
+/** Clock phases between two rolls (a player's decisions): a re-commitment is accepted then. */
+export const BETWEEN_ROLLS: ReadonlySet<ClockPhase> = RESERVE_PHASES;
 export const ROLLING: ReadonlySet<ClockPhase> = new Set(['rolloff', 'reveal']);
 const TRY_AGAIN: ReadonlySet<string> = new Set(['rate_limited', 'retry_later']);
 /** Actions after which the opponent rolls and this seat must reveal. */
