@@ -14,6 +14,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 COPY pyproject.toml README.md LICENSE ./
 COPY engine/ engine/
 COPY protocol/ protocol/
+COPY work/ work/
 COPY brain/ brain/
 COPY bots/ bots/
 COPY server/ server/

@@ -1,2 +1,3 @@
 """bots: the computer opponent. ``levels`` are pure policies over :mod:`brain`; ``worker`` is a
-client of the server like any player (see docs/bots.md)."""
+client of the server like any player, taking bot seats (``queue``) from the work queue of
+:mod:`work` (see docs/bots.md)."""

@@ -1,26 +1,31 @@
 """The bots' work queue in Redis: what the lobby writes and the workers read.
 
-* ``fg:bots:jobs`` — stream: one entry per bot seat to play (``match``, ``seat``, ``token``,
-  ``level``), read by the consumer group ``bots``;
+* ``fg:bots:jobs`` — stream: one entry per bot seat to play (:class:`BotSeat`: ``match``,
+  ``seat``, ``token``, ``level``), read by the consumer group ``bots``;
 * ``fg:bots:alive`` — sorted set: worker name → when it last said it was alive (wall-clock ms);
 * ``fg:{m:<id>}:botsecrets`` — hash: the bot seat's dice-chain secrets (the client library's
   keys), kept until the match ends;
 * ``fg:{m:<id>}:botqueued`` — set when a rematch's bot seat was queued (at most once).
 
-A worker reads new entries with ``XREADGROUP`` and keeps each one *pending* (unacknowledged)
-while it plays that seat, re-claiming its own entries every :data:`HEARTBEAT_MS` so that they
-never look idle. A worker that dies stops doing that; after :data:`CLAIM_IDLE_MS` another worker
-takes the entry over with ``XAUTOCLAIM`` and resumes the seat with its token and the stored
-secrets. The entry is acknowledged and deleted when the match is over.
+The leases are those of :mod:`work` (the same protocol as the analysis queue's): a worker reads
+new entries with ``XREADGROUP`` and keeps each one *pending* (unacknowledged) while it plays that
+seat, re-claiming its own entries every :data:`HEARTBEAT_MS` so that they never look idle
+(``Timing(CLAIM_IDLE_MS, renews=True)``). A worker that dies stops doing that; after
+:data:`CLAIM_IDLE_MS` another worker takes the entry over with ``XAUTOCLAIM`` and resumes the
+seat with its token and the stored secrets. The entry is acknowledged and deleted when the
+match is over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
 from bots.catalog import Level
+from work import streams
+from work.kind import Kind
 
 JOBS = "fg:bots:jobs"
 GROUP = "bots"
@@ -40,7 +45,7 @@ def queued_key(match_id: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Job:
+class BotSeat:
     """One bot seat to play until its match is over."""
 
     match_id: str
@@ -53,8 +58,8 @@ class Job:
                 "level": self.level.value}
 
     @classmethod
-    def of(cls, fields: dict[bytes, bytes]) -> Job:
-        """Raises ``KeyError`` or ``ValueError`` for an entry that is not a job."""
+    def of(cls, fields: Mapping[bytes, bytes]) -> BotSeat:
+        """Raises ``KeyError`` or ``ValueError`` for an entry that is not a bot seat."""
         return cls(
             match_id=fields[b"match"].decode(),
             seat=int(fields[b"seat"]),
@@ -63,18 +68,13 @@ class Job:
         )
 
 
-async def enqueue(redis: aioredis.Redis, job: Job) -> None:
-    await redis.xadd(JOBS, job.fields())  # type: ignore[arg-type]
+SEATS: Kind[BotSeat] = Kind(JOBS, GROUP, BotSeat)
 
 
-async def ensure_group(redis: aioredis.Redis) -> None:
-    try:
-        await redis.xgroup_create(JOBS, GROUP, id="0", mkstream=True)
-    except aioredis.ResponseError as exc:
-        if "BUSYGROUP" not in str(exc):
-            raise
+async def enqueue(redis: aioredis.Redis, job: BotSeat) -> None:
+    await streams.add(redis, SEATS, job)
 
 
 async def workers_alive(redis: aioredis.Redis, now_ms: int) -> int:
     """How many workers said they were alive within :data:`ALIVE_WITHIN_MS`."""
-    return int(await redis.zcount(ALIVE, now_ms - ALIVE_WITHIN_MS, "+inf"))
+    return await streams.alive(redis, ALIVE, now_ms - ALIVE_WITHIN_MS)

@@ -2,7 +2,8 @@
 
 Each subcommand lives in its own module of this package with two functions:
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit status). Modules import what
-they need inside ``run`` so that ``fairgammon legal`` does not pay for the web stack.
+they need inside ``run`` so that ``fairgammon legal`` does not pay for the web stack. The worker
+commands (``bots``, ``analyse``) take both from one runner, ``workers.WorkerCommand``.
 """
 
 from __future__ import annotations

@@ -143,13 +143,11 @@ def run(args: argparse.Namespace) -> int:
         metrics_dir.mkdir(parents=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
 
-    from server.cli.bots import start_with_server
+    from server.cli import analyse, bots
     from server.ops.children import end
 
-    bots = start_with_server(args.bots, settings.port)
-    from server.cli.analyse import start_with_server as start_analysers
-
-    analysers = start_analysers(args.analysers)
+    bot_workers = bots.COMMAND.start_with_server(args.bots, settings.port)
+    analysers = analyse.COMMAND.start_with_server(args.analysers, settings.port)
     print(f"fairgammon: open {settings.base_url}/ in your browser", file=sys.stderr, flush=True)
     # uvicorn re-raises SIGTERM after its graceful shutdown; turn it into SystemExit so the
     # embedded Redis below is stopped cleanly too.
@@ -181,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=10,
         )
     finally:
-        end([child for child in (bots, analysers) if child is not None])
+        end([child for child in (bot_workers, analysers) if child is not None])
         if embedded:
             embedded.stop()
         log.info("server stopped")

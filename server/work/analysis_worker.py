@@ -1,8 +1,8 @@
 """The analysis worker: takes finished games from the Redis work queue
-(:mod:`server.work.analysis_queue`), reads each game's event log, analyses it with the nets
-(:func:`analysis.core.analyse`, in a thread: the nets release the GIL) and stores the report.
-Progress is written to the game's status key while it runs. Run by ``fairgammon analyse``
-(and by ``fairgammon serve``).
+(:mod:`server.work.analysis_queue`, through the work queue's runner :mod:`work.runner`), reads
+each game's event log, analyses it with the nets (:func:`analysis.core.analyse`, in a thread:
+the nets release the GIL) and stores the report. Progress is written to the game's status key
+while it runs. Run by ``fairgammon analyse`` (and by ``fairgammon serve``).
 
 Deeper when time allows (``deep``, ``FAIRGAMMON_ANALYSIS_DEEP``, on unless ``0``): once a 1-ply
 report is stored the game is queued on ``fg:analysis:deep``; a worker with no 1-ply job waiting
@@ -37,6 +37,8 @@ from server.match.history import find_game, match_record, read_log
 from server.match.store import Store
 from server.ops import logs
 from server.work import analysis_queue as queue
+from work.lease import Timing
+from work.runner import Lease, Runner, Source
 
 log = logs.get("analysis")
 
@@ -53,8 +55,15 @@ def deep_from_env() -> bool:
 
 
 class AnalysisWorker:
+    """An analysis worker: the :class:`work.runner.Runner` of the analysis queue, one game at
+    a time, 1-ply jobs first and deeper ones (when ``deep``) only when no 1-ply job waits; a
+    job left by a dead worker is taken over after ``claim_idle_ms`` (default
+    :data:`server.work.analysis_queue.CLAIM_IDLE_MS`). On ``stop`` it finishes the game in
+    hand first."""
+
     def __init__(self, redis_url: str, name: str | None = None,
-                 evaluator: Evaluator | None = None, deep: bool | None = None) -> None:
+                 evaluator: Evaluator | None = None, deep: bool | None = None,
+                 claim_idle_ms: int | None = None) -> None:
         self.redis = aioredis.from_url(redis_url)
         self.store = Store(self.redis)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
@@ -62,6 +71,11 @@ class AnalysisWorker:
         self.deep = deep_from_env() if deep is None else deep
         self.analysed = 0
         self.deepened = 0
+        timing = Timing(queue.CLAIM_IDLE_MS if claim_idle_ms is None else claim_idle_ms)
+        sources: list[Source] = [Source(queue.GAMES, self.handle_game, timing)]
+        if self.deep:
+            sources.append(Source(queue.DEEPER, self.handle_deeper, timing))
+        self.runner = Runner(self.redis, self.name, sources, drain=True, log=log)
 
     @property
     def evaluator(self) -> Evaluator:
@@ -70,51 +84,18 @@ class AnalysisWorker:
         return self._evaluator
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
-        stop = stop or asyncio.Event()
-        await queue.ensure_group(self.redis)
         # Load the nets before the first job, off the event loop.
         await asyncio.to_thread(lambda: self.evaluator)
         log.info("analysis worker ready", extra=logs.fields(worker=self.name))
         try:
-            while not stop.is_set():
-                entry = await self._next()
-                if entry is not None:
-                    await self._process(*entry)
+            await self.runner.run(stop)
         finally:
             await self.redis.aclose()
 
-    async def _next(self) -> tuple[str, bytes, dict[bytes, bytes]] | None:
-        """The next job and its stream: 1-ply work first (an entry a dead worker left behind,
-        then a new one), deeper work only when no 1-ply job waits."""
-        streams = (queue.JOBS, queue.DEEP) if self.deep else (queue.JOBS,)
-        for stream in streams:
-            claimed = await self.redis.xautoclaim(stream, queue.GROUP, self.name,
-                                                  queue.CLAIM_IDLE_MS, "0-0", count=1)
-            entries = claimed[1] if claimed else []
-            if entries:
-                return (stream, *entries[0])
-            # Blocking only on the 1-ply stream, and only once nothing else waits.
-            got = await self.redis.xreadgroup(queue.GROUP, self.name, {stream: ">"}, count=1)
-            if got and got[0][1]:
-                return (stream, *got[0][1][0])
-        got = await self.redis.xreadgroup(queue.GROUP, self.name, {queue.JOBS: ">"},
-                                          count=1, block=1000)
-        if got and got[0][1]:
-            return (queue.JOBS, *got[0][1][0])
-        return None
-
-    async def _process(self, stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> None:
-        try:
-            match_id = fields[b"match"].decode()
-            game_no = int(fields[b"game"])
-        except (KeyError, ValueError):
-            log.warning("not an analysis job", extra=logs.fields(entry=entry_id.decode()))
-            await self._done(stream, entry_id)
-            return
-        if stream == queue.DEEP:
-            await self._deepen(match_id, game_no)
-            await self._done(stream, entry_id)
-            return
+    async def handle_game(self, job: queue.GameAnalysis, lease: Lease) -> None:
+        """The 1-ply analysis of a finished game: its report stored (and the game queued for
+        the deeper pass), or its status set to failed with the reason."""
+        match_id, game_no = job.match_id, job.game
         started = time.perf_counter()
         try:
             report = await self.report(match_id, game_no)
@@ -139,7 +120,12 @@ class AnalysisWorker:
                 match=match_id, game=game_no, seconds=body["seconds"]))
             if self.deep:
                 await queue.enqueue_deep(self.redis, match_id, game_no)
-        await self._done(stream, entry_id)
+        await lease.finish()
+
+    async def handle_deeper(self, job: queue.DeepAnalysis, lease: Lease) -> None:
+        """The deeper pass of :meth:`_deepen`, then the entry is finished whatever came of it."""
+        await self._deepen(job.match_id, job.game)
+        await lease.finish()
 
     async def _deepen(self, match_id: str, game_no: int) -> None:
         """Analyse a game again deeper and replace its stored report, in one ``SET``, once the
@@ -180,10 +166,6 @@ class AnalysisWorker:
                 match=match_id, game=game_no))
             return None
         return basis if basis.level == evaluator.base_level else None
-
-    async def _done(self, stream: str, entry_id: bytes) -> None:
-        await self.redis.xack(stream, queue.GROUP, entry_id)
-        await self.redis.xdel(stream, entry_id)
 
     async def game_input(self, match_id: str, game_no: int) -> GameInput:
         """The analysis input of one finished game (raises :class:`Unanalysable` when there is

@@ -57,7 +57,7 @@ async def seat_bot(service: MatchService, created: Created, level: Level) -> Non
     fields = {str(BOT_SEAT): token_hash(token), BOT_FIELD: level.value.encode()}
     await service.submit(created.match_id, Join(BOT_SEAT, name=NAMES[level]),
                          seat_fields=fields)
-    await queue.enqueue(redis, queue.Job(created.match_id, BOT_SEAT, token, level))
+    await queue.enqueue(redis, queue.BotSeat(created.match_id, BOT_SEAT, token, level))
 
 
 async def level_of(store: Store, match_id: str) -> str | None:

@@ -11,6 +11,10 @@ sign that the interface belongs lower (a Protocol in the lower tier). Within a t
 import each other without a circle (``TYPE_CHECKING`` imports included): one that needs a type
 from a module that imports it names an interface that belongs to neither (as
 ``server/match/connections.py`` does for the gateway, rewind and chat).
+
+``work`` (the work queue's lease protocol, its Redis adapter and its loop) ranks beside
+``protocol``, below ``bots``: both kinds of worker use it, the bots' (``bots/``, below the
+server) and the server's own (``server/work/``); it imports no package of ours.
 """
 
 from __future__ import annotations
@@ -25,10 +29,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 RANKS: dict[str, int] = {
     "engine": 0,
     "protocol": 1,
+    "work": 1,
     "brain": 2,
     "bots": 3,
     "analysis": 3,
-    "work": 4,
     # the server's tiers
     "server.ops": 5,
     "server.machine": 6,
