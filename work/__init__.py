@@ -33,7 +33,8 @@ Adding a third kind (say, rollouts), file by file:
    count setting) with ``add_arguments`` and ``run`` from ``server/cli/workers.py``, and its
    line in ``SUBCOMMANDS`` of ``server/cli/__init__.py``; in ``server/cli/serve.py`` a
    ``workers.start_with_server(...)`` if ``fairgammon serve`` is to run some alongside;
-4. whoever queues the jobs calls its ``enqueue`` (a route, a match-event listener);
+4. whoever queues the jobs calls its ``enqueue``: a route, or a listener of the match-event
+   bus registered in ``server/app.py`` (as ``server/work/analysis_listener.py`` does);
 5. docs: the stream in ``docs/architecture.md``'s Redis layout, the kind's own doc page;
    tests: its job's stored form (``tests/unit/test_work_lease.py`` holds the others'), its
    worker against a real Redis.

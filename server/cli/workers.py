@@ -22,7 +22,11 @@ if TYPE_CHECKING:
     import asyncio
 
 
-def _nothing(*_: Any) -> list[str]:
+def _no_flags(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def _no_args(*_: Any) -> list[str]:
     return []
 
 
@@ -40,9 +44,9 @@ class WorkerCommand:
     what: str
     count_setting: str
     work: Callable[[argparse.Namespace, str, asyncio.Event], Awaitable[None]]
-    own_arguments: Callable[[argparse.ArgumentParser], None] = _nothing
-    passed_on: Callable[[argparse.Namespace], list[str]] = _nothing
-    with_server: Callable[[int], list[str]] = _nothing
+    own_arguments: Callable[[argparse.ArgumentParser], None] = _no_flags
+    passed_on: Callable[[argparse.Namespace], list[str]] = _no_args
+    with_server: Callable[[int], list[str]] = _no_args
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--workers", type=int, default=1,
