@@ -225,21 +225,19 @@ def _join(tx: _Tx, cmd: Join) -> None:
     if phase is Phase.FINISHED:
         raise Rejected("finished", "the tournament is over")
     known = tx.player(cmd.player)
-    if known is not None:
-        if known.active:
-            tx.reason = "already in"
-            return
-        if kind is not Kind.ARENA:
-            raise Rejected("started", "a player who withdrew cannot come back once it started")
-        # Back in the arena: points kept, streak and no-shows forgotten.
-        tx.put_player(
-            replace(known, withdrawn=Absence.NONE, no_shows=0, streak=0, free_since=tx.now)
-        )
+    if known is not None and known.active:
+        tx.reason = "already in"
         return
     if phase is Phase.RUNNING and kind is not Kind.ARENA:
         raise Rejected("started", "the tournament has started")
     if sum(p.active for p in tx.players) >= tx.config.max_players:
         raise Rejected("full", f"the tournament has {tx.config.max_players} players already")
+    if known is not None:
+        # Back in the arena: points kept, streak and no-shows forgotten.
+        tx.put_player(
+            replace(known, withdrawn=Absence.NONE, no_shows=0, streak=0, free_since=tx.now)
+        )
+        return
     entry = tx.get("entries") + 1
     tx.set(entries=entry)
     free = tx.now if phase is Phase.RUNNING else None

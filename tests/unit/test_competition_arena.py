@@ -11,6 +11,7 @@ from server.competition import machine
 from server.competition.arena import Waiter, pair_waiting
 from server.competition.commands import Connected, Join, MatchFinished, Tick, Withdraw
 from server.competition.effects import Finish, Forfeit, Pair, Withdrawn
+from server.competition.errors import Rejected
 from server.competition.machine import next_due
 from server.competition.scoring import standings
 from server.competition.state import Game, How, Kind
@@ -235,3 +236,15 @@ def test_a_whole_arena_runs_to_its_end(n: int) -> None:
     assert not any(p.outcome.how is How.NO_SHOW for p in driver.state.pairings if p.outcome)
     last_pair = max(e.deadline - 120_000 for e in driver.pairs())
     assert last_pair < 18 * MIN
+
+
+def test_coming_back_needs_a_free_place() -> None:
+    driver = arena(3)
+    driver.do(Withdraw("p000"))
+    driver.do(Join("new", "New", 1500.0))  # the place p000 left
+    with pytest.raises(Rejected) as refused:
+        driver.do(Join("p000", "Player 0", 1500.0))
+    assert refused.value.code == "full"
+    driver.do(Withdraw("new"))
+    driver.do(Join("p000", "Player 0", 1500.0))
+    assert driver.state.player("p000").active  # type: ignore[union-attr]
