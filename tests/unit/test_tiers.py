@@ -39,6 +39,9 @@ RANKS: dict[str, int] = {
     "server.match": 7,
     "server.players": 8,
     "server.work": 8,
+    # quick pairing and tournaments: listeners of finished matches (the match tier's bus), so
+    # above server.match; beside players and work, which they neither use nor serve
+    "server.competition": 8,
     "server.web": 9,
     "server": 10,  # server/app.py, server/cli/: the wiring and the command line
     "harness": 11,
@@ -298,6 +301,51 @@ def test_the_pure_machine_imports_only_engine_protocol_and_itself() -> None:
                 assert top in ("engine", "protocol") or target.startswith("server.machine"), (
                     f"{path.relative_to(ROOT)}:{line} imports {target}"
                 )
+
+
+PURE_STDLIB = {
+    "__future__", "argparse", "collections", "dataclasses", "enum", "functools", "hashlib",
+    "json", "math", "pathlib", "sys", "typing",
+}  # fmt: skip
+
+
+def impure_imports(path: pathlib.Path) -> list[str]:
+    """The imports of ``path`` outside what a pure competition module may use: the engine, the
+    match machine's stored form (``server.machine.serial``), its own package and
+    :data:`PURE_STDLIB` (no I/O, no clock, no randomness)."""
+    bad = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            ok = (
+                name.split(".")[0] in ({"engine"} | PURE_STDLIB)
+                or name.startswith("server.competition.")
+                or name == "server.machine.serial"
+            )
+            if not ok:
+                bad.append(f"{path.name}:{node.lineno} imports {name}")
+    return bad
+
+
+def test_the_competition_machines_stay_pure(tmp_path) -> None:
+    """Until its shell comes, ``server/competition`` is pure (see :func:`impure_imports`; its
+    ``make_vectors``, the generator of the vectors file, also writes that file)."""
+    found = [
+        v for p in sorted((ROOT / "server" / "competition").glob("*.py")) for v in impure_imports(p)
+    ]
+    assert found == []
+    control = tmp_path / "shell.py"
+    control.write_text("import time\nfrom server.machine import core, serial\nimport redis\n")
+    assert impure_imports(control) == [
+        "shell.py:1 imports time",
+        "shell.py:2 imports server.machine.core",
+        "shell.py:3 imports redis",
+    ]
 
 
 def test_the_checker_sees_imports_that_run_back(tmp_path) -> None:
