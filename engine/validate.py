@@ -271,7 +271,9 @@ def _dice_for(
     frm, to = move
     if to == OFF:
         if any(board[7:26]):
-            raise IllegalPlay(Reason.NOT_ALL_HOME, step, move, "bearing off needs every checker home")
+            raise IllegalPlay(
+                Reason.NOT_ALL_HOME, step, move, "bearing off needs every checker home"
+            )
         dice = [frm] if frm in left else []
         larger = sorted({d for d in left if d > frm}, reverse=True)
         if larger and not any(board[frm + 1 : 7]):
