@@ -56,40 +56,55 @@ def random_play_cases(variant: Variant, seed: int, n: int, games: int = 40) -> l
 # -- plakoto ----------------------------------------------------------------------------------
 
 
+def _spread(rng: random.Random, board: list[int], n: int, points: list[int]) -> None:
+    """Put ``n`` checkers on a few (2 to 7) of ``points``: boards like those of real games,
+    whose doubles the reference can still enumerate."""
+    chosen = rng.sample(points, min(len(points), rng.randint(2, 7)))
+    for _ in range(n):
+        board[rng.choice(chosen)] += 1
+
+
 def plakoto_board(rng: random.Random, home_only: bool = False, pins: int = 3) -> PlakotoPosition:
-    """Random plakoto boards: each side's checkers spread over random points (the mover's all
-    home with ``home_only``), up to ``pins`` lone checkers pinned under the other side's."""
+    """Random plakoto boards: each side's checkers on a few points (the mover's all home with
+    ``home_only``), and up to ``pins`` lone checkers pinned under the other side's (with
+    ``home_only``, often one of the mover's in its home board, which forbids bearing off)."""
     while True:
         mover = [0] * 26
         opponent = [0] * 26
         mover_pinned = opponent_pinned = 0
-        points = range(1, 7) if home_only else range(1, 25)
-        left = 15 - (rng.randint(0, 6) if home_only else rng.choice([0, 0, 0, 2, 5]))
-        for _ in range(left):
-            mover[rng.choice(points)] += 1
-        for _ in range(15 - rng.choice([0, 0, 0, 1, 4])):
-            q = rng.randint(1, 24)
-            if not mover[25 - q]:
-                opponent[q] += 1
+        if home_only and rng.random() < 0.5:
+            p = rng.randint(1, 6)  # a mover's checker pinned at home
+            mover[p] = 1
+            opponent[25 - p] = rng.randint(1, 2)
+            mover_pinned |= 1 << p
         for _ in range(rng.randint(0, pins)):
-            p = rng.randint(1, 24)
+            p = rng.randint(7 if home_only else 1, 24)
             q = 25 - p
             if mover[p] or opponent[q]:
                 continue
-            if rng.random() < 0.5 and sum(mover) < 15 and any(opponent[1:25]):
-                # a mover's lone checker pinned under some of the opponent's
+            if rng.random() < 0.5 and not home_only:
                 mover[p] = 1
                 opponent[q] = rng.randint(1, 2)
                 mover_pinned |= 1 << p
-            elif sum(opponent) < 14:
+            else:
                 opponent[q] = 1
-                mover[p] = rng.randint(1, 2)
-                opponent_pinned |= 1 << q
+                mover[p] = 0 if home_only else rng.randint(1, 2)
+                if mover[p]:
+                    opponent_pinned |= 1 << q
+        free = [p for p in (range(1, 7) if home_only else range(1, 25)) if not opponent[25 - p]]
+        off = rng.randint(0, 6) if home_only else rng.choice([0, 0, 0, 2, 5])
+        _spread(rng, mover, max(0, 15 - sum(mover) - off), free)
+        spots = [q for q in range(1, 25) if not mover[25 - q]]
+        _spread(rng, opponent, max(0, 15 - sum(opponent) - rng.choice([0, 0, 0, 1, 4])), spots)
         for board in (mover, opponent):
             board[0] = 15 - sum(board[1:])
         if mover[0] >= 0 and opponent[0] >= 0:
-            return PlakotoPosition.checked(tuple(mover), tuple(opponent), mover_pinned,
-                                           opponent_pinned)
+            try:
+                return PlakotoPosition.checked(
+                    tuple(mover), tuple(opponent), mover_pinned, opponent_pinned
+                )
+            except ValueError:
+                continue
 
 
 def plakoto_mothers(rng: random.Random) -> PlakotoPosition:
@@ -106,14 +121,8 @@ def plakoto_mothers(rng: random.Random) -> PlakotoPosition:
             mover_pinned = 1 << 24
         elif rng.random() < 0.5:
             mover[24] = rng.randint(1, 4)
-        for _ in range(15 - sum(mover)):
-            p = rng.randint(2, 12)
-            if not opponent[25 - p]:
-                mover[p] += 1
-        for _ in range(15 - sum(opponent)):
-            q = rng.randint(2, 23)
-            if not mover[25 - q]:
-                opponent[q] += 1
+        _spread(rng, mover, 15 - sum(mover), [p for p in range(2, 13) if not opponent[25 - p]])
+        _spread(rng, opponent, 15 - sum(opponent), [q for q in range(2, 24) if not mover[25 - q]])
         for board in (mover, opponent):
             board[0] = 15 - sum(board[1:])
         try:
@@ -135,10 +144,8 @@ PLAKOTO_FAMILIES: dict[str, Callable[[random.Random], PlakotoPosition]] = {
 def _fevga(mover: list[int], opponent: list[int], rng: random.Random, spots) -> FevgaPosition:
     """Fill the rest of the opponent's checkers onto ``spots`` (its numbering) that the mover
     does not hold, set the borne-off counts, and build the position."""
-    for _ in range(15 - sum(opponent)):
-        q = rng.choice(spots)
-        if not mover[their_point(q)]:
-            opponent[q] += 1
+    free = [q for q in spots if not mover[their_point(q)]]
+    _spread(rng, opponent, 15 - sum(opponent) - rng.choice([0, 0, 0, 2]), free)
     for board in (mover, opponent):
         board[0] = 15 - sum(board[1:25])
     return FevgaPosition.checked(tuple(mover), tuple(opponent))
@@ -190,10 +197,8 @@ def fevga_prime(rng: random.Random) -> FevgaPosition:
             opponent[rng.randint(1, x - 7) if x > 7 else 1] += 1
         for q in range(x - 6, x):
             mover[their_point(q)] = rng.randint(1, 2)
-        for _ in range(15 - sum(mover)):
-            p = rng.randint(1, 24)
-            if not opponent[their_point(p)]:
-                mover[p] += 1
+        free = [p for p in range(1, 25) if not opponent[their_point(p)]]
+        _spread(rng, mover, 15 - sum(mover), free)
         mover[0] = 15 - sum(mover[1:25])
         opponent[0] = 15 - sum(opponent[1:25])
         if min(mover) < 0:
@@ -210,9 +215,8 @@ def fevga_board(rng: random.Random, home_only: bool = False) -> FevgaPosition:
     """Random fevga boards (the mover's checkers all home with ``home_only``)."""
     mover = [0] * 26
     opponent = [0] * 26
-    points = range(1, 7) if home_only else range(1, 25)
-    for _ in range(15 - (rng.randint(0, 8) if home_only else rng.choice([0, 0, 3]))):
-        mover[rng.choice(points)] += 1
+    points = list(range(1, 7) if home_only else range(1, 25))
+    _spread(rng, mover, 15 - (rng.randint(0, 8) if home_only else rng.choice([0, 0, 3])), points)
     return _fevga(mover, opponent, rng, list(range(1, 25)))
 
 

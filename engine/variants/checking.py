@@ -117,6 +117,8 @@ def validate(
         raise IllegalPlay(
             Reason.MUST_USE_MORE_DICE, len(moves), None, f"{len(moves)} of {most} dice played"
         )
+    if most == 0:
+        return Play((), position)  # the roll cannot be played: the pass
     return by_result[current]
 
 
