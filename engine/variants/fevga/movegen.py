@@ -41,14 +41,15 @@ def legal_plays(position: FevgaPosition, d1: int, d2: int) -> tuple[Play, ...]:
     landing = [False] + [not opponent[their_point(t)] for t in range(1, 25)]
     trapped = trapped_point(position)
     hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
-    opening = mover[START_POINT] == 15 or runner_waiting(mover)
     board = list(mover)
     outside = sum(mover[7:25])
+    # The starting quarter can only end up closed with six checkers already on 19..24 (none
+    # can arrive from below) and one new point per step at most; otherwise nothing to filter.
+    steps = 4 if hi == lo else 2
+    quarter = sum(mover[19:25]) >= 6 and sum(map(bool, mover[19:25])) + steps >= 6
+    allowed = _open_quarter if quarter else None
 
-    def allowed(result: Board) -> bool:
-        return not holds_start_quarter(result)
-
-    if opening:
+    if mover[START_POINT] == 15 or runner_waiting(mover):
         levels = _every_order(board, landing, hi, lo)
     elif hi != lo:
         levels = list(two_dice(board, outside, landing, True, hi, lo))
@@ -57,7 +58,7 @@ def legal_plays(position: FevgaPosition, d1: int, d2: int) -> tuple[Play, ...]:
             best, found = doubles(board, outside, landing, True, hi, every_depth=False)
             if not best:
                 return ()
-            if any(map(allowed, found)):
+            if allowed is None or any(map(allowed, found)):
                 return _plays(position, found, allowed)
         _, found = doubles(board, outside, landing, True, hi, every_depth=True)
         levels = [{b: m for b, m in found.items() if len(m) == k} for k in (4, 3, 2, 1)]
@@ -65,24 +66,29 @@ def legal_plays(position: FevgaPosition, d1: int, d2: int) -> tuple[Play, ...]:
     if trapped is not None:
 
         def opening_play(result: Board) -> bool:
-            return allowed(result) and opens(trapped, result)
+            return (allowed is None or allowed(result)) and opens(trapped, result)
 
         if any(opening_play(b) for found in levels for b in found):
             keep = opening_play
     for found in levels:
-        if any(map(keep, found)):
+        if found and (keep is None or any(map(keep, found))):
             return _plays(position, found, keep)
     return ()
 
 
+def _open_quarter(result: Board) -> bool:
+    return not holds_start_quarter(result)
+
+
 def _plays(
-    position: FevgaPosition, found: Found, allowed: Callable[[Board], bool]
+    position: FevgaPosition, found: Found, allowed: Callable[[Board], bool] | None
 ) -> tuple[Play, ...]:
-    """The allowed plays of ``found``, sorted by their moves; built without re-validation."""
+    """The allowed plays of ``found`` (all when ``allowed`` is None), sorted by their moves;
+    built without re-validation."""
     opponent = position.opponent
     plays = []
     for board, moves in sorted(found.items(), key=_BY_MOVES, reverse=True):
-        if allowed(board):
+        if allowed is None or allowed(board):
             result = _new(FevgaPosition)
             _set_mover(result, board)
             _set_opponent(result, opponent)
