@@ -34,10 +34,11 @@ from harness.variant_corpus import FAMILIES, ROLLS, family_cases, random_play_ca
 
 def cases_for(name: str, seed: int, n: int) -> list:
     v = variant(name)
+    games = max(20, n // (8 if name == "hypergammon" else 25))  # hypergammon's games are short
     if name not in FAMILIES:
-        return random_play_cases(v, seed, n, games=max(20, n // 25))
+        return random_play_cases(v, seed, n, games=games)
     tricky = [c for f in family_cases(name, seed + 1, max(1, n // 10)).values() for c in f]
-    return random_play_cases(v, seed, n - len(tricky), games=max(20, n // 25)) + tricky
+    return random_play_cases(v, seed, n - len(tricky), games=games) + tricky
 
 
 def speed(name: str, cases: list, repeats: int) -> tuple[float, float, float]:

@@ -35,6 +35,12 @@ def ending(position: Position) -> Ending | None:
     return Ending(Side.MOVER, kind, Finish.BEAR_OFF)
 
 
+def check(position: Position) -> None:
+    """Raise :class:`~engine.position.PositionError` unless ``position`` is a possible
+    backgammon position (what ``Position(...)`` checks)."""
+    Position(position.mover, position.opponent)
+
+
 def worst_possible(position: Position) -> ResultKind:
     """The largest loss still possible for the mover (:func:`engine.results.worst_possible`)."""
     return results.worst_possible(position.mover, position.opponent)
@@ -53,4 +59,5 @@ BACKGAMMON = Variant(
     ending=ending,
     worst_possible=worst_possible,
     reference=reference_plays,
+    check=check,
 )

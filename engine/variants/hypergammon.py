@@ -100,4 +100,10 @@ def decode(position_id: str) -> Position:
     return Position.unchecked(boards[1], boards[0])
 
 
-HYPERGAMMON = replace(BACKGAMMON, name="hypergammon", checkers=CHECKERS, start=start)
+HYPERGAMMON = replace(
+    BACKGAMMON,
+    name="hypergammon",
+    checkers=CHECKERS,
+    start=start,
+    check=lambda p: check(p.mover, p.opponent),
+)

@@ -108,7 +108,9 @@ class Variant:
     position still seen by the mover), how the game ended or None; ``worst_possible(position)``:
     the largest loss still possible for the mover (the resignation and forfeit ceiling);
     ``reference(position, d1, d2)``: the slow, readable generator kept as a test oracle
-    (result -> one legal order of moves).
+    (result -> one legal order of moves); ``check(position)``: raise
+    :class:`~engine.position.PositionError` naming what is impossible about a position (for
+    positions that come from outside, say a stored or submitted one).
     """
 
     name: str
@@ -123,6 +125,7 @@ class Variant:
     ending: Callable[[Position], Ending | None]
     worst_possible: Callable[[Position], ResultKind]
     reference: Callable[[Position, int, int], dict[Position, tuple[Move, ...]]]
+    check: Callable[[Position], None]
 
     def __repr__(self) -> str:
         return f"Variant({self.name!r})"

@@ -45,6 +45,15 @@ def test_every_name_has_rules_and_the_single_games_a_variant():
         assert start.swapped() == start  # the same seen from either side
         assert sum(start.mover) == v.checkers == sum(start.opponent)
         assert v.ending(start) is None
+        v.check(start)
+        extra = (*start.mover[:-1], 1)  # one checker too many, on the bar
+        bad = (
+            Position.unchecked(extra, start.opponent)
+            if isinstance(start, Position)
+            else start.__class__(extra, start.opponent)
+        )
+        with pytest.raises(PositionError):
+            v.check(bad)
     assert [rules("tavli").game(n).name for n in range(1, 8)] == [
         "portes", "plakoto", "fevga", "portes", "plakoto", "fevga", "portes"
     ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.results import ResultKind
 from engine.variants.fevga.movegen import legal_plays
-from engine.variants.fevga.position import CHECKERS, FevgaPosition
+from engine.variants.fevga.position import CHECKERS, FevgaPosition, check
 from engine.variants.fevga.reference import reference_plays
 from engine.variants.fevga.results import ending, worst_possible
 from engine.variants.fevga.validate import can_play, validate_play
@@ -30,6 +30,7 @@ FEVGA = Variant(
     ending=ending,
     worst_possible=worst_possible,
     reference=reference_plays,
+    check=check,
 )
 
 __all__ = ["FEVGA", "FevgaPosition"]

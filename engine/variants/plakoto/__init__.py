@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.results import ResultKind
 from engine.variants.plakoto.movegen import legal_plays
-from engine.variants.plakoto.position import CHECKERS, PlakotoPosition
+from engine.variants.plakoto.position import CHECKERS, PlakotoPosition, check
 from engine.variants.plakoto.reference import reference_plays
 from engine.variants.plakoto.results import ending, worst_possible
 from engine.variants.plakoto.validate import can_play, validate_play
@@ -28,6 +28,7 @@ PLAKOTO = Variant(
     ending=ending,
     worst_possible=worst_possible,
     reference=reference_plays,
+    check=check,
 )
 
 __all__ = ["PLAKOTO", "PlakotoPosition"]
