@@ -35,6 +35,7 @@ lint: setup
 
 bench: setup
 	@$(PY) bench/engine.py
+	@$(PY) bench/variants.py
 	@$(PY) bench/fairdice.py
 	@$(PY) bench/codec.py
 	@$(PY) bench/store.py

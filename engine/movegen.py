@@ -56,7 +56,8 @@ class Play:
     """One distinct legal play: a legal order of checker moves and the position it reaches.
 
     ``position`` is still seen by the mover (before the turn passes). ``moves`` is empty only
-    for the forced pass, which :func:`legal_plays` never returns.
+    for the forced pass, which :func:`legal_plays` never returns. The variants of
+    :mod:`engine.variants` use the same value, ``position`` then being the variant's position.
     """
 
     moves: tuple[Move, ...]
@@ -139,8 +140,9 @@ def legal_plays(position: Position, d1: int, d2: int) -> tuple[Play, ...]:
     bar = mover[BAR]
     # Bear-off needs every checker home and each step brings at most one more home, so with
     # more checkers outside than steps left no step of this turn can bear off. A checker on the
-    # bar cannot come home before the turn's last step either (it enters on 19-24).
-    outside = 15 - mover[0] - mover[1] - mover[2] - mover[3] - mover[4] - mover[5] - mover[6]
+    # bar cannot come home before the turn's last step either (it enters on 19-24). Counted on
+    # the board, not from 15: hypergammon (engine.variants) plays three checkers a side.
+    outside = sum(mover[7:26])
     if d1 == d2:
         if bar == 1 or (not bar and outside > 3):
             return _doubles_contact(position, opp_on, d1)
@@ -305,7 +307,7 @@ def _doubles_general(position: Position, opp_on: Board, die: int) -> tuple[Play,
         if board[BAR] or n == 4:
             return (_play(entered, tuple(board), _Hits(position.opponent).board(hits)),)
     # Checkers outside the home board (bar now empty); bearing off needs none.
-    outside = 15 - sum(board[:7])
+    outside = sum(board[7:26])
     best = len(entered)
     found: list[tuple[tuple[Move, ...], Board, int]] = []
 
@@ -515,7 +517,7 @@ def _two_dice_general(position: Position, opp_on: Board, hi: int, lo: int) -> tu
     mover = position.mover
     on = opp_on
     board = list(mover)
-    outside = 15 - sum(mover[:7])
+    outside = sum(mover[7:26])
     seen: dict[tuple[Board, int], tuple[tuple[Move, ...], Board, int]] = {}
     singles: dict[int, list[tuple[tuple[Move, ...], Board, int]]] = {hi: [], lo: []}
     for s1 in compress(_POINTS_DOWN, mover[24:0:-1]):

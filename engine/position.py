@@ -107,8 +107,9 @@ class Position:
         return pip_count(self.mover), pip_count(self.opponent)
 
     def is_over(self) -> bool:
-        """True when either side has borne off all 15 checkers."""
-        return self.mover[OFF] == CHECKERS or self.opponent[OFF] == CHECKERS
+        """True when either side has borne off all its checkers (15 here; hypergammon's
+        positions, :mod:`engine.variants.hypergammon`, have the same shape with three)."""
+        return not any(self.mover[1:]) or not any(self.opponent[1:])
 
     def is_contact(self) -> bool:
         """True while the two sides can still hit each other (some checkers still have to pass).

@@ -82,6 +82,17 @@ class Reason(enum.Enum):
     """After this step (or at the end) no play using as many dice as possible can follow."""
     HIGHER_DIE_REQUIRED = "higher_die_required"
     """Only one die can be used, and the larger one could have been."""
+    # The variants' own refusals (engine.variants; docs/rules.md, "Variants").
+    PINNED = "pinned"
+    """Plakoto: the checker is pinned under an opposing checker and cannot move."""
+    FIRST_CHECKER = "first_checker"
+    """Fevga: no second checker leaves the starting point before the first has passed the
+    opponent's starting point."""
+    START_QUARTER = "start_quarter"
+    """Fevga: the play would hold all six points of the mover's starting quarter."""
+    MUST_OPEN_PRIME = "must_open_prime"
+    """Fevga: every opposing checker waits on the point behind the mover's six-prime, and a play
+    that opens it exists."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +271,9 @@ def _dice_for(
     frm, to = move
     if to == OFF:
         if any(board[7:26]):
-            raise IllegalPlay(Reason.NOT_ALL_HOME, step, move, "bearing off needs all 15 home")
+            raise IllegalPlay(
+                Reason.NOT_ALL_HOME, step, move, "bearing off needs every checker home"
+            )
         dice = [frm] if frm in left else []
         larger = sorted({d for d in left if d > frm}, reverse=True)
         if larger and not any(board[frm + 1 : 7]):

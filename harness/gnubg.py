@@ -1,4 +1,8 @@
-"""Import ``.mat`` files into Debian's GNU Backgammon and read back what it understood.
+"""Debian's GNU Backgammon as a test oracle: ``.mat`` imports, and the variations' rules.
+
+``import_mats`` imports ``.mat`` files and reads back what gnubg understood;
+``variation_plays`` asks gnubg, under ``set variation``, for its starting position and which
+plays of given positions it accepts (nackgammon, hypergammon).
 
 One ``gnubg -t -q -p script`` process imports every file (a gnubg start costs ~0.2 s): for each
 file the script prints one ``FGMAT <json>`` line with the games, each game's plays and result,
@@ -91,3 +95,83 @@ def import_mats(texts: Sequence[str], timeout: float = 60) -> list[dict]:
             f"(exit {done.returncode}): {done.stderr[-2000:]}"
         )
     return results
+
+
+# -- variations: starting positions and legal plays under ``set variation`` ------------------
+
+_VARIATION_SCRIPT = r'''
+import json, os
+import gnubg
+
+for command in ("set player 0 human", "set player 1 human", "set confirm new off",
+                "set automatic roll off", "set automatic game off", "set display off",
+                "set variation " + os.environ["FG_VARIATION"], "new session"):
+    gnubg.command(command)
+print("FGSTART " + json.dumps({"board": gnubg.board(), "id": gnubg.positionid()}), flush=True)
+
+def put(position_id):
+    gnubg.command("set board " + position_id)
+    if gnubg.positionid() != position_id:  # the last game ended: start another to set up
+        gnubg.command("new game")
+        gnubg.command("set board " + position_id)
+    return gnubg.positionid() == position_id
+
+for line in open(os.environ["FG_CASES"]):
+    case = json.loads(line)
+    out = {"set": put(case["id"])}
+    accepted = []
+    for move in case["candidates"]:
+        put(case["id"])
+        gnubg.command("set dice %d %d" % (case["dice"][0], case["dice"][1]))
+        start = gnubg.board()
+        gnubg.command("move " + move)
+        after = gnubg.board()
+        accepted.append(after if after != start else None)
+    out["accepted"] = accepted
+    print("FGCASE " + json.dumps(out), flush=True)
+'''
+
+
+def variation_plays(
+    variation: str, cases: Sequence[tuple[str, int, int, Sequence[str]]], timeout: float = 120
+) -> tuple[dict, list[dict]]:
+    """Debian gnubg under ``set variation <variation>``: its starting position (``{"board":
+    gnubg.board(), "id": Position ID}``, read after ``new session``) and, for each case
+    ``(Position ID, d1, d2, candidate moves)``, ``{"set": the board was set up, "accepted":
+    [...]}``: per candidate (gnubg notation such as ``"24/21 bar/20 3/off"``) the board after
+    gnubg's ``move`` command accepted it — ``[side that moved, side now on roll]``, 25 counts
+    each — or None when gnubg refused it.
+
+    gnubg's ``move`` accepts a play exactly when its own generator lists the position it
+    reaches; it needs no evaluation, so it works for hypergammon without gnubg's databases.
+    The empty candidate ``""`` asks gnubg to play on its own: it does when it has at most one
+    legal play (the pass, which leaves the board as it was, or the only play)."""
+    command = gnubg_command()
+    if command is None:
+        raise RuntimeError("gnubg is not installed (Debian package gnubg, in /usr/games)")
+    with tempfile.TemporaryDirectory(prefix="fg-gnubg-") as tmp:
+        listing = Path(tmp) / "cases.jsonl"
+        listing.write_text("".join(
+            json.dumps({"id": pid, "dice": [d1, d2], "candidates": list(moves)}) + "\n"
+            for pid, d1, d2, moves in cases
+        ))
+        script = Path(tmp) / "plays.py"
+        script.write_text(_VARIATION_SCRIPT)
+        env = dict(os.environ, FG_CASES=str(listing), FG_VARIATION=variation, HOME=tmp)
+        done = subprocess.run(
+            [command, "-t", "-q", "-p", str(script)],
+            capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp, check=False,
+        )
+    start = None
+    results = []
+    for line in done.stdout.splitlines():
+        if line.startswith("FGSTART "):
+            start = json.loads(line[len("FGSTART "):])
+        elif line.startswith("FGCASE "):
+            results.append(json.loads(line[len("FGCASE "):]))
+    if start is None or len(results) != len(cases):
+        raise RuntimeError(
+            f"gnubg answered {len(results)} of {len(cases)} cases (exit {done.returncode}): "
+            f"{done.stderr[-2000:]}"
+        )
+    return start, results

@@ -28,25 +28,28 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # (rank, name). Lower ranks may be imported by higher ones.
 RANKS: dict[str, int] = {
     "engine": 0,
-    "protocol": 1,
-    "work": 1,
-    "brain": 2,
-    "bots": 3,
-    "analysis": 3,
+    # the variants' rules sit on the backgammon engine (they reuse its generator, validator and
+    # results); the engine never imports them
+    "engine.variants": 1,
+    "protocol": 2,
+    "work": 2,
+    "brain": 3,
+    "bots": 4,
+    "analysis": 4,
     # the server's tiers
-    "server.ops": 5,
-    "server.machine": 6,
-    "server.match": 7,
-    "server.players": 8,
-    "server.work": 8,
+    "server.ops": 6,
+    "server.machine": 7,
+    "server.match": 8,
+    "server.players": 9,
+    "server.work": 9,
     # quick pairing and tournaments: listeners of finished matches (the match tier's bus), so
     # above server.match; beside players and work, which they neither use nor serve
-    "server.competition": 8,
-    "server.web": 9,
-    "server": 10,  # server/app.py, server/cli/: the wiring and the command line
-    "harness": 11,
-    "tests": 12,
-    "bench": 12,
+    "server.competition": 9,
+    "server.web": 10,
+    "server": 11,  # server/app.py, server/cli/: the wiring and the command line
+    "harness": 12,
+    "tests": 13,
+    "bench": 13,
 }
 PRODUCTION = ("engine", "protocol", "brain", "bots", "analysis", "work", "server")
 # Lower-ranked packages a package may import although their rank is equal (none today).

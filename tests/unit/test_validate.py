@@ -39,6 +39,11 @@ def test_reason_values_are_stable():
         "blocked",
         "must_use_more_dice",
         "higher_die_required",
+        # the variants' (engine.variants)
+        "pinned",
+        "first_checker",
+        "start_quarter",
+        "must_open_prime",
     }
 
 
