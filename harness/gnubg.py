@@ -175,3 +175,48 @@ def self_play(plans: Sequence[dict], timeout: float = 300) -> list[dict]:
             result["mat"] = Path(result["mat"]).read_bytes()
             result["sgf"] = Path(result["sgf"]).read_bytes()
     return results
+
+
+# ------------------------------------------------------------------ XGIDs through gnubg
+
+_XGID_SCRIPT = r'''
+import os
+import gnubg
+
+gnubg.command("new game")
+for line in open(os.environ["FG_XGIDS"]).read().split("\n"):
+    if not line:
+        continue
+    gnubg.command("set xgid " + line)
+    print("FGXGID %s %s %s" % (line, gnubg.positionid(), gnubg.matchid()), flush=True)
+'''
+
+
+def xgid_ids(xgids: Sequence[str], timeout: float = 120) -> list[tuple[str, str]]:
+    """``(Position ID, Match ID)`` that Debian's gnubg shows after ``set xgid`` of each XGID, in
+    one gnubg process. gnubg offers to swap the players when XG's top player is on roll, and in
+    a script that offer is taken: its IDs are then those of the same state with seats swapped.
+    """
+    gnubg = gnubg_command()
+    if gnubg is None:
+        raise RuntimeError("gnubg is not installed (Debian package gnubg, in /usr/games)")
+    with tempfile.TemporaryDirectory(prefix="fg-gnubg-") as tmp:
+        listing = Path(tmp) / "xgids.txt"
+        listing.write_text("\n".join(xgids) + "\n")
+        script = Path(tmp) / "xgid.py"
+        script.write_text(_XGID_SCRIPT)
+        env = dict(os.environ, FG_XGIDS=str(listing), HOME=tmp)
+        done = subprocess.run(
+            [gnubg, "-t", "-q", "-p", str(script)], capture_output=True, text=True,
+            timeout=timeout, env=env, cwd=tmp, check=False, stdin=subprocess.DEVNULL,
+        )
+    found = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("FGXGID "):
+            _, xgid, pid, mid = line.split()
+            found[xgid] = (pid, mid)
+    missing = [x for x in xgids if x not in found]
+    if missing:
+        raise RuntimeError(f"gnubg gave no IDs for {len(missing)} XGIDs (exit "
+                           f"{done.returncode}): {done.stderr[-2000:]}")
+    return [found[x] for x in xgids]
