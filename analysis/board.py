@@ -7,9 +7,9 @@ API
 ``setup_from_ids(position_id, match_id=None, dice=None, *, jacoby=False, beavers=False)``
 ``setup_from_xgid(xgid, dice=None)``
     A :class:`Setup` from gnubg's Position ID (+ Match ID for score, cube and who is on roll;
-    without it: money, cube centred at 1) or from an XGID (:mod:`engine.xgid`). ``dice`` given
-    here win over the ID's; an ID with rolled dice gives them. Anything wrong raises
-    :class:`SetupError` with a stable ``code``.
+    without it: money, cube centred at 1, gnubg's player 1 on roll) or from an XGID
+    (:mod:`engine.xgid`). ``dice`` given here win over the ID's; an ID with rolled dice gives
+    them. Anything wrong raises :class:`SetupError` with a stable ``code``.
 
 ``analyse_position(setup, ply=1, loaded=None) -> BoardAnalysis``
     With dice: ``plays``, every legal play (:func:`engine.movegen.legal_plays`) best first, each
@@ -155,7 +155,7 @@ def setup_from_ids(position_id: str, match_id: str | None = None,
     except position_ids.PositionIdError as exc:
         raise SetupError("bad_position_id", str(exc)) from None
     if match_id is None:
-        key = MatchKey(dice_owner=0, turn=0)
+        key = MatchKey(dice_owner=1, turn=1)  # gnubg's player 1: XG's bottom player
     else:
         try:
             key = decode_match_id(match_id)
@@ -293,14 +293,13 @@ FORMAT = "fairgammon-board/1"
 def to_json(analysis: BoardAnalysis) -> dict:
     """The API's answer: stable keys, rounded numbers."""
     setup = analysis.setup
-    key = setup.key
+    key = replace(setup.key, dice=setup.dice or (0, 0))  # the dice analysed, in the IDs too
     out: dict = {
         "format": FORMAT,
         "ply": analysis.ply,
         "position_id": position_ids.encode(setup.position),
         "match_id": encode_match_id(key),
-        "xgid": xgids.encode(xgids.Xgid(setup.position, replace(key, dice=setup.dice or (0, 0)),
-                                        setup.jacoby, setup.beavers)),
+        "xgid": xgids.encode(xgids.Xgid(setup.position, key, setup.jacoby, setup.beavers)),
         "dice": list(setup.dice) if setup.dice else None,
         "units": {"equity": "EMG per unit cube, for the player on roll"},
         "plays": [_play_json(p) for p in analysis.plays],
