@@ -35,12 +35,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-import bgbot_cpp
-from bgsage.cube_points import cube_action_points
-
-from brain.board import to_board
 from brain.context import CubeContext, seat_context
 from brain.nets import Nets, Probs, ScoredPlay, deep_candidates, nets
+from brain.window import DoublingWindow, doubling_window
 from engine import position_id as position_ids
 from engine import xgid as xgids
 from engine.match import MAX_MATCH_LENGTH, Mode
@@ -98,24 +95,13 @@ class RankedPlay:
 
 
 @dataclass(frozen=True, slots=True)
-class DoublingWindow:
-    """The player on roll's cubeless winning chances at which doubling becomes right
-    (``double``), the opponent should pass (``cash``) and the player is too good to double
-    (``too_good``): Janowski's points at the position's cube life index (bgsage's
-    ``cube_action_points``; match play from the match equity table)."""
-
-    double: float
-    cash: float
-    too_good: float
-
-
-@dataclass(frozen=True, slots=True)
 class CubeView:
     """The cube decision of the player on roll. ``available``: the rules let them double (not
     the Crawford game, a dead cube or the opponent's cube). ``pending``: the Match ID says the
     double is made and the opponent decides. ``action``: ``no_double``, ``double_take``,
     ``double_pass``, ``double_beaver`` or ``too_good`` (None when unavailable); ``answer``: the
-    opponent's right reply to a double, ``take``, ``pass`` or ``beaver``."""
+    opponent's right reply to a double, ``take``, ``pass`` or ``beaver``; ``window``: the
+    doubling window (:mod:`brain.window`), when the player may double."""
 
     ply: int
     available: bool
@@ -178,6 +164,9 @@ def _setup(position: Position, key: MatchKey, dice: object, jacoby: bool,
     if key.state is not GameState.PLAYING or key.resigned:
         raise SetupError("not_playing", "the Match ID is not a game being played (over, not "
                                         "started, or a resignation pending)")
+    if key.doubled != (key.turn != key.dice_owner):
+        raise SetupError("bad_match_id", "the player to decide is the one on roll, or the other "
+                                         "after a double")
     if position.is_over():
         raise SetupError("game_over", "a player has borne off every checker")
     if key.length > MAX_MATCH_LENGTH:
@@ -269,20 +258,6 @@ def cube_view(setup: Setup, ply: int, brain: Nets) -> CubeView:
     equity = advice.equity if available else advice.no_double
     return CubeView(ply, available, setup.key.doubled, advice.probs, advice.no_double,
                     advice.double_take, advice.double_pass, equity, action, answer, window)
-
-
-def doubling_window(position: Position, probs: Probs, context: CubeContext) -> DoublingWindow:
-    """The doubling window of the player on roll (see :class:`DoublingWindow`)."""
-    board = to_board(position)
-    values = probs.as_list()
-    pips = bgbot_cpp.pip_counts(board)
-    x = bgbot_cpp.cube_efficiency(values, bgbot_cpp.is_race(board), pips[0], pips[1])
-    points = cube_action_points(
-        values, context.owner.value, context.value,
-        away1=context.away[0], away2=context.away[1], is_crawford=context.crawford,
-        cube_life_index=x, jacoby=context.jacoby, beaver=context.beavers)
-    return DoublingWindow(points.double.janowski, points.cash.janowski,
-                          points.too_good.janowski)
 
 
 # ------------------------------------------------------------------ the API's JSON

@@ -58,6 +58,12 @@ API
     ``resignation_worth_accepting(probs, level, context)`` — whether a resignation at ``level``
     gives the receiver at least what playing on is worth.
 
+``brain.window``
+    ``doubling_window(position, probs, context) -> DoublingWindow`` — the winning chances at
+    which the player on roll should start doubling, the opponent should pass, and the player is
+    too good to double (Janowski's points at the position's cube life; match equities in match
+    play).
+
 Threads: every search runs single-threaded on the caller's thread (bgsage releases the GIL), and
 ``BGBOT_MULTIPLY_THREADS`` defaults to ``1`` in any process that imports ``brain.nets``: see the
 docstring of :mod:`brain.nets` for why.

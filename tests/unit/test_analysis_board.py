@@ -11,8 +11,11 @@ from dataclasses import replace
 
 import bgsage
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from analysis.board import (
+    BoardAnalysis,
     SetupError,
     analyse_position,
     setup_from_ids,
@@ -186,6 +189,8 @@ def test_setups_agree_across_id_kinds():
      "bad_match_id"),
     (lambda: setup_from_ids(START, match_id.encode(MatchKey(state=GameState.OVER))),
      "not_playing"),
+    (lambda: setup_from_ids(START, match_id.encode(MatchKey(dice_owner=0, turn=1))),
+     "bad_match_id"),
     (lambda: analyse_position(setup_from_ids(START), 4), "bad_ply"),
 ])
 def test_refusals(call, code):
@@ -226,3 +231,28 @@ def test_our_best_play_is_gnubgs_top_two():
         losses.append(top[0][1] - mine)
     assert agree >= 18, agree
     assert sum(losses) / len(losses) < 0.01
+
+
+POOL = random_play(random.Random(21), 4)
+
+
+@given(st.sampled_from(POOL), st.integers(0, 6), st.sampled_from([None, 0, 1]),
+       st.integers(0, 1), st.booleans(), st.integers(0, 1), st.booleans(), st.integers(0, 3),
+       st.tuples(st.integers(0, 6), st.integers(0, 6)), st.integers(0, 30),
+       st.tuples(st.integers(0, 30), st.integers(0, 30)),
+       st.one_of(st.none(), st.tuples(st.integers(0, 7), st.integers(0, 7))))
+def test_any_match_state_is_set_up_or_refused(position, cube, owner, dice_owner, crawford, turn,
+                                              doubled, resigned, rolled, length, score, dice):
+    """Any Match ID: a typed refusal, or a setup whose IDs and XGID can be written back."""
+    key = MatchKey(cube=1 << cube, cube_owner=owner, dice_owner=dice_owner,
+                   crawford=crawford and length > 0, turn=turn, doubled=doubled,
+                   resigned=resigned, dice=rolled if (rolled[0] == 0) == (rolled[1] == 0)
+                   else (0, 0), length=length, score=score)
+    try:
+        setup = setup_from_ids(position_id.encode(position), match_id.encode(key), dice)
+    except SetupError:
+        return
+    answer = to_json(BoardAnalysis(setup, 1))
+    again = setup_from_xgid(answer["xgid"])
+    assert (again.position, again.context) == (setup.position, setup.context)
+    assert setup_from_ids(answer["position_id"], answer["match_id"]).context == setup.context
