@@ -146,7 +146,8 @@ def parse_mat(text: str) -> Parsed:
             raise syntax(f"expected ' Game 1', got {_shown(line)}", where)
         row = _ROW.match(line)
         if row is not None:
-            current.cells(row.group(2), len(row.group(1)), where.line)
+            if row.group(2).strip():  # a numbered row with nothing in it says nothing
+                current.cells(row.group(2), len(row.group(1)), where.line)
         else:
             current.cells(line, 0, where.line)
     if current is not None:

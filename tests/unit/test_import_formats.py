@@ -52,6 +52,7 @@ def game_of(rows: str):
 def test_combined_paths_counts_bar_off_and_hits():
     game = game_of(
         "  1) 64: 24/14                  62: 8/2 6/4\n"  # one checker, both dice
+        "  2)\n"  # an empty row
         "  2) 33: 8/5(2) 6/3(2)          31: 8/5 6/5\n"  # the same path twice
         "  3) 21: 5/3 6/5\n"
     )
