@@ -34,6 +34,10 @@ API
     * ``deepen(position, ranked, context, ply, also=None) -> list[ScoredPlay]`` — the 1-ply
       ``ranked`` plays with the best of them (and the play ending in ``also``) re-scored ``ply``
       deep, as ``rank_plays(..., ply)`` does: for a caller that already holds the 1-ply ranking.
+    * ``score_plays(position, plays, context, ply) -> list[ScoredPlay]`` — the given plays each
+      scored ``ply`` deep, best first, with the outcome probabilities of that same search (the
+      cube-aware tree; the equities are exactly ``deepen``'s): for the analysis board, which
+      shows every figure at the depth asked for.
     * ``score_unchanged(position, context) -> ScoredPlay`` — a roll that cannot be played, scored
       like a ranked play (the position stays, the opponent rolls next).
     * ``pre_roll_probs(position) -> Probs`` — the player on roll's outcome probabilities before
@@ -44,8 +48,21 @@ API
       (Janowski, match equities in match play); the same answers as bgsage's
       ``cube_action`` at 1-ply without its per-call reload.
 
+    * ``cube_decision(position, context, ply) -> CubeAdvice`` — ``cube_advice`` at ``ply``: 1-ply
+      is ``cube_advice``; deeper, bgsage's N-ply cube search (about 0.1 s a call: it loads its
+      own weights), for single requests such as the analysis board's.
+
+    ``deep_candidates(ranked, also=None, max_moves=5, threshold=0.08)`` — which 1-ply plays a
+    deeper search re-scores (``deepen``'s rule; the analysis board widens it).
+
     ``resignation_worth_accepting(probs, level, context)`` — whether a resignation at ``level``
     gives the receiver at least what playing on is worth.
+
+``brain.window``
+    ``doubling_window(position, probs, context) -> DoublingWindow`` — the winning chances at
+    which the player on roll should start doubling, the opponent should pass, and the player is
+    too good to double (Janowski's points at the position's cube life; match equities in match
+    play).
 
 Threads: every search runs single-threaded on the caller's thread (bgsage releases the GIL), and
 ``BGBOT_MULTIPLY_THREADS`` defaults to ``1`` in any process that imports ``brain.nets``: see the

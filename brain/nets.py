@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import bgbot_cpp
@@ -188,15 +189,7 @@ class Nets:
         :data:`FILTER_THRESHOLD` of the best among the first :data:`FILTER_MAX_MOVES`, always
         at least the first :data:`MIN_DEEP`, and the play ending in ``also`` if given (so a
         play made and the best play are compared on one scale)."""
-        best = ranked[0].equity
-        close = [s for s in ranked[:FILTER_MAX_MOVES] if best - s.equity < FILTER_THRESHOLD]
-        # At least the first MIN_DEEP plays get the deep value: a hint's top three must be
-        # compared on one scale.
-        count = max(len(close), MIN_DEEP)
-        keep, rest = list(ranked[:count]), list(ranked[count:])
-        if also is not None and not any(s.play.position == also for s in keep):
-            keep += [s for s in rest if s.play.position == also]
-            rest = [s for s in rest if s.play.position != also]
+        keep, rest = deep_candidates(ranked, also)
         pre = to_board(position)
         deep = sorted((self._score_nply(s, pre, context, ply) for s in keep), key=_order)
         return deep + rest
@@ -226,27 +219,76 @@ class Nets:
     def _score_nply(self, scored: ScoredPlay, pre: list[int], context: CubeContext,
                     ply: int) -> ScoredPlay:
         post = to_board(scored.play.position)
-        them = context.flipped()
         if not context.is_match and not context.cube_in_play:
             # Cubeless play (a cubeless money game; bench/bots.py): the plain N-ply search.
-            search = self._cubeless_search(ply)
-            with _SEARCH_LOCK:  # the search keeps a cache: one caller at a time
-                raw = search.evaluate_board(post, pre)
-                search.clear_cache()
-            probs = Probs.of(raw["probs"])
+            probs = self._cubeless_nply(post, pre, ply)
             return ScoredPlay(scored.play, probs.cubeless_equity, probs.cubeless_equity, probs)
-        if context.is_match:
-            equity = bgbot_cpp.cubeful_equity_nply(
-                bgbot_cpp.flip_board(post), _OWNER[them.owner], self._one_ply, ply,
-                n_threads=1, cube_value=them.value, away1=them.away[0], away2=them.away[1],
-                is_crawford=them.crawford, jacoby=False, beaver=False,
-                bearoff_db=self._bearoff)
-        else:
-            equity = bgbot_cpp.cubeful_equity_nply(
-                bgbot_cpp.flip_board(post), _OWNER[them.owner], self._one_ply, ply,
-                n_threads=1, jacoby=context.jacoby, beaver=context.beavers,
-                bearoff_db=self._bearoff)
+        owner, args = _nply_args(context)
+        equity = bgbot_cpp.cubeful_equity_nply(
+            bgbot_cpp.flip_board(post), owner, self._one_ply, ply, bearoff_db=self._bearoff,
+            **args)
         return ScoredPlay(scored.play, -equity, scored.cubeless, scored.probs)
+
+    def _cubeless_nply(self, post: list[int], pre: list[int], ply: int) -> Probs:
+        search = self._cubeless_search(ply)
+        with _SEARCH_LOCK:  # the search keeps a cache: one caller at a time
+            raw = search.evaluate_board(post, pre)
+            search.clear_cache()
+        return Probs.of(raw["probs"])
+
+    def score_plays(self, position: Position, plays: Sequence[Play], context: CubeContext,
+                    ply: int) -> list[ScoredPlay]:
+        """``plays`` (legal plays from ``position``) each scored ``ply`` deep, best first, with
+        the outcome probabilities of that same search (the cube-aware tree: after the play, the
+        opponent's replies are chosen by cubeful equity). At 1-ply this is :meth:`rank_plays`'
+        scoring; deeper, the equity is exactly :meth:`deepen`'s, and the probabilities (and the
+        cubeless equity) are the deep search's instead of the net's. For the analysis board,
+        which shows every figure at the depth asked for."""
+        pre = to_board(position)
+        if ply <= 1:
+            return sorted((self._score_1ply(p, pre, context) for p in plays), key=_order)
+        return sorted((self._score_nply_probs(p, pre, context, ply) for p in plays), key=_order)
+
+    def _score_nply_probs(self, play: Play, pre: list[int], context: CubeContext,
+                          ply: int) -> ScoredPlay:
+        post = to_board(play.position)
+        if not context.is_match and not context.cube_in_play:
+            probs = self._cubeless_nply(post, pre, ply)
+            return ScoredPlay(play, probs.cubeless_equity, probs.cubeless_equity, probs)
+        owner, args = _nply_args(context)
+        raw = bgbot_cpp.cubeful_probs_and_equity_nply(
+            bgbot_cpp.flip_board(post), owner, self._one_ply, ply, bearoff_db=self._bearoff,
+            **args)
+        probs = Probs.of(raw["probs"]).inverted()  # the search saw the opponent on roll
+        return ScoredPlay(play, -float(raw["equity"]), probs.cubeless_equity, probs)
+
+    def cube_decision(self, position: Position, context: CubeContext, ply: int) -> CubeAdvice:
+        """:meth:`cube_advice` at ``ply``: 1-ply is :meth:`cube_advice` itself; deeper,
+        bgsage's N-ply cube search (its probabilities and the no-double, double/take and
+        double/pass equities from the same search; it loads its own copy of the weights on
+        every call, about 0.1 s, so it is for single requests, not for bots)."""
+        if ply <= 1:
+            return self.cube_advice(position, context)
+        w = self._weights
+        if context.is_match:
+            args = {"away1": context.away[0], "away2": context.away[1],
+                    "is_crawford": context.crawford, "jacoby": False, "beaver": False}
+        else:
+            args = {"jacoby": context.jacoby, "beaver": context.beavers}
+        raw = bgbot_cpp.cube_decision_nply_unified(
+            to_board(position), context.value, _OWNER[context.owner], ply, w.strategy_type,
+            w.weight_paths_list, w.hidden_sizes_list, n_threads=1, bearoff_db=self._bearoff,
+            **args)
+        beaver = bool(raw.get("is_beaver", False))
+        return CubeAdvice(
+            double=bool(raw["should_double"]),
+            take=bool(raw["should_take"]),
+            beaver=beaver,
+            no_double=float(raw["equity_nd"]),
+            double_take=float(raw["equity_dt"]),
+            double_pass=float(raw["equity_dp"]),
+            probs=Probs.of(raw["probs"]),
+        )
 
     def cube_advice(self, position: Position, context: CubeContext) -> CubeAdvice:
         """The 1-ply cube decision for the player on roll in ``position`` (Janowski, with
@@ -279,6 +321,40 @@ class Nets:
             double_pass=float(decision.equity_dp),
             probs=probs,
         )
+
+
+def deep_candidates(ranked: Sequence[ScoredPlay], also: Position | None = None, *,
+                    max_moves: int = FILTER_MAX_MOVES, threshold: float = FILTER_THRESHOLD
+                    ) -> tuple[list[ScoredPlay], list[ScoredPlay]]:
+    """The 1-ply ``ranked`` plays (best first) split into those a deeper search re-scores and
+    the rest: the plays within ``threshold`` of the best among the first ``max_moves``
+    (:data:`FILTER_THRESHOLD`, :data:`FILTER_MAX_MOVES` unless said), always at least the first
+    :data:`MIN_DEEP`, and the play ending in ``also`` when given."""
+    if not ranked:
+        return [], []
+    best = ranked[0].equity
+    close = [s for s in ranked[:max_moves] if best - s.equity < threshold]
+    # At least the first MIN_DEEP plays get the deep value: a hint's top three must be
+    # compared on one scale.
+    count = max(len(close), MIN_DEEP)
+    keep, rest = list(ranked[:count]), list(ranked[count:])
+    if also is not None and not any(s.play.position == also for s in keep):
+        keep += [s for s in rest if s.play.position == also]
+        rest = [s for s in rest if s.play.position != also]
+    return keep, rest
+
+
+def _nply_args(context: CubeContext) -> tuple[object, dict]:
+    """The cube owner and the arguments of bgsage's cubeful N-ply search of a position after a
+    play by the player ``context`` belongs to: the search sees the opponent on roll."""
+    them = context.flipped()
+    if context.is_match:
+        args = {"n_threads": 1, "cube_value": them.value, "away1": them.away[0],
+                "away2": them.away[1], "is_crawford": them.crawford, "jacoby": False,
+                "beaver": False}
+    else:
+        args = {"n_threads": 1, "jacoby": context.jacoby, "beaver": context.beavers}
+    return _OWNER[them.owner], args
 
 
 def _order(scored: ScoredPlay):

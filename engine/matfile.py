@@ -10,14 +10,16 @@ parser accepts:
 * numbered rows ``%3d) `` with seat 0's action in a 27-character left column and seat 1's
   after it: ``31: 8/5 6/5`` (dice larger first, one single-die move per step, the bar is 25,
   off is 0, a hit is marked ``*``), ``51:`` alone for a roll that could not be played (or was
-  followed by a resignation), `` Doubles => 2``, `` Beavers => 4`` (taken and redoubled at
-  once: no `` Takes`` follows, as gnubg writes it), `` Takes``, `` Drops``;
+  followed by a resignation, or is still to be played in a game not finished),
+  `` Doubles => 2``, `` Beavers => 4`` (taken and redoubled at once: no `` Takes`` follows,
+  as gnubg writes it), `` Takes``, `` Drops``;
 * `` Wins N point(s)`` in the winner's column — N is what the game itself was worth (result ×
   cube, as in its fair-dice transcript) — ending in `` and the match`` when that decides a match.
 
 Trailing spaces are trimmed (gnubg pads its columns; its importer reads both). Resignation
 offers that were rejected are not part of the format and are left out; forfeits look like
-resignations at the forfeit value, and are explained in the header comments. What the format
+resignations at the forfeit value, and are explained in the header comments, as is the level
+of a resignation the Jacoby rule counted as a single. What the format
 cannot say goes into those comments too: a match won by forfeit (the winner's score is brought
 up to the match length, more than the game was worth), a forfeit between games, a stopped
 session, with the real final score; and a game forfeited before any dice were rolled, which is
@@ -77,6 +79,7 @@ from engine.notation import dice_text
 from engine.position import Board, Position
 from engine.record import GameRecord, MatchRecord
 from engine.reference import Move, apply_move
+from engine.results import EndReason
 
 _LEFT_WIDTH = 27
 _NAME_WIDTH = 31
@@ -95,7 +98,7 @@ def export(
     comments: Sequence[str] = (),
 ) -> str:
     """The ``.mat`` text of ``record`` (``\\n`` line ends, ending with a blank line)."""
-    names = (_clean_name(record.names[0], "Player 1"), _clean_name(record.names[1], "Player 2"))
+    names = (clean_name(record.names[0], "Player 1"), clean_name(record.names[1], "Player 2"))
     options = record.options
     lines = [
         f'; [Site "{_clean_tag(site)}"]',
@@ -132,6 +135,11 @@ def _automatic_comments(record: MatchRecord, names: tuple[str, str]) -> list[str
         for event in game.events:
             if isinstance(event, Forfeited):
                 out.append(f"Game {game.number}: {names[event.seat]} forfeited ({event.reason})")
+        result = game.result
+        if result is not None and result.reason is EndReason.RESIGN and result.jacoby:
+            # "Wins 1 point" cannot tell which level was resigned.
+            out.append(f"Game {game.number}: {names[result.loser]} resigned a "
+                       f"{result.kind.word} (counted as a single: the Jacoby rule)")
         if game.result is not None and not any(
             isinstance(e, Moved | Passed | Rolled | RolledOff) and _has_dice(e)
             for e in game.events
@@ -259,6 +267,8 @@ def _game_lines(record: MatchRecord, game: GameRecord, names: tuple[str, str]) -
                 f" Wins {points} point{plural}" + (" and the match" if decided else ""),
             )
         previous = event
+    if pending is not None and game.result is None:
+        rows.cell(pending.seat, _dice_text(pending.dice))  # a game still being played
     return lines + rows.lines()
 
 
@@ -276,9 +286,10 @@ def _play_text(position: Position, dice: Dice, moves: tuple[Move, ...]) -> tuple
     return _dice_text(dice) + " ".join(steps), position
 
 
-def _clean_name(name: str, default: str) -> str:
-    """A name gnubg's importer reads back: no colon (it ends the name), no comma (it starts a
-    rating), no control characters, single spaces, at most 24 characters."""
+def clean_name(name: str, default: str) -> str:
+    """A name as written here, and as :mod:`engine.importer` reads names: one gnubg's importer
+    reads back: no colon (it ends the name), no comma (it starts a rating), no control
+    characters, single spaces, at most 24 characters."""
     name = re.sub(r"[\x00-\x1f\x7f:,]", " ", str(name))
     name = " ".join(name.split())[:_MAX_NAME].strip()
     return name or default

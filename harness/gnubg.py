@@ -1,8 +1,8 @@
-"""Debian's GNU Backgammon as a test oracle: ``.mat`` imports, and the variations' rules.
-
-``import_mats`` imports ``.mat`` files and reads back what gnubg understood;
-``variation_plays`` asks gnubg, under ``set variation``, for its starting position and which
-plays of given positions it accepts (nackgammon, hypergammon).
+"""Debian's GNU Backgammon as a test oracle: it imports our ``.mat`` files and says what it
+understood (:func:`import_mats`), it plays itself to write its own ``.mat`` and ``.sgf`` files
+(:func:`self_play`), and it tells the variations' rules: under ``set variation``, its starting
+position and which plays of given positions it accepts (:func:`variation_plays`: nackgammon,
+hypergammon).
 
 One ``gnubg -t -q -p script`` process imports every file (a gnubg start costs ~0.2 s): for each
 file the script prints one ``FGMAT <json>`` line with the games, each game's plays and result,
@@ -175,3 +175,130 @@ def variation_plays(
             f"{done.stderr[-2000:]}"
         )
     return start, results
+
+
+# ------------------------------------------------------------------ gnubg playing itself
+
+_PLAY_SCRIPT = r'''
+import json, os
+import gnubg
+
+plans = json.load(open(os.environ["FG_PLANS"]))
+out = os.environ["FG_OUT"]
+for i, plan in enumerate(plans):
+    for p in (0, 1):
+        gnubg.command("set player %d gnubg" % p)
+        gnubg.command("set player %d chequerplay evaluation plies 0" % p)
+        gnubg.command("set player %d cubedecision evaluation plies 0" % p)
+    gnubg.command("set seed %d" % plan["seed"])
+    gnubg.command("set display off")
+    gnubg.command("set automatic game off")
+    gnubg.command("set jacoby " + ("on" if plan.get("jacoby") else "off"))
+    gnubg.command("set beavers %d" % (3 if plan.get("beavers") else 0))
+    length = plan["length"]
+    gnubg.command("new match %d" % length if length else "new session")
+    # Names set before "new match" do not reach its files: set them now (the export reads them).
+    for p in (0, 1):
+        gnubg.command("set player %d name %s" % (p, plan["names"][p]))
+    for _ in range(200 if length else plan["games"] - 1):
+        if length:
+            last = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)["games"][-1]
+            info = last["info"]
+            score = [info["score-X"], info["score-O"]]
+            if info.get("winner"):
+                score["XO".index(info["winner"])] += info["points-won"]
+            if max(score) >= length:
+                break
+        gnubg.command("new game")
+    mat = os.path.join(out, "p%d.mat" % i)
+    sgf = os.path.join(out, "p%d.sgf" % i)
+    gnubg.command('export match mat "%s"' % mat)
+    gnubg.command('save match "%s"' % sgf)
+    m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
+    games = []
+    for g in m["games"]:
+        gi = g["info"]
+        games.append({
+            "score": [gi["score-X"], gi["score-O"]],
+            "winner": gi.get("winner"),
+            "points": gi.get("points-won"),
+            "resigned": gi.get("resigned"),
+            "moves": sum(1 for a in g["game"] if a["action"] == "move"),
+        })
+    print("FGPLAY " + json.dumps({"mat": mat, "sgf": sgf, "games": games,
+                                  "length": m["match-info"]["match-length"]}), flush=True)
+'''
+
+
+def self_play(plans: Sequence[dict], timeout: float = 300) -> list[dict]:
+    """Debian's gnubg playing itself (0-ply, both sides), once per plan: ``{"names": [a, b],
+    "seed": n, "length": points (0: a money session), "games": n (sessions), "jacoby": bool,
+    "beavers": bool}``. Per plan: the ``.mat`` and ``.sgf`` texts gnubg wrote, and gnubg's own
+    reading of the games (score before, winner ``"X"``/``"O"`` for player 0/1, points,
+    resigned, number of moves)."""
+    gnubg = gnubg_command()
+    if gnubg is None:
+        raise RuntimeError("gnubg is not installed (Debian package gnubg, in /usr/games)")
+    with tempfile.TemporaryDirectory(prefix="fg-gnubg-") as tmp:
+        (Path(tmp) / "plans.json").write_text(json.dumps(list(plans)))
+        script = Path(tmp) / "play.py"
+        script.write_text(_PLAY_SCRIPT)
+        env = dict(os.environ, FG_PLANS=str(Path(tmp) / "plans.json"), FG_OUT=tmp, HOME=tmp)
+        done = subprocess.run(
+            [gnubg, "-t", "-q", "-p", str(script)], capture_output=True, text=True,
+            timeout=timeout, env=env, cwd=tmp, check=False, stdin=subprocess.DEVNULL,
+        )
+        results = [json.loads(line[len("FGPLAY "):]) for line in done.stdout.splitlines()
+                   if line.startswith("FGPLAY ")]
+        if len(results) != len(plans):
+            raise RuntimeError(f"gnubg played {len(results)} of {len(plans)} plans "
+                               f"(exit {done.returncode}): {done.stderr[-2000:]}")
+        for result in results:
+            result["mat"] = Path(result["mat"]).read_bytes()
+            result["sgf"] = Path(result["sgf"]).read_bytes()
+    return results
+
+
+# ------------------------------------------------------------------ XGIDs through gnubg
+
+_XGID_SCRIPT = r'''
+import os
+import gnubg
+
+gnubg.command("new game")
+for line in open(os.environ["FG_XGIDS"]).read().split("\n"):
+    if not line:
+        continue
+    gnubg.command("set xgid " + line)
+    print("FGXGID %s %s %s" % (line, gnubg.positionid(), gnubg.matchid()), flush=True)
+'''
+
+
+def xgid_ids(xgids: Sequence[str], timeout: float = 120) -> list[tuple[str, str]]:
+    """``(Position ID, Match ID)`` that Debian's gnubg shows after ``set xgid`` of each XGID, in
+    one gnubg process. gnubg offers to swap the players when XG's top player is on roll, and in
+    a script that offer is taken: its IDs are then those of the same state with seats swapped.
+    """
+    gnubg = gnubg_command()
+    if gnubg is None:
+        raise RuntimeError("gnubg is not installed (Debian package gnubg, in /usr/games)")
+    with tempfile.TemporaryDirectory(prefix="fg-gnubg-") as tmp:
+        listing = Path(tmp) / "xgids.txt"
+        listing.write_text("\n".join(xgids) + "\n")
+        script = Path(tmp) / "xgid.py"
+        script.write_text(_XGID_SCRIPT)
+        env = dict(os.environ, FG_XGIDS=str(listing), HOME=tmp)
+        done = subprocess.run(
+            [gnubg, "-t", "-q", "-p", str(script)], capture_output=True, text=True,
+            timeout=timeout, env=env, cwd=tmp, check=False, stdin=subprocess.DEVNULL,
+        )
+    found = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("FGXGID "):
+            _, xgid, pid, mid = line.split()
+            found[xgid] = (pid, mid)
+    missing = [x for x in xgids if x not in found]
+    if missing:
+        raise RuntimeError(f"gnubg gave no IDs for {len(missing)} XGIDs (exit "
+                           f"{done.returncode}): {done.stderr[-2000:]}")
+    return [found[x] for x in xgids]
