@@ -326,6 +326,7 @@ def _belongs(summary: dict[str, Any], status: str) -> bool:
             summary["phase"] == "waiting"
             and not summary["private"]
             and not summary.get("rematch_of")
+            and not summary.get("arranged")
         )
     return summary["phase"] not in ("waiting", "over") and not summary["private"]
 
