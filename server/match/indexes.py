@@ -17,8 +17,9 @@ Entry = tuple[int | None, int | None, int | None]
 
 def entry(state: MatchState) -> Entry:
     """Where ``state`` belongs: listed as open (waiting for an opponent, public, not a
-    rematch, nor a match whose players were arranged), listed as live (under way, public), and when its deadline falls due for the
-    sweeper (the deadline plus the lag allowance, plus 1 ms)."""
+    rematch, nor a match whose players were arranged), listed as live (under way, public),
+    and when its deadline falls due for the sweeper (the deadline plus the lag allowance,
+    plus 1 ms)."""
     waiting = state.phase is Phase.WAITING
     public = not state.config.private  # a private match is never listed, even when live
     config = state.config
