@@ -14,11 +14,19 @@ from typing import Any
 
 import msgpack
 
+from server.machine.state import Config
+
+AFTER_THE_MAP: dict[type, frozenset[str]] = {Config: frozenset({"arranged", "connect_by"})}
+"""Fields added since states are stored as maps: the legacy form never had them (a legacy
+value loads them with their defaults), so the writer of that form leaves them out."""
+
 
 def positional(value: Any) -> Any:
     """``value`` in the legacy positional form, ready for msgpack."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [positional(getattr(value, f.name)) for f in dataclasses.fields(value)]
+        later = AFTER_THE_MAP.get(type(value), frozenset())
+        fields = [f for f in dataclasses.fields(value) if f.name not in later]
+        return [positional(getattr(value, f.name)) for f in fields]
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple | list | frozenset | set):

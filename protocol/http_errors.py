@@ -44,6 +44,8 @@ class HttpCode(enum.StrEnum):
     SIGNED_OUT = "signed_out"
     # Records
     ANALYSIS_FAILED = "analysis_failed"
+    # Quick pairing and tournaments (server/competition: docs/tournaments.md)
+    BAD_SEEK = "bad_seek"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -67,6 +69,7 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "sign-ups from this address (`Retry-After`)",
     HttpCode.SIGNED_OUT: "deleting the account without being signed in",
     HttpCode.ANALYSIS_FAILED: "the game could not be analysed (the message says why)",
+    HttpCode.BAD_SEEK: "a seek the pairing rules cannot take (the message names the field)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -80,6 +83,7 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.TOO_MANY_ATTEMPTS: 429,
     HttpCode.SIGNED_OUT: 401,
     HttpCode.ANALYSIS_FAILED: 500,
+    HttpCode.BAD_SEEK: 400,
 }
 """The HTTP status each code is answered with."""
 

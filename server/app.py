@@ -17,6 +17,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
+from server.competition.news import News
+from server.competition.quick import QuickPairing
+from server.competition.seek_pool import SeekPool
 from server.match import tally
 from server.match.bus import Bus, Committed, GameFinished, MatchFinished
 from server.match.clock import ServerClock, sweep_deadlines
@@ -32,10 +35,10 @@ from server.ops.tasks import cancel_all
 from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
 from server.players.chat import ChatRooms
-from server.players.profiles import Players
+from server.players.profiles import Players, seat_link
 from server.players.results import Results
 from server.web import accounts as accounts_api
-from server.web import exports, hints, lobby, pages, records
+from server.web import exports, hints, lobby, pages, records, seeks
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -113,6 +116,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         store, matches, accounts, gateway.connections, settings.chat_burst, settings.chat_per_minute
     )
     players = Players(accounts, results, settings.leaderboard_experience)
+    # Quick pairing (server/competition: the pool in Redis, the matches it arranges).
+    news = News(store.redis, target)
+    quick = QuickPairing(
+        SeekPool(store.redis), matches, news, seat_link, gateway.presence.claimed
+    )
 
     # The listeners of the match-event bus, told in this order (docs/architecture.md, "The
     # match-event bus"). Results: a finished match's ratings and histories, exactly once
@@ -143,6 +151,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return await matches.cancel_unjoined(match_id, limits.limits.open_ms)
 
         app.state.players = players
+        app.state.quick = quick
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -154,6 +163,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 sweep_open_matches(limits, clock.now, cancel_unjoined), name="open-matches"
             ),
             asyncio.create_task(results.sweep_forever(), name="results"),
+            asyncio.create_task(quick.sweep_forever(), name="seeks"),
+            asyncio.create_task(quick.listen_forever(), name="seek-news"),
             asyncio.create_task(follow_primary(target, store.redis), name="primary"),
         ]
         log.info(
@@ -180,6 +191,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *hints.routes,
         *exports.routes,
         *records.routes,
+        *seeks.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

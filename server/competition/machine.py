@@ -9,7 +9,7 @@ then settles again (a full field starts, a finished match lets the next one be p
 
 Idempotent under at-least-once delivery: a result for a pairing already decided, a second
 join, a repeated withdrawal or connection change nothing (:class:`Unchanged`), so each result
-counts once. Refusals raise :class:`~server.competition.errors.Rejected` and change nothing.
+counts once. Refusals raise :class:`~server.competition.errors.Refused` and change nothing.
 
 >>> from engine.match import MatchOptions
 >>> config = Config(Kind.KNOCKOUT, MatchOptions.match(3), max_players=4)
@@ -45,7 +45,7 @@ from server.competition.effects import (
     Withdrawn,
     match_id,
 )
-from server.competition.errors import Rejected
+from server.competition.errors import Code, Refused
 from server.competition.scoring import (
     RESULT_VALUE,
     arena_order,
@@ -99,12 +99,12 @@ def create(tournament_id: str, config: Config, creator: str, now: int) -> Tourna
 
 
 def apply(state: TournamentState, command: Command, now: int) -> Accepted | Unchanged:
-    """Apply ``command`` at server time ``now``; raises :class:`Rejected` when refused."""
+    """Apply ``command`` at server time ``now``; raises :class:`Refused` when refused."""
     if type(now) is not int:
-        raise Rejected("bad_field", "now is a server time in whole milliseconds")
+        raise Refused(Code.BAD_FIELD, "now is a server time in whole milliseconds")
     handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise Rejected("unknown_command", f"no such command {type(command).__name__}")
+        raise Refused(Code.UNKNOWN_COMMAND, f"no such command {type(command).__name__}")
     tx = _Tx(state, now)
     _settle(tx)
     handler(tx, command)
@@ -218,20 +218,20 @@ def _join(tx: _Tx, cmd: Join) -> None:
     if not (isinstance(cmd.name, str) and 1 <= len(cmd.name) <= MAX_NAME) or not (
         cmd.name.isprintable()
     ):
-        raise Rejected("bad_field", f"a player's name is 1..{MAX_NAME} printable characters")
+        raise Refused(Code.BAD_FIELD, f"a player's name is 1..{MAX_NAME} printable characters")
     if not is_rating(cmd.rating):
-        raise Rejected("bad_field", "a rating is a number 0..10000")
+        raise Refused(Code.BAD_FIELD, "a rating is a number 0..10000")
     phase, kind = tx.get("phase"), tx.config.kind
     if phase is Phase.FINISHED:
-        raise Rejected("finished", "the tournament is over")
+        raise Refused(Code.FINISHED, "the tournament is over")
     known = tx.player(cmd.player)
     if known is not None and known.active:
         tx.reason = "already in"
         return
     if phase is Phase.RUNNING and kind is not Kind.ARENA:
-        raise Rejected("started", "the tournament has started")
+        raise Refused(Code.STARTED, "the tournament has started")
     if sum(p.active for p in tx.players) >= tx.config.max_players:
-        raise Rejected("full", f"the tournament has {tx.config.max_players} players already")
+        raise Refused(Code.FULL, f"the tournament has {tx.config.max_players} players already")
     if known is not None:
         # Back in the arena: points kept, streak and no-shows forgotten.
         tx.put_player(
@@ -249,10 +249,10 @@ def _withdraw(tx: _Tx, cmd: Withdraw) -> None:
     check_id(cmd.player, "player")
     player = tx.player(cmd.player)
     if player is None:
-        raise Rejected("not_a_player", f"{cmd.player} is not in this tournament")
+        raise Refused(Code.NOT_A_PLAYER, f"{cmd.player} is not in this tournament")
     phase = tx.get("phase")
     if phase is Phase.FINISHED:
-        raise Rejected("finished", "the tournament is over")
+        raise Refused(Code.FINISHED, "the tournament is over")
     if phase is Phase.OPEN:
         tx.remove_player(player.id)
     elif not player.active:
@@ -264,7 +264,7 @@ def _withdraw(tx: _Tx, cmd: Withdraw) -> None:
 def _connected(tx: _Tx, cmd: Connected) -> None:
     i = _pairing_of(tx, cmd.match)
     if cmd.seat not in (0, 1) or type(cmd.seat) is not int:
-        raise Rejected("bad_field", "a seat is 0 or 1")
+        raise Refused(Code.BAD_FIELD, "a seat is 0 or 1")
     pairing = tx.pairings[i]
     if pairing.decided or pairing.connected[cmd.seat] or tx.get("phase") is Phase.FINISHED:
         tx.reason = "nothing to do"
@@ -301,20 +301,20 @@ _HANDLERS: dict[type, Any] = {
 def _pairing_of(tx: _Tx, match: str) -> int:
     i = tx.by_match.get(match) if isinstance(match, str) else None
     if i is None:
-        raise Rejected("unknown_match", f"no match {match!r} in this tournament")
+        raise Refused(Code.UNKNOWN_MATCH, f"no match {match!r} in this tournament")
     return i
 
 
 def _check_result(cmd: MatchFinished) -> None:
     if cmd.winner not in (None, 0, 1) or type(cmd.winner) is bool:
-        raise Rejected("bad_field", "the winner is seat 0, seat 1 or none")
+        raise Refused(Code.BAD_FIELD, "the winner is seat 0, seat 1 or none")
     score = cmd.score
     if not (
         isinstance(score, tuple)
         and len(score) == 2
         and all(type(x) is int and x >= 0 for x in score)
     ):
-        raise Rejected("bad_field", "the score is two whole numbers, 0 or more")
+        raise Refused(Code.BAD_FIELD, "the score is two whole numbers, 0 or more")
     for game in cmd.games:
         if not (
             isinstance(game, Game)
@@ -322,7 +322,8 @@ def _check_result(cmd: MatchFinished) -> None:
             and game.result in RESULT_VALUE
             and game.reason in GAME_REASONS
         ):
-            raise Rejected("bad_field", f"a game is a winning seat, a result and a reason: {game}")
+            message = f"a game is a winning seat, a result and a reason: {game}"
+            raise Refused(Code.BAD_FIELD, message)
 
 
 # ---------------------------------------------------------------- deciding pairings

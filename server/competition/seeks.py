@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.competition.errors import Rejected
+from server.competition.errors import Code, Refused
 
 WIDEN_POINTS = 50
 WIDEN_EVERY_MS = 5_000
@@ -73,8 +73,8 @@ def check(seek: Seek) -> Seek:
     """``seek`` if the pairing rules can read it; ``bad_seek`` naming the field otherwise.
     (Whether the terms make a valid match — lengths, clocks — is the lobby's check.)"""
 
-    def bad(message: str) -> Rejected:
-        return Rejected("bad_seek", message)
+    def bad(message: str) -> Refused:
+        return Refused(Code.BAD_SEEK, message)
 
     for name in ("id", "mode", "browser"):
         if not isinstance(getattr(seek, name), str) or not getattr(seek, name):

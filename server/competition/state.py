@@ -14,7 +14,7 @@ True
 >>> check_config(Config(Kind.ARENA, MatchOptions.single_game(), max_players=20), now=0)
 Traceback (most recent call last):
 ...
-server.competition.errors.Rejected: bad_config: an arena lasts 1..720 minutes (duration_ms)
+server.competition.errors.Refused: bad_config: an arena lasts 1..720 minutes (duration_ms)
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.match import MatchOptions, Mode
-from server.competition.errors import Rejected
+from server.competition.errors import Code, Refused
 from server.machine import serial
 
 
@@ -142,12 +142,12 @@ def check_id(value: Any, what: str) -> str:
         or not 1 <= len(value) <= MAX_ID
         or any(not ch.isprintable() or ch.isspace() for ch in value)
     ):
-        raise Rejected("bad_field", f"{what} is 1..{MAX_ID} printable characters, no spaces")
+        raise Refused(Code.BAD_FIELD, f"{what} is 1..{MAX_ID} printable characters, no spaces")
     return value
 
 
 def _bad(message: str) -> None:
-    raise Rejected("bad_config", message)
+    raise Refused(Code.BAD_CONFIG, message)
 
 
 def _is_int(value: Any) -> bool:

@@ -297,6 +297,8 @@ class _Tx:
             if not state.is_over and seats:
                 _, reserve = reserve_in(seats, decision, reserves)
                 deadline = self.now + state.config.clock_ms + reserve
+                if decision == "commit" and state.dice.game == 1 and state.config.connect_by:
+                    deadline = state.config.connect_by  # the first commitments: connect by then
         nxt = pe.Clock(decision, seats, deadline, state.reserves)
         events = []
         v = state.version

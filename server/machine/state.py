@@ -52,6 +52,14 @@ class Config:
     rematch_of: str | None = None
     rematch_for: int | None = None
     reserve_ms: int = 0
+    # Both players were chosen by a process, not the lobby: ``pairing`` (quick pairing) or
+    # ``tournament``. Such a match is never listed as open and takes no ordinary join (its
+    # seat 1 is taken by that process). Docs: docs/tournaments.md.
+    arranged: str | None = None
+    # The server time by which both seats' first dice commitments are due, instead of
+    # ``clock_ms`` after the join: a tournament's no-show deadline (a seat connects and commits
+    # by it, or forfeits; both silent: abandoned). None: the plain clock.
+    connect_by: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

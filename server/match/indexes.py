@@ -17,12 +17,15 @@ Entry = tuple[int | None, int | None, int | None]
 
 def entry(state: MatchState) -> Entry:
     """Where ``state`` belongs: listed as open (waiting for an opponent, public, not a
-    rematch), listed as live (under way, public), and when its deadline falls due for the
-    sweeper (the deadline plus the lag allowance, plus 1 ms)."""
+    rematch, nor a match whose players were arranged), listed as live (under way, public),
+    and when its deadline falls due for the sweeper (the deadline plus the lag allowance,
+    plus 1 ms)."""
     waiting = state.phase is Phase.WAITING
     public = not state.config.private  # a private match is never listed, even when live
+    config = state.config
+    joinable = config.rematch_of is None and config.arranged is None
     return (
-        state.created if waiting and public and state.config.rematch_of is None else None,
+        state.created if waiting and public and joinable else None,
         state.created if not waiting and not state.is_over and public else None,
         state.deadline + state.config.grace_ms + 1 if state.deadline else None,
     )

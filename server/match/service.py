@@ -151,6 +151,8 @@ class MatchService:
                 ErrorCode.FORBIDDEN,
                 "this rematch's seat is kept for the other player of the last match",
             )
+        if state.config.arranged is not None:  # (quick pairing, tournaments)
+            raise core.Rejected(ErrorCode.FORBIDDEN, "this match's players were chosen for it")
         invited = bool(invite) and await self.holds(match_id, "invite", invite or "")
         if state.config.private and not invited:
             raise core.Rejected(ErrorCode.FORBIDDEN, "this private match needs its invite link")

@@ -29,6 +29,7 @@ def summary(state: MatchState) -> dict[str, object]:
         "winner": state.match.winner if state.is_over else None,
         "rematch_of": state.config.rematch_of,
         "rematch": state.rematch.match if state.rematch else None,
+        "arranged": state.config.arranged,
     }
 
 

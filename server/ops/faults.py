@@ -10,7 +10,12 @@ cleanup, as SIGKILL would) the first time a ``<Command>`` (a class name of
   neither acknowledged it nor sent it to its own connections;
 * ``after_finish`` — as ``after_store``, for the transition that ends a match only;
 * ``mid_record`` — a finished match's result is recorded for its first account but not yet
-  for the second (:mod:`server.players.results`).
+  for the second (:mod:`server.players.results`);
+* ``after_pairing`` — the pool paired seeks (stored) but their match is not created yet
+  (:mod:`server.competition.quick`);
+* ``after_tournament_store`` — a tournament's transition is stored but none of its effects
+  carried out (:mod:`server.competition.tournaments`; ``<Command>`` is the tournament
+  command's class name: ``MatchFinished``, ``Join``, ``Tick``...).
 
 ``Any`` in place of a command matches every command.
 
@@ -27,7 +32,14 @@ from server.ops import logs
 log = logs.get("faults")
 
 
-POINTS = ("before_store", "after_store", "after_finish", "mid_record")
+POINTS = (
+    "before_store",
+    "after_store",
+    "after_finish",
+    "mid_record",
+    "after_pairing",
+    "after_tournament_store",
+)
 
 
 def parse(spec: str) -> tuple[str, str] | None:

@@ -75,6 +75,15 @@ def seat_fields(seat: int, account: Account | None, rated: bool = False) -> dict
     return fields
 
 
+def seat_link(seat: int, ref: str | None, rated: bool = False) -> dict[str, bytes]:
+    """:func:`seat_fields` for an account known by its ref (``<key> <id>``, None for a guest):
+    how a match arranged by quick pairing or a tournament links its seats to accounts."""
+    fields: dict[str, bytes] = {f"a{seat}": ref.encode()} if ref else {}
+    if rated:
+        fields[RATED_FIELD] = b"1"
+    return fields
+
+
 async def check_join(request: Request, match_id: str, account: Account | None) -> None:
     """A rated match takes only a signed-in player, and nobody plays their own account."""
     creator, _, rated = await players(request).results.seats(match_id)

@@ -12,7 +12,8 @@ of a request that several routes read.
 * :func:`match_id_of` — the match named in the path (404 ``not_found`` when it cannot be one),
   :func:`log_or_error` — its log, or the error answer; :func:`required_secret` and
   :func:`secret_field` — a seat token in a body; :func:`client_address` — who asks (behind a
-  trusted proxy, the address it forwarded); :func:`service` — the process's match service.
+  trusted proxy, the address it forwarded); :func:`service` — the process's match service;
+  :func:`clean_name` — a guest's display name (the lobby's and quick pairing's).
 
 A route module takes its body through :mod:`server.web.http_input` and everything else it
 shares with other routes from here; no route module imports another.
@@ -29,6 +30,7 @@ from redis.exceptions import RedisError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from protocol import limits as L
 from protocol.errors import ErrorCode
 from protocol.fields import MATCH_ID_PATTERN, TOKEN
 from protocol.http_errors import ApiErrorCode, checked, status_of
@@ -204,3 +206,18 @@ def client_address(request: Request) -> str:
 def service(request: Request) -> MatchService:
     """The process's match service."""
     return request.app.state.services.matches
+
+
+NAME_LIMIT = L.MAX_NAME_CHARS  # a name the wire (protocol.fields.Name) can carry
+
+
+def clean_name(raw: str | None) -> str:
+    """A display name: 1-24 printable characters, whitespace collapsed; 'Guest' if empty."""
+    if raw is None:
+        return "Guest"
+    name = " ".join(raw.split())
+    if len(name) > NAME_LIMIT:
+        raise BadRequest(ErrorCode.BAD_FIELD, f"name is longer than {NAME_LIMIT} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise BadRequest(ErrorCode.BAD_FIELD, "name has unprintable characters")
+    return name or "Guest"

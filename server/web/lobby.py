@@ -50,6 +50,7 @@ from server.ops.addresses import address_key
 from server.players import profiles as players
 from server.web.common import (
     BadRequest,
+    clean_name,
     client_address,
     handles_errors,
     match_id_of,
@@ -62,19 +63,6 @@ from server.web.limits import LobbyLimits, Refused
 from server.work import botmatch
 
 MAX_INVITE_LINK = 512
-NAME_LIMIT = L.MAX_NAME_CHARS  # a name the wire (protocol.fields.Name) can carry
-
-
-def clean_name(raw: str | None) -> str:
-    """A display name: 1-24 printable characters, whitespace collapsed; 'Guest' if empty."""
-    if raw is None:
-        return "Guest"
-    name = " ".join(raw.split())
-    if len(name) > NAME_LIMIT:
-        raise BadRequest(ErrorCode.BAD_FIELD, f"name is longer than {NAME_LIMIT} characters")
-    if any(not ch.isprintable() for ch in name):
-        raise BadRequest(ErrorCode.BAD_FIELD, "name has unprintable characters")
-    return name or "Guest"
 
 
 class Terms(NamedTuple):
@@ -326,6 +314,7 @@ def _belongs(summary: dict[str, Any], status: str) -> bool:
             summary["phase"] == "waiting"
             and not summary["private"]
             and not summary.get("rematch_of")
+            and not summary.get("arranged")
         )
     return summary["phase"] not in ("waiting", "over") and not summary["private"]
 

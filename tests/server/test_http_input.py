@@ -103,6 +103,8 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/account/login"),
         ("POST", "/api/account/logout"),
         ("DELETE", "/api/account"),
+        ("POST", "/api/seeks"),
+        ("DELETE", "/api/seeks/{seek}"),
     }
 
 

@@ -11,7 +11,7 @@ from server.competition import machine
 from server.competition.arena import Waiter, pair_waiting
 from server.competition.commands import Connected, Join, MatchFinished, Tick, Withdraw
 from server.competition.effects import Finish, Forfeit, Pair, Withdrawn
-from server.competition.errors import Rejected
+from server.competition.errors import Refused
 from server.competition.machine import next_due
 from server.competition.scoring import standings
 from server.competition.state import Game, How, Kind
@@ -242,7 +242,7 @@ def test_coming_back_needs_a_free_place() -> None:
     driver = arena(3)
     driver.do(Withdraw("p000"))
     driver.do(Join("new", "New", 1500.0))  # the place p000 left
-    with pytest.raises(Rejected) as refused:
+    with pytest.raises(Refused) as refused:
         driver.do(Join("p000", "Player 0", 1500.0))
     assert refused.value.code == "full"
     driver.do(Withdraw("new"))

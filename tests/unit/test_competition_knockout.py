@@ -11,7 +11,7 @@ from harness.tournament_driver import Driver, config, entrants, higher_rating_wi
 from server.competition import knockout
 from server.competition.commands import Connected, Join, Tick, Withdraw
 from server.competition.effects import Bye, Finish, Forfeit, Pair, Started, StartRound, Withdrawn
-from server.competition.errors import Rejected
+from server.competition.errors import Refused
 from server.competition.machine import next_due
 from server.competition.state import How, Kind, Pairing
 
@@ -195,7 +195,7 @@ def test_when_full_starts_at_the_last_join_and_a_start_time_waits_for_it() -> No
     timed.join(entrants(8), at=1)
     assert timed.state.phase.value == "open", "full, but it starts at its time"
     assert next_due(timed.state) == 60_000
-    with pytest.raises(Rejected) as refused:
+    with pytest.raises(Refused) as refused:
         timed.do(Join("late", "Late", 1500.0), at=2)
     assert refused.value.code == "full"
     timed.tick(60_000)

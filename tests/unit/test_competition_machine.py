@@ -14,7 +14,7 @@ from engine.match import MatchOptions
 from harness.tournament_driver import TID, Driver, config, entrants, random_results
 from server.competition import commands, effects, machine
 from server.competition.commands import Connected, Join, MatchFinished, Tick, Withdraw
-from server.competition.errors import Rejected
+from server.competition.errors import Refused
 from server.competition.state import (
     Config,
     Game,
@@ -32,7 +32,7 @@ MIN = 60_000
 
 def refused(state: TournamentState, command: object, now: int = 0) -> str:
     before = dumps(state)
-    with pytest.raises(Rejected) as caught:
+    with pytest.raises(Refused) as caught:
         machine.apply(state, command, now)  # type: ignore[arg-type]
     assert dumps(state) == before
     assert caught.value.message
@@ -64,7 +64,7 @@ def refused(state: TournamentState, command: object, now: int = 0) -> str:
 )
 def test_terms_outside_the_limits_are_refused_by_name(terms: dict, words: str) -> None:
     base = {"options": MatchOptions.match(3), "max_players": 8}
-    with pytest.raises(Rejected) as caught:
+    with pytest.raises(Refused) as caught:
         machine.create(TID, Config(**(base | terms)), "ann", now=0)
     assert caught.value.code == "bad_config" and words in caught.value.message
 
@@ -72,7 +72,7 @@ def test_terms_outside_the_limits_are_refused_by_name(terms: dict, words: str) -
 def test_ids_are_checked() -> None:
     good = config(Kind.KNOCKOUT, max_players=8)
     for bad in ("", "a b", "x" * 65, "tab\t", 7):
-        with pytest.raises(Rejected) as caught:
+        with pytest.raises(Refused) as caught:
             machine.create(bad, good, "ann", now=0)  # type: ignore[arg-type]
         assert caught.value.code == "bad_field"
 
@@ -89,7 +89,7 @@ def test_bad_commands_are_refused_and_change_nothing() -> None:
     assert refused(state, Connected("0" * 32, 0)) == "unknown_match"
     assert refused(state, MatchFinished("0" * 32, 0)) == "unknown_match"
     assert refused(state, "join") == "unknown_command"
-    with pytest.raises(Rejected) as caught:
+    with pytest.raises(Refused) as caught:
         machine.apply(state, Tick(), now=1.5)  # type: ignore[arg-type]
     assert caught.value.code == "bad_field"
     driver.join(entrants(4), at=1)

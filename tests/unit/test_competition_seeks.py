@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.competition import make_vectors, seeks
-from server.competition.errors import Rejected
+from server.competition.errors import Refused
 from server.competition.seeks import Seek
 
 VECTORS = json.loads(
@@ -202,7 +202,7 @@ def test_a_seek_the_rules_cannot_read_is_refused_by_name(changes: dict, words: s
         "browser": "b1", "since": 0, "account": "ann", "rating": 1500, "range": 100,
     }  # fmt: skip
     assert seeks.check(Seek(**good)) == Seek(**good)
-    with pytest.raises(Rejected) as caught:
+    with pytest.raises(Refused) as caught:
         seeks.check(Seek(**(good | changes)))
     assert caught.value.code == "bad_seek" and words in caught.value.message
 

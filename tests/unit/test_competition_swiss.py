@@ -300,9 +300,9 @@ def test_a_late_join_is_refused_and_withdrawing_before_the_start_leaves_no_trace
     assert [p.entry for p in driver.state.players] == [1, 2, 3, 4, 6]
     driver.tick(1_000)
     assert driver.state.phase.value == "running"
-    from server.competition.errors import Rejected
+    from server.competition.errors import Refused
 
-    with pytest.raises(Rejected) as refused:
+    with pytest.raises(Refused) as refused:
         driver.do(joins[5])
     assert refused.value.code == "started"
 

@@ -449,3 +449,36 @@ def test_every_rejection_names_a_wire_error_code():
             named |= found
     assert named and named <= set(WireCode.__members__)
     assert raise_codes(Path(core.__file__).read_text())[0]  # the machine raises its own
+
+
+def test_connect_by_sets_the_first_commitments_deadline_only():
+    """A tournament match: both seats connect (commit) by ``connect_by``, whatever the clock;
+    the games after the first, and every other decision, run on the plain clock."""
+    import random
+
+    config = Config(MatchOptions.match(3), clock_ms=CLOCK, grace_ms=500, connect_by=95_000)
+    state, _ = core.create(MID, config, "ann", 0)
+    state = core.apply(state, Join(1, name="bob"), 1_000).state
+    assert state.deadline == 95_000 and core.expire(state, 95_500) is None
+    seats = [Seat(0, random.Random(1)), Seat(1, random.Random(2))]
+    state, _ = step(state, seats[0].decide(state), now=50_000)
+    assert state.deadline == 95_000  # seat 1 still owes its first commitment
+    with pytest.raises(core.Rejected) as late:
+        core.apply(state, seats[1].decide(state), 95_501)
+    assert late.value.code == "too_late"
+    state, _ = step(state, seats[1].decide(state), now=60_000)  # the roll-off: the plain clock
+    assert state.phase is Phase.ROLLOFF and state.deadline == 60_000 + CLOCK
+    # A silent seat forfeits at the connect deadline (after the lag allowance), not before.
+    silent, _ = core.create(MID, config, "ann", 0)
+    silent = core.apply(silent, Join(1, name="bob"), 1_000).state
+    silent, _ = step(silent, seats[0].decide(silent), now=2_000)
+    assert core.expire(silent, 95_500) is None
+    over = core.expire(silent, 95_501)
+    assert first(over.events, "forfeit").seat == 1 and over.state.match.winner == 0
+    # An arranged match takes no ordinary join: the machine leaves that to the lobby, which
+    # refuses it (server.match.service); its summary says so and it is never listed open.
+    from server.match.indexes import entry
+    from server.match.stored import summary
+
+    arranged, _ = core.create(MID, dataclasses.replace(config, arranged="tournament"), "ann", 0)
+    assert summary(arranged)["arranged"] == "tournament" and entry(arranged)[0] is None
