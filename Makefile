@@ -3,6 +3,9 @@
 #   make test    set everything up and run the whole test suite (what CI runs)
 SHELL := /bin/bash
 PY := .venv/bin/python
+# The suite runs in two worker processes, a test file at a time each (its module fixtures
+# start once); PYTEST_ARGS="-p no:xdist" runs it in one.
+PYTEST_ARGS ?= -n 2 --dist loadfile
 # System commands the project needs; scripts/bootstrap.sh installs the missing ones with apt-get.
 # (Node.js for the browser client is handled by scripts/build-web.sh: the system's when recent
 # enough, otherwise a private copy from PyPI inside .venv.)
