@@ -348,7 +348,7 @@ describe('match session: a seat plays', () => {
     env.last.deliver({ t: 'reject', p: { seq: 8, code: 'no_double_pending', message: 'no double to answer' } });
     expect(await reply2).toEqual({ ok: false, code: 'no_double_pending', message: 'no double to answer' });
     await settle();
-    expect(s.notice?.text).toBe('Refused: no double to answer');
+    expect(s.notice?.text).toBe('There is no double to answer.');
   });
 
   it('a refused move restores the board and says why; retry_later is retried', async () => {
@@ -370,7 +370,7 @@ describe('match session: a seat plays', () => {
     expect(await done).toMatchObject({ ok: false });
     await settle();
     expect(netView(s).pending).toBe(false);
-    expect(netView(s).notice?.text).toBe('Move refused: move 1 (8, 5): point 5 is blocked');
+    expect(netView(s).notice?.text).toBe('That play breaks the rules: play the dice again.');
   });
 
   it('a reload keeps counting sequence numbers from storage', () => {

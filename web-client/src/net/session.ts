@@ -24,6 +24,7 @@ import {
   storeRecommitted,
 } from '../fairdice';
 import { ChatLog } from './chatLog';
+import { refusalText } from './refusals';
 import { type Words, aboutSeat } from './voice';
 import { Connection, type Env, type LinkState } from './connection';
 import { LiveVerifier, type Verdict } from './liveVerifier';
@@ -271,7 +272,7 @@ export class MatchSession {
     const w = this.waiting.get(ticket);
     if (!w) return;
     this.waiting.delete(ticket);
-    if (!reply.ok && w.user) this.say(`${w.action === 'move' ? 'Move refused' : 'Refused'}: ${reply.message}`, false);
+    if (!reply.ok && w.user) this.say(refusalText(reply.code, reply.message), false);
     w.resolve(reply);
   }
 

@@ -6,7 +6,8 @@
 
 import '../ui/bots.css';
 import { LEVELS, type Level, createBotMatch, levelName } from '../net/botApi';
-import { LobbyError, getMatch } from '../net/lobbyApi';
+import { getMatch } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import type { Seat } from '../net/protocol';
 import type { MatchSession } from '../net/session';
 import { type CreateOptions, type SeatRecord, saveSeat } from '../net/storage';
@@ -48,12 +49,7 @@ export function botChoice(readOptions: () => CreateOptions, playerName: () => st
       location.assign(`/m/${created.match}`);
     } catch (err) {
       play.disabled = false;
-      error.textContent =
-        err instanceof LobbyError && err.code === 'no_bots'
-          ? 'The computer opponent is not running on this server right now.'
-          : err instanceof LobbyError
-            ? err.message
-            : String(err);
+      error.textContent = errorWords(err);
     }
   });
   return h(

@@ -6,7 +6,7 @@
  */
 
 import { type Hint, formatMoves, getHint } from '../net/botApi';
-import { LobbyError } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import type { MatchSession } from '../net/session';
 import type { SeatRecord } from '../net/storage';
 import { button, h } from '../ui/dom';
@@ -53,8 +53,7 @@ export function hintPanel(session: MatchSession, matchId: string, record: SeatRe
       shownFor = at;
       out.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     } catch (err) {
-      const code = err instanceof LobbyError ? err.code : '';
-      out.replaceChildren(h('p', { class: 'form-error', text: code === 'no_decision' ? 'Nothing to decide right now.' : err instanceof Error ? err.message : String(err) }));
+      out.replaceChildren(h('p', { class: 'form-error', text: errorWords(err) }));
     }
     ask.disabled = decision() === null;
   });

@@ -10,6 +10,7 @@
  */
 
 import { acceptRematch, declineRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRematch } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import { browserEnv } from '../net/connection';
 import { NetGame } from '../view/netGame';
 import { MatchSession } from '../net/session';
@@ -37,8 +38,6 @@ import { attachBotPanel } from './botPanel';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
-
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** The spectator link: as the server named it for the creator, else this page's `#watch`. */
 const spectatorLink = (matchId: string, record: SeatRecord | null): string => record?.watch ?? `${location.origin}/m/${matchId}#watch`;
@@ -128,15 +127,7 @@ function joinScreen(
         resolve(record);
       } catch (err) {
         join.disabled = false;
-        const code = err instanceof LobbyError ? err.code : '';
-        error.textContent =
-          code === 'seat_taken'
-            ? 'This match already has two players. You can still watch it.'
-            : code === 'forbidden'
-              ? 'This invite link is not valid for this match.'
-              : code === 'needs_account'
-                ? 'This is a rated match: sign in (in the lobby) to play it, or just watch.'
-                : errorText(err);
+        error.textContent = errorWords(err);
       }
     });
     root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, form));
@@ -275,7 +266,7 @@ async function rematch(session: MatchSession, record: SeatRecord | null, storage
     saveSeat(storage, r.match, { seat: r.seat, token: r.token, watch: r.watch, rematchOf: r.rematch_of });
     location.assign(`/m/${r.match}`);
   } catch (err) {
-    session.say(`Rematch failed: ${errorText(err)}`, true);
+    session.say(`No rematch: ${errorWords(err)}`, true);
   }
 }
 
@@ -319,7 +310,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
           location.assign(`/m/${offer.match}`);
         } catch (err) {
           accept.disabled = false;
-          session.say(`Could not accept the rematch: ${errorText(err)}`, true);
+          session.say(`Could not accept the rematch: ${errorWords(err)}`, true);
         }
       });
       decline.addEventListener('click', async () => {
@@ -328,7 +319,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
         try {
           await declineRematch(offer.match, record.token);
         } catch (err) {
-          session.say(`Could not decline the rematch: ${errorText(err)}`, true);
+          session.say(`Could not decline the rematch: ${errorWords(err)}`, true);
         }
       });
       el.replaceChildren(h('span', { class: 'offer-text', text: `${name} offers a rematch` }), accept, decline);

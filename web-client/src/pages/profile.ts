@@ -6,6 +6,7 @@
 
 import { type HistoryEntry, type Profile, deleteAccount, getProfile } from '../net/accountApi';
 import { LobbyError } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import { button, h } from '../ui/dom';
 import { accountBox, rating } from './account';
 import { pageHeader } from './common';
@@ -39,7 +40,7 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
     try {
       p = await getProfile(name, page);
     } catch (err) {
-      const text = err instanceof LobbyError && err.status === 404 ? 'No player of that name.' : String(err instanceof Error ? err.message : err);
+      const text = err instanceof LobbyError && err.status === 404 ? 'No player of that name.' : errorWords(err);
       main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: name }), h('p', { text })));
       return;
     }
