@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import msgpack
 
 from engine import events as ev
-from engine.match import MatchOptions, Mode
+from engine.match import MatchOptions, cube_in_play
 from engine.matfile import export as export_mat
 from engine.position_id import decode as decode_position
 from engine.record import GameRecord, MatchRecord
@@ -246,7 +246,7 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
         if isinstance(d, pe.GameStarted):
             cube, after = 1, None
             in_game = True
-            with_cube = options.mode is not Mode.SINGLE_GAME and not d.crawford
+            with_cube = cube_in_play(options.mode, d.crawford)
             out.append(ev.GameStarted(d.game, d.score, d.crawford, with_cube))
             # A single game forfeited before it started (its creator never came, a seat
             # silent in the roll-off): the wire names the forfeit first, the engine starts

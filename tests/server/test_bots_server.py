@@ -150,6 +150,23 @@ async def test_hints_for_moves_and_cube_only_against_the_computer(bot_server):
     status, body = await hint(bot_server.base, people["match"], people["token"])
     assert (status, body["error"]) == (403, "hints_unavailable")
 
+    # A match to 1: the cube may be turned (the tracker's Double), and the hint says why not to.
+    created = await _create_bot_match(bot_server.base, bot="easy", mode="match", length=1)
+    async with MatchClient(bot_server.ws, created["match"], created["token"]) as human:
+        await human.wait_for(lambda t: t.owes(0) in ("decide", "move"), 30)
+        if human.owes() == "move":  # we won the opening roll: play it first
+            t = human.tracker
+            await human.move(legal_plays(t.position(0), *t.dice)[0].moves)
+            await human.wait_for(lambda t: t.owes(0) == "decide", 30)
+        assert human.tracker.may_double(0)
+        status, body = await hint(bot_server.base, created["match"], created["token"])
+        assert status == 200 and body["phase"] == "decide"
+        cube = body["cube"]
+        assert (cube["action"], cube["dead"], cube["no_double"], cube["double_take"]) == (
+            "no_double", True, None, None)
+        assert 0 < cube["win"] < 1
+        await human.leave()
+
 
 
 async def test_the_computer_accepts_a_rematch(bot_server):

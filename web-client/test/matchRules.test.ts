@@ -14,6 +14,8 @@ import {
   type ResultLevel,
   type MatchRules,
   cubeInPlay,
+  cubeIsDead,
+  matchScore,
   mayDouble,
   nextGameIsCrawford,
   resignationLevels,
@@ -27,6 +29,7 @@ import { type Seat, other } from '../src/engine/seat';
 import type { DiceSource, LocalRoll } from '../src/view/dice';
 import type { GameView } from '../src/view/gameView';
 import { LocalGame } from '../src/view/localGame';
+import { Tracker } from '../src/net/tracker';
 
 type Score = [number, number];
 type Cube = [number, Seat | null];
@@ -43,7 +46,7 @@ interface Step {
 interface Fixture {
   readonly format: string;
   readonly crawford: { rules: MatchRules; score: Score; crawford_played: boolean; next_is_crawford: boolean }[];
-  readonly double: { rules: MatchRules; score: Score; crawford_played: boolean; cube: Cube; crawford: boolean; cube_in_play: boolean; may_double: boolean }[];
+  readonly double: { rules: MatchRules; score: Score; crawford_played: boolean; cube: Cube; crawford: boolean; cube_in_play: boolean; may_double: boolean; dead: boolean }[];
   readonly endings: {
     rules: MatchRules;
     score: Score;
@@ -53,6 +56,7 @@ interface Fixture {
     level: ResultLevel;
     points: number;
     new_score: Score;
+    shown_score: Score;
     over: boolean;
   }[];
   readonly levels: { id: string; worst: ResultLevel; levels: ResultLevel[][] }[];
@@ -86,12 +90,39 @@ describe('match rules: the engine’s tables', () => {
     expect(seen).toEqual(new Set(['false/true/true', 'false/true/false', 'true/false/false', 'false/false/false']));
   });
 
+  it('knows a dead cube: legal to turn, and worth nothing to the doubler', () => {
+    const bad = FIXTURE.double.filter((c) => cubeIsDead(c.rules, c.score, c.cube[0], 1) !== c.dead);
+    expect(bad).toEqual([]);
+    expect(FIXTURE.double.some((c) => c.dead && c.may_double && c.rules.length === 1)).toBe(true);
+  });
+
+  it('gives the network tracker the same cube rule (the Double button and the hint agree)', () => {
+    const MODE = { single: 'single_game', match: 'match', money: 'money' } as const;
+    const bad = FIXTURE.double.filter((c) => {
+      const t = new Tracker();
+      t.settings = { mode: MODE[c.rules.kind], length: c.rules.length || null, jacoby: c.rules.jacoby, beavers: false, move_time: 30_000, reserve: 0 };
+      t.crawford = c.crawford;
+      t.cube = c.cube[0];
+      t.cubeOwner = c.cube[1];
+      return t.mayDouble(1) !== c.may_double;
+    });
+    expect(bad).toEqual([]);
+  });
+
   it('scores a game as the engine does: level × cube, Jacoby, a forfeit in match play, the end of the match', () => {
     expect(FIXTURE.endings.length).toBeGreaterThan(500);
     const bad = FIXTURE.endings.filter((c) => {
       const worth = resultPoints(c.level, c.cube[0], c.end, c.rules.jacoby, c.cube[1] !== null);
       const got = scoreGame(c.rules, c.score, c.winner, worth, c.end);
-      return got.points !== c.points || got.score[0] !== c.new_score[0] || got.score[1] !== c.new_score[1] || got.over !== c.over;
+      const shown = matchScore(c.rules, got.score);
+      return (
+        got.points !== c.points ||
+        got.score[0] !== c.new_score[0] ||
+        got.score[1] !== c.new_score[1] ||
+        shown[0] !== c.shown_score[0] ||
+        shown[1] !== c.shown_score[1] ||
+        got.over !== c.over
+      );
     });
     expect(bad).toEqual([]);
     const ends = new Set(FIXTURE.endings.map((c) => `${c.rules.kind}/${c.end}/${c.level}`));

@@ -9,8 +9,9 @@
  * - **Single game**: one cubeless game; it ends the match. Gammons and backgammons count.
  * - **Match to N**: the cube is in play except in the Crawford game, the first game after a
  *   player reaches N−1 (so never in a match to 1, where the cube is in play). A dead cube is no
- *   exception: a player may double when the value already covers what they need. Gammons always
- *   count and the real points are added, so a winner's score may pass N; a forfeit is worth at
+ *   exception: a player may double when the value already covers what they need (`cubeIsDead`:
+ *   legal, and it gains them nothing). Gammons always count and the real points are added, so a
+ *   winner's score may pass N; the score shown never does (`matchScore`); a forfeit is worth at
  *   least what the winner still needs (it loses the match).
  * - **Money**: cube in play; under the Jacoby rule a gammon or backgammon counts as a single
  *   while the cube was never turned (not for a dropped double or a forfeit). A forfeit ends the
@@ -51,6 +52,20 @@ export function nextGameIsCrawford(rules: MatchRules, score: readonly [number, n
 /** Whether the cube is in play in a game: not in a single game, nor in the Crawford game. */
 export function cubeInPlay(kind: MatchKind, crawford: boolean): boolean {
   return kind !== 'single' && !crawford;
+}
+
+/** Whether a double gains `seat` nothing: in match play the cube's value already gives it the
+ * points it needs (a match to 1, the leader after the Crawford game). Legal, but it can only
+ * help the opponent, who takes and then wins the match with any win. */
+export function cubeIsDead(rules: MatchRules, score: readonly [number, number], value: number, seat: Seat): boolean {
+  return rules.kind === 'match' && score[seat] + value >= rules.length;
+}
+
+/** The score as a match shows it: in match play nobody beyond the length (a win worth more than
+ * the winner needed reaches N; the game's own points say what it was worth). */
+export function matchScore(rules: MatchRules, score: readonly [number, number]): [number, number] {
+  if (rules.kind !== 'match') return [score[0], score[1]];
+  return [Math.min(score[0], rules.length), Math.min(score[1], rules.length)];
 }
 
 /** Whether `seat` may double a cube in play of `value` held by `owner` (null: centred). */
