@@ -23,6 +23,6 @@ export function refusalText(code: string, message = ''): string {
 
 /** The words for an error of an HTTP call (or anything thrown). */
 export function errorWords(err: unknown): string {
-  if (err instanceof LobbyError) return err.code === 'offline' ? err.message : refusalText(err.code, err.message);
+  if (err instanceof LobbyError) return err.status === 0 ? err.message : refusalText(err.code, err.message);
   return GENERAL_REFUSAL;
 }
