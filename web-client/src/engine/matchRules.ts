@@ -18,7 +18,7 @@
  *   session.
  */
 
-import { type Board, isContact, resultLevel } from './position';
+import { type Board, CHECKERS, OFF, isContact, pipCount, resultLevel } from './position';
 import type { Seat } from './seat';
 
 export type MatchKind = 'single' | 'match' | 'money';
@@ -79,6 +79,29 @@ export function mayDouble(cube: { readonly value: number; readonly owner: Seat |
 export function worstPossible(loser: Board, winner: Board): ResultLevel {
   const level = resultLevel(loser);
   return level === 2 && isContact({ mover: loser, opponent: winner }) ? 3 : level;
+}
+
+/**
+ * Whether the player on roll (`resigner`, before or after rolling) cannot lose at `level` or
+ * worse whatever the dice and whoever plays how: a sure verdict from counts, claimed only
+ * without contact (else false). Level 1: they bear their last checker off before the opponent
+ * can; level 2: they bear a checker off before the opponent bears off its last one (no gammon);
+ * level 3 is never claimed (the engine offers a backgammon only where one is still possible).
+ *
+ * Why it is sure: without contact every die can be played and moves a checker at least one pip,
+ * so each roll takes at least 2 pips off the roller's count. The resigner, rolling first, has
+ * borne off its last checker by roll ⌈pips/2⌉, and (with all 15 checkers on the board) its first
+ * by roll ⌊(pips − 15)/2⌋ + 1 (15 checkers on the board count at least 15 pips). The opponent
+ * moves at most 24 pips and bears off at most 4 checkers a roll: it needs at least
+ * max(⌈pips/24⌉, ⌈checkers/4⌉) rolls to bear off.
+ */
+export function cannotLose(resigner: Board, opponent: Board, level: ResultLevel): boolean {
+  if (level === 3 || isContact({ mover: resigner, opponent })) return false;
+  const theirs = Math.max(Math.ceil(pipCount(opponent) / 24), Math.ceil((CHECKERS - opponent[OFF]!) / 4));
+  const pips = pipCount(resigner);
+  if (level === 1) return Math.ceil(pips / 2) <= theirs;
+  if (resigner[OFF]! > 0) return true; // a checker is off: no gammon any more
+  return Math.floor((pips - CHECKERS) / 2) + 1 <= theirs;
 }
 
 /** The levels the player on roll (`resigner`) may offer to resign at: above the one the

@@ -7,6 +7,8 @@
 import { type HistoryEntry, type Profile, deleteAccount, getProfile } from '../net/accountApi';
 import { LobbyError } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
+import { MATCH_KIND } from '../net/tracker';
+import { matchScore } from '../engine/matchRules';
 import { button, h } from '../ui/dom';
 import { accountBox, rating } from './account';
 import { pageHeader } from './common';
@@ -16,6 +18,8 @@ const what = (e: HistoryEntry): string => (e.mode === 'match' ? `${e.length}-poi
 
 function historyRow(e: HistoryEntry): HTMLElement {
   const result = e.won === null ? 'No result' : e.won ? 'Won' : 'Lost';
+  // The match score never passes the length (a gammon at 2 in a match to 1 won it 1–0).
+  const shown = matchScore({ kind: MATCH_KIND[e.mode], length: e.length, jacoby: false }, e.score);
   const change = e.change === null ? '' : `${e.change > 0 ? '+' : ''}${e.change.toFixed(2)}`;
   const opponent = e.opponent_account ? h('a', { href: `/u/${encodeURIComponent(e.opponent)}`, text: e.opponent }) : h('span', { text: `${e.opponent} (guest)` });
   return h(
@@ -24,7 +28,7 @@ function historyRow(e: HistoryEntry): HTMLElement {
     h('td', { class: 'date', text: new Date(e.at).toLocaleDateString() }),
     h('td', {}, opponent),
     h('td', { text: what(e) + (e.private ? ' · private' : '') }),
-    h('td', { class: 'score', text: `${result} ${e.score[0]}–${e.score[1]}` }),
+    h('td', { class: 'score', text: `${result} ${shown[0]}–${shown[1]}` }),
     h('td', { class: `change ${e.change === null ? '' : e.change >= 0 ? 'up' : 'down'}`, text: e.rated ? change : 'unrated' }),
     h('td', {}, h('a', { href: e.link, text: 'Replay' })),
   );
