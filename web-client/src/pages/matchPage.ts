@@ -153,14 +153,19 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   root.prepend(banner.el, alarm, offer.el);
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
-  app.sideLinks.append(matchPanel(session, matchId, record));
+  const info = matchPanel(session, matchId, record);
+  app.sideLinks.append(info.el);
   // Against the computer: achievements (the summary says whether the opponent is one).
   void followComputerMatch(() => getMatch(matchId), game, () => app.undoCount, app.sideExtra);
   const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n));
-  app.sideExtra.prepend(chat.el);
+  // Against the computer a player has nobody to talk to: no chat (spectators keep theirs).
+  const chatBox = h('div', { class: 'chat-box' }, chat.el);
+  app.sideExtra.prepend(chatBox);
   const moves = liveRecord(session, matchId);
   app.sideMain.append(moves.el);
-  void attachBotPanel(app.sideExtra, session, matchId, record);
+  void attachBotPanel(app, session, matchId, record).then((level) => {
+    if (level !== null && record !== null) chatBox.remove();
+  });
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
@@ -176,6 +181,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     offer.render();
     chat.render();
     moves.render();
+    info.render();
   };
   // The panels show the session as it is now, so a burst of frames (a replay of a long match
   // arrives as one frame per event) is drawn once after it, not once per frame.
@@ -219,8 +225,9 @@ function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElem
   return { el: h('section', { class: 'invite', role: 'dialog', 'aria-label': 'Invite', hidden: '' }, ...kids) };
 }
 
-/** The side panel of a network match: links to share and export, and leaving (always in view). */
-function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): HTMLElement {
+/** The side panel of a network match: links to share and export, and leaving (always in view
+ * while the match is played; gone once it is over). */
+function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): { el: HTMLElement; render: () => void } {
   const box = h('section', { class: 'matchinfo-panel', 'aria-label': 'Match, links and exports' });
   box.append(
     linkField('Spectator link', spectatorLink(matchId, record), 'watchlink'),
@@ -245,14 +252,16 @@ function matchPanel(session: MatchSession, matchId: string, record: SeatRecord |
     });
     box.append(more);
   }
-  if (session.seat !== null) {
-    const leave = button('Leave the match (forfeit)', 'btn ghost leave');
-    leave.addEventListener('click', () => {
-      if (confirm('Leave the match? You lose it by forfeit.')) void session.leave();
-    });
-    box.append(leave);
-  }
-  return box;
+  const leave = button('Leave the match (forfeit)', 'btn ghost leave');
+  leave.addEventListener('click', () => {
+    if (confirm('Leave the match? You lose it by forfeit.')) void session.leave();
+  });
+  if (session.seat !== null) box.append(leave);
+  const render = () => {
+    leave.hidden = session.tracker.over !== null;
+  };
+  render();
+  return { el: box, render };
 }
 
 /**
