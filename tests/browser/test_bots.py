@@ -58,8 +58,19 @@ def my_move(views) -> bool:
 
 
 async def show_hint(page: Page) -> list[str]:
-    await page.click(".actions button.hint")
+    """Ask for the hint of this roll: the button is on the screen as the page is (no scrolling
+    to it), and the answer shows on the screen without the page moving."""
+    size = page.viewport_size
+    assert size is not None
+    before = await page.evaluate("scrollY")
+    hint = page.locator(".actions button.hint")
+    box = await hint.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], box
+    await hint.click()
     await page.locator(".hint-plays li").first.wait_for()
+    assert await page.evaluate("scrollY") == before
+    out = await page.locator(".hint-out").bounding_box()
+    assert out is not None and out["y"] + out["height"] <= size["height"], (out, size)
     return await page.eval_on_selector_all(".hint-plays li", "els => els.map(e => e.innerText)")
 
 
