@@ -246,6 +246,7 @@ async def test_a_whole_match_against_the_computer(quick_bot_net: NetPages) -> No
         out = await phone.locator(".hint-out").bounding_box()
         assert out is not None and out["y"] + out["height"] <= PHONE["height"]
         await phone.screenshot(path=SCREENSHOTS / "bots-dead-cube-hint-390x844.png")
+        await no_overflow(phone, PHONE["width"])  # a player's page in play, the hint shown
         await phone.click("button.double")
         await phone.dblclick("button.confirm-double")
 
@@ -385,14 +386,27 @@ async def test_fast_play_a_stopped_session_time_and_every_page_on_a_phone(
           f"fast {mean[1]:.2f} s {[round(t, 2) for t in fast]}")
     assert mean[1] < mean[0] - 1.0, (normal, fast)
 
-    # Resign: it asks first; the computer accepts a single; then stop the session.
-    await desk.wait_for_function(
-        "(() => { const v = window.fairgammon.game.current();"
-        " return v.phase === 'moving' && v.turn === v.viewer && !v.pending; })()")
-    await desk.click("details.more summary")
-    await desk.click("button.resign-1")
-    assert "Resign a single game?" in await desk.locator(".resign-ask").inner_text()
-    await desk.click("button.confirm-resign")
+    # Resign: it asks first; the computer answers (it may refuse a single game when it has
+    # gammon chances: then we offer the worst result still possible, which it accepts).
+    for attempt in range(3):
+        await desk.wait_for_function(
+            "(() => { const v = window.fairgammon.game.current();"
+            " return v.phase === 'moving' && v.turn === v.viewer && !v.pending; })()")
+        await desk.click("details.more summary")
+        offered = desk.locator("details.more button[class*=resign-]:visible")
+        level = "resign-1" if attempt == 0 else (await offered.last.get_attribute("class"))
+        level = re.search(r"resign-\d", level or "").group(0)
+        await desk.click(f"button.{level}")
+        if attempt == 0:
+            assert "Resign a single game?" in await desk.locator(".resign-ask").inner_text()
+        before = (await view(desk))["version"]
+        await desk.click("button.confirm-resign")
+        # Offered (phase 'offer'), then answered: the game over, or play on.
+        await desk.wait_for_function(
+            "(before) => { const v = window.fairgammon.game.current();"
+            " return v.version > before && v.phase !== 'offer'; }", arg=before)
+        if (await view(desk))["phase"] == "gameover":
+            break
     await desk.locator(".result button.stop").wait_for()
     await desk.click(".result button.stop")
     await desk.wait_for_function("window.fairgammon.session.tracker.over !== null")
@@ -416,7 +430,9 @@ async def test_fast_play_a_stopped_session_time_and_every_page_on_a_phone(
     assert len(bundle["games"]) == games
     assert not await desk.locator("button.leave").is_visible()
     await desk.screenshot(path=SCREENSHOTS / "bots-session-stopped-1440x900.png")
-    await desk.set_viewport_size(PHONE)
+    for width in (360, 430, PHONE["width"]):  # the player's page, as narrow as phones go
+        await desk.set_viewport_size({"width": width, "height": PHONE["height"]})
+        await no_overflow(desk, width)
     await desk.locator(".result").scroll_into_view_if_needed()
     await desk.screenshot(path=SCREENSHOTS / "bots-session-stopped-390x844.png")
 
@@ -425,6 +441,7 @@ async def test_fast_play_a_stopped_session_time_and_every_page_on_a_phone(
     await play_the_computer(late, bot_net.base, "Bea", "single_game", "easy", clock=5)
     await late.locator(".result h2").wait_for(timeout=30_000)
     assert await late.locator(".result h2").inner_text() == "You lost on time"
+    await no_overflow(late, PHONE["width"])
     await late.screenshot(path=SCREENSHOTS / "bots-lost-on-time-390x844.png")
 
     # Every page on a phone: an account with a rated match in its history first.
