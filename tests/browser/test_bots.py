@@ -10,6 +10,7 @@ import asyncio
 import json
 import random
 import re
+import statistics
 import time
 from collections.abc import Awaitable, Callable
 
@@ -381,10 +382,11 @@ async def test_fast_play_a_stopped_session_time_and_every_page_on_a_phone(
     assert await desk.evaluate("JSON.parse(localStorage.getItem('fairgammon.settings.v1')).fast")
     await round_times(desk, 1)  # the computer hears of it at its next decision
     fast = await round_times(desk, 4)
-    mean = (sum(normal) / len(normal), sum(fast) / len(fast))
-    print(f"\nround time against Easy: normal {mean[0]:.2f} s {[round(t, 2) for t in normal]}, "
-          f"fast {mean[1]:.2f} s {[round(t, 2) for t in fast]}")
-    assert mean[1] < mean[0] - 1.0, (normal, fast)
+    # The median: a round with a cube decision, or a busy machine, is one outlier.
+    mid = (statistics.median(normal), statistics.median(fast))
+    print(f"\nround time against Easy (median): normal {mid[0]:.2f} s "
+          f"{[round(t, 2) for t in normal]}, fast {mid[1]:.2f} s {[round(t, 2) for t in fast]}")
+    assert mid[1] < mid[0] - 1.0, (normal, fast)
 
     # Resign: it asks first; the computer answers (it may refuse a single game when it has
     # gammon chances: then we offer the worst result still possible, which it accepts).
@@ -480,8 +482,11 @@ async def every_page_fits(net: NetPages, bot_match: str) -> None:
                 await page.click("button.start")
                 await page.locator("svg.board").wait_for()
                 await no_overflow(page, width)
-        if width == 390:
-            await page.goto(f"{net.base}{paths[0]}")
-            await page.locator(".history-card").wait_for()
-            await page.screenshot(path=SCREENSHOTS / "profile-390x844.png", full_page=True)
+        await page.goto(f"{net.base}{paths[0]}")
+        await page.locator(".history-card").wait_for()
+        await page.screenshot(path=SCREENSHOTS / f"profile-{width}x844.png", full_page=True)
+        # The history fits its card too (it would scroll inside it, cutting the Replay link).
+        sizes = await page.locator(".history-card").evaluate(
+            "e => [e.scrollWidth, e.clientWidth, e.querySelector('table').scrollWidth]")
+        assert sizes[0] <= sizes[1], (width, sizes)
         await page.context.close()

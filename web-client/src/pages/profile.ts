@@ -16,6 +16,8 @@ import { ratingChart } from './ratingChart';
 
 const what = (e: HistoryEntry): string => (e.mode === 'match' ? `${e.length}-point match` : e.mode === 'money' ? 'Money session' : 'Single game');
 
+const SHORT_DATE: Intl.DateTimeFormatOptions = { year: '2-digit', month: 'numeric', day: 'numeric' };
+
 function historyRow(e: HistoryEntry): HTMLElement {
   const result = e.won === null ? 'No result' : e.won ? 'Won' : 'Lost';
   // The match score never passes the length (a gammon at 2 in a match to 1 won it 1–0).
@@ -25,7 +27,8 @@ function historyRow(e: HistoryEntry): HTMLElement {
   return h(
     'tr',
     { class: e.won ? 'won' : e.won === false ? 'lost' : '' },
-    h('td', { class: 'date', text: new Date(e.at).toLocaleDateString() }),
+    // A short date (two-digit year): the row fits a 360 px phone.
+    h('td', { class: 'date', text: new Date(e.at).toLocaleDateString(undefined, SHORT_DATE) }),
     h('td', {}, opponent),
     h('td', { text: what(e) + (e.private ? ' · private' : '') }),
     h('td', { class: 'score', text: `${result} ${shown[0]}–${shown[1]}` }),
