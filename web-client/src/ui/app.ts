@@ -231,7 +231,8 @@ export class BoardApp {
   /**
    * The actions of `source`, each sent once for a state of the game: a second click (a double
    * click, a key held down, the roll by itself meeting a click) before the game has moved on
-   * sends nothing. A local game answers at once, so only a network game (version > 0) needs it.
+   * sends nothing; after a refusal (shown as a notice) it may be sent again. A local game
+   * answers at once, so only a network game (version > 0) needs it.
    */
   private once(source: GameSource): GameActions {
     const guard =
@@ -239,7 +240,8 @@ export class BoardApp {
       (...args: A): void => {
         const v = this.view;
         if (v.version > 0) {
-          const key = `${v.version}|${v.match.gameNo}|${v.phase}|${v.turn}|${v.dice?.k ?? ''}`;
+          // A refusal is a notice: after one, the player may try again in the same state.
+          const key = `${v.version}|${v.match.gameNo}|${v.phase}|${v.turn}|${v.dice?.k ?? ''}|${v.notice?.id ?? ''}`;
           if (key === this.sentKey) return;
           this.sentKey = key;
         }
