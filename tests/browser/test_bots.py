@@ -431,6 +431,7 @@ async def test_fast_play_a_stopped_session_time_and_every_page_on_a_phone(
     bundle = json.loads(await get_text(bot_net.base, f"/api/matches/{match_id}/transcript.json"))
     assert len(bundle["games"]) == games
     assert not await desk.locator("button.leave").is_visible()
+    await desk.evaluate("scrollTo(0, 0)")  # the result beside the board, as the page opens
     await desk.screenshot(path=SCREENSHOTS / "bots-session-stopped-1440x900.png")
     for width in (360, 430, PHONE["width"]):  # the player's page, as narrow as phones go
         await desk.set_viewport_size({"width": width, "height": PHONE["height"]})
