@@ -17,9 +17,12 @@ from collections.abc import Awaitable, Callable
 import msgpack
 import pytest_asyncio
 from playwright.async_api import Browser, Page, WebSocket
+from redis.asyncio import Redis
 
+from bots.queue import ALIVE
 from harness.accounts import signed_up
 from harness.browser import DESKTOP, PHONE, SCREENSHOTS
+from harness.serverproc import ServerProcess
 from protocol.client import MatchClient, play_random
 from protocol.client.lobby import get, get_text
 from protocol.fairdice import verify_json
@@ -31,8 +34,22 @@ from tests.browser.net_support import Seat, leave_match, play, view
 async def bot_net(dist, browser: Browser, redis_url):
     """A real server with its bot worker (a visible think time, so the page can show it)."""
     bots = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "400"}
-    async with served_pages(browser, redis_url, **bots) as (_, pages):
+    async with served_pages(browser, redis_url, **bots) as (proc, pages):
+        await worker_alive(proc)
         yield pages
+
+
+async def worker_alive(proc: ServerProcess, timeout: float = 60.0) -> None:
+    """Wait until the server's bot worker has said it is alive: before that the lobby refuses a
+    match against the computer (503 no_bots), and a busy machine takes a while to start it."""
+    redis = Redis.from_url(proc.redis_url)
+    try:
+        deadline = time.monotonic() + timeout
+        while not await redis.zcard(ALIVE):
+            assert time.monotonic() < deadline, "no bot worker"
+            await asyncio.sleep(0.1)
+    finally:
+        await redis.aclose()
 
 
 async def play_the_computer(
@@ -191,7 +208,8 @@ async def play_to_the_end(
 async def quick_bot_net(dist, browser: Browser, redis_url):
     """A real server with its bot worker playing at once (no think time)."""
     bots = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "0"}
-    async with served_pages(browser, redis_url, **bots) as (_, pages):
+    async with served_pages(browser, redis_url, **bots) as (proc, pages):
+        await worker_alive(proc)
         yield pages
 
 
