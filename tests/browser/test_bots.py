@@ -503,7 +503,7 @@ async def every_page_fits(net: NetPages, bot_match: str) -> None:
                 await no_overflow(page, width)
         await page.goto(f"{net.base}{paths[0]}")
         await page.locator(".history-card").wait_for()
-        await page.screenshot(path=SCREENSHOTS / f"profile-{width}x844.png", full_page=True)
+        await page.screenshot(path=SCREENSHOTS / f"profile-history-{width}x844.png", full_page=True)
         # The history fits its card too (it would scroll inside it, cutting the Replay link).
         sizes = await page.locator(".history-card").evaluate(
             "e => [e.scrollWidth, e.clientWidth, e.querySelector('table').scrollWidth]")
