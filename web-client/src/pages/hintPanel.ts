@@ -98,7 +98,7 @@ function cubeAdvice(c: CubeHint): HTMLElement[] {
       title,
       h('p', {
         class: 'hint-cube hint-dead sub',
-        text: `The cube is dead: any win already gives you the points you need, so a double gains you nothing and gives your opponent a cube that wins them the match. Win ${percent(c.win)}.`,
+        text: `The cube is dead: any win already gives you the points you need, so a double gains you nothing and can only help your opponent (after the Crawford game their next win counts double). Win ${percent(c.win)}.`,
       }),
     ];
   }
