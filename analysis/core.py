@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from analysis.equity import Evaluator, RollOutcome
+from analysis.equity import Evaluator, RollOutcome, resignation_equity
 from analysis.game import GameInput
 from brain.context import CubeContext, seat_context
 from engine.notation import play_text
@@ -47,7 +47,8 @@ class TurnAnalysis:
     played_text: str | None
     best_text: str | None
     equity_lost: float | None  # the play's or the cube action's error (0 when best)
-    best_action: str | None  # for cube decisions: "double", "no_double", "take", "drop"
+    best_action: str | None  # cube: "double", "no_double", "take", "drop"; resignations:
+    # "resign" or "play_on" (the resigner), "accept" or "reject" (the answer)
     cube_lost: float | None  # before a play: the error of not doubling (when it was a decision)
     luck: float | None  # the roll's luck, points, for the roller
     equity: float | None  # seat 0's equity after the turn (per unit cube)
@@ -64,13 +65,20 @@ class TurnAnalysis:
         return "blunder" if e >= BLUNDER else "error" if e >= ERROR else None
 
 
+CHECKER, CUBE, RESIGN = "checker", "cube", "resign"
+"""The kinds of decision a player's report counts."""
+RESIGNATION_TURNS = (TurnKind.RESIGN, TurnKind.ACCEPT, TurnKind.REJECT)
+
+
 @dataclass(slots=True)
 class PlayerReport:
     seat: int
     checker_decisions: int = 0
     cube_decisions: int = 0
+    resign_decisions: int = 0
     total_error: float = 0.0
     cube_error: float = 0.0
+    resign_error: float = 0.0
     errors: int = 0
     blunders: int = 0
     luck: float = 0.0
@@ -79,7 +87,7 @@ class PlayerReport:
 
     @property
     def decisions(self) -> int:
-        return self.checker_decisions + self.cube_decisions
+        return self.checker_decisions + self.cube_decisions + self.resign_decisions
 
     @property
     def error_rate(self) -> float:
@@ -88,16 +96,19 @@ class PlayerReport:
 
     @property
     def checker_error(self) -> float:
-        return self.total_error - self.cube_error
+        return self.total_error - self.cube_error - self.resign_error
 
     @property
     def pr(self) -> float:
         return PR_SCALE * self.total_error / self.decisions if self.decisions else 0.0
 
-    def count(self, error: float, cube: bool) -> None:
-        if cube:
+    def count(self, error: float, kind: str) -> None:
+        if kind == CUBE:
             self.cube_decisions += 1
             self.cube_error += error
+        elif kind == RESIGN:
+            self.resign_decisions += 1
+            self.resign_error += error
         else:
             self.checker_decisions += 1
         self.total_error += error
@@ -136,8 +147,9 @@ class TurnBasis:
     action: TurnKind
     luck: float | None = None  # a roll's luck, points
     cube_lost: float | None = None  # before a roll: not doubling's error, if it was a decision
-    best_action: str | None = None  # of that decision, or of a cube action
-    equity_lost: float | None = None  # a cube action's error (None on a roll: judged again)
+    best_action: str | None = None  # of that decision, of a cube action or a resignation's
+    equity_lost: float | None = None  # a cube action's or a resignation's (or its answer's)
+    # error (None on a roll: judged again)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +184,22 @@ def luck_of(outcomes: list[RollOutcome], d1: int, d2: int) -> float:
     return outcome_of(outcomes, d1, d2).best_equity - mean
 
 
+def playing_on(turn: Turn, ctx: CubeContext, evaluator: Evaluator) -> float:
+    """What the position of a resignation is worth to the resigner if the game goes on, per
+    unit cube: after rolling (the dice it had to play), the best play of those dice; before
+    rolling, the mean of the best plays of all 36 rolls, or doubling when the cube allows it
+    and doubling is worth more (against the opponent's right answer)."""
+    if turn.rolled is not None:
+        return evaluator.roll(turn.before, *the_roll(*turn.rolled), ctx).best_equity
+    outcomes = evaluator.all_rolls(turn.before, ctx)
+    total = sum(o.weight for o in outcomes)
+    rolling = sum(o.best_equity * o.weight for o in outcomes) / total
+    if not ctx.may_double:
+        return rolling
+    advice = evaluator.cube(turn.before, ctx)
+    return max(rolling, min(advice.double_take, advice.double_pass))
+
+
 def the_roll(d1: int, d2: int) -> tuple[int, int, int]:
     """The roll ``d1``-``d2`` as :data:`analysis.equity.ROLLS` has it: (high, low, weight)."""
     high, low = max(d1, d2), min(d1, d2)
@@ -199,6 +227,7 @@ def analyse(game: GameInput, evaluator: Evaluator,
     opening = True
     equity0: float | None = 0.0
     pending_double: tuple[Turn, float, float] | None = None  # the double, its DT and DP
+    offered: tuple[float, float] | None = None  # a resignation's worth and playing on's, resigner
     for i, turn in enumerate(game.turns):
         seat = turn.seat
         ctx = context_of(game, seat, turn.cube, turn.owner)
@@ -219,7 +248,7 @@ def analyse(game: GameInput, evaluator: Evaluator,
                 if taken.cube_lost is not None:
                     row["cube_lost"] = taken.cube_lost
                     row["best_action"] = taken.best_action
-                    player.count(taken.cube_lost, cube=True)
+                    player.count(taken.cube_lost, CUBE)
             elif not opening and ctx.may_double and (i == 0 or game.turns[i - 1].action not in (
                     TurnKind.TAKE, TurnKind.DROP, TurnKind.BEAVER, TurnKind.DOUBLE)):
                 advice = evaluator.cube(turn.before, ctx)
@@ -228,7 +257,7 @@ def analyse(game: GameInput, evaluator: Evaluator,
                 if lost > 0.0 or advice.no_double - doubled < CLOSE_CUBE:
                     row["cube_lost"] = lost
                     row["best_action"] = "double" if lost > 0.0 else "no_double"
-                    player.count(lost, cube=True)
+                    player.count(lost, CUBE)
             if taken is not None:
                 if taken.luck is None:
                     raise ValueError(f"turn {i}: the basis has no luck for the roll")
@@ -258,7 +287,7 @@ def analyse(game: GameInput, evaluator: Evaluator,
                 row["equity_lost"] = lost
                 mover_equity = chosen.equity
                 if len(mine.plays) > 1:
-                    player.count(lost, cube=False)
+                    player.count(lost, CHECKER)
                 else:
                     row["forced"] = True
             else:
@@ -276,14 +305,15 @@ def analyse(game: GameInput, evaluator: Evaluator,
             if taken.equity_lost is not None:
                 row["equity_lost"] = taken.equity_lost
                 row["best_action"] = taken.best_action
-                player.count(taken.equity_lost, cube=True)
+                player.count(taken.equity_lost,
+                             RESIGN if turn.action in RESIGNATION_TURNS else CUBE)
         elif turn.action is TurnKind.DOUBLE:
             advice = evaluator.cube(turn.before, ctx)
             doubled = min(advice.double_take, advice.double_pass)
             lost = max(0.0, advice.no_double - doubled)
             row["equity_lost"] = lost
             row["best_action"] = "no_double" if lost > 0.0 else "double"
-            player.count(lost, cube=True)
+            player.count(lost, CUBE)
             pending_double = (turn, advice.double_take, advice.double_pass)
         elif turn.action in (TurnKind.TAKE, TurnKind.DROP, TurnKind.BEAVER) and pending_double:
             _, dt, dp = pending_double
@@ -293,7 +323,27 @@ def analyse(game: GameInput, evaluator: Evaluator,
             lost = max(0.0, (dt - dp) if took else (dp - dt))
             row["equity_lost"] = lost
             row["best_action"] = "take" if dt <= dp else "drop"
-            player.count(lost, cube=True)
+            player.count(lost, CUBE)
+        elif turn.action is TurnKind.RESIGN and turn.value is not None:
+            # Giving away more than the position is worth is an error of its size; offering
+            # less than it is worth costs nothing (the opponent may refuse).
+            worth = resignation_equity(turn.value, ctx)
+            on = playing_on(turn, ctx, evaluator)
+            lost = max(0.0, on - worth)
+            row["equity_lost"] = lost
+            row["best_action"] = "play_on" if lost > 0.0 else "resign"
+            player.count(lost, RESIGN)
+            offered = (worth, on)
+        elif turn.action in (TurnKind.ACCEPT, TurnKind.REJECT) and offered:
+            worth, on = offered
+            offered = None
+            # The answerer's equity is minus the resigner's: accepting gives -worth, playing
+            # on -on.
+            accepted = turn.action is TurnKind.ACCEPT
+            lost = max(0.0, (worth - on) if accepted else (on - worth))
+            row["equity_lost"] = lost
+            row["best_action"] = "accept" if on >= worth else "reject"
+            player.count(lost, RESIGN)
         report.turns.append(TurnAnalysis(**row))
     if game.result is not None:
         winner, points = game.result

@@ -10,9 +10,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from brain.context import CubeContext
+import bgbot_cpp
+
+from brain.context import CubeContext, Owner
 from brain.nets import CubeAdvice, Nets, ScoredPlay, nets
 from engine.position import Position
+
+_CERTAIN_LOSS = {1: [0.0] * 5, 2: [0.0, 0.0, 0.0, 1.0, 0.0], 3: [0.0, 0.0, 0.0, 1.0, 1.0]}
+"""The outcome probabilities of a game surely lost at each level (win, win gammon, win
+backgammon, lose gammon, lose backgammon)."""
+_OWNERS = {Owner.CENTRED: bgbot_cpp.CubeOwner.CENTERED, Owner.MOVER: bgbot_cpp.CubeOwner.PLAYER,
+           Owner.OPPONENT: bgbot_cpp.CubeOwner.OPPONENT}
+
+
+def resignation_equity(level: int, context: CubeContext) -> float:
+    """The resigner's equity, per unit cube, of a resignation at ``level`` (1 single, 2 gammon,
+    3 backgammon) accepted: on the scale of every other equity of the analysis.
+
+    Money: minus the level, a single under the Jacoby rule while the cube is centred (as the
+    engine counts an accepted resignation). Match play (a single game counts as 1-away/1-away):
+    the nets' own conversion of the certain loss (bgsage's match equity table), so a gammon lost
+    when a single already loses the match is worth exactly a single.
+
+    >>> from brain.context import MONEY
+    >>> resignation_equity(2, MONEY), resignation_equity(2, CubeContext(jacoby=True))
+    (-2.0, -1.0)
+    >>> round(resignation_equity(1, CubeContext(away=(5, 5))), 6)
+    -1.0
+    >>> resignation_equity(3, CubeContext(away=(3, 1), crawford=True)) == resignation_equity(
+    ...     1, CubeContext(away=(3, 1), crawford=True))
+    True
+    """
+    if not context.is_match:
+        jacoby = context.jacoby and context.owner is Owner.CENTRED
+        return -1.0 if jacoby else -float(level)
+    return float(bgbot_cpp.cl2cf(_CERTAIN_LOSS[level], context.value, _OWNERS[context.owner],
+                                 0.68, context.away[0], context.away[1], context.crawford,
+                                 jacoby=False))
 
 ROLLS: tuple[tuple[int, int, int], ...] = tuple(
     (a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)

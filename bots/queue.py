@@ -5,7 +5,9 @@
 * ``fg:bots:alive`` — sorted set: worker name → when it last said it was alive (wall-clock ms);
 * ``fg:{m:<id>}:botsecrets`` — hash: the bot seat's dice-chain secrets (the client library's
   keys), kept until the match ends;
-* ``fg:{m:<id>}:botqueued`` — set when a rematch's bot seat was queued (at most once).
+* ``fg:{m:<id>}:botqueued`` — set when a rematch's bot seat was queued (at most once);
+* ``fg:{m:<id>}:botpace`` — ``fast`` while the human asked for fast play (the page's setting,
+  through ``POST /api/matches/{id}/pace``): the bot then answers without a think time.
 
 The leases are those of :mod:`work` (the same protocol as the analysis queue's): a worker reads
 new entries with ``XREADGROUP`` and keeps each one *pending* (unacknowledged) while it plays that
@@ -37,6 +39,16 @@ ALIVE_WITHIN_MS = 5000
 
 def secrets_key(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:botsecrets"
+
+
+def pace_key(match_id: str) -> str:
+    """``fast`` while the match's human plays fast (:data:`FAST`), else absent."""
+    return f"fg:{{m:{match_id}}}:botpace"
+
+
+FAST = b"fast"
+PACE_TTL_S = 86_400
+"""How long a pace is kept (a match against the computer lasts less: it goes with the match)."""
 
 
 def queued_key(match_id: str) -> str:

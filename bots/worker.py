@@ -10,7 +10,9 @@ docs/bots.md: whoever runs Redis can read a bot's secret, and still cannot predi
 needs the human's reveal too).
 
 Decisions come from :func:`bots.policy.decide`, on a thread (bgsage releases the GIL), after a
-short think time (``FAIRGAMMON_BOT_DELAY_MS``), never more than a tenth of the move clock.
+short think time (:func:`think_time`: ``FAIRGAMMON_BOT_DELAY_MS``, never more than a tenth of
+the move clock; none for a forced play, nor while the human plays fast: the page's setting,
+kept under :func:`bots.queue.pace_key`).
 
     worker = Worker(redis_url, "ws://127.0.0.1:8000/ws")
     await worker.run()          # until cancelled (or ``stop`` is set)
@@ -35,6 +37,7 @@ from bots import queue
 from bots.levels import NAMES
 from bots.policy import Decision, Offers, decide
 from engine.game import Action
+from engine.movegen import legal_plays
 from protocol import messages as m
 from protocol.client import ClientClosed, LobbyError, MatchClient
 from protocol.client.lobby import accept_rematch, base_url
@@ -50,6 +53,32 @@ OWED = PLAYER_DECISIONS
 DEFAULT_DELAY_MS = 400
 REMATCH_WAIT_S = 60.0
 """How long a bot stays at a finished match for its opponent to offer a rematch."""
+
+
+def think_time(delay_ms: int, move_time_ms: int | None, forced: bool, fast: bool) -> float:
+    """Seconds the bot lets pass between being owed a decision and answering it (the time it
+    spent computing included): ``delay_ms``, at most a tenth of the move clock; nothing when
+    its play is forced (a single legal play: there is nothing to think about) or when the human
+    plays fast.
+
+    >>> think_time(400, 30_000, False, False), think_time(400, 2_000, False, False)
+    (0.4, 0.2)
+    >>> think_time(400, 30_000, True, False), think_time(400, 30_000, False, True)
+    (0.0, 0.0)
+    """
+    if forced or fast:
+        return 0.0
+    delay = delay_ms / 1000
+    if move_time_ms is not None:
+        delay = min(delay, move_time_ms / 10_000)  # never near the clock
+    return delay
+
+
+def forced(view: Tracker, seat: int, action: Decision) -> bool:
+    """Whether ``action`` was the only one: a play of the only legal play of the roll."""
+    if action.kind is not Action.MOVE or view.dice is None:
+        return False
+    return len(legal_plays(view.position(seat), *view.dice)) <= 1
 
 
 def delay_from_env() -> int:
@@ -202,7 +231,12 @@ class Worker:
                 if action is None:
                     await client.wait_for(lambda t, v=version: t.version > v, timeout=None)
                     continue
-                await self._think(t, time.perf_counter() - started)
+                fast = await self.redis.get(queue.pace_key(job.match_id)) == queue.FAST
+                move_time = t.settings.move_time if t.settings is not None else None
+                wait = think_time(self.delay_ms, move_time, forced(view, seat, action), fast)
+                spent = time.perf_counter() - started
+                if wait > spent:
+                    await asyncio.sleep(wait - spent)
                 reply = await self._send(client, action)
                 if isinstance(reply, m.Reject):
                     self.rejected.append(reply)
@@ -235,13 +269,6 @@ class Worker:
         if await self.redis.set(queue.queued_key(offer.match), b"1", nx=True, ex=86_400):
             await queue.enqueue(self.redis, queue.BotSeat(offer.match, int(joined["seat"]),
                                                           joined["token"], job.level))
-
-    async def _think(self, t: Tracker, spent: float) -> None:
-        delay = self.delay_ms / 1000
-        if t.settings is not None:
-            delay = min(delay, t.settings.move_time / 10_000)  # never near the clock
-        if delay > spent:
-            await asyncio.sleep(delay - spent)
 
     @staticmethod
     async def _send(client: MatchClient, action: Decision) -> m.Ack | m.Reject:

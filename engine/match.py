@@ -45,6 +45,49 @@ MatchStep = tuple["Match", tuple[Event, ...]]
 """What a match transition returns: the new match and the events, in order."""
 
 
+def cube_in_play(mode: Mode, crawford: bool) -> bool:
+    """Whether the cube is in play in a game: not in a single game, nor in the Crawford game.
+    In a match to 1 it is (no game there is the Crawford game); a dead cube is still in play.
+    The one rule for when the cube may be turned, with :meth:`engine.cube.Cube.may_double`
+    (clients' trackers and the hint use both; the browser's copy, ``matchRules.ts``, is held to
+    them by ``web-client/test/fixtures/match-rules.json``).
+
+    >>> cube_in_play(Mode.MATCH, False), cube_in_play(Mode.MATCH, True)
+    (True, False)
+    >>> cube_in_play(Mode.SINGLE_GAME, False), cube_in_play(Mode.MONEY, False)
+    (False, True)
+    """
+    return mode is not Mode.SINGLE_GAME and not crawford
+
+
+def cube_is_dead(mode: Mode, length: int, score: tuple[int, int], value: int, seat: int) -> bool:
+    """Whether a double gains ``seat`` nothing: in match play, the cube's value already gives
+    it the points it needs (a match to 1, a leader after the Crawford game). Doubling is legal
+    (:func:`cube_in_play`) but can only help the opponent, who takes and then wins the match
+    with any win (the hint says so).
+
+    >>> cube_is_dead(Mode.MATCH, 1, (0, 0), 1, 0), cube_is_dead(Mode.MATCH, 5, (4, 2), 1, 1)
+    (True, False)
+    >>> cube_is_dead(Mode.MONEY, 0, (0, 0), 64, 0)
+    False
+    """
+    return mode is Mode.MATCH and score[seat] + value >= length
+
+
+def match_score(mode: Mode, length: int, score: tuple[int, int]) -> tuple[int, int]:
+    """The score as a match shows it: in match play nobody beyond the length (a win worth more
+    than the winner needed reaches N; the game's real points stay in its record and result).
+
+    >>> match_score(Mode.MATCH, 1, (4, 0)), match_score(Mode.MATCH, 5, (26, 0))
+    ((1, 0), (5, 0))
+    >>> match_score(Mode.MONEY, 0, (26, 3))
+    (26, 3)
+    """
+    if mode is not Mode.MATCH:
+        return score
+    return (min(score[0], length), min(score[1], length))
+
+
 class Mode(enum.StrEnum):
     """How a match is scored."""
 
@@ -179,7 +222,7 @@ class Match:
         if self.in_game:
             raise MatchError(ErrorCode.GAME_IN_PROGRESS, "finish the current game first")
         crawford = self.next_game_is_crawford()
-        cube = self.options.mode is not Mode.SINGLE_GAME and not crawford
+        cube = cube_in_play(self.options.mode, crawford)
         number = self.game_number + 1
         game = Game.new(
             GameOptions(cube=cube, beavers=self.options.beavers, jacoby=self.options.jacoby)

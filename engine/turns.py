@@ -55,7 +55,9 @@ class Turn:
     ``before``/``after`` are seen by ``seat`` (the mover is ``seat``); for anything but a play
     they are the same position. ``cube``/``owner`` are the cube before the action (``owner``
     None while centred), ``cube_after``/``owner_after`` the cube after it. ``value`` is the
-    cube value offered or taken, or the resignation level.
+    cube value offered or taken, or the resignation level. ``rolled`` is, for a resignation
+    offered after its seat rolled (instead of playing the roll), the dice it had to play; None
+    for one offered before rolling (``dice`` stays None: a resignation plays no dice).
     """
 
     seat: int
@@ -70,6 +72,7 @@ class Turn:
     value: int | None = None
     cube_after: int = 1
     owner_after: int | None = None
+    rolled: tuple[int, int] | None = None
 
 
 def game_turns(game: GameRecord) -> tuple[Turn, ...]:
@@ -78,6 +81,7 @@ def game_turns(game: GameRecord) -> tuple[Turn, ...]:
     boards = [Position.start().mover, Position.start().mover]
     cube, owner = 1, None
     out: list[Turn] = []
+    roll: tuple[int, tuple[int, int]] | None = None  # the seat on roll and dice not yet played
 
     def seen_by(seat: int) -> Position:
         return Position.unchecked(boards[seat], boards[1 - seat])
@@ -87,6 +91,12 @@ def game_turns(game: GameRecord) -> tuple[Turn, ...]:
         out.append(Turn(seat, action, None, (), text, here, here, cube, owner, value, cube, owner))
 
     for event in events:
+        if isinstance(event, ev.Rolled):
+            roll = (event.seat, event.dice)
+        elif isinstance(event, ev.RolledOff) and event.first is not None:
+            roll = (event.first, event.dice)
+        elif isinstance(event, ev.Moved | ev.Passed):
+            roll = None
         if isinstance(event, ev.Moved):
             before = seen_by(event.seat)
             after = before
@@ -122,6 +132,8 @@ def game_turns(game: GameRecord) -> tuple[Turn, ...]:
         elif isinstance(event, ev.ResignOffered):
             level = ResultKind(event.level)
             add(event.seat, TurnKind.RESIGN, f"resigns a {level.name.lower()}", int(level))
+            if roll is not None and roll[0] == event.seat:
+                out[-1] = replace(out[-1], rolled=roll[1])
         elif isinstance(event, ev.ResignAccepted):
             add(event.seat, TurnKind.ACCEPT, "accepts", int(event.level))
         elif isinstance(event, ev.ResignRejected):

@@ -3,7 +3,8 @@
 The document holds blocks ``<!-- generated:NAME -->`` ... ``<!-- /generated:NAME -->``; this
 module rewrites what is between the markers (message tables, error and close codes, the HTTP
 API's own error codes, limits, and the worked examples, which are real frames made by the
-codec)::
+codec), and single values within a line, ``<!-- value:NAME -->…<!-- /value:NAME -->`` (each
+mention of the protocol version, ``protocol.limits.PROTOCOL_VERSION``)::
 
     python -m protocol.docgen docs/protocol.md          # rewrite the generated blocks
     python -m protocol.docgen --check docs/protocol.md  # exit status 1 if any is stale
@@ -11,6 +12,8 @@ codec)::
 >>> doc = "a\\n<!-- generated:close-codes -->\\nold\\n<!-- /generated:close-codes -->"
 >>> print(render(doc).splitlines()[2])
 | code | name | meaning | reconnect? |
+>>> render("version <!-- value:protocol-version -->1<!-- /value:protocol-version -->")
+'version <!-- value:protocol-version -->2<!-- /value:protocol-version -->'
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from protocol.errors import DESCRIPTIONS, ErrorCode
 from protocol.examples import TURN
 from protocol.http_errors import DESCRIPTIONS as HTTP_DESCRIPTIONS
 from protocol.http_errors import STATUS, HttpCode
+from protocol.refusals import PLAYER_WORDS
 from protocol.registry import EVENT_KINDS, MESSAGES, NESTED, Direction, Envelope, MessageType
 from protocol.schema import Field, struct_spec
 
@@ -39,6 +43,15 @@ _BLOCK = re.compile(
     r"(<!-- generated:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)",
     re.DOTALL,
 )
+
+
+_VALUE = re.compile(
+    r"(<!-- value:(?P<name>[a-z-]+) -->)(?P<body>[^\n]*?)(<!-- /value:(?P=name) -->)"
+)
+VALUES: dict[str, Callable[[], str]] = {
+    "protocol-version": lambda: str(limits.PROTOCOL_VERSION),
+}
+"""The single values a line may name, by marker name."""
 
 
 def _cell(text: str) -> str:
@@ -120,6 +133,13 @@ def http_error_codes() -> str:
     rows = ["| code | status | meaning |", "|---|---|---|"]
     for code in HttpCode:
         rows.append(f"| `{code.value}` | {STATUS[code]} | {_cell(HTTP_DESCRIPTIONS[code])} |")
+    return "\n".join(rows) + "\n"
+
+
+def refusal_words() -> str:
+    rows = ["| code | a player reads |", "|---|---|"]
+    for code, words in PLAYER_WORDS.items():
+        rows.append(f"| `{code.value}` | {_cell(words)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -276,6 +296,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "nested-maps": nested_maps,
     "error-codes": error_codes,
     "http-error-codes": http_error_codes,
+    "refusal-words": refusal_words,
     "close-codes": close_codes,
     "limits": limit_table,
     "example-turn": example_turn,
@@ -292,7 +313,13 @@ def render(text: str) -> str:
             raise KeyError(f"unknown generated block {m.group('name')}")
         return m.group(1) + make() + m.group(4)
 
-    return _BLOCK.sub(fill, text)
+    def value(m: re.Match[str]) -> str:
+        make = VALUES.get(m.group("name"))
+        if make is None:
+            raise KeyError(f"unknown generated value {m.group('name')}")
+        return m.group(1) + make() + m.group(4)
+
+    return _VALUE.sub(value, _BLOCK.sub(fill, text))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -111,7 +111,8 @@ DESCRIPTIONS: dict[ErrorCode, str] = {
     ErrorCode.TOO_MANY_OPEN: "HTTP lobby: this address already has as many matches waiting for "
     "an opponent as allowed (429, `Retry-After`)",
     ErrorCode.NO_BOTS: "no bot worker is running: a match against the computer cannot start",
-    ErrorCode.HINTS_UNAVAILABLE: "hints are only given in matches against the computer",
+    ErrorCode.HINTS_UNAVAILABLE: "hints (and the computer's pace) are only given in matches "
+    "against the computer",
     ErrorCode.NO_DECISION: "a hint was asked for while the seat owes no move or cube decision",
     ErrorCode.BAD_COMMITMENT: "commitment of the wrong length, all zeros, equal to the "
     "opponent's, sent twice, or re-committed too often",

@@ -38,7 +38,7 @@ from server.players.chat import ChatRooms
 from server.players.profiles import Players, seat_link
 from server.players.results import Results
 from server.web import accounts as accounts_api
-from server.web import exports, hints, lobby, pages, records, seeks
+from server.web import exports, hints, lobby, pace, pages, records, seeks
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -189,6 +189,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *lobby.routes,
         *accounts_api.routes,
         *hints.routes,
+        *pace.routes,
         *exports.routes,
         *records.routes,
         *seeks.routes,

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from engine.cube import Cube
+from engine.match import Mode, cube_in_play
 from engine.position import Position
 from engine.position_id import decode as decode_position
 from protocol import events as pe
 from protocol import state as ps
-from protocol.limits import MAX_CUBE
 from protocol.messages import Event, Snapshot
 
 START = Position.start().mover
@@ -86,10 +87,12 @@ class Tracker:
         return self.position(0).pips()
 
     def may_double(self, seat: int) -> bool:
-        """Whether ``seat`` may double at its next roll decision (cube rules only)."""
-        if self.settings is None or self.settings.mode == "single_game" or self.crawford:
+        """Whether ``seat`` may double at its next roll decision (cube rules only): the
+        engine's rule (:func:`engine.match.cube_in_play`, :meth:`engine.cube.Cube.may_double`),
+        a dead cube included."""
+        if self.settings is None or not cube_in_play(Mode(self.settings.mode), self.crawford):
             return False
-        return self.cube < MAX_CUBE and self.cube_owner in (None, seat)
+        return Cube(self.cube, self.cube_owner).may_double(seat)
 
     # ---------------------------------------------------------------- updates
 

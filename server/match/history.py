@@ -7,8 +7,9 @@ every transition carries the record of the command that caused it, with its serv
 :func:`read_log` is the only I/O here (one read of the log; :func:`parse_log` reads what it
 read); everything else is pure, a log in and facts out:
 
-- :func:`transcript` — the fair-dice transcript of a finished game (KeyError when the game has
-  none: forfeited before both seats committed);
+- :func:`transcript` — the fair-dice transcript of a finished game (:class:`Uncommitted` when
+  the game has none: forfeited before both seats committed to their dice; KeyError when it is
+  not finished); :func:`transcripts` — those of every finished game, and the games left out;
 - :func:`engine_events` — the engine's events of the whole match, from the wire's;
   :func:`match_record` (the engine's :class:`MatchRecord`), :func:`mat_text` (``.mat``),
   :func:`find_game`, :func:`finished_games`.
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 import msgpack
 
 from engine import events as ev
-from engine.match import MatchOptions, Mode
+from engine.match import MatchOptions, cube_in_play
 from engine.matfile import export as export_mat
 from engine.position_id import decode as decode_position
 from engine.record import GameRecord, MatchRecord
@@ -106,8 +107,47 @@ def finished_games(log: list[Logged]) -> list[int]:
     return [e.data.game for e in log if isinstance(e.data, pe.GameOver)]
 
 
+class Uncommitted(LookupError):
+    """A finished game with no fair-dice transcript: it was forfeited before both seats had
+    committed to their dice (a seat that never came), so no roll was made and there is
+    nothing to verify."""
+
+    reason = "uncommitted"
+
+    def __init__(self, game: int) -> None:
+        super().__init__(game)
+        self.game = game
+
+    def __str__(self) -> str:
+        return (f"game {self.game} was forfeited before both seats committed to their dice: "
+                "it has no roll to verify")
+
+
+@dataclass(frozen=True, slots=True)
+class Transcripts:
+    """The transcripts of a match's finished games, and the finished games that have none
+    (each an :class:`Uncommitted`, in game order)."""
+
+    games: tuple[Transcript, ...]
+    left_out: tuple[Uncommitted, ...]
+
+
+def transcripts(match_id: str, log: list[Logged]) -> Transcripts:
+    """The fair-dice transcript of every finished game of the match, in order; a game forfeited
+    before both seats committed is left out, with the reason."""
+    games: list[Transcript] = []
+    left_out: list[Uncommitted] = []
+    for n in finished_games(log):
+        try:
+            games.append(transcript(match_id, log, n))
+        except Uncommitted as missing:
+            left_out.append(missing)
+    return Transcripts(tuple(games), tuple(left_out))
+
+
 def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
-    """The fair-dice transcript of finished game ``game_no`` (KeyError if there is none)."""
+    """The fair-dice transcript of finished game ``game_no``: :class:`Uncommitted` when it
+    ended before both seats committed, KeyError when there is no such finished game."""
     names: list[str | None] = [None, None]
     commitments: list[Commitment | None] = [None, None]
     committed_at: dict[int, tuple[int, int]] = {}
@@ -174,8 +214,10 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
                 d.winner, reason, multiplier, cube, multiplier * cube, e.v, e.t, evidence
             )
     c0, c1 = commitments
-    if result is None or c0 is None or c1 is None:
+    if result is None:
         raise KeyError(f"game {game_no} is not finished")
+    if c0 is None or c1 is None:
+        raise Uncommitted(game_no)
     return Transcript(
         game=GameId(bytes.fromhex(match_id), game_no),
         seats=(SeatInfo(0, names[0]), SeatInfo(1, names[1])),
@@ -204,7 +246,7 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
         if isinstance(d, pe.GameStarted):
             cube, after = 1, None
             in_game = True
-            with_cube = options.mode is not Mode.SINGLE_GAME and not d.crawford
+            with_cube = cube_in_play(options.mode, d.crawford)
             out.append(ev.GameStarted(d.game, d.score, d.crawford, with_cube))
             # A single game forfeited before it started (its creator never came, a seat
             # silent in the roll-off): the wire names the forfeit first, the engine starts

@@ -1,12 +1,22 @@
 """Structured logs: one JSON object per line on standard error.
 
+Every line has ``ts``, ``level`` (the severity: one of :data:`SEVERITIES`), ``logger`` and
+``msg``, then the record's fields (``extra=fields(...)``), and ``exc`` with a traceback. Those
+names are :data:`RESERVED`: :func:`fields` refuses them, and a field of that name that reaches
+the formatter another way never replaces the line's own: it is written as ``field_<name>``, so
+filtering logs by ``level`` always filters by severity.
+
 >>> import io, logging
 >>> stream = io.StringIO()
 >>> log = setup("info", stream=stream, name="fairgammon.example")
->>> log.info("match created", extra={"fields": {"match": "ab12"}})
+>>> log.info("match created", extra={"fields": {"match": "ab12", "level": "2-ply"}})
 >>> record = json.loads(stream.getvalue())
->>> record["msg"], record["match"], record["level"]
-('match created', 'ab12', 'info')
+>>> record["msg"], record["match"], record["level"], record["field_level"]
+('match created', 'ab12', 'info', '2-ply')
+>>> fields(level="2-ply")
+Traceback (most recent call last):
+...
+ValueError: the log field 'level' is reserved (the line's own ts, level, logger, msg, exc)
 """
 
 from __future__ import annotations
@@ -16,6 +26,11 @@ import logging
 import sys
 import time
 from typing import IO
+
+SEVERITIES = ("debug", "info", "warning", "error", "critical")
+"""The values of a line's ``level``: Python's levels, in lower case."""
+RESERVED = ("ts", "level", "logger", "msg", "exc")
+"""The names of a line's own fields, which no field of a record may take."""
 
 
 class JsonFormatter(logging.Formatter):
@@ -27,7 +42,8 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        entry.update(getattr(record, "fields", {}))
+        for key, value in getattr(record, "fields", {}).items():
+            entry[f"field_{key}" if key in RESERVED else key] = value
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str, separators=(",", ":"))
@@ -51,5 +67,10 @@ def get(name: str) -> logging.Logger:
 
 
 def fields(**values: object) -> dict[str, dict[str, object]]:
-    """``log.info("msg", extra=fields(match=m, seat=s))``."""
+    """``log.info("msg", extra=fields(match=m, seat=s))``; ValueError for a :data:`RESERVED`
+    name."""
+    for key in values:
+        if key in RESERVED:
+            raise ValueError(f"the log field {key!r} is reserved (the line's own "
+                             f"{', '.join(RESERVED)})")
     return {"fields": values}

@@ -20,6 +20,9 @@ from pathlib import Path
 
 from server.ops.redis_link import RedisTarget, parse_sentinels
 
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""The directory that holds the ``server`` package (the checkout, in an editable install)."""
+
 
 class SettingsError(ValueError):
     """A setting with a value the server cannot use."""
@@ -84,7 +87,9 @@ class Settings:
     # Failed logins allowed per account in 15 minutes (then 429 until the window passes).
     login_failures: int = 10
     log_level: str = "info"
-    web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
+    # The built browser client: found from the package, so `fairgammon serve` started in any
+    # directory serves the checkout's web-client/dist (FAIRGAMMON_WEB_DIST: another build).
+    web_dist: Path = field(default_factory=lambda: CHECKOUT / "web-client" / "dist")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:

@@ -15,6 +15,10 @@ to record, the per-address login throttle) are separate single-key commands.
     fg:{u:<name>}:pub          list, newest first: the same, without private matches
     fg:{u:<name>}:chart        list, oldest first: msgpack [time ms, rating after, match id
                                or '' for a private match]
+    fg:{u:<name>}:rpending     set: rated matches whose result is stored and not yet applied
+                               to this account (a later result waits for them)
+    fg:{u:<name>}:rlock        string: who is computing a rated result of this account now
+                               (expiring: a lock whose holder died lapses)
     fg:{m:<id>}:result         msgpack: the match's result for its players (set once, NX)
     fg:login:<address>         counter: failed logins from one address (expiring)
     fg:signup:<address>        counter: sign-ups from one address (expiring)
@@ -64,6 +68,14 @@ def chart_key(name: str) -> str:
     return f"{tag(name)}:chart"
 
 
+def pending_key(name: str) -> str:
+    return f"{tag(name)}:rpending"
+
+
+def lock_key(name: str) -> str:
+    return f"{tag(name)}:rlock"
+
+
 def result_key(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:result"
 
@@ -104,12 +116,13 @@ end
 return n
 """
 
-# KEYS: acct, done, hist, pub, chart. ARGV: match id, account id, rated (0/1), rating change,
-# experience gain, won (0/1), history record, public (0/1), time ms.
+# KEYS: acct, done, hist, pub, chart, rpending. ARGV: match id, account id, rated (0/1), rating
+# change, experience gain, won (0/1), history record, public (0/1), time ms.
 # Records one finished match for one account, once: returns the rating after it, or -1 when
 # the account is gone (deleted, or deleted and signed up again: another id), or the rating
-# unchanged when the match was recorded already.
+# unchanged when the match was recorded already. The match is no longer pending either way.
 _RECORD = """
+redis.call('SREM', KEYS[6], ARGV[1])
 if redis.call('HGET', KEYS[1], 'id') ~= ARGV[2] then
   return '-1'
 end
@@ -136,6 +149,14 @@ redis.call('SADD', KEYS[2], ARGV[1])
 return rating
 """
 
+# KEYS: lock. ARGV: owner. Releases the lock if this owner still holds it.
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
 # KEYS: index. ARGV: now, lease ms, max count. Claims due entries for one process each.
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
@@ -157,6 +178,7 @@ class AccountsStore:
         self._count = redis.register_script(_COUNT)
         self._record = redis.register_script(_RECORD)
         self._claim = redis.register_script(_CLAIM)
+        self._unlock = redis.register_script(_UNLOCK)
 
     # --- accounts
 
@@ -189,6 +211,8 @@ class AccountsStore:
             history_key(name),
             history_key(name, public=True),
             chart_key(name),
+            pending_key(name),
+            lock_key(name),
             *(session_key(name, d.decode()) for d in digests),
         ]
         await self.redis.delete(*keys)  # one slot: atomic
@@ -255,11 +279,26 @@ class AccountsStore:
             history_key(name),
             history_key(name, public=True),
             chart_key(name),
+            pending_key(name),
         ]
         args = [match_id, account_id, int(rated), repr(delta), experience, int(won), record,
                 int(public), now]  # fmt: skip
         out = float(await self._record(keys=keys, args=args))
         return None if out < 0 else out
+
+    async def lock(self, name: str, owner: str, ms: int) -> bool:
+        """Take the account's rating lock for ``ms`` unless someone holds it."""
+        return bool(await self.redis.set(lock_key(name), owner, nx=True, px=ms))
+
+    async def unlock(self, name: str, owner: str) -> None:
+        await self._unlock(keys=[lock_key(name)], args=[owner])
+
+    async def pend(self, name: str, match_id: str) -> None:
+        """Note that a rated result of ``match_id`` is about to be stored for this account."""
+        await self.redis.sadd(pending_key(name), match_id)
+
+    async def pending(self, name: str) -> list[str]:
+        return sorted(m.decode() for m in await self.redis.smembers(pending_key(name)))
 
     async def put_result(self, match_id: str, blob: bytes) -> bytes:
         """Store a match's result unless one is stored; the stored one (first writer wins)."""

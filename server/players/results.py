@@ -20,17 +20,26 @@ the join. :class:`Results` listens on the match-event bus (:mod:`server.match.bu
 Every step can be repeated: the sweeper (:meth:`Results.sweep_forever`) claims entries whose
 lease ran out and runs :meth:`Results.record` again. So the work is done at least once, keyed
 by the match id, and its effects exactly once: the bus's pattern for a listener that must not
-miss a match. Ratings are read when the result is first computed (step 2); a player in two
-matches at once has each change applied to the rating of the moment, in the order the
-matches end.
+miss a match.
+
+Rated results are computed one after the other for each account: step 2 of a rated match
+holds both accounts' rating locks (``fg:{u:<name>}:rlock``, taken in name order, expiring), and
+before computing it applies to each account any rated result already stored and not yet
+applied (the account's ``rpending`` set, which the recording script empties). So a player whose
+two rated matches end at the same moment has the second change computed from the rating the
+first one left, as if one had ended after the other (in the order they are recorded).
+
+A match nobody started (abandoned before its first game: both seats silent, nobody to blame)
+is recorded for no one: no history line, no count, no rating.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 import msgpack
@@ -48,7 +57,25 @@ log = logs.get("results")
 LEASE_MS = 3000
 """How long a finished match waits for the process that ended it before a sweeper steps in."""
 
+LOCK_MS = 2000
+"""How long an account's rating lock lasts (a holder that dies lets it lapse)."""
+LOCK_WAIT_S = 5.0
+"""How long a rated result waits for the locks before it is left to the sweeper."""
+
 LoadState = Callable[[str], Awaitable[MatchState]]
+
+
+class Busy(Exception):
+    """The rating locks of a match's accounts stayed taken: recorded later by the sweeper."""
+
+
+def played(state: MatchState) -> bool:
+    """Whether a finished match is anyone's to record: two players, and a game started (a
+    match abandoned before its first game, both seats silent, has nobody to blame and nothing
+    played)."""
+    if state.names[1] is None:
+        return False
+    return not (state.abandoned and state.match.game_number == 0)
 
 
 def refs(raw: list[bytes | None]) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
@@ -80,8 +107,8 @@ class Results:
     async def finishing(self, event: MatchFinishing) -> None:
         """Before the commit that ends the match: mark it due if it has an account."""
         state = event.state
-        if state.names[1] is None:
-            return  # nobody joined (cancelled, or a rematch declined): nothing to record
+        if not played(state):
+            return  # nobody joined, or nobody started it: nothing to record
         r0, r1, _ = await self.seats(state.match_id)
         if r0 is not None or r1 is not None:
             await self.store.due(state.match_id, _wall() + LEASE_MS)
@@ -104,37 +131,86 @@ class Results:
         if not state.is_over:
             await self.store.settled(match_id)  # the ending commit never happened
             return False
-        if state.names[1] is None:
-            await self.store.settled(match_id)  # nobody joined: not a match played
+        if not played(state):
+            await self.store.settled(match_id)  # nobody joined or started it: not played
             return True
-        r = await self.seats(match_id)
-        blob = await self.store.result(match_id)
-        if blob is None:
-            blob = await self.store.put_result(match_id, await self._result(state, *r))
-        result = msgpack.unpackb(blob, raw=False)
-        for seat in (0, 1):
-            ref = result["accounts"][seat]
-            if ref is None:
-                continue
-            key, account_id = ref
-            record = self._entry(state, result, seat)
-            after = await self.store.record(
-                key,
-                match_id,
-                account_id,
-                result["rated"],
-                result["deltas"][seat],
-                result["exp"],
-                result["winner"] == seat,
-                msgpack.packb(record, use_bin_type=True),
-                not state.config.private,
-                result["at"],
-            )
-            if after is not None and result["rated"]:
-                await self.store.lead(key, after)
-            faults.check("mid_record", None)
+        r0, r1, rated = await self.seats(match_id)
+        if rated and r0 is not None and r1 is not None:
+            async with self._rating_locks((r0[0], r1[0])):
+                await self._store(state, r0, r1, rated, ordered=True)
+        else:
+            await self._store(state, r0, r1, rated, ordered=False)
         await self.store.settled(match_id)
         return True
+
+    async def _store(self, state: MatchState, r0: Any, r1: Any, rated: bool,
+                     ordered: bool) -> None:
+        """Compute the result once (``ordered``: after every earlier rated result of its
+        accounts is applied, and noted as pending for them) and apply it to each account."""
+        match_id = state.match_id
+        blob = await self.store.result(match_id)
+        if blob is None:
+            if ordered:
+                for key, _ in (r0, r1):
+                    await self._catch_up(key, match_id)
+                    await self.store.pend(key, match_id)
+            blob = await self.store.put_result(match_id, await self._result(state, r0, r1, rated))
+        result = msgpack.unpackb(blob, raw=False)
+        for seat in (0, 1):
+            if result["accounts"][seat] is not None:
+                await self._apply(state, result, seat)
+                faults.check("mid_record", None)
+
+    async def _catch_up(self, key: str, match_id: str) -> None:
+        """Apply to account ``key`` the rated results stored for it and not applied yet."""
+        for other in await self.store.pending(key):
+            blob = None if other == match_id else await self.store.result(other)
+            if blob is None:
+                continue  # this match, or one whose result is not computed yet
+            result = msgpack.unpackb(blob, raw=False)
+            state = await self.load(other)
+            for seat in (0, 1):
+                ref = result["accounts"][seat]
+                if ref is not None and ref[0] == key:
+                    await self._apply(state, result, seat)
+
+    async def _apply(self, state: MatchState, result: dict[str, Any], seat: int) -> None:
+        """Record the match for the account in ``seat`` (once: the script keeps a done set)."""
+        key, account_id = result["accounts"][seat]
+        record = self._entry(state, result, seat)
+        after = await self.store.record(
+            key,
+            state.match_id,
+            account_id,
+            result["rated"],
+            result["deltas"][seat],
+            result["exp"],
+            result["winner"] == seat,
+            msgpack.packb(record, use_bin_type=True),
+            not state.config.private,
+            result["at"],
+        )
+        if after is not None and result["rated"]:
+            await self.store.lead(key, after)
+
+    @contextlib.asynccontextmanager
+    async def _rating_locks(self, keys: Iterable[str]) -> AsyncIterator[None]:
+        """Hold the rating locks of these accounts (in name order, so that two recorders
+        never wait for each other); :class:`Busy` if they stay taken."""
+        owner = secrets.token_hex(8)
+        held: list[str] = []
+        deadline = time.monotonic() + LOCK_WAIT_S
+        try:
+            for key in sorted(set(keys)):
+                while not await self.store.lock(key, owner, LOCK_MS):
+                    if time.monotonic() > deadline:
+                        raise Busy(f"the rating of {key} is being updated")
+                    await asyncio.sleep(0.01)
+                held.append(key)
+            yield
+        finally:
+            for key in held:
+                await self.store.unlock(key, owner)
 
     async def _result(self, state: MatchState, r0: Any, r1: Any, rated: bool) -> bytes:
         options = state.config.options

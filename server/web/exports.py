@@ -1,7 +1,8 @@
 """Finished games out of the event log: fair-dice transcripts (JSON) and the ``.mat`` export.
 
     GET /api/matches/{id}/games/{n}/transcript.json   one game, for ``fairgammon verify``
-    GET /api/matches/{id}/transcript.json             every finished game of the match
+    GET /api/matches/{id}/transcript.json             every finished game of the match, and
+                                                      the finished games left out (none to verify)
     GET /api/matches/{id}/match.mat                   Jellyfish/gnubg text (finished matches)
 
 The facts come from :mod:`server.match.history` (the log through
@@ -18,7 +19,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from protocol.errors import ErrorCode
-from server.match.history import finished_games, mat_text, transcript
+from server.match.history import Uncommitted, mat_text, transcript, transcripts
 from server.web.common import error, log_or_error
 
 # ---------------------------------------------------------------- routes
@@ -40,6 +41,8 @@ async def game_transcript(request: Request) -> Response:
     try:
         game_no = int(request.path_params["game"])
         text = transcript(match_id, log, game_no).to_json()
+    except Uncommitted as missing:
+        return error(ErrorCode.NOT_FOUND, str(missing), 404)
     except (KeyError, ValueError):
         return error(ErrorCode.NOT_FOUND, "no such finished game", 404)
     name = f"fairgammon-{match_id[:8]}-game{game_no}.json"
@@ -55,8 +58,11 @@ async def match_transcript(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     match_id, log = got
-    games = [json.loads(transcript(match_id, log, n).to_json()) for n in finished_games(log)]
-    return _json({"match_id": match_id, "games": games}, f"fairgammon-{match_id[:8]}.json")
+    found = transcripts(match_id, log)
+    games = [json.loads(t.to_json()) for t in found.games]
+    left_out = [{"game": m.game, "reason": m.reason, "why": str(m)} for m in found.left_out]
+    return _json({"match_id": match_id, "games": games, "left_out": left_out},
+                 f"fairgammon-{match_id[:8]}.json")
 
 
 async def match_mat(request: Request) -> Response:

@@ -9,11 +9,16 @@ For the seat holding ``token``, in the decision it owes now:
   ``win``; equities are the Expert level's (bgsage 2-ply), cubeful, from the player's side
   (money: points per unit cube; match play: match equity, −1 … +1);
 * ``decide`` — the cube advice: ``double`` or ``no_double`` (``cube`` is null when the rules do
-  not allow a double now: just roll);
+  not allow a double now: just roll). The rules are the engine's, the same as the Double
+  button's (:func:`engine.match.cube_in_play`, :meth:`engine.cube.Cube.may_double`): a dead
+  cube may be turned (a match to 1, a leader after the Crawford game). A double then gains the
+  player nothing and gives the opponent a match-winning cube, so the advice is ``no_double``
+  with ``dead`` true and no equities (the nets' cube figures mean nothing there);
 * ``take`` — the answer to the double: ``take``, ``drop`` or ``beaver``.
 
 ``cube`` carries the three cubeful equities of the player on roll (``no_double``,
-``double_take``, ``double_pass``) and the ``win`` chance of the player asking.
+``double_take``, ``double_pass``; null for a dead cube), ``dead`` and the ``win`` chance of the
+player asking.
 
 One search per decision: the answer depends only on the match state, so each process keeps the
 last answers by (match, seat, version) and asks the nets once however often a player asks
@@ -36,6 +41,7 @@ from starlette.routing import Route
 
 from bots.catalog import STYLES, Level
 from brain.context import context_for
+from engine.match import cube_is_dead
 from protocol.errors import ErrorCode
 from server.machine import core
 from server.machine.state import MatchState, owing
@@ -101,7 +107,14 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
         return body
     roller = seat if decision == "decide" else 1 - seat
     context = context_for(match, roller)
-    if decision == "decide" and not (game.can_double(seat) and context.may_double):
+    if decision == "decide" and not game.can_double(seat):
+        return body
+    options = match.options
+    if decision == "decide" and cube_is_dead(options.mode, options.length, match.score,
+                                             game.cube.value, seat):
+        win = brain.pre_roll_probs(game.position(seat)).win
+        body["cube"] = {"action": "no_double", "dead": True, "no_double": None,
+                        "double_take": None, "double_pass": None, "win": round(win, 4)}
         return body
     advice = brain.cube_advice(game.position(roller), context)
     if decision == "decide":
@@ -110,7 +123,7 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
         action = "beaver" if advice.beaver and game.can_beaver(seat) else (
             "take" if advice.take else "drop")
     win = advice.probs.win if roller == seat else 1.0 - advice.probs.win
-    body["cube"] = {"action": action, "no_double": round(advice.no_double, 4),
+    body["cube"] = {"action": action, "dead": False, "no_double": round(advice.no_double, 4),
                     "double_take": round(advice.double_take, 4),
                     "double_pass": round(advice.double_pass, 4), "win": round(win, 4)}
     return body

@@ -3,7 +3,9 @@
 Three limits, all kept in Redis so that every server process enforces the same ones:
 
 * **creation rate per client address**: a token bucket of ``create_burst`` matches, refilled at
-  ``create_per_minute``; beyond it ``POST /api/matches`` is answered 429 ``rate_limited``;
+  ``create_per_minute``; beyond it ``POST /api/matches`` is answered 429 ``rate_limited``. A
+  request takes a token once it passed the route's own checks (a match created, or one then
+  refused ``too_many_open``); one refused before (400, 401, 503) or ``rate_limited`` takes none;
 * **open matches per creator address**: at most ``open_per_creator`` matches waiting for an
   opponent (public or private); one more is answered 429 ``too_many_open``;
 * **open matches expire**: a match nobody joined within ``open_match_seconds`` ends

@@ -150,7 +150,7 @@ class AnalysisWorker:
             await pipe.execute()
         self.deepened += 1
         log.info("game analysed deeper", extra=logs.fields(
-            match=match_id, game=game_no, level=body["level"], seconds=body["seconds"],
+            match=match_id, game=game_no, depth=body["level"], seconds=body["seconds"],
             reused=basis is not None))
 
     async def basis(self, match_id: str, game_no: int, evaluator: Evaluator) -> Basis | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import quote
 
 from playwright.async_api import Page
 
@@ -397,3 +398,52 @@ async def test_a_whole_game_through_the_move_list(open_demo: OpenDemo) -> None:
     assert result["matchOver"] is True
     await page.locator(".result h2").wait_for()
     assert "wins" in await page.locator(".result h2").inner_text()
+
+
+async def test_a_forced_play_goes_by_itself_and_resigning_asks_first(open_demo: OpenDemo) -> None:
+    """A roll with one legal play goes out by itself with the default feel and with fast play
+    (nothing to choose, nothing to wait for), never with End turn by hand. Resigning asks first,
+    and warns when the game cannot be lost that badly; Cancel sends nothing."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # Bar/20/14 is the only play of 6-5: the 19-point is blocked, and 20/14 then the only 6.
+    forced = quote(encode(Position.from_points({25: 1, 6: 14}, {6: 2, 1: 2, 2: 2, 12: 9})), safe="")
+    query = f"position={forced}&dice=65,31&clock=0&mode=single"
+    passed = "window.fairgammon.game.current().turn === 1"
+    for settings in ({}, {"autoConfirm": False, "fast": True}):
+        page = await open_demo(query, settings=settings)
+        await page.wait_for_function(passed, timeout=5_000)
+        ivory = (await state(page))["boards"][0]
+        assert ivory[25] == 0 and ivory[14] == 1, (settings, ivory)
+        await page.context.close()
+    page = await open_demo(query)  # the classic feel: End turn by hand
+    await page.wait_for_timeout(800)
+    assert (await state(page))["turn"] == 0 and await page.locator(".movelist button.opt").count()
+    await page.context.close()
+
+    # One checker left against fifteen on the 6-point: Ivory cannot lose.
+    sure = quote(encode(Position.from_points({1: 1}, {6: 15})), safe="")
+    phone = await open_demo(f"position={sure}&dice=21&clock=0&mode=single", viewport=PHONE)
+    await phone.click("details.more summary")
+    await phone.click("button.resign-1")
+    ask = phone.locator(".resign-ask")
+    assert "Resign a single game? Copper wins 1 point." in await ask.inner_text()
+    assert "You cannot lose this game" in await ask.locator(".warn").inner_text()
+    await ask.scroll_into_view_if_needed()
+    await phone.screenshot(path=SCREENSHOTS / "resign-warning-390x844.png")
+    await phone.click(".resign-ask button.cancel-resign")
+    assert await ask.is_hidden()
+    after = await state(phone)
+    assert after["phase"] == "moving" and after["offer"] is None
+
+    # Fifteen checkers home against three: a single game may be lost, a gammon cannot.
+    race = quote(encode(Position.from_points({1: 15}, {6: 3})), safe="")
+    desk = await open_demo(f"position={race}&dice=21&clock=0&mode=single")
+    await desk.click("details.more summary")
+    await desk.click("button.resign-2")
+    warn = await desk.locator(".resign-ask .warn").inner_text()
+    assert warn.startswith("You cannot lose a gammon here"), warn
+    await desk.screenshot(path=SCREENSHOTS / "resign-warning-1440x900.png")
+    assert (await state(desk))["offer"] is None  # nothing is sent before the confirmation
+    await desk.click(".resign-ask button.confirm-resign")
+    await desk.wait_for_function("window.fairgammon.game.current().offer !== null")
+    assert (await state(desk))["offer"]["level"] == 2

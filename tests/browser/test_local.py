@@ -45,6 +45,9 @@ async def test_hot_seat_setup_play_pause_reload_resume_and_offline(net: NetPages
     await page.wait_for_function(f"{VIEW}.phase === 'moving'")
     names = [p["name"] for p in (await view(page))["players"]]
     assert names == ["Ann", "Ann 2"]
+    # Both players sit at this screen: their bars say nothing of being online.
+    assert [await p.is_visible() for p in await page.locator(".player .presence").all()] == [
+        False, False]
     assert await page.locator(".player .clock").first.is_hidden()
     await play_one_turn(page)
     await page.wait_for_function(f"['decide', 'moving'].includes({VIEW}.phase)")

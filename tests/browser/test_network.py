@@ -88,9 +88,11 @@ async def test_a_whole_game_by_clicks_with_spectators_and_a_reload(net: NetPages
     assert result["matchOver"] is True
     winner = end["players"][result["winner"]]["name"]
     winner_page = (ann_page, bob_page)[result["winner"]]
+    loser_page = (ann_page, bob_page)[1 - result["winner"]]
     for page in (ann_page, bob_page, early, late):
         await page.locator(".result h2").wait_for()
-        said = "You win" if page is winner_page else f"{winner} wins"
+        # Each player reads the result in the second person; a spectator reads the winner's name.
+        said = {winner_page: "You win", loser_page: "You lose"}.get(page, f"{winner} wins")
         assert (await page.locator(".result h2").inner_text()).startswith(said)
     # Every roll was verified live, by the players and by both spectators (the late one from
     # the whole log), and nobody was refused anything.
@@ -122,9 +124,8 @@ async def test_a_short_clock_ends_on_time_on_both_pages(net: NetPages) -> None:
         v = await view(page)
         assert v["result"]["reason"] == "timeout"
         assert v["result"]["matchOver"] is True
-        winner = v["players"][v["result"]["winner"]]["name"]
-        mine = v["result"]["winner"] == v["viewer"]  # your own win speaks to you
-        expected = "You win on time" if mine else f"{winner} wins on time"
+        mine = v["result"]["winner"] == v["viewer"]  # your own result speaks to you
+        expected = "You win on time" if mine else "You lost on time"
         assert await page.locator(".result h2").inner_text() == expected
     assert (await view(ann_page))["result"] == (await view(bob_page))["result"]
 
@@ -254,10 +255,9 @@ async def test_cube_double_take_then_drop_by_keys_in_a_match_to_3(net: NetPages)
     score = [0, 0]
     score[owner] = 2
     assert result["score"] == score
-    name = ["Ann", "Bob"][owner]
     for seat, page in enumerate((ann_page, bob_page)):
-        who = "You win" if seat == owner else f"{name} wins"
-        assert await page.locator(".result h2").inner_text() == f"{who}: the double was dropped"
+        said = "You win: the double was dropped" if seat == owner else "You dropped the double"
+        assert await page.locator(".result h2").inner_text() == said
         assert (
             await page.locator(".matchbox .score").inner_text()
             == f"Ann {score[0]} – {score[1]} Bob"
@@ -325,16 +325,20 @@ async def test_a_server_restart_shows_the_offline_banner_and_play_resumes(
     await play([ann, bob], lambda vs: to_play(vs[0], 0))
     await ann_page.click("details.more summary")
     await ann_page.click("details.more button.resign-1")
+    # Resigning asks first; nothing is offered before the confirmation.
+    assert "Resign a single game?" in await ann_page.locator(".resign-ask").inner_text()
+    await ann_page.click(".resign-ask button.confirm-resign")
     await bob_page.locator(".offer button.reject").click()
     await ann_page.wait_for_function("window.fairgammon.game.current().offer === null")
     await play([ann, bob], lambda vs: to_play(vs[0], 0))
     await ann_page.click("details.more summary")
     await ann_page.click("details.more button.resign-2")
+    await ann_page.click(".resign-ask button.confirm-resign")
     offer = bob_page.locator(".offer")
     await offer.locator("button.accept").wait_for()
     assert "offers to resign a gammon" in await offer.inner_text()
     await offer.locator("button.accept").click()
-    headlines = ((ann_page, "Bob wins by resignation"), (bob_page, "You win by resignation"))
+    headlines = ((ann_page, "You resigned"), (bob_page, "You win by resignation"))
     for page, headline in headlines:
         await page.locator(".result h2").wait_for()
         assert await page.locator(".result h2").inner_text() == headline

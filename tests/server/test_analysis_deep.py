@@ -7,6 +7,9 @@ complete 1-ply one."""
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+import logging
 import threading
 
 import redis.asyncio as aioredis
@@ -16,6 +19,7 @@ from harness.serverproc import ServerProcess
 from harness.srv_support import play_out
 from protocol.client import MatchClient, create_match, join_match
 from protocol.client.lobby import get
+from server.ops import logs
 from server.work import analysis_queue as queue
 from server.work.analysis_worker import AnalysisWorker
 
@@ -33,6 +37,14 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
     server.start()
     stop = asyncio.Event()
     running = None
+    # The worker's log lines, as the server writes them (JSON).
+    lines = io.StringIO()
+    handler = logging.StreamHandler(lines)
+    handler.setFormatter(logs.JsonFormatter())
+    root = logging.getLogger("fairgammon")
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
     try:
         created = await create_match(server.base, name="Ann", mode="match", length=1)
         joined = await join_match(server.base, created["match"], name="Bob")
@@ -121,7 +133,14 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
                 await worker.redis.xlen(queue.DEEP) == 0
 
         await wait_for(drained, "drained the queues")
+        # Every line's level is its severity; the depth of the pass has a field of its own.
+        entries = [json.loads(x) for x in lines.getvalue().splitlines()]
+        assert [e["level"] for e in entries if e["level"] not in logs.SEVERITIES] == []
+        deeper_lines = [e for e in entries if e["msg"] == "game analysed deeper"]
+        assert [(e["level"], e["depth"]) for e in deeper_lines] == [("info", "2-ply")]
     finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
         stop.set()
         if running is not None:
             await asyncio.wait_for(running, 10)

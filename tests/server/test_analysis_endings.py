@@ -31,7 +31,16 @@ from protocol.client.lobby import get, get_text
 from server.machine import core
 from server.machine.commands import Join, Leave, Resign, ResignReply, Stop
 from server.machine.state import Config, Phase, owing
-from server.match.history import Logged, find_game, finished_games, mat_text, match_record
+from server.match.history import (
+    Logged,
+    Uncommitted,
+    find_game,
+    finished_games,
+    mat_text,
+    match_record,
+    transcript,
+    transcripts,
+)
 from server.web.records import record_json
 
 MATCH = "cd" * 16
@@ -146,6 +155,16 @@ def test_every_finished_game_has_a_record_and_a_report(name: str, evaluator: Eva
     assert finished_games(logged) == games
     record = match_record(logged)
     mat_text(logged)  # the .mat export reads the same record
+    # Every finished game has its transcript, or is left out for having no dice (its
+    # creator never committed).
+    found = transcripts(MATCH, logged)
+    uncommitted = "before its first roll" in name
+    assert [t.game.game_no for t in found.games] == ([] if uncommitted else games)
+    assert [m.game for m in found.left_out] == (games if uncommitted else [])
+    for n in games:
+        if uncommitted:
+            with pytest.raises(Uncommitted):
+                transcript(MATCH, logged, n)
     for n in games:
         game = find_game(record, n)
         assert game.is_over and game.result is not None
@@ -267,6 +286,20 @@ async def test_each_ending_is_analysed_by_the_server_without_an_error(stack: Sta
         # Who stopped the session is in the stop command's record in the log, not on the wire.
         mat = await get_text(proc.base, f"/api/matches/{money}/match.mat")
         assert "; Ann stopped the session after game 1\n" in mat
+        # Every match's transcripts answer; a game forfeited before both seats committed to
+        # their dice has no roll to verify: left out, with the reason (docs/fairness.md).
+        for match_id in ends:
+            bundle = json.loads(
+                await get_text(proc.base, f"/api/matches/{match_id}/transcript.json"))
+            uncommitted = match_id in (bot["match"], absent)
+            assert [g["game_no"] for g in bundle["games"]] == ([] if uncommitted else [1])
+            assert [g["game"] for g in bundle["left_out"]] == ([1] if uncommitted else [])
+            for note in bundle["left_out"]:
+                assert note["reason"] == "uncommitted" and "commit" in note["why"]
+            if uncommitted:
+                with pytest.raises(LobbyError) as missing:
+                    await get(proc.base, f"/api/matches/{match_id}/games/1/transcript.json")
+                assert missing.value.status == 404 and "commit" in str(missing.value)
         for match_id in ends:
             report = await _wait_done(proc.base, match_id, 1)
             assert report["game"] == 1 and [p["seat"] for p in report["players"]] == [0, 1]

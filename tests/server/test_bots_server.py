@@ -150,6 +150,23 @@ async def test_hints_for_moves_and_cube_only_against_the_computer(bot_server):
     status, body = await hint(bot_server.base, people["match"], people["token"])
     assert (status, body["error"]) == (403, "hints_unavailable")
 
+    # A match to 1: the cube may be turned (the tracker's Double), and the hint says why not to.
+    created = await _create_bot_match(bot_server.base, bot="easy", mode="match", length=1)
+    async with MatchClient(bot_server.ws, created["match"], created["token"]) as human:
+        await human.wait_for(lambda t: t.owes(0) in ("decide", "move"), 30)
+        if human.owes() == "move":  # we won the opening roll: play it first
+            t = human.tracker
+            await human.move(legal_plays(t.position(0), *t.dice)[0].moves)
+            await human.wait_for(lambda t: t.owes(0) == "decide", 30)
+        assert human.tracker.may_double(0)
+        status, body = await hint(bot_server.base, created["match"], created["token"])
+        assert status == 200 and body["phase"] == "decide"
+        cube = body["cube"]
+        assert (cube["action"], cube["dead"], cube["no_double"], cube["double_take"]) == (
+            "no_double", True, None, None)
+        assert 0 < cube["win"] < 1
+        await human.leave()
+
 
 
 async def test_the_computer_accepts_a_rematch(bot_server):
@@ -238,3 +255,42 @@ async def test_a_hint_is_searched_once_per_decision_however_often_it_is_asked():
     assert searches == 3
     await answers.get(("m", 0, 7), search)  # the oldest was let go (size 2)
     assert searches == 4
+
+
+async def test_the_pace_of_a_match_against_the_computer(bot_server):
+    """The page's fast setting reaches the bot worker: kept for the match while fast, gone at
+    the normal pace; only a seat of a match against the computer sets it."""
+    import redis.asyncio as aioredis
+
+    from bots import queue
+
+    created = await _create_bot_match(bot_server.base, bot="easy", mode="money")
+    match_id, token = created["match"], created["token"]
+    path = f"/api/matches/{match_id}/pace"
+    redis = aioredis.from_url(bot_server.redis_url)
+    try:
+        assert await asyncio.to_thread(_post, bot_server.base, path,
+                                       {"token": token, "fast": True}) == (
+            200, {"match": match_id, "fast": True})
+        assert await redis.get(queue.pace_key(match_id)) == queue.FAST
+        assert 0 < await redis.ttl(queue.pace_key(match_id)) <= queue.PACE_TTL_S
+        assert (await asyncio.to_thread(_post, bot_server.base, path,
+                                        {"token": token, "fast": False}))[0] == 200
+        assert await redis.get(queue.pace_key(match_id)) is None
+    finally:
+        await redis.aclose()
+    refused = [
+        ({"token": "not-a-token", "fast": True}, 403, "forbidden"),
+        ({"token": token}, 400, "bad_field"),
+        ({"token": token, "fast": 1}, 400, "bad_field"),
+    ]
+    for body, status, code in refused:
+        answer = await asyncio.to_thread(_post, bot_server.base, path, body)
+        assert (answer[0], answer[1]["error"]) == (status, code), body
+    people = await create_match(bot_server.base, name="Ann")
+    answer = await asyncio.to_thread(_post, bot_server.base, f"/api/matches/{people['match']}/pace",
+                                     {"token": people["token"], "fast": True})
+    assert (answer[0], answer[1]["error"]) == (403, "hints_unavailable")
+    answer = await asyncio.to_thread(_post, bot_server.base, f"/api/matches/{'0' * 32}/pace",
+                                     {"token": token, "fast": True})
+    assert (answer[0], answer[1]["error"]) == (404, "not_found")

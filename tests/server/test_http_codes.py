@@ -185,7 +185,12 @@ def test_the_route_tables_name_only_catalogued_codes_with_their_status():
 def test_the_web_client_compares_codes_only_with_catalogued_ones():
     compared = set()
     for path in (ROOT / "web-client" / "src").rglob("*.ts"):
-        compared |= set(re.findall(r"\bcode\s*[!=]==?\s*'([a-z_]+)'", path.read_text()))
+        text = path.read_text()
+        compared |= set(re.findall(r"\bcode\s*[!=]==?\s*'([a-z_]+)'", text))
+        # The sets of codes the client treats alike (retried, chat's, detailed refusals).
+        for listed in re.findall(r"\b(?:CHAT_REFUSALS|TRY_AGAIN|DETAILED)\b[^=]*= new Set\("
+                                 r"\[([^\]]*)\]\)", text):
+            compared |= set(re.findall(r"'([a-z_]+)'", listed))
     assert compared, "the pattern no longer finds the client's comparisons"
     assert compared <= KNOWN, compared - KNOWN
 
@@ -214,6 +219,8 @@ async def test_the_server_answers_as_the_route_tables_say(server):
          (404, "not_found")),
         ("POST /api/matches/{match}/hint", "POST", f"/api/matches/{human.body['match']}/hint",
          {"token": human.body["token"]}, (403, "hints_unavailable")),
+        ("POST /api/matches/{match}/pace", "POST", f"/api/matches/{human.body['match']}/pace",
+         {"token": human.body["token"], "fast": True}, (403, "hints_unavailable")),
         ("GET /api/matches?status=open|live", "GET", "/api/matches?status=gone", None,
          (400, "bad_field")),
         ("GET /api/matches/{match}", "GET", f"/api/matches/{unknown}", None, (404, "not_found")),

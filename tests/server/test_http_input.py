@@ -99,6 +99,7 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/matches/{id}/rematch"),
         ("POST", "/api/matches/{id}/decline"),
         ("POST", "/api/matches/{id}/hint"),
+        ("POST", "/api/matches/{id}/pace"),
         ("POST", "/api/account/signup"),
         ("POST", "/api/account/login"),
         ("POST", "/api/account/logout"),

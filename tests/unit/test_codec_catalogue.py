@@ -155,6 +155,24 @@ def test_the_generated_parts_of_the_protocol_doc_are_current():
     assert docgen.main(["--check", str(DOC)]) == 0
 
 
+def test_every_mention_of_the_protocol_version_is_generated():
+    """The version a client must send is written once, in protocol/limits.py: each mention of
+    it in the docs is a generated value (a stale "hello.proto ≠ 1" once told clients the
+    opposite of what the server did)."""
+    import re
+
+    docs = [DOC.parent.parent / "README.md", *DOC.parent.glob("*.md")]
+    stale = re.compile(r"(?i)(hello\.proto`?\s*(≠|!=|==?|is)\s*\d"
+                       r"|protocol[^\n.]{0,30}version\)?\s*\d|\(version \d+\))")
+    for path in docs:
+        text = path.read_text()
+        outside = re.sub(r"<!-- value:([a-z-]+) -->.*?<!-- /value:\1 -->", "", text)
+        outside = re.sub(r"<!-- generated:([a-z-]+) -->.*?<!-- /generated:\1 -->", "", outside,
+                         flags=re.DOTALL)
+        assert stale.findall(outside) == [], path.name
+    assert DOC.read_text().count("<!-- value:protocol-version -->") >= 2
+
+
 def test_the_doc_has_every_generated_block_and_names_every_message():
     text = DOC.read_text()
     for name in docgen.BLOCKS:

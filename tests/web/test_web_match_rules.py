@@ -93,3 +93,42 @@ def test_whole_matches_end_and_cover_every_action() -> None:
     assert len(refused) == 2 and all(s["do"] == "resign" for s in refused)
     crawford = [s["then"]["crawford"] for s in matches[0]["steps"]]
     assert True in crawford and crawford[-1] is False
+
+
+WIRE_MODE = {"single": "single_game", "match": "match", "money": "money"}
+
+
+def test_the_python_tracker_lets_the_cube_be_turned_where_the_engine_does() -> None:
+    """The Python clients' tracker (protocol/client/tracker.py, what bots and the seat core
+    read) answers every cube case of the vectors as the engine does: the same rule as the
+    browser's tracker and the hint (issue #26: a match to 1 offered Double while the hint said
+    it could not be turned)."""
+    from protocol import events as pe
+    from protocol.client.tracker import Tracker
+
+    cases = fixture()["double"]
+    bad = []
+    for case in cases:
+        rules = case["rules"]
+        t = Tracker()
+        t.settings = pe.MatchCreated(WIRE_MODE[rules["kind"]], rules["length"] or None,
+                                     rules["jacoby"], False, 30_000)
+        t.crawford = case["crawford"]
+        t.cube, t.cube_owner = case["cube"]
+        if t.may_double(1) != case["may_double"]:
+            bad.append(case)
+    assert len(cases) > 500 and bad == []
+    dead = [c for c in cases if c["dead"] and c["may_double"]]
+    assert any(c["rules"]["length"] == 1 for c in dead)  # a match to 1: dead, and legal
+
+
+def test_the_score_shown_never_passes_the_match_length() -> None:
+    cases = fixture()["endings"]
+    beyond = [c for c in cases if c["rules"]["kind"] == "match"
+              and max(c["new_score"]) > c["rules"]["length"]]
+    assert beyond  # a gammon at 2 in a match to 1 scores 4 in the engine...
+    for c in beyond:  # ...and shows as the match won, 1-0
+        assert max(c["shown_score"]) == c["rules"]["length"]
+    for c in cases:
+        if c["rules"]["kind"] != "match":
+            assert c["shown_score"] == c["new_score"]

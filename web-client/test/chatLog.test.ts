@@ -53,10 +53,11 @@ describe('ChatLog', () => {
     chat.refused('wrong_phase', 'already said hello');
     expect(chat.refusal).toBe(null);
     chat.refused('rate_limited', 'one line every 2 s');
-    expect(chat.refusal).toBe('one line every 2 s');
+    const words = 'Too many at once: wait a moment and try again. (one line every 2 s)';
+    expect(chat.refusal).toBe(words);
     tick(10_000);
     chat.refused('rate_limited', 'not about chat'); // long after our last line: not ours
-    expect(chat.refusal).toBe('one line every 2 s');
+    expect(chat.refusal).toBe(words);
     chat.say('x'.repeat(250), null);
     expect(chat.refusal).toBe(null);
     expect((sent[1] as { p: { text: string } }).p.text).toHaveLength(200);

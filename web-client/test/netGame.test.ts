@@ -94,10 +94,11 @@ describe('the board view of a network match', () => {
     const v = netView(s);
     expect(v.phase).toBe('gameover');
     expect(v.result).toMatchObject({ winner: 0, reason: 'timeout', points: 3, matchOver: true });
+    // The match is over: the last game's replay, and the whole match's dice and exports.
     expect(v.result!.links!.map((l) => l.href)).toEqual([
       `/m/${match.match_id}/replay/1`,
-      `/verify?match=${match.match_id}&game=1`,
-      `/api/matches/${match.match_id}/games/1/transcript.json`,
+      `/verify?match=${match.match_id}`,
+      `/api/matches/${match.match_id}/transcript.json`,
       `/api/matches/${match.match_id}/match.mat`,
     ]);
   });
@@ -138,6 +139,27 @@ describe('money sessions between games', () => {
     const spectator = seated(null, 'money');
     spectator.sock.deliver(ev(6, 'game_over', { game: 1, winner: 0, points: 2, result: 'gammon', reason: 'bear_off', score: [2, 0] }, { phase: 'commit', seats: [0, 1], deadline: T + 20_000 }));
     expect(netView(spectator.s).canStop).toBe(false);
+  });
+
+  it('a stopped session says who won how much and links its games, whatever came before', async () => {
+    for (const committed of [false, true]) {
+      const { s, sock } = seated(1, 'money');
+      sock.deliver(ev(6, 'game_over', { game: 1, winner: 0, points: 2, result: 'gammon', reason: 'bear_off', score: [2, 0] }, { phase: 'commit', seats: [0, 1], deadline: T + 20_000 }));
+      // The other seat committed to game 2 before the session was stopped (the tracker moves on).
+      if (committed) sock.deliver(ev(7, 'commit_received', { game: 2, seat: 0 }, { phase: 'commit', seats: [1], deadline: T + 20_000 }));
+      sock.deliver(ev(committed ? 8 : 7, 'match_over', { winner: 0, score: [2, 0], reason: 'stopped' }, { phase: 'over', seats: [], deadline: null }));
+      await settle(2);
+      const v = netView(s);
+      expect(v.phase).toBe('gameover');
+      expect(v.match.gameNo).toBe(1);
+      expect(v.result).toMatchObject({ winner: 0, reason: 'stopped', points: 2, matchOver: true, score: [2, 0] });
+      expect(v.result!.links!.map((l) => l.href)).toEqual([
+        `/m/${s.matchId}/replay/1`,
+        `/verify?match=${s.matchId}`,
+        `/api/matches/${s.matchId}/transcript.json`,
+        `/api/matches/${s.matchId}/match.mat`,
+      ]);
+    }
   });
 });
 

@@ -71,8 +71,8 @@ describe('analysis helpers', () => {
     status: 'done',
     level: '1-ply',
     players: [
-      { seat: 0, decisions: 1, checker_decisions: 1, cube_decisions: 0, total_error: 0, error_rate: 0, pr: 0, errors: 0, blunders: 0, luck: 0.1, rolls: 1, result: 1, luck_adjusted: 1.3 },
-      { seat: 1, decisions: 1, checker_decisions: 1, cube_decisions: 0, total_error: 0.1, error_rate: 100, pr: 50, errors: 0, blunders: 1, luck: 0.3, rolls: 1, result: -1, luck_adjusted: -1.3 },
+      { seat: 0, decisions: 1, checker_decisions: 1, cube_decisions: 0, resign_decisions: 0, total_error: 0, error_rate: 0, pr: 0, errors: 0, blunders: 0, luck: 0.1, rolls: 1, result: 1, luck_adjusted: 1.3 },
+      { seat: 1, decisions: 1, checker_decisions: 1, cube_decisions: 0, resign_decisions: 0, total_error: 0.1, error_rate: 100, pr: 50, errors: 0, blunders: 1, luck: 0.3, rolls: 1, result: -1, luck_adjusted: -1.3 },
     ],
     turns: [turn({}), turn({ seat: 1, luck: 0.3, equity: 0.4, equity_lost: 0.1, best: 'b', best_text: '13/10 13/12', mark: 'blunder' }), turn({ action: 'double', luck: null, equity: null, equity_lost: 0.05, best_action: 'no_double', mark: 'error' })],
   };

@@ -348,7 +348,7 @@ describe('match session: a seat plays', () => {
     env.last.deliver({ t: 'reject', p: { seq: 8, code: 'no_double_pending', message: 'no double to answer' } });
     expect(await reply2).toEqual({ ok: false, code: 'no_double_pending', message: 'no double to answer' });
     await settle();
-    expect(s.notice?.text).toBe('Refused: no double to answer');
+    expect(s.notice?.text).toBe('There is no double to answer.');
   });
 
   it('a refused move restores the board and says why; retry_later is retried', async () => {
@@ -370,7 +370,7 @@ describe('match session: a seat plays', () => {
     expect(await done).toMatchObject({ ok: false });
     await settle();
     expect(netView(s).pending).toBe(false);
-    expect(netView(s).notice?.text).toBe('Move refused: move 1 (8, 5): point 5 is blocked');
+    expect(netView(s).notice?.text).toBe('That play breaks the rules: play the dice again.');
   });
 
   it('a reload keeps counting sequence numbers from storage', () => {
@@ -408,6 +408,40 @@ describe('match session: the cube', () => {
     expect(netView(s).phase).toBe('rolling');
     expect(sock.of('roll')).toHaveLength(1);
     expect(sock.of('roll')[0]).toMatchObject({ p: { game: 1, k: 2 } });
+  });
+});
+
+describe('match session: one decision at a time', () => {
+  it('sends no second decision while one is unanswered, and may send it again once refused', async () => {
+    const storage = memoryStorage();
+    const { mine, theirs } = await rigged(storage);
+    const { s, env } = session(0, new FakeEnv(), storage);
+    const sock = env.last;
+    sock.open();
+    welcome(sock, 'seat0', 5);
+    sock.deliver(ev(1, 'match_created', { mode: 'match', length: 3, jacoby: false, beavers: false, move_time: 30_000 }));
+    sock.deliver(ev(2, 'seated', { seat: 0, name: 'Ann' }));
+    sock.deliver(ev(3, 'seated', { seat: 1, name: 'Bob' }));
+    sock.deliver(ev(4, 'committed', { game: 1, commitment0: mine.commitment, commitment1: theirs.commitment }));
+    sock.deliver(ev(5, 'game_started', { game: 1, crawford: false, score: [0, 0] }, clock('decide', [0])));
+    s.tracker.onRoll = 0;
+    s.tracker.k = 2;
+    const first = s.double();
+    expect(first).not.toBeNull();
+    expect(s.deciding).toBe(true);
+    // A double click, or Roll meanwhile: nothing more goes out.
+    expect(s.double()).toBeNull();
+    expect(await s.roll()).toBeNull();
+    expect(s.resign(1)).toBeNull();
+    expect(sock.of('double')).toHaveLength(1);
+    expect(sock.of('roll')).toHaveLength(0);
+    sock.deliver({ t: 'reject', p: { seq: sock.of('double')[0]!.s as number, code: 'not_your_turn', message: 'seat 1 is to act' } });
+    expect(await first).toMatchObject({ ok: false, code: 'not_your_turn' });
+    await settle();
+    expect(s.deciding).toBe(false);
+    expect(s.notice?.text).not.toMatch(/not_your_turn/); // in words, never the code
+    void s.double();
+    expect(sock.of('double')).toHaveLength(2);
   });
 });
 

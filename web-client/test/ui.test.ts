@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positionFromPoints, startPosition } from '../src/engine';
 import { type SvgNode, sceneNodes, staticNodes } from '../src/ui/boardNodes';
-import { clockFace, clockLeft, diceCheckLine, formatClock, recommitLine, statusLine } from '../src/ui/format';
+import { clockFace, clockLeft, diceCheckLine, formatClock, recommitLine, resultHeadline, shownScore, statusLine } from '../src/ui/format';
 import { gridOf, placeAt, pointAtGrid, pointGeom } from '../src/ui/geometry';
 import { commandFor, moveFocus } from '../src/ui/keyboard';
 import * as mc from '../src/ui/moveController';
@@ -107,6 +107,25 @@ describe('words on screen', () => {
       'Copper to answer',
     );
     expect(diceCheckLine({ k: 4, values: [1, 2], seat: 1, check: 'alarm' })).toMatch(/ALARM/);
+  });
+
+  it('tells each player the result in their own words', () => {
+    const timeout = { winner: 1 as const, reason: 'timeout' as const, points: 1, score: [0, 1] as const, matchOver: false };
+    // The loser on their own device reads the second person, as elsewhere.
+    expect(resultHeadline(view({ viewer: 0 }), timeout)).toBe('You lost on time');
+    expect(resultHeadline(view({ viewer: 1 }), timeout)).toBe('You win on time');
+    expect(resultHeadline(view({ viewer: null }), timeout)).toBe('Copper wins on time');
+    expect(resultHeadline(view({ shared: true }), timeout)).toBe('Copper wins on time');
+    expect(resultHeadline(view({ viewer: 0 }), { ...timeout, reason: 'resign' })).toBe('You resigned');
+    const stopped = { winner: null, reason: 'stopped' as const, points: 0, score: [3, 3] as const, matchOver: true };
+    expect(resultHeadline(view(), stopped)).toBe('The session ended level');
+    expect(resultHeadline(view({ viewer: 1 }), { ...stopped, winner: 0, points: 2 })).toBe('You lose the session');
+  });
+
+  it('shows the match score, never beyond the length', () => {
+    expect(shownScore({ kind: 'match', length: 1, score: [4, 0], crawford: false, gameNo: 1 })).toEqual([1, 0]);
+    expect(shownScore({ kind: 'match', length: 5, score: [2, 26], crawford: false, gameNo: 7 })).toEqual([2, 5]);
+    expect(shownScore({ kind: 'money', length: 0, score: [26, 3], crawford: false, gameNo: 9 })).toEqual([26, 3]);
   });
 });
 

@@ -7,11 +7,14 @@
   next game the Crawford game (and in a single game or a money session: never);
 - ``double``: a real match brought to the first cube decision of a game (any score, before,
   in and after the Crawford game, a match to 1, dead cubes, every cube value and owner): is
-  the game the Crawford game, is the cube in play, may the seat on roll double;
+  the game the Crawford game, is the cube in play, may the seat on roll double, and is its cube
+  dead (a double gains it nothing: ``engine.match.cube_is_dead``). The clients' trackers are
+  held to these too (``tests/web/test_web_match_rules.py`` for the Python one);
 - ``endings``: games ended through the engine's own transitions (borne off as a single,
   gammon or backgammon; resigned or forfeited at each level; a dropped double) at several
   cube values and owners, scores and kinds of match (single game, match to N, money with and
-  without the Jacoby rule): the points the match adds, the new score, whether the match is over;
+  without the Jacoby rule): the points the match adds, the new score, the score shown (never
+  beyond the match length: ``engine.match.match_score``), whether the match is over;
 - ``levels``: positions (seeded random games and built ones): the worst result still possible
   for the player on roll (their forfeit level) and the levels they may resign at after a
   rejected level;
@@ -47,7 +50,7 @@ from engine.cube import Cube  # noqa: E402
 from engine.errors import GameError  # noqa: E402
 from engine.events import GameScored, MatchOver  # noqa: E402
 from engine.game import Game, Phase  # noqa: E402
-from engine.match import Match, MatchOptions, Mode  # noqa: E402
+from engine.match import Match, MatchOptions, Mode, cube_is_dead, match_score  # noqa: E402
 from engine.movegen import legal_plays  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.position_id import encode  # noqa: E402
@@ -148,6 +151,7 @@ def double_cases() -> list[dict[str, Any]]:
                 "rules": rules(options), "score": list(score), "crawford_played": played,
                 "cube": [value, owner], "crawford": m.is_crawford,
                 "cube_in_play": game.options.cube, "may_double": game.can_double(1),
+                "dead": cube_is_dead(options.mode, options.length, score, value, 1),
             })
     return out
 
@@ -204,6 +208,7 @@ def _ending(options: MatchOptions, score: tuple[int, int], played: bool, seat: i
         "cube": [value, owner], "end": end, "winner": winner,
         "level": 1 if end == "drop" else int(result.kind),
         "points": scored.points, "new_score": list(scored.score),
+        "shown_score": list(match_score(options.mode, options.length, scored.score)),
         "over": any(isinstance(e, MatchOver) for e in events),
     }
 

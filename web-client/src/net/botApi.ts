@@ -32,9 +32,12 @@ export interface HintPlay {
 
 export interface CubeHint {
   readonly action: 'double' | 'no_double' | 'take' | 'drop' | 'beaver';
-  readonly no_double: number;
-  readonly double_take: number;
-  readonly double_pass: number;
+  /** The cube is dead for the player on roll: a double is legal and gains nothing (no
+   * equities then). */
+  readonly dead: boolean;
+  readonly no_double: number | null;
+  readonly double_take: number | null;
+  readonly double_pass: number | null;
   readonly win: number;
 }
 
@@ -51,6 +54,11 @@ export function createBotMatch(options: CreateOptions, name: string, level: Leve
   if (options.mode === 'match') body.length = options.length;
   if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });
   return call<Created & { bot: Level }>('POST', '/api/matches', body);
+}
+
+/** Say whether this seat plays fast (the computer then answers without its think time). */
+export function setPace(match: string, token: string, fast: boolean): Promise<{ match: string; fast: boolean }> {
+  return call('POST', `/api/matches/${match}/pace`, { token, fast });
 }
 
 /** The hint for the seat holding `token` (its token travels in the body, never in a URL). */

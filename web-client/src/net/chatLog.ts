@@ -4,6 +4,7 @@
  * `chat_sync` from the last line held. Pure bookkeeping: frames go out through `send`.
  */
 
+import { refusalText } from './refusals';
 import { type ChatLine, type ChatRoom, type Seat, chatSend, chatSync } from './protocol';
 
 /** The codes of a refused `chat_send` (server/players/chat.py). */
@@ -72,7 +73,7 @@ export class ChatLog {
    */
   refused(code: string, message: string): void {
     if (CHAT_REFUSALS.has(code) && this.now() - this.sentAt < 5000) {
-      this.refusal = message;
+      this.refusal = refusalText(code, message);
       this.revision += 1;
     }
   }

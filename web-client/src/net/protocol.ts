@@ -1,14 +1,15 @@
 /**
- * The wire protocol (docs/protocol.md, version 2) as the browser speaks it: the server's frames
- * as TypeScript types, a light shape check of what arrives, and builders for every client
- * frame with its keys in the documented order (so a frame encodes to the same bytes as the
- * Python codec's).
+ * The wire protocol (docs/protocol.md; its version `PROTOCOL_VERSION` is generated from
+ * protocol/limits.py) as the browser speaks it: the server's frames as TypeScript types, a light
+ * shape check of what arrives, and builders for every client frame with its keys in the
+ * documented order (so a frame encodes to the same bytes as the Python codec's).
  */
 
 import type { Seat } from '../engine/seat';
 import { decodeFrame, encodeFrame } from './codec';
+import { PROTOCOL_VERSION } from '../generated/catalog';
 
-export const PROTOCOL_VERSION = 2;
+export { PROTOCOL_VERSION };
 
 export type { Seat };
 export type Move = readonly [number, number];

@@ -24,6 +24,7 @@ import {
   storeRecommitted,
 } from '../fairdice';
 import { ChatLog } from './chatLog';
+import { refusalText } from './refusals';
 import { type Words, aboutSeat } from './voice';
 import { Connection, type Env, type LinkState } from './connection';
 import { LiveVerifier, type Verdict } from './liveVerifier';
@@ -271,7 +272,7 @@ export class MatchSession {
     const w = this.waiting.get(ticket);
     if (!w) return;
     this.waiting.delete(ticket);
-    if (!reply.ok && w.user) this.say(`${w.action === 'move' ? 'Move refused' : 'Refused'}: ${reply.message}`, false);
+    if (!reply.ok && w.user) this.say(refusalText(reply.code, reply.message), false);
     w.resolve(reply);
   }
 
@@ -500,6 +501,16 @@ export class MatchSession {
 
   // ---- acting -----------------------------------------------------------------------------------
 
+  /**
+   * A player's decision (roll, double, an answer, a resignation, stopping) sent and not yet
+   * answered: a second one is not sent (a double click on "Double to 2" sent the double twice,
+   * and the second came back refused). Plays have their own guard (`pendingMove`).
+   */
+  get deciding(): boolean {
+    for (const w of this.waiting.values()) if (w.user && w.action !== 'move' && w.action !== 'leave') return true;
+    return false;
+  }
+
   /** Send `action` with a new sequence number; resolves with the server's answer. */
   act(action: Action, user = true): Promise<Reply> {
     return this.wait(this.core.act(action, this.now()), action.t, user);
@@ -541,13 +552,13 @@ export class MatchSession {
 
   /** Roll (declining to double); with the chain being renewed, it goes once the new one is in. */
   async roll(user = true): Promise<Reply | null> {
-    if (this.seat === null || this.tracker.owes(this.seat) !== 'decide') return null;
+    if (this.seat === null || this.tracker.owes(this.seat) !== 'decide' || this.deciding) return null;
     return this.wait(this.core.roll(this.now()), 'roll', user);
   }
 
   double(): Promise<Reply> | null {
     const t = this.tracker;
-    if (this.seat === null || t.owes(this.seat) !== 'decide' || !t.mayDouble(this.seat)) return null;
+    if (this.seat === null || t.owes(this.seat) !== 'decide' || !t.mayDouble(this.seat) || this.deciding) return null;
     // No automation to hold back: with a cube decision possible nothing rolls by itself, and
     // after the answer the roll (now without a cube decision) happens by itself.
     return this.act(actions.double(t.game));
@@ -555,20 +566,20 @@ export class MatchSession {
 
   answerDouble(answer: 'take' | 'drop' | 'beaver'): Promise<Reply> | null {
     const t = this.tracker;
-    if (this.seat === null || t.owes(this.seat) !== 'take') return null;
+    if (this.seat === null || t.owes(this.seat) !== 'take' || this.deciding) return null;
     return this.act(actions[answer](t.game));
   }
 
   resign(level: 1 | 2 | 3): Promise<Reply> | null {
     const t = this.tracker;
     const owed = this.seat === null ? null : t.owes(this.seat);
-    if (owed !== 'decide' && owed !== 'move') return null;
+    if ((owed !== 'decide' && owed !== 'move') || this.deciding || this.pendingMove) return null;
     return this.act(actions.resign(t.game, level));
   }
 
   answerResignation(accept: boolean): Promise<Reply> | null {
     const t = this.tracker;
-    if (this.seat === null || t.owes(this.seat) !== 'resign') return null;
+    if (this.seat === null || t.owes(this.seat) !== 'resign' || this.deciding) return null;
     return this.act(actions.resignReply(t.game, accept));
   }
 
@@ -581,7 +592,7 @@ export class MatchSession {
 
   /** End a money session between games. */
   stopSession(): Promise<Reply> | null {
-    if (this.seat === null || this.tracker.owes(this.seat) !== 'commit') return null;
+    if (this.seat === null || this.tracker.owes(this.seat) !== 'commit' || this.deciding) return null;
     return this.act(actions.stop());
   }
 

@@ -5,6 +5,7 @@
  * play, the rolls with their reveals, presence, the end of the game). Pure: no I/O, no clock.
  */
 
+import { type MatchKind, type MatchRules, MAX_CUBE, cubeInPlay, mayDouble } from '../engine/matchRules';
 import { decodePositionId } from '../engine/positionId';
 import { type Board, startPosition } from '../engine/position';
 import { other } from '../engine/seat';
@@ -23,6 +24,9 @@ import type {
 } from './protocol';
 
 const START: Board = startPosition().mover;
+
+/** The wire's match modes in the engine's terms (src/engine/matchRules.ts). */
+export const MATCH_KIND: Readonly<Record<MatchCreated['mode'], MatchKind>> = { single_game: 'single', match: 'match', money: 'money' };
 
 /** One roll of the current game, as published (both reveals, the dice). */
 export interface RollRecord {
@@ -108,10 +112,17 @@ export class Tracker {
     return last.game === this.game || (last.game === this.game - 1 && this.clock.phase === 'commit');
   }
 
-  /** Whether `seat` may double at its next roll decision (cube rules only). */
+  /** The match's rules in the engine's terms (null until the match is known). */
+  get rules(): MatchRules | null {
+    const s = this.settings;
+    return s === null ? null : { kind: MATCH_KIND[s.mode], length: s.length ?? 0, jacoby: s.jacoby };
+  }
+
+  /** Whether `seat` may double at its next roll decision: the engine's rule (matchRules.ts,
+   * held to the Python engine's vectors), a dead cube included. */
   mayDouble(seat: Seat): boolean {
-    if (this.settings === null || this.settings.mode === 'single_game' || this.crawford) return false;
-    return this.cube < 64 && (this.cubeOwner === null || this.cubeOwner === seat);
+    const rules = this.rules;
+    return rules !== null && cubeInPlay(rules.kind, this.crawford) && mayDouble({ value: this.cube, owner: this.cubeOwner }, seat);
   }
 
   /** Whether `seat` may beaver the pending double. */
@@ -121,7 +132,7 @@ export class Tracker {
       this.double !== null &&
       this.double.seat !== seat &&
       !this.beavered &&
-      this.double.value * 2 <= 64
+      this.double.value * 2 <= MAX_CUBE
     );
   }
 

@@ -5,7 +5,7 @@
  */
 
 import { type AccountInfo, logIn, logOut, signUp, whoAmI } from '../net/accountApi';
-import { LobbyError } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import { button, h } from '../ui/dom';
 
 let current: Promise<AccountInfo | null> | null = null;
@@ -71,7 +71,7 @@ export function signInDialog(done: () => void): HTMLElement {
       current = null;
       done();
     } catch (err) {
-      error.textContent = err instanceof LobbyError ? err.message : String(err);
+      error.textContent = errorWords(err);
       login.disabled = create.disabled = false;
     }
   };

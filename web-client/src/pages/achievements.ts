@@ -50,7 +50,8 @@ export function earnedByPlay(before: GameView | null, view: GameView, only: Seat
 /** What a finished game earns: `vsComputer` = the viewer played the computer. */
 export function earnedByResult(view: GameView, state: AchievementState, vsComputer: { usedUndo: boolean } | null): { ids: AchievementId[]; computerWins: number } {
   const r = view.result;
-  if (!r) return { ids: [], computerWins: state.computerWins };
+  // A stopped session is no game of its own: its last game was counted when it ended.
+  if (!r || r.reason === 'stopped') return { ids: [], computerWins: state.computerWins };
   const ids: AchievementId[] = ['finish'];
   let wins = state.computerWins;
   if (vsComputer && view.viewer !== null && r.winner === view.viewer) {

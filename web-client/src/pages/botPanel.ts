@@ -1,16 +1,19 @@
 /**
  * Playing the computer: the lobby's "Play the computer" section (a level, and the same match
  * options as the form it sits in), and, on the match page of a match against the computer, the
- * panel with the level, the computer's thinking and the hints (hintPanel.ts).
+ * panel with the level, the computer's thinking and the player's fast play switch, and the Hint
+ * button beside the dice controls (hintPanel.ts).
  */
 
 import '../ui/bots.css';
-import { LEVELS, type Level, createBotMatch, levelName } from '../net/botApi';
-import { LobbyError, getMatch } from '../net/lobbyApi';
+import { LEVELS, type Level, createBotMatch, levelName, setPace } from '../net/botApi';
+import { getMatch } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import type { Seat } from '../net/protocol';
 import type { MatchSession } from '../net/session';
 import { type CreateOptions, type SeatRecord, saveSeat } from '../net/storage';
 import type { SecretStorage } from '../fairdice';
+import type { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import { hintPanel } from './hintPanel';
 
@@ -48,12 +51,7 @@ export function botChoice(readOptions: () => CreateOptions, playerName: () => st
       location.assign(`/m/${created.match}`);
     } catch (err) {
       play.disabled = false;
-      error.textContent =
-        err instanceof LobbyError && err.code === 'no_bots'
-          ? 'The computer opponent is not running on this server right now.'
-          : err instanceof LobbyError
-            ? err.message
-            : String(err);
+      error.textContent = errorWords(err);
     }
   });
   return h(
@@ -68,10 +66,12 @@ export function botChoice(readOptions: () => CreateOptions, playerName: () => st
 }
 
 /**
- * On a match page: when the match is against the computer, a panel with the level, what the
- * computer is doing, and (for the player) the hint panel. Nothing otherwise.
+ * On a match page: when the match is against the computer, a panel with the level and what the
+ * computer is doing, and for the player the fast play switch (the page's short pauses, and the
+ * server told so the computer answers at once) and the Hint button beside the dice controls.
+ * Nothing otherwise. Resolves with the level, or null for a match between people.
  */
-export async function attachBotPanel(into: HTMLElement, session: MatchSession, matchId: string, record: SeatRecord | null): Promise<void> {
+export async function attachBotPanel(app: BoardApp, session: MatchSession, matchId: string, record: SeatRecord | null): Promise<string | null> {
   let level: string | null | undefined;
   try {
     const summary = await getMatch(matchId);
@@ -79,9 +79,9 @@ export async function attachBotPanel(into: HTMLElement, session: MatchSession, m
     // A rematch of a match against the computer: the computer takes its seat in a moment.
     if (!level && summary.rematch_of && summary.phase === 'waiting') level = (await getMatch(summary.rematch_of)).bot;
   } catch {
-    return;
+    return null;
   }
-  if (!level) return;
+  if (!level) return null;
   const botSeat: Seat = record?.seat === 1 ? 0 : 1;
   const status = h('p', { class: 'bot-status', role: 'status', 'aria-live': 'polite' });
   const panel = h(
@@ -90,8 +90,23 @@ export async function attachBotPanel(into: HTMLElement, session: MatchSession, m
     h('div', { class: 'bot-head' }, h('span', { class: 'bot-badge', text: 'Computer' }), h('strong', { class: 'bot-level', text: levelName(level) })),
     status,
   );
-  if (record) panel.append(hintPanel(session, matchId, record));
-  into.prepend(panel);
+  if (record) {
+    const hint = hintPanel(session, matchId, record);
+    app.actionsExtra.append(hint.button);
+    app.afterActions.append(hint.out);
+    const fast = h('input', { type: 'checkbox', class: 'fast-play', name: 'fast' });
+    fast.addEventListener('change', () => app.updateSettings({ fast: fast.checked }));
+    panel.append(h('label', { class: 'toggle fast-toggle' }, fast, h('span', { text: 'Fast play: short pauses, and the computer answers at once' })));
+    // The computer's think time follows the setting: told now, and at each change.
+    let told: boolean | null = null;
+    app.onSettings((settings) => {
+      fast.checked = settings.fast;
+      if (told === settings.fast) return;
+      told = settings.fast;
+      void setPace(matchId, record.token, settings.fast).catch(() => (told = null));
+    });
+  }
+  app.sideExtra.prepend(panel);
   const doing: Record<string, string> = {
     decide: 'Thinking about the cube…',
     move: 'Thinking about its move…',
@@ -107,4 +122,5 @@ export async function attachBotPanel(into: HTMLElement, session: MatchSession, m
   };
   session.subscribe(render);
   render();
+  return level;
 }

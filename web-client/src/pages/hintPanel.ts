@@ -1,12 +1,15 @@
 /**
- * The hint panel of a match against the computer: a Hint button that asks the server for the
- * best plays of the current roll (top three, with equity and winning chance) or the cube advice,
- * whenever it is this player's move or cube decision. The server gives hints only in matches
- * against the computer (docs/protocol.md, "Playing the computer").
+ * The hint of a match against the computer: a Hint button beside the dice controls (within
+ * reach whenever this player owes a move or a cube decision), and the hint right under those
+ * controls, shown where it is without scrolling the page (the board stays in view). The server
+ * gives the best plays of the current roll (top three, with equity and winning chance) or the
+ * cube advice; it gives hints only in matches against the computer (docs/protocol.md,
+ * "Playing the computer"). Whether a double is allowed is the engine's rule, the Double
+ * button's: for a dead cube the advice says why not to double.
  */
 
-import { type Hint, formatMoves, getHint } from '../net/botApi';
-import { LobbyError } from '../net/lobbyApi';
+import { type CubeHint, type Hint, formatMoves, getHint } from '../net/botApi';
+import { errorWords } from '../net/refusals';
 import type { MatchSession } from '../net/session';
 import type { SeatRecord } from '../net/storage';
 import { button, h } from '../ui/dom';
@@ -22,10 +25,11 @@ const ADVICE: Record<string, string> = {
 const signed = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(3);
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-export function hintPanel(session: MatchSession, matchId: string, record: SeatRecord): HTMLElement {
-  const ask = button('Hint', 'btn hint');
+/** The Hint button (for the row of the dice controls) and where its answer shows. */
+export function hintPanel(session: MatchSession, matchId: string, record: SeatRecord): { button: HTMLButtonElement; out: HTMLElement } {
+  const ask = button('Hint', 'btn ghost hint');
+  ask.title = 'The best plays of this roll, or the cube advice';
   const out = h('div', { class: 'hint-out', 'aria-live': 'polite' });
-  const box = h('div', { class: 'hint-panel' }, ask, out);
   let shownFor = '';
 
   const decision = () => {
@@ -35,32 +39,35 @@ export function hintPanel(session: MatchSession, matchId: string, record: SeatRe
   };
   const render = () => {
     const t = session.tracker;
-    ask.disabled = decision() === null;
+    ask.hidden = decision() === null;
     // A hint belongs to one decision: clear it once the game has moved on.
     if (shownFor && shownFor !== `${t.version}`) {
       out.replaceChildren();
       shownFor = '';
     }
+    out.hidden = out.childElementCount === 0;
   };
   ask.addEventListener('click', async () => {
     ask.disabled = true;
     const at = `${session.tracker.version}`;
     out.replaceChildren(h('p', { class: 'sub', text: 'Thinking…' }));
+    out.hidden = false;
     try {
       const hint = await getHint(matchId, record.token);
       if (`${session.tracker.version}` !== at) return render();
       out.replaceChildren(...show(hint));
       shownFor = at;
-      out.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     } catch (err) {
-      const code = err instanceof LobbyError ? err.code : '';
-      out.replaceChildren(h('p', { class: 'form-error', text: code === 'no_decision' ? 'Nothing to decide right now.' : err instanceof Error ? err.message : String(err) }));
+      out.replaceChildren(h('p', { class: 'form-error', text: errorWords(err) }));
+      shownFor = at;
+    } finally {
+      ask.disabled = false;
+      render();
     }
-    ask.disabled = decision() === null;
   });
   session.subscribe(render);
   render();
-  return box;
+  return { button: ask, out };
 }
 
 function show(hint: Hint): HTMLElement[] {
@@ -81,13 +88,25 @@ function show(hint: Hint): HTMLElement[] {
     return [h('p', { class: 'hint-title', text: 'Best plays' }), list];
   }
   if (!hint.cube) return [h('p', { class: 'sub', text: 'You cannot double now: just roll.' })];
-  const c = hint.cube;
-  return [
-    h('p', { class: 'hint-title' }, 'Cube: ', h('strong', { class: 'hint-action', text: ADVICE[c.action] ?? c.action })),
-    h(
-      'p',
-      { class: 'hint-cube sub' },
-      `No double ${signed(c.no_double)} · Double/take ${signed(c.double_take)} · Double/pass ${signed(c.double_pass)} · win ${percent(c.win)}`,
-    ),
-  ];
+  return cubeAdvice(hint.cube);
+}
+
+function cubeAdvice(c: CubeHint): HTMLElement[] {
+  const title = h('p', { class: 'hint-title' }, 'Cube: ', h('strong', { class: 'hint-action', text: ADVICE[c.action] ?? c.action }));
+  if (c.dead) {
+    return [
+      title,
+      h('p', {
+        class: 'hint-cube hint-dead sub',
+        text: `The cube is dead: any win already gives you the points you need, so a double gains you nothing and can only help your opponent (after the Crawford game their next win counts double). Win ${percent(c.win)}.`,
+      }),
+    ];
+  }
+  const figures = [
+    c.no_double === null ? null : `No double ${signed(c.no_double)}`,
+    c.double_take === null ? null : `Double/take ${signed(c.double_take)}`,
+    c.double_pass === null ? null : `Double/pass ${signed(c.double_pass)}`,
+    `win ${percent(c.win)}`,
+  ].filter((x): x is string => x !== null);
+  return [title, h('p', { class: 'hint-cube sub', text: figures.join(' · ') })];
 }

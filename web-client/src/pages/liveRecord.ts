@@ -51,6 +51,8 @@ export function liveRecord(session: MatchSession, matchId: string): { el: HTMLEl
     const games: RecordGame[] = numbers.map((n) => ({ number: n, label: `Game ${n}`, entries: book.entries(n), marks: marksOf(n) }));
     const loading = [...book.partial.keys()].length > 0;
     panel.render({ names, games, note: loading ? 'Loading the earlier turns…' : undefined });
+    // Never an empty record: it appears with the first entry (or the earlier turns loading).
+    el.hidden = !loading && games.every((g) => g.entries.length === 0);
     const key = finished.join(',');
     if (key !== linkKey) {
       linkKey = key;

@@ -5,6 +5,7 @@
  */
 
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { botChoice } from './botPanel';
@@ -115,7 +116,7 @@ export function startLobby(root: HTMLElement): void {
       saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
       location.assign(`/m/${created.match}`);
     } catch (err) {
-      error.textContent = err instanceof LobbyError ? err.message : String(err);
+      error.textContent = errorWords(err);
       create.disabled = false;
     }
   });
@@ -131,7 +132,7 @@ export function startLobby(root: HTMLElement): void {
       location.assign(`/m/${m.id}`);
     } catch (err) {
       b.disabled = false;
-      error.textContent = err instanceof LobbyError ? err.message : String(err);
+      error.textContent = errorWords(err);
       void refresh();
     }
   };
@@ -158,7 +159,7 @@ export function startLobby(root: HTMLElement): void {
       fill(openList, open.filter((m) => !m.private), false, 'No open matches right now: create one and share the link.');
       fill(liveList, live, true, 'Nobody is playing right now.');
     } catch (err) {
-      const text = err instanceof LobbyError ? err.message : 'The lobby cannot be reached.';
+      const text = err instanceof LobbyError ? errorWords(err) : 'The lobby cannot be reached.';
       openList.replaceChildren(h('li', { class: 'empty', text }));
     }
   };

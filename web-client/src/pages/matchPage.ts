@@ -10,6 +10,7 @@
  */
 
 import { acceptRematch, declineRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRematch } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import { browserEnv } from '../net/connection';
 import { NetGame } from '../view/netGame';
 import { MatchSession } from '../net/session';
@@ -37,8 +38,6 @@ import { attachBotPanel } from './botPanel';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
-
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** The spectator link: as the server named it for the creator, else this page's `#watch`. */
 const spectatorLink = (matchId: string, record: SeatRecord | null): string => record?.watch ?? `${location.origin}/m/${matchId}#watch`;
@@ -128,15 +127,7 @@ function joinScreen(
         resolve(record);
       } catch (err) {
         join.disabled = false;
-        const code = err instanceof LobbyError ? err.code : '';
-        error.textContent =
-          code === 'seat_taken'
-            ? 'This match already has two players. You can still watch it.'
-            : code === 'forbidden'
-              ? 'This invite link is not valid for this match.'
-              : code === 'needs_account'
-                ? 'This is a rated match: sign in (in the lobby) to play it, or just watch.'
-                : errorText(err);
+        error.textContent = errorWords(err);
       }
     });
     root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, form));
@@ -162,14 +153,19 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   root.prepend(banner.el, alarm, offer.el);
   const invite = invitePanel(matchId, record);
   app.overlay.append(invite.el);
-  app.sideLinks.append(matchPanel(session, matchId, record));
+  const info = matchPanel(session, matchId, record);
+  app.sideLinks.append(info.el);
   // Against the computer: achievements (the summary says whether the opponent is one).
   void followComputerMatch(() => getMatch(matchId), game, () => app.undoCount, app.sideExtra);
   const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n));
-  app.sideExtra.prepend(chat.el);
+  // Against the computer a player has nobody to talk to: no chat (spectators keep theirs).
+  const chatBox = h('div', { class: 'chat-box' }, chat.el);
+  app.sideExtra.prepend(chatBox);
   const moves = liveRecord(session, matchId);
   app.sideMain.append(moves.el);
-  void attachBotPanel(app.sideExtra, session, matchId, record);
+  void attachBotPanel(app, session, matchId, record).then((level) => {
+    if (level !== null && record !== null) chatBox.remove();
+  });
   const update = () => {
     const t = session.tracker;
     invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
@@ -185,6 +181,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     offer.render();
     chat.render();
     moves.render();
+    info.render();
   };
   // The panels show the session as it is now, so a burst of frames (a replay of a long match
   // arrives as one frame per event) is drawn once after it, not once per frame.
@@ -228,8 +225,9 @@ function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElem
   return { el: h('section', { class: 'invite', role: 'dialog', 'aria-label': 'Invite', hidden: '' }, ...kids) };
 }
 
-/** The side panel of a network match: links to share and export, and leaving (always in view). */
-function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): HTMLElement {
+/** The side panel of a network match: links to share and export, and leaving (always in view
+ * while the match is played; gone once it is over). */
+function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): { el: HTMLElement; render: () => void } {
   const box = h('section', { class: 'matchinfo-panel', 'aria-label': 'Match, links and exports' });
   box.append(
     linkField('Spectator link', spectatorLink(matchId, record), 'watchlink'),
@@ -254,14 +252,16 @@ function matchPanel(session: MatchSession, matchId: string, record: SeatRecord |
     });
     box.append(more);
   }
-  if (session.seat !== null) {
-    const leave = button('Leave the match (forfeit)', 'btn ghost leave');
-    leave.addEventListener('click', () => {
-      if (confirm('Leave the match? You lose it by forfeit.')) void session.leave();
-    });
-    box.append(leave);
-  }
-  return box;
+  const leave = button('Leave the match (forfeit)', 'btn ghost leave');
+  leave.addEventListener('click', () => {
+    if (confirm('Leave the match? You lose it by forfeit.')) void session.leave();
+  });
+  if (session.seat !== null) box.append(leave);
+  const render = () => {
+    leave.hidden = session.tracker.over !== null;
+  };
+  render();
+  return { el: box, render };
 }
 
 /**
@@ -275,7 +275,7 @@ async function rematch(session: MatchSession, record: SeatRecord | null, storage
     saveSeat(storage, r.match, { seat: r.seat, token: r.token, watch: r.watch, rematchOf: r.rematch_of });
     location.assign(`/m/${r.match}`);
   } catch (err) {
-    session.say(`Rematch failed: ${errorText(err)}`, true);
+    session.say(`No rematch: ${errorWords(err)}`, true);
   }
 }
 
@@ -319,7 +319,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
           location.assign(`/m/${offer.match}`);
         } catch (err) {
           accept.disabled = false;
-          session.say(`Could not accept the rematch: ${errorText(err)}`, true);
+          session.say(`Could not accept the rematch: ${errorWords(err)}`, true);
         }
       });
       decline.addEventListener('click', async () => {
@@ -328,7 +328,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
         try {
           await declineRematch(offer.match, record.token);
         } catch (err) {
-          session.say(`Could not decline the rematch: ${errorText(err)}`, true);
+          session.say(`Could not decline the rematch: ${errorWords(err)}`, true);
         }
       });
       el.replaceChildren(h('span', { class: 'offer-text', text: `${name} offers a rematch` }), accept, decline);

@@ -6,6 +6,9 @@
 
 import { type HistoryEntry, type Profile, deleteAccount, getProfile } from '../net/accountApi';
 import { LobbyError } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
+import { MATCH_KIND } from '../net/tracker';
+import { matchScore } from '../engine/matchRules';
 import { button, h } from '../ui/dom';
 import { accountBox, rating } from './account';
 import { pageHeader } from './common';
@@ -13,17 +16,22 @@ import { ratingChart } from './ratingChart';
 
 const what = (e: HistoryEntry): string => (e.mode === 'match' ? `${e.length}-point match` : e.mode === 'money' ? 'Money session' : 'Single game');
 
+const SHORT_DATE: Intl.DateTimeFormatOptions = { year: '2-digit', month: 'numeric', day: 'numeric' };
+
 function historyRow(e: HistoryEntry): HTMLElement {
   const result = e.won === null ? 'No result' : e.won ? 'Won' : 'Lost';
+  // The match score never passes the length (a gammon at 2 in a match to 1 won it 1–0).
+  const shown = matchScore({ kind: MATCH_KIND[e.mode], length: e.length, jacoby: false }, e.score);
   const change = e.change === null ? '' : `${e.change > 0 ? '+' : ''}${e.change.toFixed(2)}`;
   const opponent = e.opponent_account ? h('a', { href: `/u/${encodeURIComponent(e.opponent)}`, text: e.opponent }) : h('span', { text: `${e.opponent} (guest)` });
   return h(
     'tr',
     { class: e.won ? 'won' : e.won === false ? 'lost' : '' },
-    h('td', { class: 'date', text: new Date(e.at).toLocaleDateString() }),
+    // A short date (two-digit year): the row fits a 360 px phone.
+    h('td', { class: 'date', text: new Date(e.at).toLocaleDateString(undefined, SHORT_DATE) }),
     h('td', {}, opponent),
     h('td', { text: what(e) + (e.private ? ' · private' : '') }),
-    h('td', { class: 'score', text: `${result} ${e.score[0]}–${e.score[1]}` }),
+    h('td', { class: 'score', text: `${result} ${shown[0]}–${shown[1]}` }),
     h('td', { class: `change ${e.change === null ? '' : e.change >= 0 ? 'up' : 'down'}`, text: e.rated ? change : 'unrated' }),
     h('td', {}, h('a', { href: e.link, text: 'Replay' })),
   );
@@ -39,7 +47,7 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
     try {
       p = await getProfile(name, page);
     } catch (err) {
-      const text = err instanceof LobbyError && err.status === 404 ? 'No player of that name.' : String(err instanceof Error ? err.message : err);
+      const text = err instanceof LobbyError && err.status === 404 ? 'No player of that name.' : errorWords(err);
       main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: name }), h('p', { text })));
       return;
     }

@@ -79,21 +79,37 @@ async function fetchAndVerify(match: string, game: number | null, out: HTMLEleme
 /** Verify a transcript or a match file ({match_id, games: [...]}) and show one card per game. */
 async function run(text: string, out: HTMLElement, match?: string): Promise<void> {
   let docs: unknown[];
+  let leftOut: LeftOut[] = [];
   try {
-    const parsed = JSON.parse(text) as { games?: unknown[] };
+    const parsed = JSON.parse(text) as { games?: unknown[]; left_out?: unknown };
     docs = Array.isArray(parsed.games) ? parsed.games : [parsed];
+    if (Array.isArray(parsed.left_out)) leftOut = parsed.left_out.filter(isLeftOut);
   } catch {
     docs = [text]; // the verifier reports the JSON error
   }
   out.replaceChildren();
-  if (docs.length === 0) {
+  if (docs.length === 0 && leftOut.length === 0) {
     out.append(h('p', { class: 'note', text: 'No finished game yet: transcripts appear when a game ends.' }));
     return;
   }
   if (match) out.append(h('p', { class: 'sub', text: `Match ${match}` }));
   for (const doc of docs) out.append(await gameCard(doc));
+  // A game forfeited before both seats committed to their dice: no roll, nothing to verify.
+  for (const missing of leftOut) {
+    out.append(h('section', { class: 'card verdict none' }, h('h2', { text: `Game ${missing.game}: no dice to verify` }), h('p', { class: 'why', text: missing.why })));
+  }
   const numbers = docs.map((d) => (typeof d === 'object' && d !== null ? (d as GameDoc).game_no : undefined)).filter((n): n is number => typeof n === 'number');
   if (match && numbers.length) out.append(await diceCard(match, numbers));
+}
+
+/** A finished game the match's transcripts leave out, and why (docs/fairness.md). */
+interface LeftOut {
+  readonly game: number;
+  readonly why: string;
+}
+
+function isLeftOut(x: unknown): x is LeftOut {
+  return typeof x === 'object' && x !== null && typeof (x as LeftOut).game === 'number' && typeof (x as LeftOut).why === 'string';
 }
 
 async function gameCard(doc: unknown): Promise<HTMLElement> {

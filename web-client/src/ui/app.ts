@@ -6,19 +6,20 @@
  */
 
 import { stepLabel, turnMoves } from '../engine/turn';
-import type { GameSource, GameView } from '../view/gameView';
-import { actingSeat, canDouble } from '../view/gameView';
+import { cannotLose, worstPossible } from '../engine/matchRules';
+import type { GameActions, GameSource, GameView } from '../view/gameView';
+import { actingSeat, canDouble, other } from '../view/gameView';
 import { BoardSvg } from './boardSvg';
 import { renderOffer, renderResult } from './dialogs';
 import { button, h } from './dom';
 import { renderFairness } from './fairnessPanel';
-import { RESIGN_NAMES, diceCheckLine, matchLabel, statusLine } from './format';
+import { RESIGN_NAMES, diceCheckLine, matchLabel, pointsLabel, shownScore, statusLine } from './format';
 import { commandFor, moveFocus } from './keyboard';
 import * as mc from './moveController';
 import { MoveListPanel } from './moveList';
 import { PlayerBar } from './playerBar';
 import { type Scene, buildScene, screenPlace } from './scene';
-import { type Settings, loadSettings, saveSettings } from './settings';
+import { type Settings, loadSettings, pauseOf, saveSettings } from './settings';
 import { play } from './sound';
 import './playfeel.css';
 import { applyBoardOptions, buildSettingsPanel } from './playfeel';
@@ -63,6 +64,14 @@ export class BoardApp {
   /** The second step of a double: nothing is offered before this is confirmed. */
   private readonly doubleAsk = h('div', { class: 'double-ask', role: 'group', 'aria-label': 'Confirm the double', hidden: '' });
   private doubleArmed = false;
+  /** The second step of a resignation (with a warning when the game cannot be lost that badly). */
+  private readonly resignAsk = h('div', { class: 'resign-ask', role: 'group', 'aria-label': 'Confirm the resignation', hidden: '' });
+  private resignArmed: 1 | 2 | 3 | null = null;
+  /** What the controls send: each action once per state of the game (GameView.version). */
+  private readonly actions: GameActions;
+  private sentKey = '';
+  /** The forced play sent by itself for this turn (its key), so it goes out once. */
+  private forcedKey = '';
   /** The turn is complete and goes out by itself at this moment unless undone (auto-send). */
   private sendTimer: ReturnType<typeof setTimeout> | null = null;
   private rollTimer: ReturnType<typeof setTimeout> | null = null;
@@ -72,6 +81,10 @@ export class BoardApp {
   private readonly resign = h('details', { class: 'more' });
   /** The resign buttons by level (their visibility follows `resignLevels`). */
   private readonly resignButtons: [1 | 2 | 3, HTMLElement][] = [];
+  /** Page-specific controls in the row of the dice controls (the Hint button): within reach. */
+  readonly actionsExtra = h('span', { class: 'actions-extra' });
+  /** Page-specific output right under those controls (a hint): shown without moving the board. */
+  readonly afterActions = h('div', { class: 'after-actions' });
   /** Page-specific panels over the board (invite, join), above the board's own dialogs. */
   readonly overlay = h('div', { class: 'page-overlay' });
   /** Page-specific panels after the controls (the move record): beside the board, below it on a phone. */
@@ -90,10 +103,11 @@ export class BoardApp {
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly source: GameSource,
+    source: GameSource,
     options: BoardAppOptions = {},
   ) {
     this.view = source.current();
+    this.actions = this.once(source);
     this.board = new BoardSvg({
       place: (p) => this.onPlace(p),
       drop: (from, to) => this.onDrop(from, to),
@@ -138,19 +152,19 @@ export class BoardApp {
       this.bars.bottom.root,
     );
     const b = this.buttons;
-    b.roll.addEventListener('click', () => this.source.roll());
+    b.roll.addEventListener('click', () => this.actions.roll());
     b.double.addEventListener('click', () => this.armDouble());
     b.undo.addEventListener('click', () => this.undoStep());
     b.redo.addEventListener('click', () => this.withUi(mc.redo));
     b.end.addEventListener('click', () => this.endTurn());
-    const actions = h('div', { class: 'actions' }, b.roll, b.undo, b.redo, b.end, b.double);
+    const actions = h('div', { class: 'actions' }, b.roll, b.undo, b.redo, b.end, b.double, this.actionsExtra);
 
     this.resign.append(h('summary', { text: 'Resign…' }));
     for (const level of [1, 2, 3] as const) {
       const rb = button(`Resign ${RESIGN_NAMES[level]}`, `btn ghost resign-${level}`);
       rb.addEventListener('click', () => {
         this.resign.open = false;
-        this.source.resign(level);
+        this.armResign(level);
       });
       this.resign.append(rb);
       this.resignButtons.push([level, rb]);
@@ -164,6 +178,8 @@ export class BoardApp {
       this.check,
       actions,
       this.doubleAsk,
+      this.resignAsk,
+      this.afterActions,
       this.moves.root,
       this.sideLinks,
       this.resign,
@@ -178,12 +194,72 @@ export class BoardApp {
   }
 
   private buildSettings(): HTMLElement {
-    return buildSettingsPanel(this.settings, (next) => {
+    this.settingsPanel = buildSettingsPanel(this.settings, (next) => {
       this.settings = next;
       saveSettings(next);
       applyBoardOptions(this.root, next);
+      for (const listener of this.settingsListeners) listener(next);
       this.render();
     });
+    return this.settingsPanel;
+  }
+
+  private readonly settingsListeners = new Set<(settings: Settings) => void>();
+  private settingsPanel: HTMLElement | null = null;
+
+  /** Change some settings from elsewhere on the page (a quick switch beside the board). */
+  updateSettings(patch: Partial<Settings>): void {
+    this.settings = { ...this.settings, ...patch };
+    saveSettings(this.settings);
+    applyBoardOptions(this.root, this.settings);
+    const panel = this.settingsPanel;
+    if (panel) {
+      const fresh = this.buildSettings();
+      (fresh as HTMLDetailsElement).open = (panel as HTMLDetailsElement).open;
+      panel.replaceWith(fresh);
+    }
+    for (const listener of this.settingsListeners) listener(this.settings);
+    this.render();
+  }
+
+  /** The player's settings now, and each change (a page tells the computer the pace). */
+  onSettings(listener: (settings: Settings) => void): void {
+    this.settingsListeners.add(listener);
+    listener(this.settings);
+  }
+
+  /**
+   * The actions of `source`, each sent once for a state of the game: a second click (a double
+   * click, a key held down, the roll by itself meeting a click) before the game has moved on
+   * sends nothing; after a refusal (shown as a notice) it may be sent again. A local game
+   * answers at once, so only a network game (version > 0) needs it.
+   */
+  private once(source: GameSource): GameActions {
+    const guard =
+      <A extends unknown[]>(act: (...args: A) => void) =>
+      (...args: A): void => {
+        const v = this.view;
+        if (v.version > 0) {
+          // A refusal is a notice: after one, the player may try again in the same state.
+          const key = `${v.version}|${v.match.gameNo}|${v.phase}|${v.turn}|${v.dice?.k ?? ''}|${v.notice?.id ?? ''}`;
+          if (key === this.sentKey) return;
+          this.sentKey = key;
+        }
+        act(...args);
+      };
+    return {
+      roll: guard(() => source.roll()),
+      double: guard(() => source.double()),
+      take: guard(() => source.take()),
+      drop: guard(() => source.drop()),
+      beaver: source.beaver && guard(() => source.beaver?.()),
+      play: guard((moves) => source.play(moves)),
+      resign: guard((level) => source.resign(level)),
+      acceptResign: guard(() => source.acceptResign()),
+      rejectResign: guard(() => source.rejectResign()),
+      next: guard(() => source.next()),
+      stop: source.stop && guard(() => source.stop?.()),
+    };
   }
 
   // ---- state --------------------------------------------------------------------------------
@@ -211,7 +287,25 @@ export class BoardApp {
     }
     this.autoRoll(view);
     this.render();
+    this.playForced();
     this.cue(view);
+  }
+
+  /**
+   * A forced play (one legal play of the roll) goes out by itself at once with the quick play
+   * feel (the turn is sent by itself) or fast play: there is nothing to choose and nothing to
+   * wait for. With End turn by hand it waits for End turn, as the player chose.
+   */
+  private playForced(): void {
+    const ui = this.ui;
+    if (!ui || !this.scene?.interactive || this.forcedKey === this.uiKey) return;
+    if (!(this.settings.autoConfirm || this.settings.fast) || this.view.pending || this.view.paused) return;
+    this.forcedKey = this.uiKey;
+    if (ui.turn.maxUsed === 0 || ui.turn.steps.length > 0) return;
+    const play = mc.forcedPlay(ui);
+    if (play === null) return;
+    this.cancelSend();
+    this.actions.play(play);
   }
 
   /** Apply a change to the turn in progress, when this screen may move now. */
@@ -241,7 +335,7 @@ export class BoardApp {
       this.sendTimer = setTimeout(() => {
         this.sendTimer = null;
         this.endTurn();
-      }, this.settings.pauseMs);
+      }, pauseOf(this.settings));
     }
     this.render();
     if (ui.choice) this.moves.focusChoice();
@@ -273,7 +367,7 @@ export class BoardApp {
   private endTurn(): void {
     this.cancelSend();
     const ui = this.scene?.interactive ? this.ui : null;
-    if (ui && mc.complete(ui)) this.source.play(turnMoves(ui.turn));
+    if (ui && mc.complete(ui)) this.actions.play(turnMoves(ui.turn));
   }
 
   private undoStep(): void {
@@ -321,8 +415,8 @@ export class BoardApp {
     if (!key || !this.settings.autoRoll) return;
     this.rollTimer = setTimeout(() => {
       this.rollTimer = null;
-      if (this.deciding() && !this.doubleArmed && this.rollKey === key) this.source.roll();
-    }, this.settings.pauseMs);
+      if (this.deciding() && !this.doubleArmed && this.rollKey === key) this.actions.roll();
+    }, pauseOf(this.settings));
   }
 
   /** Sounds of what just happened: dice, your turn. */
@@ -377,10 +471,10 @@ export class BoardApp {
         this.withUi(mc.redo);
         break;
       case 'roll':
-        if (this.deciding()) this.source.roll();
+        if (this.deciding()) this.actions.roll();
         break;
       case 'double':
-        if (this.doubleArmed) this.source.double();
+        if (this.doubleArmed) this.sendDouble();
         else this.armDouble();
         break;
       case 'end':
@@ -388,6 +482,7 @@ export class BoardApp {
         break;
       case 'clear':
         if (this.doubleArmed) this.disarmDouble();
+        if (this.resignArmed !== null) this.disarmResign();
         this.withUi(mc.clear);
         break;
     }
@@ -409,8 +504,8 @@ export class BoardApp {
     }
     this.renderControls(scene);
     this.moves.render(scene, scene.interactive ? this.ui : null);
-    renderOffer(this.offer, view, this.source);
-    renderResult(this.result, view, this.source);
+    renderOffer(this.offer, view, this.actions);
+    renderResult(this.result, view, this.actions);
     renderFairness(this.fairness, view);
     this.renderNotice();
     this.tick();
@@ -419,14 +514,15 @@ export class BoardApp {
   private renderHeader(): void {
     const { match, spectators, players } = this.view;
     this.header.match.textContent = matchLabel(match);
-    const [a, b] = match.score;
+    const [a, b] = shownScore(match);
     this.header.score.textContent = match.kind === 'single' ? '' : `${players[0].name} ${a} – ${b} ${players[1].name}`;
     this.header.crawford.hidden = !match.crawford;
     this.header.watchers.hidden = spectators === 0;
     this.header.watchers.textContent = `${spectators} watching`;
     this.header.watchers.setAttribute('aria-label', `${spectators} spectator${spectators === 1 ? '' : 's'} watching`);
     this.header.spectating.hidden = this.view.viewer !== null;
-    this.moves.root.hidden = this.view.viewer === null;
+    // The legal steps of this roll, only while this screen plays it (never an empty panel).
+    this.moves.root.hidden = this.view.viewer === null || !this.scene?.interactive;
   }
 
   private tick(): void {
@@ -459,7 +555,8 @@ export class BoardApp {
     b.undo.disabled = !scene.canUndo;
     b.redo.disabled = !scene.canRedo;
     b.end.disabled = !scene.turnComplete;
-    this.resign.hidden = !(mine && (view.phase === 'decide' || view.phase === 'moving'));
+    this.resign.hidden = !(mine && (view.phase === 'decide' || view.phase === 'moving')) || this.resignArmed !== null;
+    this.renderResignAsk(mine && (view.phase === 'decide' || view.phase === 'moving'));
     for (const [level, rb] of this.resignButtons) rb.hidden = view.resignLevels !== undefined && !view.resignLevels.includes(level);
     const ui = scene.interactive ? this.ui : null;
     this.status.textContent =
@@ -479,12 +576,70 @@ export class BoardApp {
     this.doubleAsk.dataset.value = String(this.view.cube.value * 2);
     const yes = button(`Double to ${this.view.cube.value * 2}`, 'btn primary confirm-double', '⇧D');
     const no = button('Cancel', 'btn ghost cancel-double', 'Esc');
-    yes.addEventListener('click', () => {
-      this.doubleArmed = false;
-      this.source.double();
-    });
+    yes.addEventListener('click', () => this.sendDouble());
     no.addEventListener('click', () => this.disarmDouble());
     this.doubleAsk.replaceChildren(h('p', { class: 'ask', text: `Offer the cube at ${this.view.cube.value * 2}? Your opponent may take or drop.` }), h('div', { class: 'row' }, yes, no));
+  }
+
+  /** Offer the double asked for: once (the button goes as it is clicked). */
+  private sendDouble(): void {
+    if (!this.doubleArmed) return;
+    this.doubleArmed = false;
+    this.doubleAsk.hidden = true;
+    this.actions.double();
+  }
+
+  /** Resigning is two steps: this one asks, and warns when the game cannot end that badly. */
+  private armResign(level: 1 | 2 | 3): void {
+    const v = this.view;
+    if (v.viewer === null || actingSeat(v) !== v.viewer) return;
+    this.resignArmed = level;
+    this.resignAsk.dataset.shown = '';
+    this.render();
+    this.resignAsk.querySelector<HTMLElement>('button.confirm-resign')?.focus();
+  }
+
+  private disarmResign(): void {
+    this.resignArmed = null;
+    this.render();
+  }
+
+  private renderResignAsk(may: boolean): void {
+    const level = this.resignArmed;
+    const v = this.view;
+    if (level === null || !may || v.viewer === null) {
+      this.resignArmed = null;
+      this.resignAsk.hidden = true;
+      return;
+    }
+    this.resignAsk.hidden = false;
+    const key = `${level}:${v.version}:${v.match.gameNo}:${v.turn}`;
+    if (this.resignAsk.dataset.shown === key) return;
+    this.resignAsk.dataset.shown = key;
+    const me = v.viewer;
+    const mine = v.boards[me];
+    const theirs = v.boards[other(me)];
+    const points = level * v.cube.value;
+    const them = v.players[other(me)].name;
+    const kids: Node[] = [h('p', { class: 'ask', text: `Resign ${RESIGN_NAMES[level]}? ${them} wins ${pointsLabel(points)}.` })];
+    // A resignation worth more than the game can cost: say so before it is sent.
+    if (cannotLose(mine, theirs, 1)) {
+      kids.push(h('p', { class: 'warn', role: 'alert', text: 'You cannot lose this game: you bear off before your opponent can, whatever the dice. Resigning gives it away.' }));
+    } else if (level > 1 && cannotLose(mine, theirs, level)) {
+      kids.push(h('p', { class: 'warn', role: 'alert', text: `You cannot lose ${RESIGN_NAMES[level]} here, whatever the dice: at worst you lose ${RESIGN_NAMES[(level - 1) as 1 | 2]}.` }));
+    } else if (level > worstPossible(mine, theirs)) {
+      kids.push(h('p', { class: 'warn', role: 'alert', text: 'The game can no longer end that badly for you.' }));
+    }
+    const yes = button(`Resign ${RESIGN_NAMES[level]}`, 'btn primary confirm-resign');
+    const no = button('Cancel', 'btn ghost cancel-resign', 'Esc');
+    yes.addEventListener('click', () => {
+      this.resignArmed = null;
+      this.resignAsk.hidden = true;
+      this.actions.resign(level);
+      this.render();
+    });
+    no.addEventListener('click', () => this.disarmResign());
+    this.resignAsk.replaceChildren(...kids, h('div', { class: 'row' }, yes, no));
   }
 
   private renderNotice(): void {

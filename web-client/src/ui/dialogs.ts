@@ -3,7 +3,7 @@
 import type { GameActions, GameView } from '../view/gameView';
 import { actingSeat } from '../view/gameView';
 import { button, h } from './dom';
-import { RESIGN_NAMES, isYou, pointsLabel, resultHeadline } from './format';
+import { RESIGN_NAMES, isYou, pointsLabel, resultHeadline, shownScore } from './format';
 
 /** Show the open offer (with Take/Drop or Accept/Reject for the seat that answers). */
 export function renderOffer(box: HTMLElement, view: GameView, actions: GameActions): void {
@@ -62,15 +62,19 @@ export function renderResult(box: HTMLElement, view: GameView, actions: GameActi
     close.textContent = folded ? '+' : '×';
     close.setAttribute('aria-label', folded ? 'Show the details' : 'Close the details');
   });
-  const [a, b] = r.score;
+  // The match score never passes the length; the points say what the game itself was worth.
+  const [a, b] = shownScore({ ...view.match, score: r.score });
+  const points =
+    r.reason === 'stopped'
+      ? r.winner === null
+        ? 'Neither player is ahead'
+        : `by ${pointsLabel(r.points)} · session over`
+      : `${pointsLabel(r.points)}${r.matchOver && view.match.kind === 'match' ? ' · match over' : ''}`;
   const kids: Node[] = [
     close,
-    h('div', { class: `trophy s${r.winner}`, 'aria-hidden': 'true' }),
+    h('div', { class: `trophy s${r.winner ?? 'none'}`, 'aria-hidden': 'true' }),
     h('h2', { id: 'result-title', text: resultHeadline(view, r) }),
-    h('p', {
-      class: 'points',
-      text: `${pointsLabel(r.points)}${r.matchOver && view.match.kind === 'match' ? ' · match over' : ''}`,
-    }),
+    h('p', { class: 'points', text: points }),
   ];
   if (view.match.kind !== 'single') {
     kids.push(h('p', { class: 'final', text: `${view.players[0].name} ${a} – ${b} ${view.players[1].name}` }));

@@ -1,5 +1,6 @@
 /** Words and numbers the panels show. */
 
+import { matchScore } from '../engine/matchRules';
 import type { ClockView, FairnessView, GameView, MatchView, ResultView } from '../view/gameView';
 
 /** "0:27" for a number of milliseconds left (rounded up to whole seconds). */
@@ -62,6 +63,21 @@ const REASONS: Record<ResultView['reason'], string> = {
   forfeit: 'wins by forfeit',
   invalid_reveal: 'wins: invalid dice reveal',
   no_reveal: 'wins: dice reveal missing',
+  stopped: 'wins the session',
+};
+
+/** The same, said to the loser on their own device (the second person, as elsewhere). */
+const LOST: Record<ResultView['reason'], string> = {
+  single: 'You lose',
+  gammon: 'You lose a gammon',
+  backgammon: 'You lose a backgammon',
+  resign: 'You resigned',
+  drop: 'You dropped the double',
+  timeout: 'You lost on time',
+  forfeit: 'You lost by forfeit',
+  invalid_reveal: 'You lost: invalid dice reveal',
+  no_reveal: 'You lost: your dice reveal was missing',
+  stopped: 'You lose the session',
 };
 
 /** True when `seat` is the one playing on this screen alone (words say "you"). */
@@ -70,8 +86,16 @@ export function isYou(view: GameView, seat: 0 | 1 | null): boolean {
 }
 
 export function resultHeadline(view: GameView, result: ResultView): string {
-  if (isYou(view, result.winner)) return `You ${REASONS[result.reason].replace(/^wins/, 'win')}`;
-  return `${view.players[result.winner].name} ${REASONS[result.reason]}`;
+  const winner = result.winner;
+  if (winner === null) return 'The session ended level';
+  if (isYou(view, winner)) return `You ${REASONS[result.reason].replace(/^wins/, 'win')}`;
+  if (isYou(view, winner === 0 ? 1 : 0)) return LOST[result.reason];
+  return `${view.players[winner].name} ${REASONS[result.reason]}`;
+}
+
+/** The score as the match shows it: never beyond the length (engine/matchRules.ts). */
+export function shownScore(match: MatchView): readonly [number, number] {
+  return matchScore({ kind: match.kind, length: match.length, jacoby: false }, match.score);
 }
 
 export function pointsLabel(points: number): string {

@@ -6,6 +6,7 @@
 
 import type { Position } from '../engine/position';
 import { BAR, OFF } from '../engine/position';
+import { type Move, legalPlays } from '../engine/movegen';
 import {
   type Route,
   type Step,
@@ -32,6 +33,13 @@ export interface MoveUi {
   readonly choice: { readonly to: number; readonly routes: readonly Route[] } | null;
   /** Index into nextSteps(turn) picked in the move list, or null. */
   readonly listPick: number | null;
+}
+
+/** The only legal play of the turn's roll when there is just one (a forced play), else null. */
+export function forcedPlay(ui: MoveUi): Move[] | null {
+  const t = ui.turn;
+  const plays = legalPlays(t.start, t.roll[0], t.roll[1]);
+  return plays.length === 1 ? [...plays[0]!.moves] : null;
 }
 
 export function newMoveUi(position: Position, d1: number, d2: number): MoveUi {

@@ -28,7 +28,7 @@ export class MoveListPanel {
     this.root = h(
       'section',
       { class: 'moves', 'aria-label': 'Move list' },
-      h('h2', { text: 'Moves' }),
+      h('h2', { text: 'Your move' }),
       this.choice,
       this.list,
       h('div', { class: 'playrow' }, this.playButton),

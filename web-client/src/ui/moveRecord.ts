@@ -38,7 +38,7 @@ export class MoveRecordPanel {
 
   /** `pick(game, index)`: a turn was clicked (the replay board jumps there). */
   constructor(private readonly pick?: (game: number, index: number) => void) {
-    this.el.append(h('h2', { class: 'record-title', text: 'Moves' }), this.note, this.box);
+    this.el.append(h('h2', { class: 'record-title', text: 'Move record' }), this.note, this.box);
     this.box.addEventListener('click', (e) => {
       const cell = (e.target as HTMLElement).closest<HTMLElement>('[data-i]');
       if (cell && this.pick) this.pick(Number(cell.dataset.g), Number(cell.dataset.i));

@@ -30,6 +30,9 @@ export class PlayerBar {
     this.name.textContent = player.name;
     this.presence.className = `presence ${player.presence}`;
     this.presence.textContent = player.presence === 'empty' ? 'not joined yet' : player.presence;
+    // Both players on this screen (hot seat): "online" says nothing (a demo may still show
+    // another presence).
+    this.presence.hidden = view.shared === true && player.presence === 'online';
     this.pips.textContent = `${pips} pips`;
     this.pips.setAttribute('aria-label', `${player.name} pip count ${pips}`);
     this.root.classList.toggle('acting', acting);

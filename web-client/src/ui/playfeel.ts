@@ -47,6 +47,7 @@ export function buildSettingsPanel(settings: Settings, change: (next: Settings) 
     toggle('autoConfirm', 'Send the turn by itself when all dice are used (a moment to undo)'),
     toggle('autoRoll', 'Roll by itself unless I choose to double'),
     h('label', { class: 'toggle pause' }, h('span', { text: 'Moment to undo or to double' }), pause),
+    toggle('fast', 'Fast play: a short moment (0.3 s), and the computer answers at once'),
     h('p', { class: 'group', text: 'Sound' }),
     toggle('sound', 'Sound effects'),
     h('label', { class: 'toggle volume' }, h('span', { text: 'Volume' }), volume),

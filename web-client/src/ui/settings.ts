@@ -19,6 +19,17 @@ export interface Settings {
   homeLeft: boolean;
   /** A spectator sees the board from the second player's side. */
   flipSpectator: boolean;
+  /** Fast play: the pauses above are short (`FAST_PAUSE_MS`), and against the computer it
+   * answers without its think time (the page tells the server: POST /api/matches/{id}/pace). */
+  fast: boolean;
+}
+
+/** The moment to undo or to double with fast play (ms). */
+export const FAST_PAUSE_MS = 300;
+
+/** The pause before a turn goes out, or the dice roll, by themselves (ms). */
+export function pauseOf(settings: Settings): number {
+  return settings.fast ? Math.min(FAST_PAUSE_MS, settings.pauseMs) : settings.pauseMs;
 }
 
 const KEY = 'fairgammon.settings.v1';
@@ -32,6 +43,7 @@ export const DEFAULT_SETTINGS: Settings = {
   swapColours: false,
   homeLeft: false,
   flipSpectator: false,
+  fast: false,
 };
 
 export function loadSettings(): Settings {

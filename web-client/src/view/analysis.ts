@@ -11,6 +11,8 @@ export interface PlayerAnalysis {
   readonly decisions: number;
   readonly checker_decisions: number;
   readonly cube_decisions: number;
+  /** Resignations offered, accepted or rejected (docs/analysis.md). */
+  readonly resign_decisions: number;
   readonly total_error: number;
   readonly error_rate: number;
   readonly pr: number;
@@ -99,6 +101,13 @@ export function verdict(t: TurnAnalysis): string | null {
   if (['double', 'take', 'drop', 'beaver'].includes(t.action) && t.equity_lost !== null) {
     const right = (t.best_action ?? '').replace('_', ' ');
     parts.push(t.equity_lost > 0 ? `wrong: ${right} was right (−${t.equity_lost.toFixed(3)})` : 'right');
+  }
+  // A resignation that gave away more than the position was worth, and its answer.
+  if (t.action === 'resign' && t.equity_lost !== null) {
+    parts.push(t.equity_lost > 0 ? `gave away more than the position was worth: play on (−${t.equity_lost.toFixed(3)})` : 'right to resign');
+  }
+  if ((t.action === 'accept' || t.action === 'reject') && t.equity_lost !== null) {
+    parts.push(t.equity_lost > 0 ? `wrong: ${t.best_action} was right (−${t.equity_lost.toFixed(3)})` : 'right');
   }
   if (t.luck !== null) parts.push(`luck ${signed(t.luck, 3)}`);
   if (!parts.length) return null;

@@ -93,12 +93,16 @@ export type ResultReason =
   | 'timeout'
   | 'forfeit'
   | 'invalid_reveal'
-  | 'no_reveal';
+  | 'no_reveal'
+  /** A money session stopped between games: the result is the session's. */
+  | 'stopped';
 
 export interface ResultView {
-  readonly winner: Seat;
+  /** The game's winner; for a stopped session its leader, null when level. */
+  readonly winner: Seat | null;
   readonly reason: ResultReason;
-  /** Points won (result multiplier x cube). */
+  /** Points won (result multiplier x cube): the game's own, whatever the match needed; for a
+   * stopped session, the winner's margin over the session. */
   readonly points: number;
   readonly score: readonly [number, number];
   readonly matchOver: boolean;

@@ -13,7 +13,6 @@ import type {
   FairnessView,
   GameSource,
   GameView,
-  MatchKind,
   Offer,
   Phase,
   PlayerView,
@@ -27,10 +26,8 @@ import { other } from './gameView';
 import { exportPaths } from '../net/lobbyApi';
 import { RESERVE_PHASES, type Move } from '../net/protocol';
 import type { MatchSession } from '../net/session';
-import type { Tracker } from '../net/tracker';
+import { MATCH_KIND, type Tracker } from '../net/tracker';
 import { personal } from '../net/voice';
-
-const KIND: Record<string, MatchKind> = { single_game: 'single', match: 'match', money: 'money' };
 
 /** The board's phase for the session's state. */
 export function phaseOf(session: MatchSession): Phase {
@@ -70,22 +67,51 @@ function resultReason(session: MatchSession): ResultReason {
   return 'forfeit';
 }
 
+/** Whether the match ended between games (a session stopped, a match left or abandoned then):
+ * its last game ended before, and no game was started after it. */
+function endedBetweenGames(t: Tracker): boolean {
+  const g = t.lastGame;
+  return t.over !== null && (g === null || g.game !== t.game || t.over.reason === 'stopped');
+}
+
+/** The links of a finished match: the last game's replay, the dice and the exports. */
+function matchLinks(match: string, last: number | null): ResultView['links'] {
+  const links = last === null ? [] : [{ label: `Replay and analysis (game ${last})`, href: replayPath(match, last) }];
+  return [
+    ...links,
+    { label: 'Verify the dice', href: exportPaths.verify(match) },
+    { label: 'Transcripts (JSON)', href: exportPaths.matchTranscript(match) },
+    { label: 'Match file (.mat)', href: exportPaths.mat(match) },
+  ];
+}
+
 function resultView(session: MatchSession): ResultView | null {
   const t = session.tracker;
   const g = t.lastGame;
+  const o = t.over;
   const match = session.matchId;
-  if (g === null || (g.game !== t.game && !t.betweenGames)) {
-    const o = t.over;
-    if (o === null || o.winner === null) return null;
-    return { winner: o.winner, reason: 'forfeit', points: 0, score: o.score, matchOver: true, links: [] };
+  if (o !== null && endedBetweenGames(t)) {
+    const links = matchLinks(match, g?.game ?? null);
+    if (t.settings?.mode === 'money') {
+      // A session ends between games: who is ahead, by how much, and its games.
+      const margin = Math.abs(o.score[0] - o.score[1]);
+      const reason = o.reason === 'stopped' ? 'stopped' : 'forfeit';
+      return { winner: margin === 0 ? null : o.winner, reason, points: margin, score: o.score, matchOver: true, links };
+    }
+    if (o.winner === null) return null;
+    // A match forfeited between games: the winner's score brought up to what it needed.
+    const points = o.score[o.winner] - (g ? g.score[o.winner] : 0);
+    return { winner: o.winner, reason: 'forfeit', points, score: o.score, matchOver: true, links };
   }
-  const matchOver = t.over !== null;
-  const links = [
-    { label: 'Replay and analysis', href: replayPath(match, g.game) },
-    { label: 'Verify the dice', href: exportPaths.verify(match, g.game) },
-    { label: `Transcript (game ${g.game})`, href: exportPaths.gameTranscript(match, g.game) },
-  ];
-  if (matchOver) links.push({ label: 'Match file (.mat)', href: exportPaths.mat(match) });
+  if (g === null || (g.game !== t.game && !t.betweenGames)) return null;
+  const matchOver = o !== null;
+  const links = matchOver
+    ? matchLinks(match, g.game)
+    : [
+        { label: 'Replay and analysis', href: replayPath(match, g.game) },
+        { label: 'Verify the dice', href: exportPaths.verify(match, g.game) },
+        { label: `Transcript (game ${g.game})`, href: exportPaths.gameTranscript(match, g.game) },
+      ];
   return { winner: g.winner, reason: resultReason(session), points: g.points, score: t.score, matchOver, links };
 }
 
@@ -172,6 +198,7 @@ export function netView(session: MatchSession): GameView {
       ? ([1, 2, 3] as const).filter((l) => l <= worstPossible(t.boards[viewer], t.boards[other(viewer)]))
       : undefined;
   const mode = t.settings?.mode ?? 'single_game';
+  const kind = MATCH_KIND[mode];
   const auto = session.autoCommitAt();
   return {
     viewer,
@@ -180,14 +207,14 @@ export function netView(session: MatchSession): GameView {
     turn: phase === 'waiting' || phase === 'rolloff' || (phase === 'gameover' && (t.betweenGames || t.over !== null)) ? null : onRoll,
     phase,
     dice: diceView(session, phase),
-    cube: { value: t.cube, owner: t.cubeOwner, enabled: cubeInPlay(KIND[mode]!, t.crawford) },
+    cube: { value: t.cube, owner: t.cubeOwner, enabled: cubeInPlay(kind, t.crawford) },
     match: {
-      kind: KIND[mode]!,
+      kind,
       length: mode === 'match' ? (t.settings?.length ?? 0) : 0,
-      score: t.score,
+      score: t.over?.score ?? t.score,
       crawford: t.crawford,
-      // Between games the finished one is still on show.
-      gameNo: t.betweenGames && t.lastGame ? t.lastGame.game : t.game || 1,
+      // Between games (and after a match that ended then) the finished one is still on show.
+      gameNo: (t.betweenGames || endedBetweenGames(t)) && t.lastGame ? t.lastGame.game : t.game || 1,
     },
     clocks,
     offer,
