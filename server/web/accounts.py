@@ -128,6 +128,9 @@ async def profile(request: Request) -> Response:
         entry["link"] = f"/m/{entry['match']}"
     points = [msgpack.unpackb(c, raw=False) for c in await store.chart(account.key, CHART_POINTS)]
     chart = [{"at": at, "rating": round(r, 2), "match": m or None} for at, r, m in points]
+    # The tournaments the player finished (server/competition: docs/tournaments.md).
+    placed = await request.app.state.tournaments.results_of(account.id, PAGE)
+    placed = [t for t in placed if own or not t.get("private")]
     return JSONResponse(
         {
             **account.public(),
@@ -139,6 +142,7 @@ async def profile(request: Request) -> Response:
             "pages": max(1, -(-total // PAGE)),
             "total": total,
             "own": own,
+            "tournaments": placed,
         },
         headers={"Cache-Control": "no-store"},
     )
