@@ -39,6 +39,7 @@ from server.players.accounts_store import AccountsStore
 from server.players.chat import ChatRooms
 from server.players.profiles import Players, seat_link
 from server.players.results import Results
+from server.players.top import TopBoards
 from server.web import accounts as accounts_api
 from server.web import exports, hints, lobby, pages, records, seeks
 from server.web import tournaments as tournaments_api
@@ -112,7 +113,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     guard = durability.Guard(target, settings.durability)
     accounts_store = AccountsStore(store.redis)
-    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now)
+    top = TopBoards(store.redis)  # the Top Gamer boards (server/players/top.py)
+    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now, top)
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
@@ -130,6 +132,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         matches,
         seat_link,
         gateway.presence.claimed,
+        placed=top.placed,
         per_account=settings.tournaments_per_account,
     )
 

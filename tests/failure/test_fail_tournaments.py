@@ -166,6 +166,16 @@ async def test_two_tournaments_finish_exactly_once_through_two_crashes(stack):
             assert abs(float(rating) - 1500 - changes) <= 0.005 * len(history) + 1e-9
             total += float(rating) - 1500
         assert abs(total) < 1e-6
+        # The week's Top Gamer board counted each rated match once too, through the crashes.
+        board = (await players[0].call("GET", "/api/top?period=week")).body
+        lines = {line["username"]: line for line in board["players"]}
+        for name in names:
+            history = [msgpack.unpackb(h, raw=False)
+                       for h in await redis.lrange(f"fg:{{u:{name}}}:hist", 0, -1)]  # fmt: skip
+            line = lines[name]
+            assert line["matches"] == played[name], (name, line)
+            change = sum(h["change"] for h in history)
+            assert abs(line["rating_change"] - change) <= 0.01 * played[name], (name, line)
     finally:
         await redis.aclose()
     print(f"two tournaments through two crashes in {time.monotonic() - started:.1f} s")

@@ -115,6 +115,23 @@ async def test_the_api_a_knockout_and_an_arena_played_to_the_end(stack):
     assert {t["id"] for t in mine} == {tid}  # joined (created is not joined)
     results = (await anon.get("/api/players/kbob")).body["tournaments"]
     assert [r["tournament"] for r in results] == [tid] and results[0]["players"] == 4
+    # The Top Gamer boards: from the first rated match, each rated match's change once and
+    # the tournament's points (the week's and the month's: the same, played just now).
+    points = {line["name"]: line["points"] for line in final["standings"]}
+    for period in ("week", "month"):
+        board = (await anon.get(f"/api/top?period={period}")).body
+        lines = {line["username"]: line for line in board["players"]}
+        for p in ko:
+            profile = (await anon.get(f"/api/players/{p.name}")).body
+            changes = round(sum(h["change"] for h in profile["history"]), 2)
+            line = lines[p.name]
+            assert line["matches"] == profile["matches"] > 0, line
+            assert abs(line["rating_change"] - changes) <= 0.01 * line["matches"], line
+            assert line["tournament_points"] == points[p.name]
+            assert abs(line["score"] - (line["rating_change"] + points[p.name])) < 1e-6
+        scores = [line["score"] for line in board["players"]]
+        assert scores == sorted(scores, reverse=True)
+    assert (await anon.get("/api/top?period=year")).status == 400
     # The creator may create again now that one is finished.
     assert (await ko[0].call("POST", "/api/tournaments", knockout)).status == 201
 
