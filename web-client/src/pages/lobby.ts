@@ -201,6 +201,8 @@ export function startLobby(root: HTMLElement): void {
       h('a', { href: '/verify', text: 'Verify a transcript' }),
       ' · ',
       h('a', { href: '/leaderboard', text: 'Leaderboard' }),
+      ' · ',
+      h('a', { href: '/tournaments', text: 'Tournaments' }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');
