@@ -63,6 +63,11 @@ async def test_create_join_withdraw_and_watch_a_knockout_to_its_end(net: NetPage
     width = await bob.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
     await bob.screenshot(path=SCREENSHOTS / "tournament-finished-390x844.png", full_page=True)
+    # The winner's profile lists the tournament: first of 4.
+    await bob.goto(f"{net.base}/u/{winner}")
+    line = bob.locator(f".tournament-results li:has(a[href='/t/{tid}'])")
+    await line.wait_for()
+    assert "Won · 1 of 4" in await line.inner_text()
     await ann.goto(f"{net.base}/t/{tid}")
     await ann.locator(".tstate.finished").wait_for()
     await ann.screenshot(path=SCREENSHOTS / "tournament-finished-1440x900.png", full_page=True)

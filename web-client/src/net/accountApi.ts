@@ -42,6 +42,21 @@ export interface Profile extends AccountInfo {
   readonly pages: number;
   readonly total: number;
   readonly own: boolean;
+  /** The tournaments the player finished, the newest first (docs/accounts.md). */
+  readonly tournaments?: readonly TournamentResult[];
+}
+
+export interface TournamentResult {
+  readonly tournament: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly rank: number;
+  readonly players: number;
+  readonly points: number;
+  readonly won: number;
+  readonly played: number;
+  readonly winner: boolean;
+  readonly end: string;
 }
 
 export interface Leader extends AccountInfo {
