@@ -46,6 +46,11 @@ class HttpCode(enum.StrEnum):
     ANALYSIS_FAILED = "analysis_failed"
     # Quick pairing and tournaments (server/competition: docs/tournaments.md)
     BAD_SEEK = "bad_seek"
+    BAD_CONFIG = "bad_config"
+    FULL = "full"
+    STARTED = "started"
+    FINISHED = "finished"
+    TOO_MANY_TOURNAMENTS = "too_many_tournaments"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -70,6 +75,13 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     HttpCode.SIGNED_OUT: "deleting the account without being signed in",
     HttpCode.ANALYSIS_FAILED: "the game could not be analysed (the message says why)",
     HttpCode.BAD_SEEK: "a seek the pairing rules cannot take (the message names the field)",
+    HttpCode.BAD_CONFIG: "a tournament's terms outside the limits (the message names the field: "
+    "docs/tournaments.md)",
+    HttpCode.FULL: "joining a tournament that has `max_players` players",
+    HttpCode.STARTED: "joining a knockout or Swiss tournament that has started",
+    HttpCode.FINISHED: "joining or withdrawing from a tournament that is over",
+    HttpCode.TOO_MANY_TOURNAMENTS: "creating a tournament while the account has as many "
+    "unfinished ones as it may (`FAIRGAMMON_TOURNAMENTS_PER_ACCOUNT`, 3)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -84,6 +96,11 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.SIGNED_OUT: 401,
     HttpCode.ANALYSIS_FAILED: 500,
     HttpCode.BAD_SEEK: 400,
+    HttpCode.BAD_CONFIG: 400,
+    HttpCode.FULL: 409,
+    HttpCode.STARTED: 409,
+    HttpCode.FINISHED: 409,
+    HttpCode.TOO_MANY_TOURNAMENTS: 429,
 }
 """The HTTP status each code is answered with."""
 

@@ -20,6 +20,8 @@ from protocol.codec import encode
 from server.competition.news import News
 from server.competition.quick import QuickPairing
 from server.competition.seek_pool import SeekPool
+from server.competition.tournament_store import TournamentStore
+from server.competition.tournaments import Tournaments
 from server.match import tally
 from server.match.bus import Bus, Committed, GameFinished, MatchFinished
 from server.match.clock import ServerClock, sweep_deadlines
@@ -37,8 +39,10 @@ from server.players.accounts_store import AccountsStore
 from server.players.chat import ChatRooms
 from server.players.profiles import Players, seat_link
 from server.players.results import Results
+from server.players.top import TopBoards
 from server.web import accounts as accounts_api
 from server.web import exports, hints, lobby, pace, pages, records, seeks
+from server.web import tournaments as tournaments_api
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -109,7 +113,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     guard = durability.Guard(target, settings.durability)
     accounts_store = AccountsStore(store.redis)
-    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now)
+    top = TopBoards(store.redis)  # the Top Gamer boards (server/players/top.py)
+    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now, top)
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
@@ -121,16 +126,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
     quick = QuickPairing(
         SeekPool(store.redis), matches, news, seat_link, gateway.presence.claimed
     )
+    # Tournaments (server/competition: the machine's states in Redis, its effects carried out).
+    tournaments = Tournaments(
+        TournamentStore(store.redis),
+        matches,
+        seat_link,
+        gateway.presence.claimed,
+        placed=top.placed,
+        per_account=settings.tournaments_per_account,
+    )
 
     # The listeners of the match-event bus, told in this order (docs/architecture.md, "The
     # match-event bus"). Results: a finished match's ratings and histories, exactly once
     # (marked due before the commit, recorded after it, swept if that process dies).
     bus.before_finish("results", results.finishing)
+    # Tournaments: a tournament match's result counted once (the same mark-and-sweep).
+    bus.before_finish("tournaments", tournaments.finishing)
     bus.on(Committed, "metrics", tally.committed)
     bus.on(GameFinished, "metrics", tally.game_finished)
     bus.on(MatchFinished, "metrics", tally.match_finished)
     bus.on(GameFinished, "analysis", Analysis(store.redis).game_finished)
     bus.on(MatchFinished, "results", results.finished)
+    bus.on(MatchFinished, "tournaments", tournaments.finished)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -152,6 +169,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         app.state.players = players
         app.state.quick = quick
+        app.state.tournaments = tournaments
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -165,6 +183,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(results.sweep_forever(), name="results"),
             asyncio.create_task(quick.sweep_forever(), name="seeks"),
             asyncio.create_task(quick.listen_forever(), name="seek-news"),
+            asyncio.create_task(tournaments.sweep_forever(), name="tournaments"),
             asyncio.create_task(follow_primary(target, store.redis), name="primary"),
         ]
         log.info(
@@ -193,6 +212,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *exports.routes,
         *records.routes,
         *seeks.routes,
+        *tournaments_api.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

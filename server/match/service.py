@@ -355,9 +355,9 @@ class MatchService:
             self.forget(after.match_id)
             metrics.REDIS_ERRORS.inc()
             raise Unavailable(str(exc)) from exc
-        faults.check("after_store", command)
+        faults.check("after_store", command, after.match_id)
         if ending:
-            faults.check("after_finish", command)
+            faults.check("after_finish", command, after.match_id)
         metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
         self._remember(after)
         for event, frame in zip(events, frames, strict=True):

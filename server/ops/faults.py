@@ -14,10 +14,13 @@ cleanup, as SIGKILL would) the first time a ``<Command>`` (a class name of
 * ``after_pairing`` — the pool paired seeks (stored) but their match is not created yet
   (:mod:`server.competition.quick`);
 * ``after_tournament_store`` — a tournament's transition is stored but none of its effects
-  carried out (:mod:`server.competition.tournaments`; ``<Command>`` is the tournament
-  command's class name: ``MatchFinished``, ``Join``, ``Tick``...).
+  carried out (:mod:`server.competition.tournaments`; ``<Command>`` is ``Pair`` for a
+  transition that pairs matches, else the tournament command's class name: ``MatchFinished``,
+  ``Join``, ``Tick``...).
 
-``Any`` in place of a command matches every command.
+``Any`` in place of a command matches every command. With ``FAIRGAMMON_CRASH_MATCH=<match id>``
+as well, only that match's transitions count (``after_store``, ``after_finish``): a test may
+crash the process that stores the end of one chosen match, a tournament's final.
 
 >>> parse("after_store:Reveal")
 ('after_store', 'Reveal')
@@ -50,10 +53,13 @@ def parse(spec: str) -> tuple[str, str] | None:
 
 
 _ARMED = parse(os.environ.get("FAIRGAMMON_CRASH_AT", ""))
+_MATCH = os.environ.get("FAIRGAMMON_CRASH_MATCH") or None
 
 
-def check(point: str, command: object) -> None:
+def check(point: str, command: object, match: str | None = None) -> None:
     name = "Expire" if command is None else type(command).__name__
+    if _MATCH is not None and match != _MATCH:
+        return
     if _ARMED is not None and point == _ARMED[0] and _ARMED[1] in (name, "Any"):
         log.warning("crashing on purpose", extra=logs.fields(point=point))
         os._exit(70)

@@ -84,6 +84,8 @@ class Settings:
     workers: int = 1
     # Experience (points of rated matches) a player needs to be on the leaderboard.
     leaderboard_experience: int = 25
+    # Tournaments an account may have created and not yet finished (server/competition).
+    tournaments_per_account: int = 3
     # Failed logins allowed per account in 15 minutes (then 429 until the window passes).
     login_failures: int = 10
     log_level: str = "info"
@@ -123,6 +125,8 @@ class Settings:
             raise SettingsError("durability must be required or degraded")
         if not 0 < self.probe_seconds <= self.probe_timeout_seconds:
             raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
+        if self.tournaments_per_account < 0:
+            raise SettingsError("tournaments_per_account must be 0 or more")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
         if self.redis_cluster and not self.redis_url:

@@ -15,7 +15,8 @@ the join. :class:`Results` listens on the match-event bus (:mod:`server.match.bu
    so the rating changes are fixed once even if two processes race);
 3. then, for each account, one script on that account's slot applies the change and adds the
    history entry unless the match is already in the account's ``done`` set;
-4. last, the leaderboard entry, and the match leaves ``fg:idx:results``.
+4. last, the leaderboard entry and the Top Gamer boards (:mod:`server.players.top`, counted
+   once per match and account by their own script), and the match leaves ``fg:idx:results``.
 
 Every step can be repeated: the sweeper (:meth:`Results.sweep_forever`) claims entries whose
 lease ran out and runs :meth:`Results.record` again. So the work is done at least once, keyed
@@ -51,6 +52,7 @@ from server.match.store import seats_key
 from server.ops import faults, logs
 from server.players.accounts_store import AccountsStore
 from server.players.ratings import Standing, rate
+from server.players.top import TopBoards
 
 log = logs.get("results")
 
@@ -91,11 +93,19 @@ def refs(raw: list[bytes | None]) -> tuple[tuple[str, str] | None, tuple[str, st
 
 
 class Results:
-    def __init__(self, store: AccountsStore, load: LoadState, now: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        store: AccountsStore,
+        load: LoadState,
+        now: Callable[[], int],
+        top: TopBoards | None = None,
+    ) -> None:
         self.store = store
         self.redis = store.redis
         self.load = load
         self.now = now
+        self.top = top
+        """The Top Gamer boards, told every rated result (they count each once)."""
 
     async def seats(self, match_id: str) -> tuple[Any, Any, bool]:
         a0, a1, rated = await self.redis.hmget(seats_key(match_id), "a0", "a1", "rated")
@@ -192,6 +202,9 @@ class Results:
         )
         if after is not None and result["rated"]:
             await self.store.lead(key, after)
+        if result["rated"] and self.top is not None:
+            wall = result.get("wall") or _wall()  # results stored before "wall": now
+            await self.top.rated(state.match_id, key, result["deltas"][seat], wall)
 
     @contextlib.asynccontextmanager
     async def _rating_locks(self, keys: Iterable[str]) -> AsyncIterator[None]:
@@ -241,6 +254,7 @@ class Results:
             "winner": winner,
             "accounts": [list(r0) if r0 else None, list(r1) if r1 else None],
             "at": self.now(),
+            "wall": _wall(),
         }
         return msgpack.packb(out, use_bin_type=True)
 

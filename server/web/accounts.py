@@ -7,6 +7,7 @@
     GET    /api/account                                -> who am I ({signed_in: false} if nobody)
     GET    /api/players/{name}?page=<n>                -> profile, rating chart, history
     GET    /api/leaderboard                            -> the top rated players
+    GET    /api/top?period=week|month                  -> the Top Gamer board of the period
 
 State-changing requests also pass :mod:`server.web.origin`. The lobby asks
 :func:`signed_in` who made a create or join request.
@@ -14,6 +15,7 @@ State-changing requests also pass :mod:`server.web.origin`. The lobby asks
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgpack
@@ -25,6 +27,7 @@ from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
 from server.players.accounts import COOKIE, SESSION_DAYS, Account, is_username
 from server.players.profiles import players, signed_in
+from server.players.top import KINDS
 from server.web.common import BadRequest, client_address, error, handles_account_errors
 from server.web.http_input import NO_FIELDS, STRING, Fields, takes
 
@@ -128,6 +131,9 @@ async def profile(request: Request) -> Response:
         entry["link"] = f"/m/{entry['match']}"
     points = [msgpack.unpackb(c, raw=False) for c in await store.chart(account.key, CHART_POINTS)]
     chart = [{"at": at, "rating": round(r, 2), "match": m or None} for at, r, m in points]
+    # The tournaments the player finished (server/competition: docs/tournaments.md).
+    placed = await request.app.state.tournaments.results_of(account.id, PAGE)
+    placed = [t for t in placed if own or not t.get("private")]
     return JSONResponse(
         {
             **account.public(),
@@ -139,6 +145,7 @@ async def profile(request: Request) -> Response:
             "pages": max(1, -(-total // PAGE)),
             "total": total,
             "own": own,
+            "tournaments": placed,
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -161,7 +168,30 @@ async def leaderboard(request: Request) -> Response:
     return JSONResponse({"min_experience": p.min_experience, "players": out})
 
 
+@handles_account_errors
+async def top_gamers(request: Request) -> Response:
+    """This week's or this month's Top Gamer board (server/players/top.py)."""
+    kind = request.query_params.get("period", "week")
+    if kind not in KINDS:
+        return error(ErrorCode.BAD_FIELD, "period is week or month", 400)
+    p = players(request)
+    period, top = await p.results.top.board(kind, int(time.time() * 1000), LEADERS * 2)
+    rows = await p.accounts.store.accounts([line["key"] for line in top])
+    out = []
+    for line, row in zip(top, rows, strict=True):
+        if row is None:
+            continue  # deleted
+        account = Account.of(row)
+        entry = {k: v for k, v in line.items() if k != "key"}
+        out.append({"rank": len(out) + 1, "username": account.name, **entry})
+        if len(out) == LEADERS:
+            break
+    return JSONResponse({"period": period, "kind": kind, "players": out},
+                        headers={"Cache-Control": "no-store"})  # fmt: skip
+
+
 routes = [
+    Route("/api/top", top_gamers, methods=["GET"]),
     Route("/api/account/signup", signup, methods=["POST"]),
     Route("/api/account/login", login, methods=["POST"]),
     Route("/api/account/logout", logout, methods=["POST"]),

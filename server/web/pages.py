@@ -29,6 +29,8 @@ PAGES: tuple[str, ...] = (
     "/leaderboard",
     "/rules",
     "/local",
+    "/tournaments",
+    "/t/{tournament}",
 )
 """The client's pages: each path answers ``index.html``, whose script picks the page by its
 path. The client's list (``web-client/src/generated/catalog.ts``) is generated from this one by

@@ -130,4 +130,20 @@ async def test_sign_up_play_rated_chat_and_see_the_profile(net: NetPages) -> Non
     await fan.locator("table.leaders").wait_for()
     names = await fan.locator("table.leaders tbody td:nth-child(2)").all_inner_texts()
     assert names == ["ann_b", "bob_b"]
-    await fan.screenshot(path=SCREENSHOTS / "leaderboard-1440x900.png")
+    # The Top Gamer boards of this week and month: both, from their first rated match, with
+    # the rating each gained (Ann won: +10.00, Bob -10.00) and their one match.
+    for kind in ("week", "month"):
+        rows = fan.locator(f".top-{kind} table.top tbody tr")
+        assert await rows.count() == 2
+        first = (await rows.first.inner_text()).split()
+        assert first[1] == "ann_b" and "+10.00" in first and first[-1] == "1", first
+    await fan.screenshot(path=SCREENSHOTS / "leaderboard-1440x900.png", full_page=True)
+    await bob.goto(f"{net.base}/leaderboard")
+    await bob.locator(".top-month table.top").wait_for()
+    width = await bob.evaluate("document.documentElement.scrollWidth")
+    wide = await bob.evaluate(
+        "[...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > 390)"
+        ".map(e => e.tagName + '.' + e.className + ':' + e.getBoundingClientRect().right)"
+    )
+    assert width <= 390, (width, wide)
+    await bob.screenshot(path=SCREENSHOTS / "leaderboard-390x844.png", full_page=True)

@@ -18,6 +18,7 @@ import { startLeaderboard } from './pages/leaderboard';
 import { startProfile } from './pages/profile';
 import { startRulesPage } from './pages/rulesPage';
 import { startLocalPage } from './pages/localPage';
+import { startTournament, startTournaments } from './pages/tournaments';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
@@ -32,6 +33,8 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/leaderboard': (root) => void startLeaderboard(root),
   '/rules': (root) => startRulesPage(root),
   '/local': (root) => startLocalPage(root),
+  '/tournaments': (root) => void startTournaments(root),
+  '/t/{tournament}': (root, [tid]) => void startTournament(root, tid!),
 };
 
 const root = document.getElementById('app')!;

@@ -23,6 +23,8 @@ export const PAGE_PATHS = [
   '/leaderboard',
   '/rules',
   '/local',
+  '/tournaments',
+  '/t/{tournament}',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];

@@ -42,6 +42,21 @@ export interface Profile extends AccountInfo {
   readonly pages: number;
   readonly total: number;
   readonly own: boolean;
+  /** The tournaments the player finished, the newest first (docs/accounts.md). */
+  readonly tournaments?: readonly TournamentResult[];
+}
+
+export interface TournamentResult {
+  readonly tournament: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly rank: number;
+  readonly players: number;
+  readonly points: number;
+  readonly won: number;
+  readonly played: number;
+  readonly winner: boolean;
+  readonly end: string;
 }
 
 export interface Leader extends AccountInfo {
@@ -66,3 +81,16 @@ export async function whoAmI(): Promise<AccountInfo | null> {
 
 export const getProfile = (name: string, page = 1) => call<Profile>('GET', `/api/players/${encodeURIComponent(name)}?page=${page}`);
 export const getLeaderboard = () => call<{ min_experience: number; players: Leader[] }>('GET', '/api/leaderboard');
+
+/** One line of a Top Gamer board (docs/accounts.md, "Top Gamer"). */
+export interface TopGamer {
+  readonly rank: number;
+  readonly username: string;
+  readonly score: number;
+  readonly rating_change: number;
+  readonly tournament_points: number;
+  readonly matches: number;
+}
+
+export const getTopGamers = (period: 'week' | 'month') =>
+  call<{ period: string; kind: string; players: TopGamer[] }>('GET', `/api/top?period=${period}`);

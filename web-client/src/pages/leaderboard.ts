@@ -1,6 +1,7 @@
-/** The leaderboard at `/leaderboard`: the top rated players with enough experience. */
+/** The leaderboard at `/leaderboard`: the top rated players with enough experience, and the
+ * Top Gamer boards of this week and this month (docs/accounts.md). */
 
-import { getLeaderboard } from '../net/accountApi';
+import { getLeaderboard, getTopGamers, type TopGamer } from '../net/accountApi';
 import { h } from '../ui/dom';
 import { accountBox, rating } from './account';
 import { pageHeader } from './common';
@@ -11,7 +12,7 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
   root.replaceChildren(pageHeader(accountBox()), main);
   document.title = 'Leaderboard · fairgammon';
   try {
-    const board = await getLeaderboard();
+    const [board, week, month] = await Promise.all([getLeaderboard(), getTopGamers('week'), getTopGamers('month')]);
     const rows = board.players.map((p) =>
       h(
         'tr',
@@ -30,11 +31,42 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
         h('h1', { text: 'Leaderboard' }),
         h('p', { class: 'sub', text: `Rated players with at least ${board.min_experience} point${board.min_experience === 1 ? '' : 's'} of experience (the total length of their rated matches).` }),
         rows.length
-          ? h('table', { class: 'history leaders' }, h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Experience', 'Matches'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows))
+          ? h('div', { class: 'table-scroll' }, h('table', { class: 'history leaders' }, h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Experience', 'Matches'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows)))
           : h('p', { class: 'sub', text: 'Nobody yet: play rated matches to appear here.' }),
       ),
+      topGamers(`Top Gamer · this week (${week.period})`, 'week', week.players),
+      topGamers(`Top Gamer · this month (${month.period})`, 'month', month.players),
     );
   } catch (err) {
     main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: 'Leaderboard' }), h('p', { text: err instanceof Error ? err.message : String(err) })));
   }
+}
+
+function signed(n: number): string {
+  return `${n > 0 ? '+' : ''}${n.toFixed(2)}`;
+}
+
+/** A Top Gamer board: rating gained in rated matches plus tournament points, from the first rated match. */
+function topGamers(title: string, kind: string, players: readonly TopGamer[]): HTMLElement {
+  const rows = players.map((p) =>
+    h(
+      'tr',
+      {},
+      h('td', { class: 'rank', text: String(p.rank) }),
+      h('td', {}, h('a', { href: `/u/${encodeURIComponent(p.username)}`, text: p.username })),
+      h('td', { class: 'num', text: signed(p.score) }),
+      h('td', { class: 'num', text: signed(p.rating_change) }),
+      h('td', { class: 'num', text: String(p.tournament_points) }),
+      h('td', { class: 'num', text: String(p.matches) }),
+    ),
+  );
+  return h(
+    'section',
+    { class: `card leaderboard top-gamers top-${kind}` },
+    h('h2', { text: title }),
+    h('p', { class: 'sub', text: 'Score: rating gained in rated matches plus tournament points in the period. Everyone is here from their first rated match.' }),
+    rows.length
+      ? h('div', { class: 'table-scroll' }, h('table', { class: 'history top' }, h('thead', {}, h('tr', {}, ...['#', 'Player', 'Score', 'Rating', 'Points', 'Matches'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows)))
+      : h('p', { class: 'sub', text: 'Nobody yet this period: play a rated match to appear here.' }),
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * The lobby at `/`: create a match (single game, match to N, money session; clock; open or
- * private), join an open one, watch a live one, or follow a link. The display name and the
+ * private), ask for a quick pairing (pages/quickPair.ts), join an open one, watch a live one,
+ * or follow a link. The display name and the
  * last options are remembered in this browser.
  */
 
@@ -12,6 +13,7 @@ import { botChoice } from './botPanel';
 import { RESERVE_CHOICES, describeOptions, heroSection, pageHeader, rememberName, reserveWords } from './common';
 import { account, accountBox } from './account';
 import { hasSavedGame } from './localPage';
+import { quickPairing } from './quickPair';
 
 const REFRESH_MS = 4000;
 
@@ -186,6 +188,7 @@ export function startLobby(root: HTMLElement): void {
   const side = h(
     'div',
     { class: 'lobby-side' },
+    quickPairing(storage, () => (signedIn ? name.value : rememberName(storage, name))),
     h('section', { class: 'card' }, h('h2', { text: 'Open matches' }), openList),
     h('section', { class: 'card' }, h('h2', { text: 'Live now' }), liveList),
     h('section', { class: 'card' }, h('h2', { text: 'Have a link?' }), linkForm),
@@ -199,6 +202,8 @@ export function startLobby(root: HTMLElement): void {
       h('a', { href: '/verify', text: 'Verify a transcript' }),
       ' · ',
       h('a', { href: '/leaderboard', text: 'Leaderboard' }),
+      ' · ',
+      h('a', { href: '/tournaments', text: 'Tournaments' }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');

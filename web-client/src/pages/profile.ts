@@ -87,6 +87,23 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
       h('section', { class: 'card chart-card' }, h('h2', { text: 'Rating' }), chart),
       h('section', { class: 'card history-card' }, h('h2', { text: 'Matches' }), table, pager),
     ];
+    const placed = p.tournaments ?? [];
+    if (placed.length) {
+      kids.push(
+        h(
+          'section',
+          { class: 'card tournament-results' },
+          h('h2', { text: 'Tournaments' }),
+          h(
+            'ul',
+            { class: 'matchlist' },
+            ...placed.map((t) =>
+              h('li', {}, h('span', { class: 'minfo' }, h('a', { href: `/t/${t.tournament}`, text: t.name }), h('span', { class: 'sub', text: `${t.winner ? 'Won · ' : ''}${t.rank} of ${t.players} · ${t.points} point${t.points === 1 ? '' : 's'} · ${t.won}/${t.played} won` }))),
+            ),
+          ),
+        ),
+      );
+    }
     if (p.own) kids.push(deleteCard(p.username));
     main.replaceChildren(...kids);
   };

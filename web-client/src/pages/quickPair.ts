@@ -1,0 +1,156 @@
+/**
+ * Quick pairing in the lobby (docs/protocol.md, "Quick pairing"): a few common formats, each
+ * with how many are looking for it now; a click seeks a game on those terms, the seek's socket
+ * (`/ws/seeks/{seek}`) says at once when it is paired, and the page moves to the match. Alone
+ * for a few seconds, the seeker is offered the computer while waiting. Closing the page (its
+ * socket) or Cancel takes the seek out of the pool.
+ */
+
+import type { Seat } from '../engine/seat';
+import { createBotMatch } from '../net/botApi';
+import { LobbyError, call } from '../net/lobbyApi';
+import type { SecretStorage } from '../fairdice';
+import { type CreateOptions, saveSeat } from '../net/storage';
+import { button, h } from '../ui/dom';
+import { describeOptions } from './common';
+
+interface Format {
+  readonly mode: 'single_game' | 'match' | 'money';
+  readonly length: number;
+  readonly clock: number;
+}
+
+/** The common formats offered (any other terms: `POST /api/seeks` from any client). */
+export const FORMATS: readonly Format[] = [
+  { mode: 'single_game', length: 0, clock: 30 },
+  { mode: 'match', length: 3, clock: 30 },
+  { mode: 'match', length: 5, clock: 30 },
+  { mode: 'money', length: 0, clock: 30 },
+];
+
+interface Looking {
+  readonly mode: string;
+  readonly length: number;
+  readonly clock: number;
+  readonly rated: boolean;
+  readonly count: number;
+}
+
+interface SeekState {
+  readonly seek: string;
+  readonly state: 'waiting' | 'paired' | 'gone';
+  readonly computer?: boolean;
+  readonly match?: string;
+  readonly seat?: Seat;
+  readonly token?: string;
+  readonly why?: string;
+}
+
+const REFRESH_MS = 4000;
+
+export function quickPairing(storage: SecretStorage, playerName: () => string): HTMLElement {
+  const status = h('p', { class: 'sub seek-status', role: 'status', 'aria-live': 'polite' });
+  const offer = h('div', { class: 'seek-offer' });
+  offer.hidden = true;
+  const cancel = button('Cancel', 'btn seek-cancel');
+  cancel.hidden = true;
+  const counts = new Map<string, HTMLElement>();
+  const buttons: HTMLButtonElement[] = [];
+  let socket: WebSocket | null = null;
+  let current: { seek: string; format: Format } | null = null;
+
+  const key = (f: { mode: string; length: number; clock: number }) => `${f.mode}/${f.length}/${f.clock}`;
+  const idle = () => {
+    socket?.close();
+    socket = null;
+    current = null;
+    cancel.hidden = true;
+    offer.hidden = true;
+    for (const b of buttons) b.disabled = false;
+  };
+  const hear = (state: SeekState, format: Format) => {
+    if (state.state === 'paired' && state.match && state.token !== undefined && state.seat !== undefined) {
+      saveSeat(storage, state.match, { seat: state.seat, token: state.token });
+      status.textContent = 'Paired! Opening the match…';
+      socket?.close();
+      location.assign(`/m/${state.match}`);
+    } else if (state.state === 'gone') {
+      status.textContent = state.why === 'expired' ? 'Nobody came in 10 minutes: try again.' : 'Stopped looking.';
+      idle();
+    } else {
+      status.textContent = `Looking for ${describeOptions(format.mode, format.length, format.clock, 0)}…`;
+      offer.hidden = !state.computer;
+    }
+  };
+  const seek = async (format: Format) => {
+    for (const b of buttons) b.disabled = true;
+    status.textContent = '';
+    try {
+      const body: Record<string, unknown> = { mode: format.mode, clock: format.clock, name: playerName() };
+      if (format.mode === 'match') body.length = format.length;
+      const made = await call<SeekState & { socket: string }>('POST', '/api/seeks', body);
+      current = { seek: made.seek, format };
+      cancel.hidden = false;
+      hear(made, format);
+      if (made.state !== 'waiting') return;
+      const url = new URL(made.socket, location.href);
+      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+      socket = new WebSocket(url);
+      socket.onmessage = (e) => {
+        if (typeof e.data === 'string') hear(JSON.parse(e.data) as SeekState, format);
+      };
+    } catch (err) {
+      status.textContent = err instanceof LobbyError ? err.message : String(err);
+      idle();
+    }
+  };
+  cancel.addEventListener('click', () => {
+    const seek = current?.seek;
+    idle();
+    status.textContent = 'Stopped looking.';
+    if (seek) void call('DELETE', `/api/seeks/${seek}`).catch(() => undefined);
+  });
+  const playBot = button('Play the computer while you wait', 'btn primary seek-bot');
+  playBot.addEventListener('click', async () => {
+    const format: Format = current?.format ?? { mode: 'single_game', length: 0, clock: 30 };
+    playBot.disabled = true;
+    const options: CreateOptions = { mode: format.mode, length: format.length || 1, clock: format.clock, reserve: 0, private: false, jacoby: false, beavers: false };
+    try {
+      const created = await createBotMatch(options, playerName(), 'normal');
+      if (current) void call('DELETE', `/api/seeks/${current.seek}`).catch(() => undefined);
+      saveSeat(storage, created.match, { seat: 0, token: created.token, watch: created.watch });
+      location.assign(`/m/${created.match}`);
+    } catch (err) {
+      playBot.disabled = false;
+      status.textContent = err instanceof LobbyError ? err.message : String(err);
+    }
+  });
+  offer.append(h('p', { text: 'Nobody is looking for this game right now — play the computer while you wait?' }), playBot);
+
+  const list = h('div', { class: 'seek-formats' });
+  for (const format of FORMATS) {
+    const count = h('span', { class: 'seek-count', text: '0 looking' });
+    counts.set(key(format), count);
+    const b = button('', 'btn seek-format');
+    b.dataset.format = key(format);
+    b.append(h('span', { class: 'seg-title', text: describeOptions(format.mode, format.length, format.clock, 0) }), count);
+    b.addEventListener('click', () => void seek(format));
+    buttons.push(b);
+    list.append(b);
+  }
+  const refresh = async () => {
+    try {
+      const { looking } = await call<{ looking: Looking[] }>('GET', '/api/seeks');
+      const by = new Map<string, number>();
+      for (const l of looking) by.set(key(l), (by.get(key(l)) ?? 0) + l.count);
+      for (const [k, el] of counts) el.textContent = `${by.get(k) ?? 0} looking`;
+    } catch {
+      // the counts wait for the next refresh
+    }
+  };
+  void refresh();
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void refresh();
+  }, REFRESH_MS);
+  return h('section', { class: 'card quick-pairing' }, h('h2', { text: 'Quick pairing' }), h('p', { class: 'sub', text: 'Pick a game: you are paired with the next player who wants the same.' }), list, status, offer, cancel);
+}
