@@ -44,6 +44,10 @@ class HttpCode(enum.StrEnum):
     SIGNED_OUT = "signed_out"
     # Records
     ANALYSIS_FAILED = "analysis_failed"
+    # The analysis board
+    BAD_POSITION_ID = "bad_position_id"
+    BAD_MATCH_ID = "bad_match_id"
+    BAD_XGID = "bad_xgid"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -67,6 +71,10 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "sign-ups from this address (`Retry-After`)",
     HttpCode.SIGNED_OUT: "deleting the account without being signed in",
     HttpCode.ANALYSIS_FAILED: "the game could not be analysed (the message says why)",
+    HttpCode.BAD_POSITION_ID: "analysis board: not a gnubg Position ID (the message says why)",
+    HttpCode.BAD_MATCH_ID: "analysis board: not a gnubg Match ID, or one of no game being "
+    "played (over, not started, a resignation pending, a score that ends the match)",
+    HttpCode.BAD_XGID: "analysis board: not an XGID (the message names the field)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -80,6 +88,9 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.TOO_MANY_ATTEMPTS: 429,
     HttpCode.SIGNED_OUT: 401,
     HttpCode.ANALYSIS_FAILED: 500,
+    HttpCode.BAD_POSITION_ID: 400,
+    HttpCode.BAD_MATCH_ID: 400,
+    HttpCode.BAD_XGID: 400,
 }
 """The HTTP status each code is answered with."""
 

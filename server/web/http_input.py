@@ -39,21 +39,23 @@ from server.web.common import BadRequest, Endpoint
 
 
 class Field(NamedTuple):
-    """A body field's JSON type: ``kind`` is ``str``, ``int`` or ``bool``; ``nullable``: null
-    is accepted too (and counts as absent)."""
+    """A body field's JSON type: ``kind`` is ``str``, ``int``, ``bool`` or ``list``;
+    ``nullable``: null is accepted too (and counts as absent)."""
 
     kind: type
     nullable: bool = False
 
 
 STRING, INTEGER, BOOLEAN = Field(str), Field(int), Field(bool)
+ARRAY_OR_NULL = Field(list, nullable=True)
+"""An array (its items are the route's to check), or null."""
 STRING_OR_NULL = Field(str, nullable=True)
 Fields = Mapping[str, Field]
 """A route's body: its field names, each with its type. An empty mapping: no fields at all."""
 
 NO_FIELDS: Fields = {}
 
-_KINDS = {str: "a string", int: "an integer", bool: "a boolean"}
+_KINDS = {str: "a string", int: "an integer", bool: "a boolean", list: "an array"}
 
 
 def checked_fields(body: dict[str, Any], fields: Fields) -> dict[str, Any]:

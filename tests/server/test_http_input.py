@@ -88,7 +88,7 @@ def body_routes() -> list[tuple[str, str, http_input.Fields]]:
 
 
 ROUTES = body_routes()
-WRONG = {str: 1, int: "1", bool: 1}  # a value of another JSON type than the declared one
+WRONG = {str: 1, int: "1", bool: 1, list: "1"}  # a value of another JSON type than the declared one
 
 
 def test_the_enumeration_finds_every_route_that_takes_a_body():
@@ -103,6 +103,7 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/account/login"),
         ("POST", "/api/account/logout"),
         ("DELETE", "/api/account"),
+        ("POST", "/api/analyse"),
     }
 
 
@@ -127,7 +128,8 @@ async def test_every_route_refuses_an_unknown_field_and_names_it(server):
 async def test_every_declared_field_refuses_another_json_type(server):
     for method, path, fields in ROUTES:
         for name, field in fields.items():
-            wrongs = [WRONG[field.kind], [1], {"a": 1}] + ([] if field.nullable else [None])
+            arrays = [] if field.kind is list else [[1]]
+            wrongs = [WRONG[field.kind], *arrays, {"a": 1}] + ([] if field.nullable else [None])
             for value in wrongs:
                 data = json.dumps({name: value}).encode()
                 status, answer = await send(server.base, method, path, data)
