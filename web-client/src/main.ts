@@ -10,6 +10,7 @@ import './ui/style.css';
 import './ui/pages.css';
 import './ui/players.css';
 import './ui/record.css';
+import './ui/analyse.css';
 import { startLobby } from './pages/lobby';
 import { startMatchPage } from './pages/matchPage';
 import { startReplayPage } from './pages/replayPage';
@@ -18,6 +19,7 @@ import { startLeaderboard } from './pages/leaderboard';
 import { startProfile } from './pages/profile';
 import { startRulesPage } from './pages/rulesPage';
 import { startLocalPage } from './pages/localPage';
+import { startAnalysePage } from './pages/analysePage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
@@ -32,6 +34,7 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/leaderboard': (root) => void startLeaderboard(root),
   '/rules': (root) => startRulesPage(root),
   '/local': (root) => startLocalPage(root),
+  '/analyse': (root) => startAnalysePage(root),
 };
 
 const root = document.getElementById('app')!;

@@ -22,6 +22,7 @@ export const PAGE_PATHS = [
   '/leaderboard',
   '/rules',
   '/local',
+  '/analyse',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];
