@@ -48,6 +48,9 @@ class HttpCode(enum.StrEnum):
     BAD_POSITION_ID = "bad_position_id"
     BAD_MATCH_ID = "bad_match_id"
     BAD_XGID = "bad_xgid"
+    BAD_PLAY = "bad_play"
+    # Rollouts
+    TOO_MANY_ROLLOUTS = "too_many_rollouts"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -75,6 +78,10 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     HttpCode.BAD_MATCH_ID: "analysis board: not a gnubg Match ID, or one of no game being "
     "played (over, not started, a resignation pending, a score that ends the match)",
     HttpCode.BAD_XGID: "analysis board: not an XGID (the message names the field)",
+    HttpCode.BAD_PLAY: "rollouts: the play is not the Position ID after a legal play of the "
+    "dice (or there are no dice)",
+    HttpCode.TOO_MANY_ROLLOUTS: "rollouts: you have as many rollouts queued or running as a "
+    "player may (cancel one, or wait)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -91,6 +98,8 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.BAD_POSITION_ID: 400,
     HttpCode.BAD_MATCH_ID: 400,
     HttpCode.BAD_XGID: 400,
+    HttpCode.BAD_PLAY: 400,
+    HttpCode.TOO_MANY_ROLLOUTS: 429,
 }
 """The HTTP status each code is answered with."""
 

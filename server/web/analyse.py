@@ -33,7 +33,8 @@ from starlette.routing import Route
 
 from analysis.board import Setup, SetupError, analyse_position, setup_from_request, to_json
 from protocol.errors import ErrorCode
-from protocol.http_errors import ApiErrorCode, HttpCode
+from protocol.http_errors import HttpCode
+from server.web.board_errors import refused
 from server.web.common import BadRequest, answering, error
 from server.web.http_input import ARRAY_OR_NULL, INTEGER, STRING_OR_NULL, Fields, takes
 from server.work import board_queue
@@ -46,29 +47,11 @@ ANALYSE: Fields = {"position_id": STRING_OR_NULL, "match_id": STRING_OR_NULL,
                    "xgid": STRING_OR_NULL, "dice": ARRAY_OR_NULL, "ply": INTEGER}
 JOB = re.compile(r"[0-9a-f]{24}")
 
-CODES: dict[str, ApiErrorCode] = {
-    "bad_position_id": HttpCode.BAD_POSITION_ID,
-    "bad_match_id": HttpCode.BAD_MATCH_ID,
-    "not_playing": HttpCode.BAD_MATCH_ID,
-    "bad_xgid": HttpCode.BAD_XGID,
-    "bad_dice": ErrorCode.BAD_DICE,
-    "bad_ply": ErrorCode.BAD_FIELD,
-    "game_over": ErrorCode.GAME_OVER,
-    "unsupported": ErrorCode.UNSUPPORTED,
-}
-"""The board's refusals (:class:`analysis.board.SetupError` codes) and the API's codes."""
-
-
-def _refused(exc: SetupError) -> JSONResponse:
-    code = CODES[exc.code]
-    return error(code, exc.message, None if isinstance(code, HttpCode) else 400)
-
-
 def _unavailable(exc: Exception) -> JSONResponse:
     return error(ErrorCode.RETRY_LATER, "storage is unavailable, try again shortly", 503)
 
 
-handles = answering({SetupError: _refused, RedisError: _unavailable, OSError: _unavailable})
+handles = answering({SetupError: refused, RedisError: _unavailable, OSError: _unavailable})
 
 _searches = asyncio.Semaphore(SEARCHES)
 

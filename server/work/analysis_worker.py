@@ -8,14 +8,16 @@ Deeper when time allows (``deep``, ``FAIRGAMMON_ANALYSIS_DEEP``, on unless ``0``
 report is stored the game is queued on ``fg:analysis:deep``; a worker with no 1-ply job waiting
 analyses it again with :class:`analysis.equity.DeepEvaluator` (checker plays at 2-ply) and then
 replaces the stored report in one ``SET``. Until then the 1-ply report is served: a deeper
-report is never stored half done, and the status key is not touched.
-
-The analysis board's deeper requests (:mod:`server.work.board_queue`, handled by
-:mod:`server.work.board_worker`) are taken first: a player waits for them. The deeper pass changes
+report is never stored half done, and the status key is not touched. The deeper pass changes
 only how checker plays are judged, so it takes the luck and the cube figures over from the 1-ply
 pass (the unrounded :class:`analysis.core.Basis`, stored with the 1-ply report under
 ``basis_key``) instead of computing them again; without it (a job queued before, a basis that
 cannot be read) it computes everything, to the same report.
+
+The analysis board's deeper requests (:mod:`server.work.board_queue`, handled by
+:mod:`server.work.board_worker`) are taken first: a player waits for them. Rollout batches
+(:mod:`server.work.rollout_queue`, :mod:`server.work.rollout_worker`) come after the games, one
+batch per turn.
 
 An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
 games in and reports out.
@@ -40,7 +42,7 @@ from server.match.history import find_game, match_record, read_log
 from server.match.store import Store
 from server.ops import logs
 from server.work import analysis_queue as queue
-from server.work import board_queue, board_worker
+from server.work import board_queue, board_worker, rollout_queue, rollout_worker
 from work.lease import Timing
 from work.runner import Lease, Runner, Source
 
@@ -80,7 +82,9 @@ class AnalysisWorker:
         sources: list[Source] = [  # a player waits for a board request: it goes first
             Source(board_queue.BOARDS, lambda job, lease: board_worker.handle(
                 self.redis, job, lease), boards),
-            Source(queue.GAMES, self.handle_game, timing)]
+            Source(queue.GAMES, self.handle_game, timing),
+            Source(rollout_queue.BATCHES, lambda job, lease: rollout_worker.handle(
+                self.redis, job, lease), Timing(rollout_queue.CLAIM_IDLE_MS))]
         if self.deep:
             sources.append(Source(queue.DEEPER, self.handle_deeper, timing))
         self.runner = Runner(self.redis, self.name, sources, drain=True, log=log)

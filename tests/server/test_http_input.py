@@ -104,6 +104,8 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/account/logout"),
         ("DELETE", "/api/account"),
         ("POST", "/api/analyse"),
+        ("POST", "/api/rollouts"),
+        ("POST", "/api/rollouts/{rollout}/cancel"),
     }
 
 
