@@ -82,7 +82,7 @@ def _redis(request: Request):  # type: ignore[no-untyped-def]
 
 
 def _links(rollout: str) -> dict[str, str]:
-    return {"poll": f"/api/rollouts/{rollout}", "page": f"/rollouts/{rollout}"}
+    return {"poll": f"/api/rollouts/{rollout}", "page": f"/analyse#rollout={rollout}"}
 
 
 def view(rollout: str, found: dict[str, str], owner: str) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """The analysis board (/analyse) in Chromium against a real server with one analysis worker: a
 position from a link (Position ID and dice) with every play ranked, a chosen play shown on the
-board, the share link; an XGID at 3-ply (queued for the worker); the cube decision with its
-doubling window; a bad ID refused with its code; the editor; the same link on a phone without
-horizontal overflow; and "open in the analysis board" from a finished game's replay. Phone
-(390x844) and desktop (1440x900) screenshots go to artifacts/screenshots."""
+board, the share link; a play rolled out and a long rollout cancelled while it runs (progress
+bar, intervals, the rollout's link on a phone); an XGID at 3-ply (queued for the worker); the
+cube decision with its doubling window; a bad ID refused with its code; the editor; the same
+link on a phone without horizontal overflow; and "open in the analysis board" from a finished
+game's replay. Phone (390x844) and desktop (1440x900) screenshots go to
+artifacts/screenshots."""
 
 from __future__ import annotations
 
@@ -46,6 +48,17 @@ async def test_analysis_board(net: NetPages, server) -> None:
     link = await page.locator(".analyselink input").input_value()
     assert link.endswith("/analyse#pid=4HPwATDgc%2FABMA&dice=31&ply=2")
     await page.screenshot(path=SCREENSHOTS / "analyse-plays-1440x900.png")
+    # The chosen play rolled out (short): a progress bar, then its equity with an interval.
+    await page.locator(".ro-trials").select_option("36")
+    await page.locator(".ro-trunc").select_option("7")
+    await page.locator(".ro-start").click()
+    await page.locator(".an-rollout .ro-bar").wait_for()
+    await page.wait_for_function("window.fairgammon.analyse.rollout() && "
+                                 "window.fairgammon.analyse.rollout().status === 'done'")
+    assert texts[1] in await page.locator(".an-rollout h2").inner_text()
+    assert "Equity (95%)" in await page.locator(".ro-figures th").all_inner_texts()
+    rollout_link = await page.locator(".rolloutlink input").input_value()
+    assert "/analyse#rollout=" in rollout_link
     # An XGID at 3-ply: queued for the worker, then ranked.
     await page.locator(".an-xgid").fill(XGID)
     await page.locator(".an-ply").select_option("3")
@@ -60,11 +73,23 @@ async def test_analysis_board(net: NetPages, server) -> None:
     await page.locator(".an-d1").select_option("")
     await page.locator(".an-ply").select_option("1")
     await page.locator(".an-go").click()
-    cube = page.locator(".an-cube")
+    cube = page.locator(".an-results .an-cube")
     await cube.wait_for()
     rows = await cube.locator("th").all_inner_texts()
     assert "Doubling window (winning chances)" in rows and "No double" in rows
     assert "No double" in await cube.locator("td").first.inner_text()
+    # A long rollout of the cube decision, cancelled while it runs.
+    await page.locator(".ro-trials").select_option("1296")
+    await page.locator(".ro-trunc").select_option("0")
+    await page.locator(".ro-start").click()
+    await page.wait_for_function("window.fairgammon.analyse.rollout() && "
+                                 "window.fairgammon.analyse.rollout().status === 'running'")
+    assert "Rollout of the position" in await page.locator(".an-rollout h2").text_content()
+    await page.locator(".an-rollout").scroll_into_view_if_needed()
+    await page.screenshot(path=SCREENSHOTS / "analyse-rollout-1440x900.png")
+    await page.locator(".ro-cancel").click()
+    await page.wait_for_function("window.fairgammon.analyse.rollout().status === 'cancelled'")
+    assert "Cancelled" in await page.locator(".an-rollout .ro-status").inner_text()
     # A bad Position ID: refused with its code.
     net.tolerate_network_errors = True
     await page.locator(".an-pid").fill("not an id")
@@ -94,6 +119,14 @@ async def test_analysis_board(net: NetPages, server) -> None:
         assert await phone.evaluate("document.documentElement.scrollWidth") <= width
     await phone.set_viewport_size(PHONE)
     await phone.screenshot(path=SCREENSHOTS / "analyse-plays-390x844.png", full_page=True)
+    # The rollout's link on the phone: its position and its figures.
+    await phone.goto(rollout_link)
+    await phone.wait_for_function("window.fairgammon.analyse.rollout() && "
+                                  "window.fairgammon.analyse.rollout().status === 'done'")
+    assert "Equity (95%)" in await phone.locator(".ro-figures th").all_inner_texts()
+    assert await phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await phone.locator(".an-rollout").scroll_into_view_if_needed()
+    await phone.screenshot(path=SCREENSHOTS / "analyse-rollout-390x844.png")
     # From a finished game's replay: its turn on the analysis board.
     created = await create_match(server.base, name="Ann", mode="single_game")
     joined = await join_match(server.base, created["match"], name="Bob")

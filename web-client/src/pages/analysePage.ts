@@ -16,6 +16,8 @@ import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import type { GameSource, GameView } from '../view/gameView';
 import { linkField } from './common';
+import { RolloutPanel } from './rolloutPanel';
+import { fetchRollout, startRollout } from '../net/rolloutApi';
 import { type BoardQuery, START_ID, hashOf, queryFromHash } from '../view/boardQuery';
 
 function requestOf(q: BoardQuery): AnalyseRequest {
@@ -91,7 +93,45 @@ export function startAnalysePage(root: HTMLElement): void {
     status,
   );
   const editor = buildEditor();
-  app.sideMain.append(form, results, editor, share);
+  const rollout = new RolloutPanel();
+  const trialsSel = h('select', { class: 'ro-trials', 'aria-label': 'Games' });
+  for (const n of [36, 144, 324, 1296]) trialsSel.append(h('option', { value: String(n), text: `${n} games` }));
+  trialsSel.value = '324';
+  const truncSel = h('select', { class: 'ro-trunc', 'aria-label': 'Length' }, h('option', { value: '0', text: 'to the end' }), h('option', { value: '7', text: 'truncated at 7' }));
+  const rollBtn = button('Roll out', 'btn ro-start');
+  const rollNote = h('p', { class: 'ro-note', 'aria-live': 'polite' });
+  const roller = h(
+    'section',
+    { class: 'card an-roller', 'aria-label': 'Roll out' },
+    h('div', { class: 'an-row' }, rollBtn, trialsSel, truncSel),
+    h('p', { class: 'ro-help', text: 'Rolls out the chosen play (else the best), or without dice the cube decision.' }),
+    rollNote,
+  );
+  rollBtn.addEventListener('click', () => void roll());
+  app.sideMain.append(form, results, roller, rollout.el, editor, share);
+
+  async function roll(): Promise<void> {
+    if (!answer) return;
+    const play = answer.cube ? null : answer.plays[chosen ?? 0];
+    if (!answer.cube && !play) return void (rollNote.textContent = 'No play to roll out.');
+    const base = query.xgid ? { xgid: query.xgid } : { position_id: answer.position_id, ...(query.mid ? { match_id: query.mid } : {}) };
+    rollBtn.disabled = true;
+    rollNote.textContent = '';
+    try {
+      const id = await startRollout({
+        ...base,
+        ...(play && answer.dice ? { dice: answer.dice, play: play.position_id } : {}),
+        trials: Number(trialsSel.value),
+        truncation: Number(truncSel.value),
+      });
+      rollout.show(id, play ? play.play : null);
+      history.replaceState(null, '', `/analyse${hashOf(query)}&rollout=${id}`);
+    } catch (err) {
+      rollNote.textContent = err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err);
+    } finally {
+      rollBtn.disabled = false;
+    }
+  }
 
   function fillForm(): void {
     pidIn.value = query.xgid ? '' : (query.pid ?? START_ID);
@@ -266,14 +306,31 @@ export function startAnalysePage(root: HTMLElement): void {
 
   go.addEventListener('click', () => void run());
   for (const input of [pidIn, midIn, xgidIn]) input.addEventListener('keydown', (e) => e.key === 'Enter' && void run());
-  addEventListener('hashchange', () => {
+  // The address: a rollout's link (its position, analysed, and the rollout followed), or a
+  // position's.
+  const load = () => {
+    const shared = new URLSearchParams(location.hash.replace(/^#/, '')).get('rollout');
     query = queryFromHash(location.hash);
-    fillForm();
-    void run();
-  });
-  fillForm();
-  void run();
-  Object.assign(window, { fairgammon: { analyse: { answer: () => answer, chosen: () => chosen } } });
+    if (!shared || !/^[0-9a-f]{24}$/.test(shared)) {
+      rollout.stop();
+      fillForm();
+      return void run();
+    }
+    void fetchRollout(shared)
+      .then((doc) => {
+        const s = doc.spec;
+        query = { pid: s.xgid ? null : s.position_id, mid: s.match_id, xgid: s.xgid, dice: s.dice, ply: 1 };
+        rollout.show(shared, null);
+      })
+      .catch(() => undefined)
+      .then(() => {
+        fillForm();
+        return run();
+      });
+  };
+  addEventListener('hashchange', load);
+  load();
+  Object.assign(window, { fairgammon: { analyse: { answer: () => answer, chosen: () => chosen, rollout: () => rollout.last } } });
 }
 
 function offBoard(): Board {
