@@ -51,6 +51,8 @@ class HttpCode(enum.StrEnum):
     BAD_PLAY = "bad_play"
     # Rollouts
     TOO_MANY_ROLLOUTS = "too_many_rollouts"
+    # Imports
+    BAD_MATCH_FILE = "bad_match_file"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -82,6 +84,8 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "dice (or there are no dice)",
     HttpCode.TOO_MANY_ROLLOUTS: "rollouts: you have as many rollouts queued or running as a "
     "player may (cancel one, or wait)",
+    HttpCode.BAD_MATCH_FILE: "imports: the file is not a match the importer reads (`file_error` "
+    "gives its code, message, line and column)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -100,6 +104,7 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.BAD_XGID: 400,
     HttpCode.BAD_PLAY: 400,
     HttpCode.TOO_MANY_ROLLOUTS: 429,
+    HttpCode.BAD_MATCH_FILE: 400,
 }
 """The HTTP status each code is answered with."""
 

@@ -16,7 +16,8 @@ cannot be read) it computes everything, to the same report.
 
 The analysis board's deeper requests (:mod:`server.work.board_queue`, handled by
 :mod:`server.work.board_worker`) are taken first: a player waits for them. Rollout batches
-(:mod:`server.work.rollout_queue`, :mod:`server.work.rollout_worker`) come after the games, one
+(:mod:`server.work.rollout_queue`, :mod:`server.work.rollout_worker`) come after the games and
+the imported games (:mod:`server.work.import_queue`, :mod:`server.work.import_worker`), one
 batch per turn.
 
 An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
@@ -42,7 +43,14 @@ from server.match.history import find_game, match_record, read_log
 from server.match.store import Store
 from server.ops import logs
 from server.work import analysis_queue as queue
-from server.work import board_queue, board_worker, rollout_queue, rollout_worker
+from server.work import (
+    board_queue,
+    board_worker,
+    import_queue,
+    import_worker,
+    rollout_queue,
+    rollout_worker,
+)
 from work.lease import Timing
 from work.runner import Lease, Runner, Source
 
@@ -83,6 +91,8 @@ class AnalysisWorker:
             Source(board_queue.BOARDS, lambda job, lease: board_worker.handle(
                 self.redis, job, lease), boards),
             Source(queue.GAMES, self.handle_game, timing),
+            Source(import_queue.GAMES, lambda job, lease: import_worker.handle(
+                self.redis, self.evaluator, job, lease), timing),
             Source(rollout_queue.BATCHES, lambda job, lease: rollout_worker.handle(
                 self.redis, job, lease), Timing(rollout_queue.CLAIM_IDLE_MS))]
         if self.deep:
