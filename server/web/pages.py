@@ -30,6 +30,7 @@ PAGES: tuple[str, ...] = (
     "/rules",
     "/local",
     "/analyse",
+    "/imports",
 )
 """The client's pages: each path answers ``index.html``, whose script picks the page by its
 path. The client's list (``web-client/src/generated/catalog.ts``) is generated from this one by

@@ -11,6 +11,7 @@ import './ui/pages.css';
 import './ui/players.css';
 import './ui/record.css';
 import './ui/analyse.css';
+import './ui/imports.css';
 import { startLobby } from './pages/lobby';
 import { startMatchPage } from './pages/matchPage';
 import { startReplayPage } from './pages/replayPage';
@@ -20,6 +21,7 @@ import { startProfile } from './pages/profile';
 import { startRulesPage } from './pages/rulesPage';
 import { startLocalPage } from './pages/localPage';
 import { startAnalysePage } from './pages/analysePage';
+import { startImportsPage } from './pages/importsPage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
@@ -35,6 +37,7 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/rules': (root) => startRulesPage(root),
   '/local': (root) => startLocalPage(root),
   '/analyse': (root) => startAnalysePage(root),
+  '/imports': (root) => void startImportsPage(root),
 };
 
 const root = document.getElementById('app')!;

@@ -23,6 +23,7 @@ export const PAGE_PATHS = [
   '/rules',
   '/local',
   '/analyse',
+  '/imports',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];
