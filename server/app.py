@@ -35,7 +35,17 @@ from server.players.chat import ChatRooms
 from server.players.profiles import Players
 from server.players.results import Results
 from server.web import accounts as accounts_api
-from server.web import analyse, exports, hints, imports, lobby, pages, records, rollouts
+from server.web import (
+    analyse,
+    exports,
+    hints,
+    imports,
+    lobby,
+    pages,
+    records,
+    rollouts,
+    trainer,
+)
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -181,6 +191,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *analyse.routes,
         *rollouts.routes,
         *imports.routes,
+        *trainer.routes,
         *exports.routes,
         *records.routes,
         *pages.routes(settings.web_dist),

@@ -109,6 +109,7 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/rollouts"),
         ("POST", "/api/rollouts/{rollout}/cancel"),
         ("POST", "/api/imports/{import}/share"),
+        ("POST", "/api/trainer/answer"),
     }
 
 
