@@ -22,6 +22,7 @@ import { startRulesPage } from './pages/rulesPage';
 import { startLocalPage } from './pages/localPage';
 import { startAnalysePage } from './pages/analysePage';
 import { startImportsPage } from './pages/importsPage';
+import { startTrainerPage } from './pages/trainerPage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
@@ -38,6 +39,7 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/local': (root) => startLocalPage(root),
   '/analyse': (root) => startAnalysePage(root),
   '/imports': (root) => void startImportsPage(root),
+  '/trainer': (root) => void startTrainerPage(root),
 };
 
 const root = document.getElementById('app')!;

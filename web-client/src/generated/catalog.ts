@@ -24,6 +24,7 @@ export const PAGE_PATHS = [
   '/local',
   '/analyse',
   '/imports',
+  '/trainer',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];
