@@ -44,6 +44,7 @@ from server.web import (
     pages,
     records,
     rollouts,
+    skill,
     trainer,
 )
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
@@ -192,6 +193,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *rollouts.routes,
         *imports.routes,
         *trainer.routes,
+        *skill.routes,
         *exports.routes,
         *records.routes,
         *pages.routes(settings.web_dist),
