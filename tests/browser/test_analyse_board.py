@@ -34,6 +34,8 @@ def server(redis_url) -> Iterator[ServerProcess]:
 async def test_analysis_board(net: NetPages, server) -> None:
     page = await net.new(DESKTOP, who="desk")
     page.set_default_timeout(WAIT)
+    await page.goto(server.base)  # the lobby links to the board
+    assert await page.locator(".lobby-links a[href='/analyse']").count() == 1
     await page.goto(f"{server.base}/analyse#pid=4HPwATDgc%2FABMA&dice=31&ply=2")
     plays = page.locator(".an-play")
     await plays.first.wait_for()

@@ -198,6 +198,12 @@ export function startLobby(root: HTMLElement): void {
       h('a', { href: '/verify', text: 'Verify a transcript' }),
       ' · ',
       h('a', { href: '/leaderboard', text: 'Leaderboard' }),
+      ' · ',
+      h('a', { href: '/analyse', text: 'Analysis board' }),
+      ' · ',
+      h('a', { href: '/trainer', text: 'Trainer' }),
+      ' · ',
+      h('a', { href: '/imports', text: 'Import a match' }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');
