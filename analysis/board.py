@@ -11,6 +11,11 @@ API
     (:mod:`engine.xgid`). ``dice`` given here win over the ID's; an ID with rolled dice gives
     them. Anything wrong raises :class:`SetupError` with a stable ``code``.
 
+``setup_from_request(position_id=None, match_id=None, xgid=None, dice=None)``
+    The API's choice between the two: a Position ID (and perhaps a Match ID) or an XGID,
+    exactly one of them (``bad_position_id`` otherwise; a Match ID with an XGID is
+    ``bad_match_id``).
+
 ``analyse_position(setup, ply=1, loaded=None) -> BoardAnalysis``
     With dice: ``plays``, every legal play (:func:`engine.movegen.legal_plays`) best first, each
     a :class:`RankedPlay`: its standard notation (``bar/23 6/5(2)``,
@@ -157,6 +162,28 @@ def setup_from_xgid(text: str, dice: tuple[int, int] | None = None) -> Setup:
     except xgids.XgidError as exc:
         raise SetupError("bad_xgid", str(exc)) from None
     return _setup(found.position, found.key, dice, found.jacoby, found.beavers)
+
+
+def setup_from_request(position_id: str | None = None, match_id: str | None = None,
+                       xgid: str | None = None, dice: object = None) -> Setup:
+    """A setup from the API's fields (see the module docstring).
+
+    >>> setup_from_request(xgid="XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10").dice
+    (3, 1)
+    >>> setup_from_request(match_id="cIkFAAAAAAAA")
+    Traceback (most recent call last):
+    ...
+    analysis.board.SetupError: bad_position_id: give a position_id or an xgid
+    """
+    if xgid is not None:
+        if position_id is not None:
+            raise SetupError("bad_position_id", "give a position_id or an xgid, not both")
+        if match_id is not None:
+            raise SetupError("bad_match_id", "an XGID holds the match state: no match_id")
+        return setup_from_xgid(xgid, dice)  # type: ignore[arg-type]
+    if position_id is None:
+        raise SetupError("bad_position_id", "give a position_id or an xgid")
+    return setup_from_ids(position_id, match_id, dice)  # type: ignore[arg-type]
 
 
 def _setup(position: Position, key: MatchKey, dice: object, jacoby: bool,

@@ -134,6 +134,17 @@ class Nets:
                          if self._bearoff is not None else base)
         self._searches: dict[int, object] = {}
 
+    @property
+    def weights(self):  # type: ignore[no-untyped-def]
+        """bgsage's weights description (``strategy_type``, ``weight_paths_list``,
+        ``hidden_sizes_list``), for building other bgsage strategies (rollouts)."""
+        return self._weights
+
+    @property
+    def bearoff(self):  # type: ignore[no-untyped-def]
+        """bgsage's loaded bear-off database, or None when it is not installed."""
+        return self._bearoff
+
     def _cubeless_search(self, ply: int):  # type: ignore[no-untyped-def]
         """bgsage's cubeless N-ply search (its own copy of the weights), built on first use."""
         with _LOCK:

@@ -51,6 +51,15 @@ class HttpCode(enum.StrEnum):
     STARTED = "started"
     FINISHED = "finished"
     TOO_MANY_TOURNAMENTS = "too_many_tournaments"
+    # The analysis board
+    BAD_POSITION_ID = "bad_position_id"
+    BAD_MATCH_ID = "bad_match_id"
+    BAD_XGID = "bad_xgid"
+    BAD_PLAY = "bad_play"
+    # Rollouts
+    TOO_MANY_ROLLOUTS = "too_many_rollouts"
+    # Imports
+    BAD_MATCH_FILE = "bad_match_file"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -82,6 +91,16 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     HttpCode.FINISHED: "joining or withdrawing from a tournament that is over",
     HttpCode.TOO_MANY_TOURNAMENTS: "creating a tournament while the account has as many "
     "unfinished ones as it may (`FAIRGAMMON_TOURNAMENTS_PER_ACCOUNT`, 3)",
+    HttpCode.BAD_POSITION_ID: "analysis board: not a gnubg Position ID (the message says why)",
+    HttpCode.BAD_MATCH_ID: "analysis board: not a gnubg Match ID, or one of no game being "
+    "played (over, not started, a resignation pending, a score that ends the match)",
+    HttpCode.BAD_XGID: "analysis board: not an XGID (the message names the field)",
+    HttpCode.BAD_PLAY: "rollouts: the play is not the Position ID after a legal play of the "
+    "dice (or there are no dice)",
+    HttpCode.TOO_MANY_ROLLOUTS: "rollouts: you have as many rollouts queued or running as a "
+    "player may (cancel one, or wait)",
+    HttpCode.BAD_MATCH_FILE: "imports: the file is not a match the importer reads (`file_error` "
+    "gives its code, message, line and column)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -101,6 +120,12 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.STARTED: 409,
     HttpCode.FINISHED: 409,
     HttpCode.TOO_MANY_TOURNAMENTS: 429,
+    HttpCode.BAD_POSITION_ID: 400,
+    HttpCode.BAD_MATCH_ID: 400,
+    HttpCode.BAD_XGID: 400,
+    HttpCode.BAD_PLAY: 400,
+    HttpCode.TOO_MANY_ROLLOUTS: 429,
+    HttpCode.BAD_MATCH_FILE: 400,
 }
 """The HTTP status each code is answered with."""
 

@@ -41,7 +41,20 @@ from server.players.profiles import Players, seat_link
 from server.players.results import Results
 from server.players.top import TopBoards
 from server.web import accounts as accounts_api
-from server.web import exports, hints, lobby, pace, pages, records, seeks
+from server.web import (
+    analyse,
+    exports,
+    hints,
+    imports,
+    lobby,
+    pace,
+    pages,
+    records,
+    rollouts,
+    seeks,
+    skill,
+    trainer,
+)
 from server.web import tournaments as tournaments_api
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
@@ -209,6 +222,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *accounts_api.routes,
         *hints.routes,
         *pace.routes,
+        *analyse.routes,
+        *rollouts.routes,
+        *imports.routes,
+        *trainer.routes,
+        *skill.routes,
         *exports.routes,
         *records.routes,
         *seeks.routes,

@@ -39,21 +39,23 @@ from server.web.common import BadRequest, Endpoint
 
 
 class Field(NamedTuple):
-    """A body field's JSON type: ``kind`` is ``str``, ``int`` or ``bool``; ``nullable``: null
-    is accepted too (and counts as absent)."""
+    """A body field's JSON type: ``kind`` is ``str``, ``int``, ``bool`` or ``list``;
+    ``nullable``: null is accepted too (and counts as absent)."""
 
     kind: type
     nullable: bool = False
 
 
 STRING, INTEGER, BOOLEAN = Field(str), Field(int), Field(bool)
+ARRAY_OR_NULL = Field(list, nullable=True)
+"""An array (its items are the route's to check), or null."""
 STRING_OR_NULL = Field(str, nullable=True)
 Fields = Mapping[str, Field]
 """A route's body: its field names, each with its type. An empty mapping: no fields at all."""
 
 NO_FIELDS: Fields = {}
 
-_KINDS = {str: "a string", int: "an integer", bool: "a boolean"}
+_KINDS = {str: "a string", int: "an integer", bool: "a boolean", list: "an array"}
 
 
 def checked_fields(body: dict[str, Any], fields: Fields) -> dict[str, Any]:
@@ -121,18 +123,20 @@ def _too_large() -> BadRequest:
     return BadRequest(ErrorCode.TOO_LARGE, f"request body over {limit} bytes", 413)
 
 
-async def read_body(request: Request) -> bytes:
-    """The request's body, read as it comes and never past the limit: 413 ``too_large`` once its
+async def read_body(request: Request, limit: int = L.MAX_HTTP_BODY_BYTES) -> bytes:
+    """The request's body, read as it comes and never past ``limit``: 413 ``too_large`` once its
     declared length or its bytes so far are over it."""
     declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdigit() and int(declared) > L.MAX_HTTP_BODY_BYTES:
-        raise _too_large()
+    too_large = _too_large() if limit == L.MAX_HTTP_BODY_BYTES else BadRequest(
+        ErrorCode.TOO_LARGE, f"a file over {limit} bytes", 413)
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise too_large
     body = bytearray()
     try:
         async for chunk in request.stream():
             body += chunk
-            if len(body) > L.MAX_HTTP_BODY_BYTES:
-                raise _too_large()
+            if len(body) > limit:
+                raise too_large
     except ClientDisconnect:  # gone, or cut off for sending too slowly (server/web/guard.py)
         message = "the request body did not arrive in time"
         raise BadRequest(ErrorCode.BAD_FRAME, message, 408) from None
@@ -203,6 +207,25 @@ def takes(fields: Fields) -> Callable[[BodyHandler], Endpoint]:
             return await handler(request, await read_json(request, fields))
 
         endpoint.body_fields = fields  # type: ignore[attr-defined]
+        return endpoint
+
+    return declare
+
+
+FileHandler = Callable[[Request, bytes], Awaitable[Response]]
+
+
+def takes_file(limit: int) -> Callable[[FileHandler], Endpoint]:
+    """Declare a route whose body is a file (not JSON): the endpoint reads it with
+    :func:`read_body` up to ``limit`` bytes and calls ``handler(request, data)``. It keeps the
+    limit as ``body_file`` (the JSON routes' checks in tests/server/test_http_input.py skip it)."""
+
+    def declare(handler: FileHandler) -> Endpoint:
+        @functools.wraps(handler)
+        async def endpoint(request: Request) -> Response:
+            return await handler(request, await read_body(request, limit))
+
+        endpoint.body_file = limit  # type: ignore[attr-defined]
         return endpoint
 
     return declare

@@ -31,6 +31,9 @@ PAGES: tuple[str, ...] = (
     "/local",
     "/tournaments",
     "/t/{tournament}",
+    "/analyse",
+    "/imports",
+    "/trainer",
 )
 """The client's pages: each path answers ``index.html``, whose script picks the page by its
 path. The client's list (``web-client/src/generated/catalog.ts``) is generated from this one by

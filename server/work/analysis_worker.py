@@ -14,6 +14,12 @@ pass (the unrounded :class:`analysis.core.Basis`, stored with the 1-ply report u
 ``basis_key``) instead of computing them again; without it (a job queued before, a basis that
 cannot be read) it computes everything, to the same report.
 
+The analysis board's deeper requests (:mod:`server.work.board_queue`, handled by
+:mod:`server.work.board_worker`) are taken first: a player waits for them. Rollout batches
+(:mod:`server.work.rollout_queue`, :mod:`server.work.rollout_worker`) come after the games and
+the imported games (:mod:`server.work.import_queue`, :mod:`server.work.import_worker`), one
+batch per turn.
+
 An I/O shell: the analysis itself is the pure :mod:`analysis.core`; this module only moves
 games in and reports out.
 """
@@ -37,6 +43,14 @@ from server.match.history import find_game, match_record, read_log
 from server.match.store import Store
 from server.ops import logs
 from server.work import analysis_queue as queue
+from server.work import (
+    board_queue,
+    board_worker,
+    import_queue,
+    import_worker,
+    rollout_queue,
+    rollout_worker,
+)
 from work.lease import Timing
 from work.runner import Lease, Runner, Source
 
@@ -72,7 +86,15 @@ class AnalysisWorker:
         self.analysed = 0
         self.deepened = 0
         timing = Timing(queue.CLAIM_IDLE_MS if claim_idle_ms is None else claim_idle_ms)
-        sources: list[Source] = [Source(queue.GAMES, self.handle_game, timing)]
+        boards = Timing(board_queue.CLAIM_IDLE_MS if claim_idle_ms is None else claim_idle_ms)
+        sources: list[Source] = [  # a player waits for a board request: it goes first
+            Source(board_queue.BOARDS, lambda job, lease: board_worker.handle(
+                self.redis, job, lease), boards),
+            Source(queue.GAMES, self.handle_game, timing),
+            Source(import_queue.GAMES, lambda job, lease: import_worker.handle(
+                self.redis, self.evaluator, job, lease), timing),
+            Source(rollout_queue.BATCHES, lambda job, lease: rollout_worker.handle(
+                self.redis, job, lease), Timing(rollout_queue.CLAIM_IDLE_MS))]
         if self.deep:
             sources.append(Source(queue.DEEPER, self.handle_deeper, timing))
         self.runner = Runner(self.redis, self.name, sources, drain=True, log=log)

@@ -22,6 +22,7 @@ from protocol.client.lobby import get
 from server.ops import logs
 from server.work import analysis_queue as queue
 from server.work.analysis_worker import AnalysisWorker
+from work.streams import ensure_groups
 
 
 async def wait_for(predicate, what: str, tries: int = 600) -> None:  # type: ignore[no-untyped-def]
@@ -163,6 +164,8 @@ async def test_1ply_jobs_come_before_deeper_ones(redis_url) -> None:
     shallow_only = AnalysisWorker(redis_url, name="shallow", deep=False)
     try:
         await queue.ensure_group(redis)
+        # the worker's other kinds (board requests, imports, rollouts), as its run() makes them
+        await ensure_groups(redis, [s.kind for s in worker.runner.sources])
         await queue.enqueue_deep(redis, "cd" * 16, 1)  # queued first, taken last
         await queue.enqueue(redis, "cd" * 16, 2)
         first = await next_job(worker)

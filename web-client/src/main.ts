@@ -10,6 +10,8 @@ import './ui/style.css';
 import './ui/pages.css';
 import './ui/players.css';
 import './ui/record.css';
+import './ui/analyse.css';
+import './ui/imports.css';
 import { startLobby } from './pages/lobby';
 import { startMatchPage } from './pages/matchPage';
 import { startReplayPage } from './pages/replayPage';
@@ -19,6 +21,9 @@ import { startProfile } from './pages/profile';
 import { startRulesPage } from './pages/rulesPage';
 import { startLocalPage } from './pages/localPage';
 import { startTournament, startTournaments } from './pages/tournaments';
+import { startAnalysePage } from './pages/analysePage';
+import { startImportsPage } from './pages/importsPage';
+import { startTrainerPage } from './pages/trainerPage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
@@ -35,6 +40,9 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/local': (root) => startLocalPage(root),
   '/tournaments': (root) => void startTournaments(root),
   '/t/{tournament}': (root, [tid]) => void startTournament(root, tid!),
+  '/analyse': (root) => startAnalysePage(root),
+  '/imports': (root) => void startImportsPage(root),
+  '/trainer': (root) => void startTrainerPage(root),
 };
 
 const root = document.getElementById('app')!;

@@ -25,6 +25,9 @@ export const PAGE_PATHS = [
   '/local',
   '/tournaments',
   '/t/{tournament}',
+  '/analyse',
+  '/imports',
+  '/trainer',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];

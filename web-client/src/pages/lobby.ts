@@ -204,6 +204,12 @@ export function startLobby(root: HTMLElement): void {
       h('a', { href: '/leaderboard', text: 'Leaderboard' }),
       ' · ',
       h('a', { href: '/tournaments', text: 'Tournaments' }),
+      ' · ',
+      h('a', { href: '/analyse', text: 'Analysis board' }),
+      ' · ',
+      h('a', { href: '/trainer', text: 'Trainer' }),
+      ' · ',
+      h('a', { href: '/imports', text: 'Import a match' }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');

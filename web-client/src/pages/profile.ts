@@ -13,6 +13,7 @@ import { button, h } from '../ui/dom';
 import { accountBox, rating } from './account';
 import { pageHeader } from './common';
 import { ratingChart } from './ratingChart';
+import { skillCards } from './skillPanel';
 
 const what = (e: HistoryEntry): string => (e.mode === 'match' ? `${e.length}-point match` : e.mode === 'money' ? 'Money session' : 'Single game');
 
@@ -104,6 +105,7 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
         ),
       );
     }
+    kids.splice(2, 0, ...(await skillCards(p.username)));
     if (p.own) kids.push(deleteCard(p.username));
     main.replaceChildren(...kids);
   };

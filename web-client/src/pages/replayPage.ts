@@ -13,7 +13,8 @@ import { MoveRecordPanel } from '../ui/moveRecord';
 import type { GameSource, GameView } from '../view/gameView';
 import { type ReplayStep, entriesOf, replayPath, replaySteps, stepFromHash } from '../view/replay';
 import { entryText } from '../net/record';
-import { decodePositionId } from '../engine/positionId';
+import { decodePositionId, encodePositionId } from '../engine/positionId';
+import { analysePath } from '../view/boardQuery';
 import { AnalysisPanel } from './analysisPanel';
 import { linkField, pageHeader } from './common';
 
@@ -102,6 +103,15 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     panel.show(at - 1);
     const url = `${location.origin}${replayPath(matchId, doc.game, at)}`;
     share.replaceChildren(linkField('Link to this turn', url, 'replaylink'));
+    // The next decision of this game on the analysis board: the position before it, seen by
+    // the player to act, with the dice they rolled.
+    const next = doc.turns[at];
+    if (next) {
+      const [mine, theirs] = [steps[at]!.boards[next.seat], steps[at]!.boards[next.seat === 0 ? 1 : 0]];
+      const pid = encodePositionId({ mover: mine, opponent: theirs });
+      const dice = next.action === 'move' || next.action === 'pass' ? next.dice : null;
+      share.append(h('a', { class: 'btn ghost replay-analyse', href: analysePath(pid, dice), text: 'Open in the analysis board' }));
+    }
     history.replaceState(null, '', replayPath(matchId, doc.game, at));
     const view = source.current();
     for (const l of listeners) l(view);

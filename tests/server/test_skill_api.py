@@ -1,0 +1,51 @@
+"""The skill record and dice audit through a real server with one analysis worker: a signed-in
+player's finished match appears with the PR of its analysis, and the dice audit counts exactly
+the player's rolls of the move record (the opening roll left out)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from harness.accounts import signed_up
+from harness.srv_support import play_out, server_fixture
+from protocol.client import MatchClient, join_match
+from protocol.client.lobby import get
+
+server = server_fixture(FAIRGAMMON_ANALYSERS="1")
+
+
+async def test_skill_record_and_dice_audit(server) -> None:
+    ann = await signed_up(server.base, "skilled")
+    created = (await ann.post("/api/matches", {"mode": "match", "length": 1, "name": "x"})).body
+    match_id = created["match"]
+    joined = await join_match(server.base, match_id, name="Bob")
+    a = MatchClient(server.ws, match_id, created["token"])
+    b = MatchClient(server.ws, match_id, joined["token"])
+    async with a, b:
+        await play_out(a, b, seed=21)
+    base = f"/api/matches/{match_id}/games/1"
+    for _ in range(600):
+        report = await get(server.base, f"{base}/analysis.json")
+        body = (await ann.get("/api/players/skilled/skill")).body
+        if report["status"] == "done" and body["matches"] and body["matches"][0]["games"]:
+            break
+        await asyncio.sleep(0.1)
+    assert [m["match"] for m in body["matches"]] == [match_id]
+    seat = created["seat"]
+    mine = next(p for p in report["players"] if p["seat"] == seat)
+    assert body["matches"][0]["pr"] == round(mine["pr"], 2) == body["rolling"]
+    assert body["matches"][0]["luck_adjusted"] == round(mine["luck_adjusted"], 3)
+    # The dice: the player's rolls in the move record, but the first (the opening roll).
+    record = await get(server.base, f"{base}/record.json")
+    rolled = [t for t in record["turns"] if t["dice"] and t["action"] in ("move", "pass")]
+    dice = [t["dice"] for t in rolled[1:] if t["seat"] == seat]
+    tables = {t["name"]: t for t in body["dice"]["tables"]}
+    assert body["dice"]["rolls"] == len(dice) > 5
+    faces = [0] * 6
+    for d1, d2 in dice:
+        faces[d1 - 1] += 1
+        faces[d2 - 1] += 1
+    assert tables["faces"]["observed"] == faces
+    assert tables["doubles"]["observed"][0] == sum(d1 == d2 for d1, d2 in dice)
+    assert 0.0 <= tables["faces"]["p"] <= 1.0
+    assert (await ann.get("/api/players/nobody_here/skill")).status == 404

@@ -1,0 +1,383 @@
+/**
+ * The analysis board at `/analyse`: a position set by gnubg Position ID (+ Match ID for score
+ * and cube), by XGID, or edited checker by checker; the dice (none: the cube decision) and the
+ * ply; every play ranked by the server (`POST /api/analyse`, net/analyseApi.ts) with its equity,
+ * loss and chances, or the cube decision with its doubling window. A click on a play shows the
+ * position after it on the board. The address (`#pid=…&mid=…&dice=31&ply=2` or `#xgid=…`)
+ * always names what is shown, so a copied link reproduces it; the replay board links here with
+ * the position of its turn.
+ */
+
+
+import { AnalyseError, type AnalyseRequest, type BoardAnalysisDoc, type CubeDoc, type RankedPlayDoc, analyse } from '../net/analyseApi';
+import { decodePositionId, encodePositionId } from '../engine/positionId';
+import { type Board, type Position, startPosition } from '../engine/position';
+import { BoardApp } from '../ui/app';
+import { button, h } from '../ui/dom';
+import type { GameSource, GameView } from '../view/gameView';
+import { linkField } from './common';
+import { RolloutPanel } from './rolloutPanel';
+import { fetchRollout, startRollout } from '../net/rolloutApi';
+import { type BoardQuery, START_ID, hashOf, queryFromHash } from '../view/boardQuery';
+
+function requestOf(q: BoardQuery): AnalyseRequest {
+  const base = q.xgid ? { xgid: q.xgid } : { position_id: q.pid ?? START_ID, ...(q.mid ? { match_id: q.mid } : {}) };
+  return { ...base, ...(q.dice ? { dice: q.dice } : {}), ply: q.ply };
+}
+
+/** Cube and score for the board, from the answer's XGID (seen by the player on roll). */
+function cubeOf(xgid: string): { value: number; owner: 0 | 1 | null; score: [number, number]; length: number } {
+  const f = xgid.replace(/^XGID=/, '').split(':');
+  const turn = Number(f[3]) === -1 ? -1 : 1;
+  const owner = Number(f[2]);
+  const mine = turn === 1 ? Number(f[5]) : Number(f[6]);
+  const theirs = turn === 1 ? Number(f[6]) : Number(f[5]);
+  return { value: 2 ** (Number(f[1]) || 0), owner: owner === 0 ? null : owner === turn ? 0 : 1, score: [mine || 0, theirs || 0], length: Number(f[8]) || 0 };
+}
+
+const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
+const eq = (x: number | null) => (x === null ? '–' : (x >= 0 ? '+' : '') + x.toFixed(3));
+
+const ACTIONS: Record<string, string> = {
+  no_double: 'No double',
+  double_take: 'Double, take',
+  double_pass: 'Double, pass',
+  double_beaver: 'Double, beaver',
+  too_good: 'Too good to double',
+};
+
+export function startAnalysePage(root: HTMLElement): void {
+  root.classList.add('fg-app', 'analyse-page');
+  let query = queryFromHash(location.hash);
+  let position: Position = safeDecode(query.pid) ?? startPosition();
+  let answer: BoardAnalysisDoc | null = null;
+  let chosen: number | null = null;
+  const listeners = new Set<(v: GameView) => void>();
+  const noop = () => undefined;
+  const source: GameSource = {
+    current: () => viewOf(position, query, answer, chosen),
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    roll: noop, double: noop, take: noop, drop: noop, play: noop, resign: noop, acceptResign: noop, rejectResign: noop, next: noop,
+  };
+  const app = new BoardApp(root, source, { title: 'fairgammon', home: '/' });
+  app.headerExtra.append(h('span', { class: 'badge analyse-badge', text: 'Analysis board' }));
+
+  // The form.
+  const pidIn = h('input', { type: 'text', class: 'an-pid', 'aria-label': 'Position ID', spellcheck: 'false', placeholder: START_ID });
+  const midIn = h('input', { type: 'text', class: 'an-mid', 'aria-label': 'Match ID (optional)', spellcheck: 'false', placeholder: 'money, cube centred' });
+  const xgidIn = h('input', { type: 'text', class: 'an-xgid', 'aria-label': 'XGID (instead of the IDs)', spellcheck: 'false', placeholder: 'XGID=…' });
+  const die = (cls: string, label: string) => {
+    const s = h('select', { class: cls, 'aria-label': label }, h('option', { value: '', text: '–' }));
+    for (let d = 1; d <= 6; d++) s.append(h('option', { value: String(d), text: String(d) }));
+    return s;
+  };
+  const d1 = die('an-d1', 'First die');
+  const d2 = die('an-d2', 'Second die');
+  const plySel = h('select', { class: 'an-ply', 'aria-label': 'Ply' });
+  for (const p of [1, 2, 3]) plySel.append(h('option', { value: String(p), text: `${p}-ply${p === 3 ? ' (queued)' : ''}` }));
+  const go = button('Analyse', 'btn primary an-go');
+  const status = h('p', { class: 'an-status', 'aria-live': 'polite' });
+  const results = h('div', { class: 'an-results' });
+  const share = h('div', { class: 'an-share' });
+  const field = (label: string, input: HTMLElement) => h('label', { class: 'an-field' }, h('span', { class: 'flabel', text: label }), input);
+  const form = h(
+    'section',
+    { class: 'an-form card', 'aria-label': 'Position' },
+    field('Position ID', pidIn),
+    field('Match ID', midIn),
+    field('or XGID', xgidIn),
+    h('div', { class: 'an-row' }, field('Dice', h('span', { class: 'an-dice' }, d1, d2)), field('Depth', plySel), go),
+    status,
+  );
+  const editor = buildEditor();
+  const rollout = new RolloutPanel();
+  const trialsSel = h('select', { class: 'ro-trials', 'aria-label': 'Games' });
+  for (const n of [36, 144, 324, 1296]) trialsSel.append(h('option', { value: String(n), text: `${n} games` }));
+  trialsSel.value = '324';
+  const truncSel = h('select', { class: 'ro-trunc', 'aria-label': 'Length' }, h('option', { value: '0', text: 'to the end' }), h('option', { value: '7', text: 'truncated at 7' }));
+  const rollBtn = button('Roll out', 'btn ro-start');
+  const rollNote = h('p', { class: 'ro-note', 'aria-live': 'polite' });
+  const roller = h(
+    'section',
+    { class: 'card an-roller', 'aria-label': 'Roll out' },
+    h('div', { class: 'an-row' }, rollBtn, trialsSel, truncSel),
+    h('p', { class: 'ro-help', text: 'Rolls out the chosen play (else the best), or without dice the cube decision.' }),
+    rollNote,
+  );
+  rollBtn.addEventListener('click', () => void roll());
+  app.sideMain.append(form, results, roller, rollout.el, editor, share);
+
+  async function roll(): Promise<void> {
+    if (!answer) return;
+    const play = answer.cube ? null : answer.plays[chosen ?? 0];
+    if (!answer.cube && !play) return void (rollNote.textContent = 'No play to roll out.');
+    const base = query.xgid ? { xgid: query.xgid } : { position_id: answer.position_id, ...(query.mid ? { match_id: query.mid } : {}) };
+    rollBtn.disabled = true;
+    rollNote.textContent = '';
+    try {
+      const id = await startRollout({
+        ...base,
+        ...(play && answer.dice ? { dice: answer.dice, play: play.position_id } : {}),
+        trials: Number(trialsSel.value),
+        truncation: Number(truncSel.value),
+      });
+      rollout.show(id, play ? play.play : null);
+      history.replaceState(null, '', `/analyse${hashOf(query)}&rollout=${id}`);
+    } catch (err) {
+      rollNote.textContent = err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err);
+    } finally {
+      rollBtn.disabled = false;
+    }
+  }
+
+  function fillForm(): void {
+    pidIn.value = query.xgid ? '' : (query.pid ?? START_ID);
+    midIn.value = query.xgid ? '' : (query.mid ?? '');
+    xgidIn.value = query.xgid ?? '';
+    d1.value = query.dice ? String(query.dice[0]) : '';
+    d2.value = query.dice ? String(query.dice[1]) : '';
+    plySel.value = String(query.ply);
+  }
+
+  function readForm(): BoardQuery {
+    const dice = d1.value && d2.value ? ([Number(d1.value), Number(d2.value)] as const) : null;
+    const ply = Number(plySel.value) as 1 | 2 | 3;
+    const xgid = xgidIn.value.trim();
+    if (xgid) return { pid: null, mid: null, xgid, dice, ply };
+    return { pid: pidIn.value.trim() || START_ID, mid: midIn.value.trim() || null, xgid: null, dice, ply };
+  }
+
+  const publish = () => {
+    const view = source.current();
+    for (const l of listeners) l(view);
+  };
+
+  function showShare(): void {
+    history.replaceState(null, '', `/analyse${hashOf(query)}`);
+    share.replaceChildren(linkField('Link to this position', `${location.origin}/analyse${hashOf(query)}`, 'analyselink'));
+  }
+
+  let asked = 0;
+  async function run(): Promise<void> {
+    query = readForm();
+    const mine = ++asked;
+    answer = null;
+    chosen = null;
+    results.replaceChildren();
+    status.textContent = query.ply === 3 ? 'Queued for a worker…' : 'Analysing…';
+    status.className = 'an-status';
+    go.disabled = true;
+    showShare();
+    try {
+      const got = await analyse(requestOf(query), () => {
+        if (mine === asked) status.textContent = 'Queued for a worker… (3-ply)';
+      });
+      if (mine !== asked) return;
+      answer = got;
+      position = decodePositionId(got.position_id);
+      status.textContent = `${got.ply}-ply · equities per unit cube, for the player on roll`;
+      renderResults(got);
+    } catch (err) {
+      if (mine !== asked) return;
+      status.className = 'an-status error';
+      status.textContent = err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err);
+      const p = query.xgid ? null : safeDecode(query.pid);
+      if (p) position = p;
+    } finally {
+      if (mine === asked) go.disabled = false;
+      publish();
+    }
+  }
+
+  function renderResults(got: BoardAnalysisDoc): void {
+    if (got.cube) {
+      results.replaceChildren(cubeTable(got.cube));
+      return;
+    }
+    if (got.passes) {
+      results.replaceChildren(h('p', { class: 'an-none', text: 'No legal play: the roll cannot be played.' }));
+      return;
+    }
+    const list = h('ol', { class: 'an-plays', 'aria-label': 'Plays, best first' });
+    got.plays.forEach((p, i) => list.append(playRow(p, i)));
+    results.replaceChildren(list);
+  }
+
+  function playRow(p: RankedPlayDoc, i: number): HTMLElement {
+    const row = h(
+      'button',
+      { type: 'button', class: 'an-play', 'aria-pressed': 'false', 'data-rank': String(i + 1) },
+      h('span', { class: 'an-rank', text: `${i + 1}.` }),
+      h('span', { class: 'an-text', text: p.play }),
+      h('span', { class: 'an-eq', text: eq(p.equity) }),
+      h('span', { class: 'an-loss', text: i === 0 ? '' : eq(p.loss === null ? null : -p.loss) }),
+      h('span', { class: 'an-chances', text: `win ${pct(p.win)} · g ${pct(p.gammon)} · bg ${pct(p.backgammon)} · lose g ${pct(p.lose_gammon)} · ${p.ply}-ply` }),
+    );
+    row.addEventListener('click', () => {
+      chosen = chosen === i ? null : i;
+      for (const b of results.querySelectorAll('.an-play')) b.setAttribute('aria-pressed', String(b === row && chosen === i));
+      publish();
+    });
+    return row;
+  }
+
+  function cubeTable(c: CubeDoc): HTMLElement {
+    const rows: [string, string][] = [
+      ['Right action', c.pending ? `(double made) ${c.answer}` : c.available ? (ACTIONS[c.action ?? ''] ?? '–') : 'The cube is not available'],
+      ['Their answer', c.answer],
+      ['No double', eq(c.no_double)],
+      ['Double, take', eq(c.double_take)],
+      ['Double, pass', eq(c.double_pass)],
+      ['Equity', eq(c.equity)],
+      ['Win · gammon · backgammon', `${pct(c.win)} · ${pct(c.gammon)} · ${pct(c.backgammon)}`],
+      ['Lose gammon · backgammon', `${pct(c.lose_gammon)} · ${pct(c.lose_backgammon)}`],
+    ];
+    if (c.window) rows.push(['Doubling window (winning chances)', `double ${pct(c.window.double)} · cash ${pct(c.window.cash)} · too good ${pct(c.window.too_good)}`]);
+    const table = h('table', { class: 'an-cube', 'aria-label': 'Cube decision' });
+    for (const [k, v] of rows) table.append(h('tr', {}, h('th', { text: k }), h('td', { text: v })));
+    return h('section', { class: 'card an-cube-card' }, h('h2', { text: `Cube decision (${c.ply}-ply)` }), table);
+  }
+
+  function buildEditor(): HTMLElement {
+    const point = h('select', { class: 'an-point', 'aria-label': 'Point' }, h('option', { value: '25', text: 'Bar' }));
+    for (let p = 24; p >= 1; p--) point.append(h('option', { value: String(p), text: `Point ${p}` }));
+    const note = h('p', { class: 'an-edit-note', 'aria-live': 'polite' });
+    const edit = (who: 'mover' | 'opponent', delta: 1 | -1) => () => {
+      const p = Number(point.value);
+      const slot = who === 'mover' ? p : p === 25 ? 25 : 25 - p;
+      const mine = [...position.mover];
+      const theirs = [...position.opponent];
+      const board = who === 'mover' ? mine : theirs;
+      const other = who === 'mover' ? theirs : mine;
+      const otherSlot = p === 25 ? -1 : 25 - slot;
+      if (delta > 0 && board[0]! === 0) return void (note.textContent = 'No checker left to place: remove one first.');
+      if (delta < 0 && board[slot]! === 0) return void (note.textContent = 'No checker there.');
+      if (delta > 0 && otherSlot > 0 && other[otherSlot]! > 0) return void (note.textContent = 'The other side holds that point.');
+      board[slot] = board[slot]! + delta;
+      board[0] = board[0]! - delta;
+      setPosition({ mover: mine, opponent: theirs });
+      note.textContent = `Borne off: yours ${mine[0]}, theirs ${theirs[0]}.`;
+    };
+    const b = (label: string, cls: string, f: () => void) => {
+      const x = button(label, `btn ghost ${cls}`);
+      x.addEventListener('click', f);
+      return x;
+    };
+    return h(
+      'details',
+      { class: 'an-editor card' },
+      h('summary', { text: 'Edit the position' }),
+      h(
+        'div',
+        { class: 'an-row' },
+        point,
+        b('+ mine', 'an-add-mine', edit('mover', 1)),
+        b('− mine', 'an-del-mine', edit('mover', -1)),
+        b('+ theirs', 'an-add-theirs', edit('opponent', 1)),
+        b('− theirs', 'an-del-theirs', edit('opponent', -1)),
+      ),
+      h(
+        'div',
+        { class: 'an-row' },
+        b('Starting position', 'an-start', () => setPosition(startPosition())),
+        b('Clear', 'an-clear', () => setPosition({ mover: offBoard(), opponent: offBoard() })),
+        b('Other side on roll', 'an-swap', () => setPosition({ mover: position.opponent, opponent: position.mover })),
+      ),
+      note,
+    );
+  }
+
+  function setPosition(p: Position): void {
+    position = p;
+    answer = null;
+    chosen = null;
+    results.replaceChildren();
+    xgidIn.value = '';
+    pidIn.value = encodePositionId(p);
+    query = readForm();
+    status.className = 'an-status';
+    status.textContent = 'Edited: press Analyse.';
+    showShare();
+    publish();
+  }
+
+  go.addEventListener('click', () => void run());
+  for (const input of [pidIn, midIn, xgidIn]) input.addEventListener('keydown', (e) => e.key === 'Enter' && void run());
+  // The address: a rollout's link (its position, analysed, and the rollout followed), or a
+  // position's.
+  const load = () => {
+    const shared = new URLSearchParams(location.hash.replace(/^#/, '')).get('rollout');
+    query = queryFromHash(location.hash);
+    if (!shared || !/^[0-9a-f]{24}$/.test(shared)) {
+      rollout.stop();
+      fillForm();
+      return void run();
+    }
+    void fetchRollout(shared)
+      .then((doc) => {
+        const s = doc.spec;
+        query = { pid: s.xgid ? null : s.position_id, mid: s.match_id, xgid: s.xgid, dice: s.dice, ply: 1 };
+        rollout.show(shared, null);
+      })
+      .catch(() => undefined)
+      .then(() => {
+        fillForm();
+        return run();
+      });
+  };
+  addEventListener('hashchange', load);
+  load();
+  Object.assign(window, { fairgammon: { analyse: { answer: () => answer, chosen: () => chosen, rollout: () => rollout.last } } });
+}
+
+function offBoard(): Board {
+  return [15, ...Array<number>(25).fill(0)];
+}
+
+function safeDecode(pid: string | null): Position | null {
+  try {
+    return pid ? decodePositionId(pid) : null;
+  } catch {
+    return null;
+  }
+}
+
+function viewOf(position: Position, q: BoardQuery, answer: BoardAnalysisDoc | null, chosen: number | null): GameView {
+  const cube = answer ? cubeOf(answer.xgid) : { value: 1, owner: null, score: [0, 0] as [number, number], length: 0 };
+  const play = answer && chosen !== null ? answer.plays[chosen] : undefined;
+  let boards: readonly [Board, Board] = [position.mover, position.opponent];
+  if (play) {
+    const after = decodePositionId(play.position_id);
+    boards = [after.mover, after.opponent];
+  }
+  const dice = answer?.dice ?? q.dice;
+  return {
+    viewer: null,
+    players: [
+      { name: 'On roll', presence: 'online', forfeitAt: null },
+      { name: 'Opponent', presence: 'online', forfeitAt: null },
+    ],
+    boards,
+    turn: 0,
+    phase: dice ? 'moving' : 'decide',
+    dice: dice ? { k: 0, values: [dice[0], dice[1]], seat: 0, check: 'unverified' } : null,
+    cube: { value: cube.value, owner: cube.owner, enabled: true },
+    match: { kind: cube.length ? 'match' : 'money', length: cube.length, score: cube.score, crawford: false, gameNo: 1 },
+    clocks: [
+      { deadline: null, budgetMs: 0, reserve: null },
+      { deadline: null, budgetMs: 0, reserve: null },
+    ],
+    offer: null,
+    lastPlay: null,
+    result: null,
+    notice: null,
+    fairness: null,
+    spectators: 0,
+    pending: false,
+    version: 0,
+    status: play ? `After ${play.play} (${eq(play.equity)})` : dice ? `To play ${dice[0]}-${dice[1]}` : 'Cube decision',
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The profile's skill record and dice audit (`GET /api/players/<name>/skill`, server/web/skill.py):
+ * PR per match over time (dots) with the rolling average of the last 25 games (a line), and
+ * the lifetime dice audit, one table per test with its chi-square and p.
+ */
+
+import { h } from '../ui/dom';
+
+interface SkillMatch {
+  readonly match: string;
+  readonly at: number | null;
+  readonly games: number;
+  readonly pr: number | null;
+  readonly luck_adjusted: number;
+  readonly rolling: number | null;
+}
+
+interface AuditTable {
+  readonly name: string;
+  readonly cells: readonly string[];
+  readonly observed: readonly number[];
+  readonly expected: readonly number[];
+  readonly rolls: number;
+  readonly chi2: number;
+  readonly df: number;
+  readonly p: number;
+}
+
+export interface SkillDoc {
+  readonly matches: readonly SkillMatch[];
+  readonly rolling: number | null;
+  readonly dice: { readonly rolls: number; readonly tables: readonly AuditTable[] };
+}
+
+const NS = 'http://www.w3.org/2000/svg';
+function el(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** PR per match (dots) and the rolling PR (line); lower is better, so the axis runs down. */
+export function prChart(matches: readonly SkillMatch[]): SVGSVGElement {
+  const W = 360;
+  const H = 180;
+  const pad = { l: 40, r: 10, t: 10, b: 20 };
+  const values = matches.flatMap((m) => [m.pr, m.rolling]).filter((v): v is number => v !== null);
+  const hi = Math.max(10, ...values);
+  const x = (i: number) => pad.l + (matches.length > 1 ? (i / (matches.length - 1)) * (W - pad.l - pad.r) : (W - pad.l - pad.r) / 2);
+  const y = (v: number) => pad.t + (v / hi) * (H - pad.t - pad.b);
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'pr-chart', role: 'img' }) as SVGSVGElement;
+  svg.append(el('title', {}, `PR over ${matches.length} match${matches.length === 1 ? '' : 'es'}`));
+  for (const v of [0, hi / 2, hi]) {
+    svg.append(el('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }));
+    svg.append(el('text', { x: pad.l - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, v.toFixed(0)));
+  }
+  const line = matches.map((m, i) => (m.rolling === null ? '' : `${x(i).toFixed(1)},${y(m.rolling).toFixed(1)}`)).filter(Boolean);
+  if (line.length > 1) svg.append(el('path', { d: `M${line.join(' L')}`, class: 'line pr-rolling' }));
+  matches.forEach((m, i) => {
+    if (m.pr === null) return;
+    const dot = el('circle', { cx: x(i), cy: y(m.pr), r: 3.5, class: 'dot pr-dot' });
+    dot.append(el('title', {}, `PR ${m.pr.toFixed(1)}`));
+    svg.append(dot);
+  });
+  return svg;
+}
+
+const TITLES: Record<string, string> = { faces: 'Faces', doubles: 'Doubles', entering: 'Entering from the bar', hits: 'Chances to hit' };
+
+function auditTable(t: AuditTable): HTMLElement {
+  const table = h('table', { class: 'audit-table' });
+  table.append(h('tr', {}, h('th', { text: TITLES[t.name] ?? t.name }), ...t.cells.map((c) => h('th', { text: c }))));
+  table.append(h('tr', {}, h('th', { text: 'seen' }), ...t.observed.map((o) => h('td', { text: String(o) }))));
+  table.append(h('tr', {}, h('th', { text: 'fair dice' }), ...t.expected.map((e) => h('td', { text: e.toFixed(1) }))));
+  return h('div', { class: `audit audit-${t.name}` }, h('div', { class: 'audit-scroll' }, table), h('p', { class: 'sub', text: `${t.rolls} rolls · chi-square ${t.chi2.toFixed(2)} (${t.df} df) · p ${t.p.toFixed(3)}` }));
+}
+
+/** The two cards for the profile (none when the record cannot be read). */
+export async function skillCards(name: string): Promise<HTMLElement[]> {
+  let doc: SkillDoc;
+  try {
+    const response = await fetch(`/api/players/${encodeURIComponent(name)}/skill`, { credentials: 'same-origin', cache: 'no-store' });
+    if (!response.ok) return [];
+    doc = (await response.json()) as SkillDoc;
+  } catch {
+    return [];
+  }
+  const analysed = doc.matches.filter((m) => m.pr !== null);
+  const chart = analysed.length
+    ? h('div', {}, prChart(doc.matches), h('p', { class: 'sub', text: `PR per match (dots) and over the last 25 games (line): ${doc.rolling === null ? '–' : doc.rolling.toFixed(1)}. Luck-adjusted result, last match: ${doc.matches.at(-1)?.luck_adjusted.toFixed(2) ?? '–'}` }))
+    : h('p', { class: 'sub', text: 'No analysed match yet.' });
+  const audit = doc.dice.rolls
+    ? h('div', {}, h('p', { class: 'sub', text: `${doc.dice.rolls} rolls (each game's opening roll aside), every one proven by its game's transcript.` }), ...doc.dice.tables.map(auditTable))
+    : h('p', { class: 'sub', text: 'No rolls yet.' });
+  return [h('section', { class: 'card skill-card' }, h('h2', { text: 'Skill (PR)' }), chart), h('section', { class: 'card audit-card' }, h('h2', { text: 'Dice audit' }), audit)];
+}

@@ -1,0 +1,181 @@
+/**
+ * The trainer at `/trainer`: the signed-in player's own errors as puzzles (`GET /api/trainer`,
+ * server/web/trainer.py). The position is on the board; a checker puzzle lists the roll's legal
+ * plays (in notation order, from the analysis board's 1-ply list, no figures shown), a cube
+ * puzzle its two answers. After an answer: right or wrong, the best play or action, what was
+ * played in the game, and the streak and puzzle rating; then the next puzzle.
+ */
+
+import { whoAmI } from '../net/accountApi';
+import { analyse } from '../net/analyseApi';
+import { decodePositionId } from '../engine/positionId';
+import { BoardApp } from '../ui/app';
+import { button, h } from '../ui/dom';
+import type { GameSource, GameView } from '../view/gameView';
+import { pageHeader } from './common';
+
+interface PuzzleDoc {
+  readonly id: string;
+  readonly kind: 'play' | 'cube';
+  readonly position_id: string;
+  readonly match_id: string;
+  readonly dice: readonly [number, number] | null;
+  readonly error: number;
+  readonly source: string;
+}
+
+interface TrainerDoc {
+  readonly puzzle: PuzzleDoc | null;
+  readonly due: number;
+  readonly total: number;
+  readonly streak: number;
+  readonly best_streak: number;
+  readonly rating: number;
+  readonly answered: number;
+}
+
+interface Verdict extends Omit<TrainerDoc, 'puzzle'> {
+  readonly right: boolean;
+  readonly best: string;
+  readonly best_text: string;
+  readonly played_text: string;
+  readonly error: number;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, { method, credentials: 'same-origin', cache: 'no-store', headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const doc = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) throw new Error(String(doc.message ?? `HTTP ${response.status}`));
+  return doc as T;
+}
+
+export async function startTrainerPage(root: HTMLElement): Promise<void> {
+  root.classList.add('fg-app', 'trainer-page');
+  const me = await whoAmI();
+  if (!me) {
+    root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: 'Trainer' }), h('p', { text: 'Sign in (in the lobby) to practise the positions where you went wrong.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' }))));
+    return;
+  }
+  let puzzle: PuzzleDoc | null = null;
+  let boards: readonly [readonly number[], readonly number[]] = [[], []];
+  const listeners = new Set<(v: GameView) => void>();
+  const noop = () => undefined;
+  const source: GameSource = {
+    current: () => viewOf(puzzle, boards),
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    roll: noop, double: noop, take: noop, drop: noop, play: noop, resign: noop, acceptResign: noop, rejectResign: noop, next: noop,
+  };
+  const app = new BoardApp(root, source, { title: 'fairgammon', home: '/' });
+  app.headerExtra.append(h('span', { class: 'badge trainer-badge', text: 'Trainer' }));
+  const stats = h('p', { class: 'tr-stats', 'aria-live': 'polite' });
+  const question = h('h2', { class: 'tr-question' });
+  const choices = h('div', { class: 'tr-choices' });
+  const verdict = h('p', { class: 'tr-verdict', 'aria-live': 'polite' });
+  const next = button('Next puzzle', 'btn primary tr-next');
+  next.hidden = true;
+  next.addEventListener('click', () => void load());
+  app.sideMain.append(h('section', { class: 'card tr-card', 'aria-label': 'Puzzle' }, stats, question, choices, verdict, next));
+  const publish = () => {
+    const v = source.current();
+    for (const l of listeners) l(v);
+  };
+  const showStats = (d: Omit<TrainerDoc, 'puzzle'>) => {
+    stats.textContent = `Streak ${d.streak} (best ${d.best_streak}) · puzzle rating ${d.rating} · ${d.due} due of ${d.total}`;
+  };
+
+  async function load(): Promise<void> {
+    next.hidden = true;
+    verdict.textContent = '';
+    verdict.className = 'tr-verdict';
+    choices.replaceChildren();
+    const doc = await call<TrainerDoc>('GET', '/api/trainer');
+    showStats(doc);
+    puzzle = doc.puzzle;
+    if (!puzzle) {
+      question.textContent = doc.total ? 'Nothing due now: come back later.' : 'No puzzles yet: your errors in analysed games (and imports) become puzzles here.';
+      boards = [[], []];
+      publish();
+      return;
+    }
+    const p = decodePositionId(puzzle.position_id);
+    // Facing a double, the IDs are the doubler's (the player on roll): the board shows yours.
+    boards = puzzle.kind === 'cube' && decodeFacing(puzzle.match_id) ? [p.opponent, p.mover] : [p.mover, p.opponent];
+    publish();
+    if (puzzle.kind === 'play' && puzzle.dice) {
+      question.textContent = `Find the best play of ${puzzle.dice[0]}-${puzzle.dice[1]}`;
+      const got = await analyse({ position_id: puzzle.position_id, match_id: puzzle.match_id, ply: 1 });
+      const plays = [...got.plays].sort((a, b) => a.play.localeCompare(b.play));
+      for (const play of plays) choices.append(choice(play.play, play.position_id));
+    } else {
+      const facing = decodeFacing(puzzle.match_id);
+      question.textContent = facing ? 'You are doubled: take or pass?' : 'Double or not?';
+      for (const [label, value] of facing ? [['Take', 'take'], ['Pass', 'pass']] : [['Double', 'double'], ['No double', 'no_double']]) choices.append(choice(label!, value!));
+    }
+  }
+
+  function choice(label: string, value: string): HTMLElement {
+    const b = button(label, 'btn ghost tr-choice');
+    b.addEventListener('click', async () => {
+      if (!puzzle) return;
+      for (const x of choices.querySelectorAll('button')) x.disabled = true;
+      const v = await call<Verdict>('POST', '/api/trainer/answer', { puzzle: puzzle.id, answer: value });
+      b.classList.add(v.right ? 'right' : 'wrong');
+      verdict.className = `tr-verdict ${v.right ? 'right' : 'wrong'}`;
+      verdict.textContent = v.right ? `Right: ${v.best_text} (in the game: ${v.played_text}, −${v.error.toFixed(3)})` : `Not quite. Best: ${v.best_text}. In the game: ${v.played_text} (−${v.error.toFixed(3)}). It comes back soon.`;
+      if (puzzle.kind === 'play') {
+        const after = decodePositionId(v.best);
+        boards = [after.mover, after.opponent];
+        publish();
+      }
+      showStats(v);
+      next.hidden = false;
+    });
+    return b;
+  }
+
+  await load();
+  Object.assign(window, { fairgammon: { trainer: { puzzle: () => puzzle } } });
+}
+
+/** Whether a Match ID has a double pending (the player to decide faces it): bit 12 of gnubg's key. */
+function decodeFacing(matchId: string): boolean {
+  try {
+    const bytes = Uint8Array.from(atob(matchId), (c) => c.charCodeAt(0));
+    return ((bytes[1]! >> 4) & 1) === 1;
+  } catch {
+    return false;
+  }
+}
+
+function viewOf(puzzle: PuzzleDoc | null, boards: readonly [readonly number[], readonly number[]]): GameView {
+  const empty = [15, ...Array<number>(25).fill(0)];
+  return {
+    viewer: null,
+    players: [
+      { name: 'You', presence: 'online', forfeitAt: null },
+      { name: 'Opponent', presence: 'online', forfeitAt: null },
+    ],
+    boards: boards[0].length ? boards : [empty, empty],
+    turn: 0,
+    phase: puzzle?.dice ? 'moving' : 'decide',
+    dice: puzzle?.dice ? { k: 0, values: [puzzle.dice[0], puzzle.dice[1]], seat: 0, check: 'unverified' } : null,
+    cube: { value: 1, owner: null, enabled: true },
+    match: { kind: 'money', length: 0, score: [0, 0], crawford: false, gameNo: 1 },
+    clocks: [
+      { deadline: null, budgetMs: 0, reserve: null },
+      { deadline: null, budgetMs: 0, reserve: null },
+    ],
+    offer: null,
+    lastPlay: null,
+    result: null,
+    notice: null,
+    fairness: null,
+    spectators: 0,
+    pending: false,
+    version: 0,
+    status: puzzle ? 'Your puzzle' : 'Trainer',
+  };
+}
