@@ -44,6 +44,8 @@ class HttpCode(enum.StrEnum):
     SIGNED_OUT = "signed_out"
     # Records
     ANALYSIS_FAILED = "analysis_failed"
+    # Correspondence, friends, challenges (docs/correspondence.md, docs/friends.md)
+    TOO_MANY_GAMES = "too_many_games"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -51,8 +53,9 @@ ApiErrorCode = ErrorCode | HttpCode
 
 
 DESCRIPTIONS: dict[HttpCode, str] = {
-    HttpCode.NEEDS_ACCOUNT: "a rated match needs a signed-in player: creating one, or joining "
-    "one, without the session cookie",
+    HttpCode.NEEDS_ACCOUNT: "a rated or correspondence match needs a signed-in player: "
+    "creating one, or joining one, without the session cookie (and every route of friends, "
+    "challenges, notifications and a player's games)",
     HttpCode.SAME_ACCOUNT: "joining your own match (the account already holds its other seat)",
     HttpCode.BAD_ORIGIN: "a `POST`, `PUT`, `PATCH` or `DELETE` under `/api/` from an Origin "
     "that is not one of the server's own, or with the session cookie and no Origin",
@@ -67,6 +70,8 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "sign-ups from this address (`Retry-After`)",
     HttpCode.SIGNED_OUT: "deleting the account without being signed in",
     HttpCode.ANALYSIS_FAILED: "the game could not be analysed (the message says why)",
+    HttpCode.TOO_MANY_GAMES: "creating, joining or accepting a correspondence match when the "
+    "account already plays as many as it may at once (`FAIRGAMMON_GAMES_PER_ACCOUNT`)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -80,6 +85,7 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.TOO_MANY_ATTEMPTS: 429,
     HttpCode.SIGNED_OUT: 401,
     HttpCode.ANALYSIS_FAILED: 500,
+    HttpCode.TOO_MANY_GAMES: 409,
 }
 """The HTTP status each code is answered with."""
 

@@ -32,10 +32,11 @@ from server.ops.tasks import cancel_all
 from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
 from server.players.chat import ChatRooms
+from server.players.games import MyGames
 from server.players.profiles import Players
 from server.players.results import Results
 from server.web import accounts as accounts_api
-from server.web import exports, hints, lobby, pages, records
+from server.web import exports, games, hints, lobby, pages, records
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -112,7 +113,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
         store, matches, accounts, gateway.connections, settings.chat_burst, settings.chat_per_minute
     )
-    players = Players(accounts, results, settings.leaderboard_experience)
+    my_games = MyGames(store)
+    players = Players(
+        accounts, results, settings.leaderboard_experience, my_games, settings.games_per_account
+    )
 
     # The listeners of the match-event bus, told in this order (docs/architecture.md, "The
     # match-event bus"). Results: a finished match's ratings and histories, exactly once
@@ -123,6 +127,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(MatchFinished, "metrics", tally.match_finished)
     bus.on(GameFinished, "analysis", Analysis(store.redis).game_finished)
     bus.on(MatchFinished, "results", results.finished)
+    bus.on(MatchFinished, "games", my_games.match_finished)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -180,6 +185,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *hints.routes,
         *exports.routes,
         *records.routes,
+        *games.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

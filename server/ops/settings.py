@@ -84,6 +84,12 @@ class Settings:
     # Failed logins allowed per account in 15 minutes (then 429 until the window passes).
     login_failures: int = 10
     log_level: str = "info"
+    # Correspondence (docs/correspondence.md): a day on their clocks (tests shorten it), the
+    # live correspondence matches an account may have at once, and the days of vacation a
+    # year that pause a player's clocks.
+    day_ms: int = 86_400_000
+    games_per_account: int = 100
+    vacation_days: int = 30
     web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
 
     @classmethod
@@ -120,6 +126,10 @@ class Settings:
             raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
+        if self.day_ms < 1000 or self.games_per_account < 1 or not 0 <= self.vacation_days <= 365:
+            raise SettingsError(
+                "day_ms must be at least 1000, games_per_account at least 1, vacation_days 0..365"
+            )
         if self.redis_cluster and not self.redis_url:
             raise SettingsError("REDIS_CLUSTER needs REDIS_URL: the address of any one node")
         if self.redis_sentinel or self.redis_sentinel_master:

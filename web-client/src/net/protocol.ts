@@ -1,5 +1,5 @@
 /**
- * The wire protocol (docs/protocol.md, version 2) as the browser speaks it: the server's frames
+ * The wire protocol (docs/protocol.md, version 3) as the browser speaks it: the server's frames
  * as TypeScript types, a light shape check of what arrives, and builders for every client
  * frame with its keys in the documented order (so a frame encodes to the same bytes as the
  * Python codec's).
@@ -8,7 +8,10 @@
 import type { Seat } from '../engine/seat';
 import { decodeFrame, encodeFrame } from './codec';
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
+
+/** A day (ms): a match whose `move_time` is whole days, at least one, is a correspondence match. */
+export const DAY_MS = 86_400_000;
 
 export type { Seat };
 export type Move = readonly [number, number];
@@ -90,6 +93,8 @@ export interface EventKinds {
   match_over: MatchOver;
   forfeit: { game: number; seat: Seat; reason: ForfeitReason; evidence: Uint8Array | null };
   rematch_offered: RematchOffered;
+  /** Correspondence: the next game's roll-off asks each seat for its reveal `k` (deposited ahead). */
+  rolloff_ahead: { game: number; k: number };
 }
 export type EventKind = keyof EventKinds;
 
