@@ -311,6 +311,19 @@ class RolloffAhead:
     k: RollIndex
 
 
+@event("vacation")
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """Correspondence: ``seat``'s clock stands still until ``until`` (server time; nil: its
+    vacation ended). A decision the seat owes is due that much later (the event's clock has the
+    new deadline)."""
+
+    seat: Seat
+    until: Annotated[
+        int | None, Nullable(Int(0, L.MAX_TIME_MS)), "server time the vacation ends, nil: over"
+    ]
+
+
 Decision = Literal[
     "waiting", "commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"
 ]
@@ -390,6 +403,7 @@ EventData = (
     | Forfeit
     | RematchOffered
     | RolloffAhead
+    | Vacation
 )
 """The data of any event."""
 
@@ -420,4 +434,5 @@ __all__ = [
     "RolloffAhead",
     "Seated",
     "Taken",
+    "Vacation",
 ]

@@ -46,6 +46,7 @@ class HttpCode(enum.StrEnum):
     ANALYSIS_FAILED = "analysis_failed"
     # Correspondence, friends, challenges (docs/correspondence.md, docs/friends.md)
     TOO_MANY_GAMES = "too_many_games"
+    VACATION_USED = "vacation_used"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -72,6 +73,8 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     HttpCode.ANALYSIS_FAILED: "the game could not be analysed (the message says why)",
     HttpCode.TOO_MANY_GAMES: "creating, joining or accepting a correspondence match when the "
     "account already plays as many as it may at once (`FAIRGAMMON_GAMES_PER_ACCOUNT`)",
+    HttpCode.VACATION_USED: "a vacation longer than the days left this year "
+    "(`FAIRGAMMON_VACATION_DAYS` a year)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -86,6 +89,7 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.SIGNED_OUT: 401,
     HttpCode.ANALYSIS_FAILED: 500,
     HttpCode.TOO_MANY_GAMES: 409,
+    HttpCode.VACATION_USED: 409,
 }
 """The HTTP status each code is answered with."""
 

@@ -35,6 +35,7 @@ from server.players.chat import ChatRooms
 from server.players.games import MyGames
 from server.players.profiles import Players
 from server.players.results import Results
+from server.players.vacation import Vacations
 from server.web import accounts as accounts_api
 from server.web import exports, games, hints, lobby, pages, records
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
@@ -114,8 +115,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         store, matches, accounts, gateway.connections, settings.chat_burst, settings.chat_per_minute
     )
     my_games = MyGames(store)
+    vacations = Vacations(
+        accounts_store, matches, my_games, settings.day_ms, settings.vacation_days
+    )
     players = Players(
-        accounts, results, settings.leaderboard_experience, my_games, settings.games_per_account
+        accounts,
+        results,
+        settings.leaderboard_experience,
+        my_games,
+        vacations,
+        settings.games_per_account,
     )
 
     # The listeners of the match-event bus, told in this order (docs/architecture.md, "The
@@ -159,6 +168,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 sweep_open_matches(limits, clock.now, cancel_unjoined), name="open-matches"
             ),
             asyncio.create_task(results.sweep_forever(), name="results"),
+            asyncio.create_task(vacations.sweep_forever(accounts), name="vacations"),
             asyncio.create_task(follow_primary(target, store.redis), name="primary"),
         ]
         log.info(

@@ -64,6 +64,7 @@ from server.machine.commands import (
     Roll,
     Stop,
     Take,
+    Vacation,
 )
 from server.machine.state import (
     Config,
@@ -212,6 +213,7 @@ class _Tx:
         self.engine_events: list[ev.Event] = []
         self.game_over: ev.GameOver | None = None
         self.turn = 0
+        self.shift = 0  # a vacation moves the deadline of the decision due (correspondence)
 
     def emit(self, data: pe.EventData) -> None:
         self.pending.append(data)
@@ -304,7 +306,8 @@ class _Tx:
             and decision == before_decision
             and set(seats) <= set(before_seats)
         ):
-            deadline = self.before.deadline  # same decision, fewer seats still owing it
+            # Same decision, fewer seats still owing it (or a vacation moved it on).
+            deadline = self.before.deadline + self.shift
         else:
             # The decision before this one ended: its seat pays what it used of its reserve.
             reserves = self._charged(before_seats, before_decision)
@@ -312,7 +315,9 @@ class _Tx:
             deadline = None
             if not state.is_over and seats:
                 _, reserve = reserve_in(seats, decision, reserves)
-                deadline = self.now + state.config.clock_ms + reserve
+                # A seat on vacation: its clock starts when the vacation ends.
+                start = paused_until(state, seats, self.now)
+                deadline = start + state.config.clock_ms + reserve
         nxt = pe.Clock(decision, seats, deadline, state.reserves)
         events = []
         v = state.version
@@ -685,6 +690,30 @@ def _leave(tx: _Tx, cmd: Leave) -> None:
     _forfeit(tx, cmd.seat, ForfeitReason.ABANDONED)
 
 
+def paused_until(state: MatchState, seats: tuple[int, ...], now: int) -> int:
+    """When the clock of a decision owed by ``seats`` starts: now, or the latest end of their
+    vacations (a correspondence seat on vacation: its clock stands still)."""
+    return max([now, *(state.vacation[s] for s in seats)])
+
+
+def _vacation(tx: _Tx, cmd: Vacation) -> None:
+    state = tx.state
+    if not state.config.correspondence:
+        raise Rejected(ErrorCode.WRONG_PHASE, "a vacation pauses the clocks of correspondence")
+    if cmd.until < 0:
+        raise Rejected(ErrorCode.BAD_FIELD, "a vacation ends at a time")
+    seat, now = cmd.seat, tx.now
+    if state.vacation[seat] == cmd.until:
+        raise Rejected(ErrorCode.DUPLICATE, "this seat's vacation is set so already")
+    after = replace(state, vacation=_put(state.vacation, seat, cmd.until))
+    seats, _ = owing(state)
+    if seat in seats and state.deadline is not None:
+        # The decision due moves on by how much longer its clock now stands still.
+        tx.shift = paused_until(after, seats, now) - paused_until(state, seats, now)
+    tx.state = after
+    tx.emit(pe.Vacation(seat, cmd.until if cmd.until > now else None))
+
+
 def _decline_rematch(tx: _Tx, cmd: DeclineRematch) -> None:
     if tx.state.config.rematch_of is None:
         raise Rejected(ErrorCode.WRONG_PHASE, "this match is not a rematch")
@@ -774,6 +803,7 @@ _HANDLERS: dict[type, Callable[[_Tx, Any], None]] = {
     Stop: _stop,
     Leave: _leave,
     DeclineRematch: _decline_rematch,
+    Vacation: _vacation,
 }
 
 __all__ = [

@@ -142,6 +142,9 @@ class MatchState:
     # restarted after a crash resumes the clock from its last heartbeat, which may be a little
     # earlier than the last transition it stored: server.match.service takes the later).
     updated: int = 0
+    # Correspondence: when each seat's vacation ends (server time, 0 for none). While it lasts
+    # the seat's clock stands still: a decision it owes is due that much later.
+    vacation: tuple[int, int] = (0, 0)
 
     @property
     def is_over(self) -> bool:

@@ -19,6 +19,7 @@ from protocol.http_errors import ApiErrorCode, HttpCode, status_of
 from server.players.accounts import COOKIE, Account, Accounts
 from server.players.games import MyGames
 from server.players.results import Results
+from server.players.vacation import Vacations
 
 RATED_FIELD = "rated"  # in the seats hash: b"1" when the creator asked for a rated match
 
@@ -41,6 +42,7 @@ class Players:
     results: Results
     min_experience: int
     games: MyGames
+    vacations: Vacations
     games_per_account: int = 100
 
 
@@ -99,10 +101,12 @@ async def may_start(request: Request, account: Account | None) -> None:
         )
 
 
-async def took_seat(request: Request, account: Account, match_id: str) -> None:
-    """``account`` took a seat of ``match_id``: it goes into the account's games."""
+async def took_seat(request: Request, account: Account, match_id: str, seat: int) -> None:
+    """``account`` took ``seat`` of ``match_id``: it goes into the account's games, and a
+    vacation the account is on applies to it."""
     p = players(request)
     await p.games.add(account, match_id, p.results.now())
+    await p.vacations.joined(account, match_id, seat)
 
 
 async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:

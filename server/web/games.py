@@ -1,7 +1,10 @@
 """A signed-in player's games over HTTP (docs/correspondence.md).
 
-    GET  /api/my/games                 -> every live game of the account, most urgent first
-    POST /api/matches/{id}/seat   {}   -> the account's seat token of that match (any device)
+    GET    /api/my/games                 -> every live game of the account, most urgent first
+    POST   /api/matches/{id}/seat   {}   -> the account's seat token of that match (any device)
+    GET    /api/my/vacation              -> the vacation: on, until, days used and left
+    POST   /api/my/vacation  {days}      -> start one now (a running one ends first)
+    DELETE /api/my/vacation              -> end it now (the days not taken are given back)
 
 Both need the session cookie (401 ``needs_account`` without it). The seat token of a seat an
 account took is derived from the account (:func:`server.match.tokens.account_token`), so this
@@ -21,8 +24,9 @@ from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
 from server.players import profiles as players
 from server.players.accounts import Account
+from server.players.vacation import VacationRefused
 from server.web.common import BadRequest, handles_errors, match_id_of, service
-from server.web.http_input import NO_FIELDS, takes
+from server.web.http_input import INTEGER, NO_FIELDS, Fields, takes
 
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -98,7 +102,44 @@ async def seat_token(request: Request, body: dict[str, Any]) -> JSONResponse:
     return JSONResponse(answer, headers=NO_STORE)
 
 
+VACATION: Fields = {"days": INTEGER}
+
+
+@handles_errors
+async def vacation(request: Request) -> JSONResponse:
+    account = await signed_in(request)
+    p = players.players(request)
+    status = await p.vacations.status(account)
+    return JSONResponse(status.as_json(service(request).now()), headers=NO_STORE)
+
+
+@handles_errors
+@takes(VACATION)
+async def start_vacation(request: Request, body: dict[str, Any]) -> JSONResponse:
+    account = await signed_in(request)
+    p = players.players(request)
+    days = body.get("days")
+    if days is None or not 1 <= days <= max(1, p.vacations.allowance_ms // p.vacations.day_ms):
+        raise BadRequest(ErrorCode.BAD_FIELD, "days is the length of the vacation (1 or more)")
+    try:
+        status = await p.vacations.start(account, days)
+    except VacationRefused as exc:
+        raise BadRequest(HttpCode.VACATION_USED, str(exc), 409) from None
+    return JSONResponse(status.as_json(service(request).now()), headers=NO_STORE)
+
+
+@handles_errors
+@takes(NO_FIELDS)
+async def end_vacation(request: Request, body: dict[str, Any]) -> JSONResponse:
+    account = await signed_in(request)
+    status = await players.players(request).vacations.end(account)
+    return JSONResponse(status.as_json(service(request).now()), headers=NO_STORE)
+
+
 routes = [
     Route("/api/my/games", my_games, methods=["GET"]),
     Route("/api/matches/{match_id}/seat", seat_token, methods=["POST"]),
+    Route("/api/my/vacation", vacation, methods=["GET"]),
+    Route("/api/my/vacation", start_vacation, methods=["POST"]),
+    Route("/api/my/vacation", end_vacation, methods=["DELETE"]),
 ]

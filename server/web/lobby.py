@@ -244,7 +244,7 @@ async def limited_create(
             await limits.release(address, match_id)
         raise
     if account is not None:
-        await players.took_seat(request, account, match_id)
+        await players.took_seat(request, account, match_id, 0)
     return created
 
 
@@ -269,7 +269,7 @@ async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     token = await service(request).account_token(match_id, 1, account.ref) if account else None
     token = await service(request).join(match_id, name, invite, seat_extra=extra, token=token)
     if account is not None:
-        await players.took_seat(request, account, match_id)
+        await players.took_seat(request, account, match_id, 1)
     await not_connected_yet(request, match_id, 1)
     return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
 

@@ -172,3 +172,47 @@ async def old_hello(url: str, match: str, token: str) -> tuple[str, int | None]:
             await asyncio.wait_for(ws.wait_closed(), 10)
             return first.code, ws.close_code
         return first.__class__.__name__.lower(), None
+
+
+async def test_a_vacation_pauses_the_clocks_of_the_player_on_it(stack):
+    day = 4_000
+    proc = stack.server(FAIRGAMMON_DAY_MS=str(day), FAIRGAMMON_VACATION_DAYS="3")
+    dora = await signed_up(proc.base, "dora")
+    eric = await signed_up(proc.base, "eric")
+    created = await dora.post("/api/matches", {"mode": "single_game", "days": 1})
+    match = created.body["match"]
+    joined = await eric.post(f"/api/matches/{match}/join", {})
+    assert joined.status == 200
+    # Eric commits at once; Dora owes her commitment, a day from now.
+    await visit(proc.ws, match, joined.body["token"], {}, random.Random(1))
+    row = await my_row(dora, match)
+    assert row is not None and row["your_turn"] and row["decision"] == "commit"
+    due = row["deadline"]
+
+    status = (await dora.get("/api/my/vacation")).body
+    assert (status["on"], status["days_left"], status["allowance"]) == (False, 3, 3)
+    started = await dora.post("/api/my/vacation", {"days": 2})
+    assert started.status == 200 and started.body["on"] is True, started.body
+    assert 0.9 < started.body["days_left"] <= 1
+    row = await my_row(dora, match)
+    assert row is not None and row["deadline"] >= due + 2 * day - 100
+    # Past her old deadline (and the grace), nothing happened: her clock stands still.
+    await asyncio.sleep((day + 1_500) / 1000)
+    info = (await dora.get(f"/api/matches/{match}")).body
+    assert info["phase"] == "commit" and info["winner"] is None, info
+    # Back early: the clock runs again, and the days not taken are given back.
+    ended = await dora.call("DELETE", "/api/my/vacation")
+    assert ended.status == 200 and ended.body["on"] is False
+    assert 1.2 < ended.body["days_left"] < 2.5, ended.body
+    refused = await dora.post("/api/my/vacation", {"days": 3})
+    assert (refused.status, refused.body["error"]) == (409, "vacation_used")
+    row = await my_row(dora, match)
+    assert row is not None and row["deadline"] < due + 2 * day
+    # The log says it: her seat's vacation, then its end.
+    log = await stack.log(match)
+    marks = [e.data.until for e in log if isinstance(e.data, pe.Vacation)]
+    assert len(marks) == 2 and marks[0] is not None and marks[1] is None
+    # And she can play on.
+    await visit(proc.ws, match, created.body["token"], {}, random.Random(2))
+    info = (await dora.get(f"/api/matches/{match}")).body
+    assert info["phase"] != "over"

@@ -26,7 +26,7 @@ from protocol.fairdice import verify_transcript
 from protocol.limits import DAY_MS
 from protocol.messages import Event
 from server.machine import core, serial
-from server.machine.commands import Command, Commit, Join, Recommit, Reveal, Roll
+from server.machine.commands import Command, Commit, Join, Recommit, Reveal, Roll, Vacation
 from server.machine.state import Config, MatchState, owing
 from server.machine.view import settings
 from server.match import replay
@@ -334,3 +334,60 @@ def test_the_wire_shows_days_in_move_time() -> None:
     assert settings(config(MatchOptions.match(5), days=3)).move_time == 3 * DAY_MS
     assert settings(Config(MatchOptions.match(5), clock_ms=30_000)).move_time == 30_000
     assert Config(MatchOptions.match(5)).correspondence is False
+
+
+# ---------------------------------------------------------------- vacations
+
+
+def test_a_vacation_stops_the_clock_of_the_seat_on_it_and_only_its() -> None:
+    kept, seats, _ = to_decide(5)
+    state = kept.state
+    (roller,) = owing(state)[0]
+    other = 1 - roller
+    now = kept.now + 1_000
+    due = state.deadline
+    assert due is not None
+    # The roller goes on vacation for 3 days: its decision is due 3 days later.
+    until = now + 3 * DAY
+    step = core.apply(state, Vacation(roller, until=until), now)
+    assert isinstance(step, core.Accepted)
+    assert [e.data for e in step.events] == [pe.Vacation(roller, until)]
+    assert step.state.deadline == due + 3 * DAY == step.events[-1].next.deadline
+    assert core.expire(step.state, due + 2 * DAY) is None  # not due on its old deadline
+    # Back after one day: the clock runs again, two days' worth sooner.
+    back = now + DAY
+    ended = core.apply(step.state, Vacation(roller, until=0), back)
+    assert isinstance(ended, core.Accepted)
+    assert ended.state.deadline == due + DAY
+    assert [e.data for e in ended.events] == [pe.Vacation(roller, None)]
+    # The other seat's vacation does not touch the roller's clock, but the decisions it owes
+    # start when it ends.
+    away = core.apply(ended.state, Vacation(other, until=back + 5 * DAY), back + 1)
+    assert isinstance(away, core.Accepted) and away.state.deadline == ended.state.deadline
+    link = seats[roller].chain(kept.match_id, state.dice.game).link(state.dice.k)
+    roll = Roll(roller, seats[roller].next_seq(), game=state.dice.game, k=state.dice.k,
+                reveal=link)  # fmt: skip
+    rolled = core.apply(away.state, roll, back + 2)
+    assert isinstance(rolled, core.Accepted)
+    s = rolled.state
+    while owing(s)[0] != (other,):  # the roller plays; then the other seat owes a decision
+        command = seats[owing(s)[0][0]].decide(s)
+        assert command is not None
+        outcome = core.apply(s, command, back + 3)
+        assert isinstance(outcome, core.Accepted)
+        s = outcome.state
+    assert s.deadline == back + 5 * DAY + s.config.clock_ms
+
+
+def test_a_vacation_is_for_correspondence_is_set_once_and_rescues_no_lost_game() -> None:
+    kept, _, _ = to_decide(5)
+    state = kept.state
+    (roller,) = owing(state)[0]
+    live = replace(state, config=replace(state.config, days=0))
+    assert refused(live, Vacation(roller, until=10**9)).code is ErrorCode.WRONG_PHASE
+    assert refused(state, Vacation(roller, until=0)).code is ErrorCode.DUPLICATE
+    assert state.deadline is not None
+    late = state.deadline + state.config.grace_ms + 1
+    with pytest.raises(core.Rejected) as info:
+        core.apply(state, Vacation(roller, until=late + DAY), late)
+    assert info.value.code is ErrorCode.TOO_LATE
