@@ -32,12 +32,13 @@ from server.ops.tasks import cancel_all
 from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
 from server.players.chat import ChatRooms
+from server.players.friends import Friends
 from server.players.games import MyGames
 from server.players.profiles import Players
 from server.players.results import Results
 from server.players.vacation import Vacations
 from server.web import accounts as accounts_api
-from server.web import exports, games, hints, lobby, pages, records
+from server.web import exports, friends, games, hints, lobby, pages, records
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             return await matches.cancel_unjoined(match_id, limits.limits.open_ms)
 
         app.state.players = players
+        app.state.friends = Friends(accounts_store, my_games)
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -196,6 +198,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *exports.routes,
         *records.routes,
         *games.routes,
+        *friends.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

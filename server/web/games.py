@@ -69,6 +69,7 @@ async def my_games(request: Request) -> JSONResponse:
     matches = service(request)
     live = await p.games.live(account)
     now = matches.now()
+    await request.app.state.friends.seen(account, now)  # online, as friends see it
     base = request.app.state.services.settings.base_url
     rows = [row(g, base, now) for g in live]
     body = {
