@@ -31,6 +31,7 @@ from server.ops.settings import Settings
 from server.ops.tasks import cancel_all
 from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
+from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
 from server.players.friends import Friends
 from server.players.games import MyGames
@@ -38,7 +39,7 @@ from server.players.profiles import Players
 from server.players.results import Results
 from server.players.vacation import Vacations
 from server.web import accounts as accounts_api
-from server.web import exports, friends, games, hints, lobby, pages, records
+from server.web import challenges, exports, friends, games, hints, lobby, pages, records
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -159,6 +160,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
         app.state.players = players
         app.state.friends = Friends(accounts_store, my_games)
+        app.state.challenges = Challenges(store)
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -199,6 +201,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *records.routes,
         *games.routes,
         *friends.routes,
+        *challenges.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

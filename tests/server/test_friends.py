@@ -62,3 +62,45 @@ async def test_following_blocking_and_privacy(server):
     assert (await ben.call("DELETE", "/api/my/blocks/ann")).body["blocked"] == []
     assert row_of((await ann.post("/api/my/friends", {"name": "ben"})).body, "ben") is not None
     assert (await ann.call("DELETE", "/api/my/friends/ben")).body["following"] == []
+
+
+async def test_a_direct_challenge_is_accepted_declined_or_refused(server):
+    dan, eve, fay = [await signed_up(server.base, n) for n in ("dan", "Eve", "fay")]
+    # Dan challenges Eve to a correspondence match: an open match offered to her.
+    made = await dan.post("/api/matches", {"mode": "match", "length": 3, "days": 2,
+                                           "private": True})  # fmt: skip
+    match = made.body["match"]
+    offer = {"name": "eve", "match": match, "invite": made.body["invite"]}
+    sent = await dan.post("/api/challenges", offer)
+    assert sent.status == 201 and sent.body == {"match": match, "to": "Eve"}, sent.body
+    got = (await eve.get("/api/my/challenges")).body
+    (row,) = got["received"]
+    assert (row["match"], row["from"], row["days"], row["length"]) == (match, "dan", 2, 3)
+    assert [r["match"] for r in (await dan.get("/api/my/challenges")).body["sent"]] == [match]
+    # Only Eve may accept it; Fay sees no such challenge; a match not Dan's cannot be offered.
+    assert (await fay.post(f"/api/challenges/{match}/accept", {})).status == 404
+    assert (await dan.post(f"/api/challenges/{match}/accept", {})).status == 404
+    theirs = await fay.post("/api/challenges", offer)
+    assert (theirs.status, theirs.body["error"]) == (404, "not_found")
+    # Eve accepts: she holds seat 1, and Dan gets his seat token from any page.
+    ok = await eve.post(f"/api/challenges/{match}/accept", {})
+    assert ok.status == 200 and ok.body["seat"] == 1 and ok.body["token"], ok.body
+    assert (await eve.get("/api/my/challenges")).body["received"] == []
+    assert (await dan.post(f"/api/matches/{match}/seat", {})).status == 200
+    info = (await dan.get(f"/api/matches/{match}")).body
+    assert info["phase"] != "waiting" and info["days"] == 2, info
+    assert (await eve.post(f"/api/challenges/{match}/accept", {})).status == 404
+
+    # Fay takes challenges from friends only: Dan's is refused; a declined one is cancelled.
+    await fay.post("/api/my/privacy", {"challenges": "friends"})
+    made = await dan.post("/api/matches", {"mode": "single_game", "private": True})
+    offer = {"name": "fay", "match": made.body["match"], "invite": made.body["invite"]}
+    refused = await dan.post("/api/challenges", offer)
+    assert (refused.status, refused.body["error"]) == (403, "forbidden")
+    offer["name"] = "eve"
+    assert (await dan.post("/api/challenges", offer)).status == 201
+    no = await eve.post(f"/api/challenges/{offer['match']}/decline", {})
+    assert no.status == 200 and no.body["declined"] is True
+    info = (await dan.get(f"/api/matches/{offer['match']}")).body
+    assert info["phase"] == "over", info
+    assert (await eve.get("/api/my/challenges")).body["received"] == []
