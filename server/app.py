@@ -35,11 +35,13 @@ from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
 from server.players.friends import Friends
 from server.players.games import MyGames
+from server.players.notices import Notices
 from server.players.profiles import Players
 from server.players.results import Results
+from server.players.turn_notices import TurnNotices
 from server.players.vacation import Vacations
 from server.web import accounts as accounts_api
-from server.web import challenges, exports, friends, games, hints, lobby, pages, records
+from server.web import challenges, exports, friends, games, hints, lobby, notices, pages, records
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -139,6 +141,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(GameFinished, "analysis", Analysis(store.redis).game_finished)
     bus.on(MatchFinished, "results", results.finished)
     bus.on(MatchFinished, "games", my_games.match_finished)
+    notes = Notices(accounts_store.redis)
+    turn_notices = TurnNotices(store, notes, settings.base_url)
+    bus.on(Committed, "notices", turn_notices.committed)
+    bus.on(MatchFinished, "notices", turn_notices.finished)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -161,6 +167,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.players = players
         app.state.friends = Friends(accounts_store, my_games)
         app.state.challenges = Challenges(store)
+        app.state.notices = notes
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -202,6 +209,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *games.routes,
         *friends.routes,
         *challenges.routes,
+        *notices.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -26,6 +26,7 @@ from server.players import profiles as players
 from server.players.accounts import Account
 from server.players.challenges import Challenge, ChallengeRefused, Challenges
 from server.players.friends import Friends
+from server.players.notices import Notices
 from server.web.common import BadRequest, handles_errors, match_id_of, service
 from server.web.http_input import NO_FIELDS, STRING, Fields, takes
 
@@ -46,6 +47,14 @@ async def signed_in(request: Request) -> Account:
 
 def page(request: Request, match_id: str) -> str:
     return f"{request.app.state.services.settings.base_url}/m/{match_id}"
+
+
+async def tell(request: Request, key: str, kind: str, text: str, c: Challenge) -> None:
+    """A notice to ``key`` about challenge ``c`` (a notice lost to the store loses only it)."""
+    notices: Notices = request.app.state.notices
+    with contextlib.suppress(Exception):
+        now = service(request).now()
+        await notices.notify(key, kind, text, now, page(request, c.match), match=c.match)
 
 
 @handles_errors
@@ -75,6 +84,9 @@ async def offer(request: Request, body: dict[str, Any]) -> JSONResponse:
         await challenges(request).offer(c, matches.now(), remaining)
     except ChallengeRefused as exc:
         raise BadRequest(ErrorCode.TOO_MANY_OPEN, str(exc), 429) from None
+    d = state.config.days
+    days = f" ({d} day{'s' if d > 1 else ''} a move)" if d else ""
+    await tell(request, target.key, "challenge", f"{account.name} challenges you{days}", c)
     return JSONResponse({"match": match_id, "to": target.name}, status_code=201)
 
 
@@ -113,6 +125,7 @@ async def accept(request: Request, body: dict[str, Any]) -> JSONResponse:
     await challenges(request).close(c)
     with contextlib.suppress(Exception):  # presence is a hint
         await request.app.state.services.gateway.presence.claimed(c.match, 1)
+    await tell(request, c.sender, "challenge_accepted", f"{account.name} accepted", c)
     return JSONResponse(
         {"match": c.match, "seat": 1, "token": token, "page": page(request, c.match)}
     )
@@ -125,6 +138,8 @@ async def decline(request: Request, body: dict[str, Any]) -> JSONResponse:
     c = await the_challenge(request, account)
     await challenges(request).close(c)
     await service(request).cancel_unjoined(c.match, 0)
+    if account.key == c.receiver:
+        await tell(request, c.sender, "challenge_declined", f"{account.name} declined", c)
     return JSONResponse({"match": c.match, "declined": True})
 
 

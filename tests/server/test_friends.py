@@ -4,8 +4,18 @@ watch links)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
 from harness.accounts import Browser, signed_up
-from harness.srv_support import server_fixture
+from harness.srv_support import server_fixture, store_at
+from server.players.notices import RATE_PER_MINUTE, Notices, UnknownKind, tournament_round
+from tests.server.test_correspondence import my_row, visit
 
 server = server_fixture()
 
@@ -104,3 +114,82 @@ async def test_a_direct_challenge_is_accepted_declined_or_refused(server):
     info = (await dan.get(f"/api/matches/{offer['match']}")).body
     assert info["phase"] == "over", info
     assert (await eve.get("/api/my/challenges")).body["received"] == []
+
+
+async def test_notices_arrive_live_are_stored_and_marked_read(server):
+    gus, hal = [await signed_up(server.base, n) for n in ("gus", "hal")]
+    cookie = "; ".join(f"{k}={v}" for k, v in hal.cookies.items())
+    url = server.base.replace("http", "ws", 1) + "/ws/notices"
+    # A foreign page may not open it; a socket without a session is closed.
+    with pytest.raises(InvalidStatus):
+        await connect(
+            url, origin="https://elsewhere.example", additional_headers={"Cookie": cookie}
+        )
+    async with connect(url) as anon:
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(anon.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    async with connect(url, additional_headers={"Cookie": cookie}) as ws:
+        assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {"unread": 0}
+        made = await gus.post("/api/matches", {"mode": "single_game", "days": 1,
+                                               "private": True})  # fmt: skip
+        match = made.body["match"]
+        offer = {"name": "hal", "match": match, "invite": made.body["invite"]}
+        assert (await gus.post("/api/challenges", offer)).status == 201
+        note = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert (note["kind"], note["text"], note["data"]) == (
+            "challenge",
+            "gus challenges you (1 day a move)",
+            {"match": match},
+        )
+        assert note["page"].endswith(f"/m/{match}")
+    stored = (await hal.get("/api/my/notices")).body
+    assert stored["unread"] == 1 and stored["notices"][0]["id"] == note["id"]
+    assert (await hal.post(f"/api/challenges/{match}/accept", {})).status == 200
+    told = (await gus.get("/api/my/notices")).body["notices"]
+    assert [n["kind"] for n in told] == ["challenge_accepted"]
+    read = await hal.post("/api/my/notices/read", {})
+    assert read.body["unread"] == 0 and read.body["notices"][0]["read"] is True
+    assert (await hal.post("/api/my/notices/read", {"upto": "x"})).status == 400
+    assert (await Browser(server.base).get("/api/my/notices")).status == 401
+
+    # Correspondence turns: whoever plays passes the turn, and the other is told (the bus).
+    tokens = {"gus": (await gus.post(f"/api/matches/{match}/seat", {})).body["token"],
+              "hal": (await hal.post(f"/api/matches/{match}/seat", {})).body["token"]}  # fmt: skip
+    players = {"gus": gus, "hal": hal}
+    rng, keep = random.Random(5), {"gus": {}, "hal": {}}  # each seat's secrets
+    for name in ("gus", "hal"):  # both commit; the roll-off is deposited
+        await visit(server.ws, match, tokens[name], keep[name], rng)
+    turns = 0
+    for _ in range(4):
+        (owner,) = [
+            n for n, b in players.items() if (await my_row(b, match) or {}).get("your_turn")
+        ]
+        await visit(server.ws, match, tokens[owner], keep[owner], rng)
+        other = "hal" if owner == "gus" else "gus"
+        row = await my_row(players[other], match)
+        if row is None or not row["your_turn"] or row["decision"] not in ("decide", "move"):
+            continue
+        mine = (await players[other].get("/api/my/notices")).body["notices"]
+        assert mine[0]["kind"] == "your_turn" and mine[0]["data"]["match"] == match, mine[0]
+        assert mine[0]["text"] == f"Your turn against {owner}"
+        turns += 1
+    assert turns >= 2
+
+
+async def test_notices_are_rate_limited_and_kept_bounded(redis_url):
+    async with store_at(redis_url) as store:
+        notes = Notices(store.redis)
+        key = "rate-" + str(random.random())[2:10]
+        got = [await notes.notify(key, "result", f"n{i}", i) for i in range(RATE_PER_MINUTE + 5)]
+        assert sum(g is not None for g in got) == RATE_PER_MINUTE
+        assert [g["id"] for g in got if g] == list(range(1, RATE_PER_MINUTE + 1))
+        assert await notes.unread(key) == RATE_PER_MINUTE
+        await notes.mark_read(key, 10)
+        await notes.mark_read(key, 3)  # never moves back
+        assert await notes.unread(key) == RATE_PER_MINUTE - 10
+        with pytest.raises(UnknownKind):
+            await notes.notify(key, "spam", "x", 0)
+        hook = await tournament_round(notes, "t" + key, 5, "Winter cup", 2, "/t/1")
+        assert hook is not None and hook["kind"] == "tournament_round"
+        assert hook["data"] == {"tournament": "Winter cup", "round": 2}
