@@ -35,6 +35,7 @@ from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
 from server.players.friends import Friends
 from server.players.games import MyGames
+from server.players.mail import Mailer
 from server.players.notices import Notices
 from server.players.profiles import Players
 from server.players.results import Results
@@ -142,6 +143,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(MatchFinished, "results", results.finished)
     bus.on(MatchFinished, "games", my_games.match_finished)
     notes = Notices(accounts_store.redis)
+    mailer = Mailer(accounts_store.redis, settings.smtp, settings.mail_from, settings.base_url)
+    notes.listeners.append(mailer.noticed)
     turn_notices = TurnNotices(store, notes, settings.base_url)
     bus.on(Committed, "notices", turn_notices.committed)
     bus.on(MatchFinished, "notices", turn_notices.finished)
@@ -168,6 +171,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.friends = Friends(accounts_store, my_games)
         app.state.challenges = Challenges(store)
         app.state.notices = notes
+        app.state.mailer = mailer
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),

@@ -90,6 +90,10 @@ class Settings:
     day_ms: int = 86_400_000
     games_per_account: int = 100
     vacation_days: int = 30
+    # E-mail of notices (docs/friends.md, "E-mail"): the SMTP server as host:port (empty: no
+    # e-mail is ever sent, the default) and the sender's address.
+    smtp: str = ""
+    mail_from: str = "fairgammon@localhost"
     web_dist: Path = field(default_factory=lambda: Path("web-client") / "dist")
 
     @classmethod

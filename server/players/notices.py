@@ -20,8 +20,10 @@ through :meth:`Notices.notify`. Tournaments (another feature) tell a round with
 
 from __future__ import annotations
 
+import asyncio
 import json
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis import asyncio as aioredis
@@ -61,12 +63,18 @@ class UnknownKind(ValueError):
     """A notice kind not in KINDS."""
 
 
+Listener = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
 @dataclass
 class Notices:
     redis: aioredis.Redis
+    listeners: list[Listener] = field(default_factory=list)
+    """Told of each stored notice (account key, notice) in the background: e-mail."""
 
     def __post_init__(self) -> None:
         self._notify = self.redis.register_script(_NOTIFY)
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def notify(
         self, key: str, kind: str, text: str, now: int, page: str = "", **data: Any
@@ -83,7 +91,12 @@ class Notices:
         if not note:
             return None
         await self.redis.publish(channel(key), note)
-        return json.loads(note)
+        stored = json.loads(note)
+        for listener in self.listeners:
+            task = asyncio.create_task(listener(key, stored))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return stored
 
     async def unread(self, key: str) -> int:
         last = int(await self.redis.get(f"{tag(key)}:note:id") or 0)
