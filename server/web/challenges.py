@@ -71,6 +71,8 @@ async def offer(request: Request, body: dict[str, Any]) -> JSONResponse:
         raise BadRequest(ErrorCode.FORBIDDEN, f"{target.name} takes no challenges from you", 403)
     matches = service(request)
     match_id = body["match"]
+    if len(match_id) > 64 or len(body["invite"]) > 512:
+        raise BadRequest(ErrorCode.BAD_FIELD, "match is a match id, invite its invite link")
     refs = await matches.store.seat_fields(match_id, ["a0", "a1"])
     if not refs[0] or refs[0].decode() != account.ref or refs[1]:
         raise BadRequest(ErrorCode.NOT_FOUND, "you have no open match of that id", 404)

@@ -13,11 +13,12 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from harness.accounts import Browser, signed_up
-from harness.srv_support import server_fixture, store_at
+from harness.srv_support import store_at
 from server.players.notices import RATE_PER_MINUTE, Notices, UnknownKind, tournament_round
 from tests.server.test_correspondence import my_row, visit
 
-server = server_fixture()
+# ``server``: tests/conftest.py's, one server per test on an emptied Redis (the sign-up limit
+# per address counts every account a test makes).
 
 
 def row_of(body: dict, name: str) -> dict | None:

@@ -12,10 +12,11 @@ import socket
 import urllib.request
 from email.message import Message
 
+import pytest
 from aiosmtpd.controller import Controller
 
 from harness.accounts import signed_up
-from harness.srv_support import server_fixture
+from harness.serverproc import ServerProcess
 
 
 def free_port() -> int:
@@ -25,7 +26,15 @@ def free_port() -> int:
 
 
 SMTP_PORT = free_port()
-server = server_fixture(FAIRGAMMON_SMTP=f"127.0.0.1:{SMTP_PORT}")
+
+
+@pytest.fixture
+def server(redis_url):
+    """A server process mailing through the test's SMTP server, on an emptied Redis."""
+    proc = ServerProcess(redis_url, FAIRGAMMON_SMTP=f"127.0.0.1:{SMTP_PORT}")
+    proc.start()
+    yield proc
+    proc.stop()
 
 
 class Inbox:
