@@ -123,8 +123,9 @@ async def live(ws: WebSocket) -> None:
 
         task = asyncio.create_task(forward())
         try:
-            while True:  # the page sends nothing; this notices its going
-                await ws.receive_text()
+            while True:  # the page sends nothing; this notices its going (anything sent is ignored)
+                if (await ws.receive())["type"] == "websocket.disconnect":
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
