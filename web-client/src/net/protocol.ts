@@ -95,6 +95,8 @@ export interface EventKinds {
   rematch_offered: RematchOffered;
   /** Correspondence: the next game's roll-off asks each seat for its reveal `k` (deposited ahead). */
   rolloff_ahead: { game: number; k: number };
+  /** Correspondence: `seat`'s clock stands still until `until` (server time; null: its vacation ended). */
+  vacation: { seat: Seat; until: number | null };
 }
 export type EventKind = keyof EventKinds;
 
