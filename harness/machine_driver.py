@@ -87,6 +87,36 @@ class Seat:
         raise AssertionError(f"unexpected phase {expected.phase}")
 
 
+def ahead(seat: Seat, state: MatchState) -> Command | None:
+    """What an honest seat of a correspondence match deposits ahead, one command at a time
+    (None when nothing is left), as its client does after each of its actions
+    (docs/fairness.md, section 15): its reveal of the next roll when the opponent rolls it,
+    its commitment to the next game, then its reveals for that game's roll-off."""
+    if not state.config.correspondence or state.is_over:
+        return None
+    dice = state.dice
+    match_id = state.match_id
+    if state.phase is Phase.PLAY:
+        roller = core.next_roller(state.match.game)
+        if roller is not None and roller != seat.seat and dice.pending[seat.seat] is None:
+            link = seat.chain(match_id, dice.game).link(dice.k)
+            return Reveal(seat.seat, seat.next_seq(), game=dice.game, k=dice.k, reveal=link)
+    playing = state.phase in (Phase.ROLLOFF, Phase.PLAY, Phase.REVEAL)
+    if not playing or state.match.options.mode.value != "match":
+        return None
+    game = dice.game + 1
+    chain = seat.chain(match_id, game)
+    next_dice = state.ahead
+    if next_dice is None or next_dice.commitments[seat.seat] is None:
+        return Commit(seat.seat, seat.next_seq(), game=game, commitment=chain.commitment)
+    if None in next_dice.commitments or next_dice.rolled_off:
+        return None
+    if next_dice.pending[seat.seat] is not None:
+        return None
+    k = next_dice.k
+    return Reveal(seat.seat, seat.next_seq(), game=game, k=k, reveal=chain.link(k))
+
+
 def play_out(
     state: MatchState, seed: int, now: int = 1_000, max_steps: int = 20_000
 ) -> tuple[MatchState, list[Event]]:

@@ -77,11 +77,14 @@ class Client:
 class Room:
     """One match on the machine, its clients, and a fake clock (seconds)."""
 
-    def __init__(self, options: MatchOptions, seed: int = 1, *, clock_ms: int = 30_000):
+    def __init__(
+        self, options: MatchOptions, seed: int = 1, *, clock_ms: int = 30_000, days: int = 0
+    ):
         self.rng = random.Random(seed)
         self.match_id = hashlib.md5(f"room{seed}".encode()).hexdigest()
         self.now = 0.0
-        state, events = core.create(self.match_id, Config(options, clock_ms=clock_ms), "Ann", T0)
+        config = Config(options, clock_ms=days * 86_400_000 if days else clock_ms, days=days)
+        state, events = core.create(self.match_id, config, "Ann", T0)
         step = core.apply(state, Join(1, name="Bob"), T0 + 1)
         assert isinstance(step, core.Accepted)
         self.state = step.state
@@ -275,6 +278,22 @@ class Room:
         self.effects(c, effects)
         self.pump()
         return True
+
+    def visit(self, c: Client, rng: random.Random) -> bool:
+        """A page that opens only to act (correspondence): ``c`` connects, plays its owed
+        decision if it has one, lets its automation finish (``idle``), and closes (its core
+        stopped). False if it owed nothing."""
+        self.connect(c)
+        acted = self.decide(c, rng)
+        for _ in range(200):
+            if c.core.idle:
+                break
+            self.advance(0.05)
+        assert c.core.idle, "the page did not finish what it had to send"
+        self.effects(c, c.core.stop())
+        c.online = False
+        self.clients.remove(c)
+        return acted
 
     def play_until(self, done: object, rng: random.Random, limit: int = 2000) -> None:
         """Players decide, one decision at a time, until ``done()`` (a callable) holds."""

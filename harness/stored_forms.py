@@ -14,18 +14,28 @@ from typing import Any
 
 import msgpack
 
-from server.machine.state import Config
-
-AFTER_THE_MAP: dict[type, frozenset[str]] = {Config: frozenset({"arranged", "connect_by"})}
-"""Fields added since states are stored as maps: the legacy form never had them (a legacy
-value loads them with their defaults), so the writer of that form leaves them out."""
+NEWER_FIELDS: dict[str, frozenset[str]] = {
+    "server.machine.state.Config": frozenset({"arranged", "connect_by", "days"}),
+    "server.machine.state.Dice": frozenset({"held"}),
+    "server.machine.state.MatchState": frozenset({"ahead", "updated", "vacation"}),
+}
+"""Fields added after the map form replaced the positional one: no value stored in the
+positional form has them (they load with their defaults). The legacy writer leaves them out
+when they are trailing and at their default (so a value of that time is written as it was);
+a value using them is written with them (the loader takes a list of all the fields too).
+Keyed by each dataclass's module and name."""
 
 
 def positional(value: Any) -> Any:
     """``value`` in the legacy positional form, ready for msgpack."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        later = AFTER_THE_MAP.get(type(value), frozenset())
-        fields = [f for f in dataclasses.fields(value) if f.name not in later]
+        kind = type(value)
+        newer = NEWER_FIELDS.get(f"{kind.__module__}.{kind.__qualname__}", frozenset())
+        fields = list(dataclasses.fields(value))
+        while fields and fields[-1].name in newer and getattr(value, fields[-1].name) == (
+            fields[-1].default
+        ):
+            fields.pop()
         return [positional(getattr(value, f.name)) for f in fields]
     if isinstance(value, enum.Enum):
         return value.value

@@ -110,7 +110,9 @@ class Recommitted:
 @dataclass(frozen=True, slots=True)
 class Revealed:
     """In the roll-off, one seat's reveal for roll ``k`` arrived; it stays secret until the
-    other seat's arrives too (the reveal barrier)."""
+    other seat's arrives too (the reveal barrier). In a correspondence match also a reveal
+    deposited ahead: the next roller's opponent's, for roll ``k``, or a seat's for the roll-off
+    of the next game (``game``), held just as secret (docs/fairness.md, section 15)."""
 
     game: Game
     k: RollIndex
@@ -297,6 +299,31 @@ class RematchOffered:
     match: Annotated[MatchId, "the new match"]
 
 
+@event("rolloff_ahead")
+@dataclass(frozen=True, slots=True)
+class RolloffAhead:
+    """Correspondence: the roll-off of the next game is rolled during this one. Each seat now
+    deposits its reveal for roll ``k`` of game ``game`` (held secret until that game starts):
+    ``k`` = 1 once both seats committed to that game, ``k`` + 1 after a tie. Nothing is told
+    when it is decided: the rolls are published when the game starts."""
+
+    game: Game
+    k: RollIndex
+
+
+@event("vacation")
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """Correspondence: ``seat``'s clock stands still until ``until`` (server time; nil: its
+    vacation ended). A decision the seat owes is due that much later (the event's clock has the
+    new deadline)."""
+
+    seat: Seat
+    until: Annotated[
+        int | None, Nullable(Int(0, L.MAX_TIME_MS)), "server time the vacation ends, nil: over"
+    ]
+
+
 Decision = Literal[
     "waiting", "commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"
 ]
@@ -375,6 +402,8 @@ EventData = (
     | MatchOver
     | Forfeit
     | RematchOffered
+    | RolloffAhead
+    | Vacation
 )
 """The data of any event."""
 
@@ -402,6 +431,8 @@ __all__ = [
     "ResignRejected",
     "Revealed",
     "Rolling",
+    "RolloffAhead",
     "Seated",
     "Taken",
+    "Vacation",
 ]

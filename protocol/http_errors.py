@@ -60,6 +60,9 @@ class HttpCode(enum.StrEnum):
     TOO_MANY_ROLLOUTS = "too_many_rollouts"
     # Imports
     BAD_MATCH_FILE = "bad_match_file"
+    # Correspondence, friends, challenges (docs/correspondence.md, docs/friends.md)
+    TOO_MANY_GAMES = "too_many_games"
+    VACATION_USED = "vacation_used"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -67,8 +70,9 @@ ApiErrorCode = ErrorCode | HttpCode
 
 
 DESCRIPTIONS: dict[HttpCode, str] = {
-    HttpCode.NEEDS_ACCOUNT: "a rated match needs a signed-in player: creating one, or joining "
-    "one, without the session cookie",
+    HttpCode.NEEDS_ACCOUNT: "a rated or correspondence match needs a signed-in player: "
+    "creating one, or joining one, without the session cookie (and every route of friends, "
+    "challenges, notifications and a player's games)",
     HttpCode.SAME_ACCOUNT: "joining your own match (the account already holds its other seat)",
     HttpCode.BAD_ORIGIN: "a `POST`, `PUT`, `PATCH` or `DELETE` under `/api/` from an Origin "
     "that is not one of the server's own, or with the session cookie and no Origin",
@@ -101,6 +105,10 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "player may (cancel one, or wait)",
     HttpCode.BAD_MATCH_FILE: "imports: the file is not a match the importer reads (`file_error` "
     "gives its code, message, line and column)",
+    HttpCode.TOO_MANY_GAMES: "creating, joining or accepting a correspondence match when the "
+    "account already plays as many as it may at once (`FAIRGAMMON_GAMES_PER_ACCOUNT`)",
+    HttpCode.VACATION_USED: "a vacation longer than the days left this year "
+    "(`FAIRGAMMON_VACATION_DAYS` a year)",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -126,6 +134,8 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.BAD_PLAY: 400,
     HttpCode.TOO_MANY_ROLLOUTS: 429,
     HttpCode.BAD_MATCH_FILE: 400,
+    HttpCode.TOO_MANY_GAMES: 409,
+    HttpCode.VACATION_USED: 409,
 }
 """The HTTP status each code is answered with."""
 

@@ -15,8 +15,17 @@ True
 
 from __future__ import annotations
 
-PROTOCOL_VERSION = 2
-"""The value of `hello.proto` this code speaks."""
+PROTOCOL_VERSION = 3
+"""The value of `hello.proto` this code speaks (version 3: correspondence matches)."""
+
+PROTOCOL_VERSIONS = (2, 3)
+"""The values of `hello.proto` a server accepts. Version 2 is version 3 without
+correspondence matches: every frame of any other match is the same in both, and a version-2
+`hello` for a correspondence match is refused `unsupported_version` (its decoder would refuse
+the match's `move_time`, and it could not deposit reveals: docs/protocol.md, "Correspondence")."""
+
+CORRESPONDENCE_VERSION = 3
+"""The lowest `hello.proto` that may take part in a correspondence match."""
 
 MAX_FRAME_SIZE = 16 * 1024
 """Default largest accepted frame in bytes, both directions. The server may pass its own value
@@ -89,8 +98,16 @@ MAX_RECOMMITS = 3
 MIN_MOVE_TIME_MS = 1_000
 """Shortest per-decision clock a match can be created with."""
 
-MAX_MOVE_TIME_MS = 3_600_000
-"""Longest per-decision clock a match can be created with."""
+MAX_MOVE_TIME_MS = 7 * 86_400_000
+"""Longest per-decision clock a match can be created with: 7 days, a correspondence match's
+longest (a match played in real time has at most 600 s)."""
+
+DAY_MS = 86_400_000
+"""A day in milliseconds. A match whose `move_time` is a whole number of days, at least one,
+is a correspondence match (`move_time` / `DAY_MS` days per decision)."""
+
+CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7)
+"""The days per decision a correspondence match may be created with."""
 
 MAX_RESERVE_MS = 3_600_000
 """Largest time reserve (per player, for the whole match) a match can be created with."""

@@ -55,8 +55,9 @@ class Hello:
 
     proto: Annotated[
         int,
-        Const(L.PROTOCOL_VERSION, ErrorCode.UNSUPPORTED_VERSION),
-        "protocol version (other values: unsupported_version)",
+        Const(L.PROTOCOL_VERSION, ErrorCode.UNSUPPORTED_VERSION, also=L.PROTOCOL_VERSIONS),
+        "protocol version (other values: unsupported_version; 2 for any match but a "
+        "correspondence match)",
     ]
     match: MatchId
     token: Annotated[str | None, Nullable(TOKEN), "the seat token, nil to watch as a spectator"]

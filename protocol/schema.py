@@ -131,22 +131,27 @@ def _num(n: int) -> str:
 
 
 class Const(Spec):
-    """An int that must equal ``value``; a different int is refused with ``code``."""
+    """An int that must equal ``value`` (or be one of ``also``); a different int is refused
+    with ``code``."""
 
-    __slots__ = ("code", "value")
+    __slots__ = ("also", "code", "value")
 
-    def __init__(self, value: int, code: ErrorCode) -> None:
+    def __init__(self, value: int, code: ErrorCode, also: tuple[int, ...] = ()) -> None:
         self.value = value
         self.code = code
+        self.also = tuple(sorted(set(also) - {value}))
 
     def load(self, value: Any) -> Any:
         if type(value) is not int:
             raise Invalid(f"expected int, got {wire_type(value)}")
-        if value != self.value:
-            raise Invalid(f"{value} is not supported (this side speaks {self.value})", self.code)
+        if value != self.value and value not in self.also:
+            speaks = ", ".join(str(v) for v in (*self.also, self.value))
+            raise Invalid(f"{value} is not supported (this side speaks {speaks})", self.code)
         return value
 
     def describe(self) -> str:
+        if self.also:
+            return f"int = {self.value} (also {', '.join(str(v) for v in self.also)})"
         return f"int = {self.value}"
 
 

@@ -36,17 +36,28 @@ from server.ops.settings import Settings
 from server.ops.tasks import cancel_all
 from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
+from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
+from server.players.friends import Friends
+from server.players.games import MyGames
+from server.players.mail import Mailer
+from server.players.notices import Notices
 from server.players.profiles import Players, seat_link
 from server.players.results import Results
 from server.players.top import TopBoards
+from server.players.turn_notices import TurnNotices
+from server.players.vacation import Vacations
 from server.web import accounts as accounts_api
 from server.web import (
     analyse,
+    challenges,
     exports,
+    friends,
+    games,
     hints,
     imports,
     lobby,
+    notices,
     pace,
     pages,
     records,
@@ -133,7 +144,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
         store, matches, accounts, gateway.connections, settings.chat_burst, settings.chat_per_minute
     )
-    players = Players(accounts, results, settings.leaderboard_experience)
+    my_games = MyGames(store)
+    vacations = Vacations(
+        accounts_store, matches, my_games, settings.day_ms, settings.vacation_days
+    )
+    players = Players(
+        accounts,
+        results,
+        settings.leaderboard_experience,
+        my_games,
+        vacations,
+        settings.games_per_account,
+    )
     # Quick pairing (server/competition: the pool in Redis, the matches it arranges).
     news = News(store.redis, target)
     quick = QuickPairing(
@@ -161,6 +183,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(GameFinished, "analysis", Analysis(store.redis).game_finished)
     bus.on(MatchFinished, "results", results.finished)
     bus.on(MatchFinished, "tournaments", tournaments.finished)
+    bus.on(MatchFinished, "games", my_games.match_finished)
+    notes = Notices(accounts_store.redis)
+    mailer = Mailer(accounts_store.redis, settings.smtp, settings.mail_from, settings.base_url)
+    notes.listeners.append(mailer.noticed)
+    turn_notices = TurnNotices(store, notes, settings.base_url)
+    bus.on(Committed, "notices", turn_notices.committed)
+    bus.on(MatchFinished, "notices", turn_notices.finished)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -183,6 +212,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.players = players
         app.state.quick = quick
         app.state.tournaments = tournaments
+        app.state.friends = Friends(accounts_store, my_games)
+        app.state.challenges = Challenges(store)
+        app.state.notices = notes
+        app.state.mailer = mailer
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -197,6 +230,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(quick.sweep_forever(), name="seeks"),
             asyncio.create_task(quick.listen_forever(), name="seek-news"),
             asyncio.create_task(tournaments.sweep_forever(), name="tournaments"),
+            asyncio.create_task(vacations.sweep_forever(accounts), name="vacations"),
             asyncio.create_task(follow_primary(target, store.redis), name="primary"),
         ]
         log.info(
@@ -231,6 +265,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *records.routes,
         *seeks.routes,
         *tournaments_api.routes,
+        *games.routes,
+        *friends.routes,
+        *challenges.routes,
+        *notices.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

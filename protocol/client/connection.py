@@ -407,6 +407,19 @@ class MatchClient:
 
         await asyncio.wait_for(waiting(), timeout)
 
+    async def settled(self, timeout: float = 30) -> None:
+        """Wait until this seat has nothing left to send or hear back (the core is ``idle``): a
+        client that connects only to act (a correspondence match) may close then."""
+
+        async def waiting() -> None:
+            async with self._changed:
+                while not self.core.idle:
+                    if self._closed is not None and self._task is not None and self._task.done():
+                        raise self._closed
+                    await self._changed.wait()
+
+        await asyncio.wait_for(waiting(), timeout)
+
     # ---------------------------------------------------------------- dice
 
     def chain(self, game: int) -> HashChain:

@@ -46,6 +46,11 @@ The decisions, which the browser's twin (``web-client/src/net/seatCore.ts``) mak
   opponent's roll, and, with ``auto_roll``, roll when the decision is forced (no cube decision
   is possible: single games, Crawford, a cube the seat does not own). A cube decision is the
   player's, so with a cube available the core waits for ``roll()`` or ``act(Double)``.
+* **Correspondence** (docs/fairness.md, section 15): the seat deposits ahead whatever it may,
+  so that the match never waits for it to be there: its reveal of the opponent's next roll
+  while the opponent decides, and, in a match, its commitment to the next game and its
+  reveals for that game's roll-off as the server asks for them (``rolloff_ahead``; after a
+  snapshot, which does not say, it finds the roll asked for by trying from roll 1).
 * **Re-commitment** (docs/fairness.md, section 7): a seat that does not hold the chain its next
   reveal must come from (a new device, a lost store, a chain run out) commits a fresh one
   between rolls, once per roll index, at most three times a game. Actions taken while it is
@@ -318,6 +323,9 @@ class SeatCore:
         self._commit_replies: dict[int, Reply] = {}
         self._tickets = 0
         self._acked_recommit: tuple[int, int] | None = None
+        self._probe: dict[int, int] = {}
+        """Correspondence, after a snapshot: the roll of the next game's roll-off to try to
+        deposit for (the snapshot does not say which one is wanted)."""
         self.server_offset_ms = 0
         """Server clock minus ``now`` (ms), from the welcome: for the next game's commit."""
 
@@ -391,6 +399,9 @@ class SeatCore:
                 self._rewound()
             self.tracker.apply(msg)
             self._snapshot_heads()
+            t = self.tracker
+            if t.correspondence and t.settings is not None and t.settings.mode == "match":
+                self._probe = {t.game + 1: 1}
         elif isinstance(msg, m.Probe):
             out.append(Send(m.Echo(msg.t)))  # at once: it measures our round trip
         self._automate(now, out)
@@ -456,6 +467,8 @@ class SeatCore:
             return
         del self._pending[p.ticket]
         self._answer(out, Answer(p.ticket, msg, kind=_kind(p)))
+        if isinstance(p.message, m.Reveal) and p.message.game in self._probe:
+            self._probed(p.message, msg)
         if isinstance(p.message, m.Recommit):
             if isinstance(msg, m.Ack):
                 held = self._held.get(p.message.game)
@@ -673,6 +686,8 @@ class SeatCore:
         wait for a time (game 1, no share, asked for, done, or no clock)."""
         t, seat, share = self.tracker, self.seat, self.config.next_game_share
         game = t.commit_game
+        if t.correspondence:
+            share = None  # a correspondence match waits for nobody: commit at once
         if seat is None or share is None or game <= 1 or t.owes(seat) != "commit":
             return None
         if self._next_game_asked == game or game in self._commits or not self.config.auto_commit:
@@ -729,6 +744,59 @@ class SeatCore:
                 self._done.add(key)
                 self._dice("roll", game, k, now, auto=True)
                 self._flush(out)
+        elif owed is None and t.correspondence and cfg.auto_reveal:
+            self._deposit_turn(now, out)
+        if t.correspondence and cfg.auto_reveal and cfg.auto_commit:
+            self._prepare(now, out)
+
+    # ================================================================ correspondence
+
+    def _deposit_turn(self, now: float, out: list[Effect]) -> None:
+        """While the opponent decides its roll, deposit this seat's reveal of that roll."""
+        t, seat = self.tracker, self.seat
+        assert seat is not None
+        if t.clock.phase != "decide" or t.clock.seats != (1 - seat,):
+            return
+        key = ("deposit", t.game, t.k)
+        if key not in self._done:
+            self._done.add(key)
+            self._dice("reveal", t.game, t.k, now, auto=True)
+            self._flush(out)
+
+    def _prepare(self, now: float, out: list[Effect]) -> None:
+        """During a game of a correspondence match, prepare the next: commit to it, then
+        deposit the reveals its roll-off asks for (or, after a snapshot, try from roll 1)."""
+        t = self.tracker
+        if t.settings is None or t.settings.mode != "match" or not t.in_game:
+            return
+        game = t.game + 1
+        key = ("commit", game, 0)
+        if key not in self._done and game not in self._commits:
+            self._done.add(key)
+            self._dice("commit", game, 0, now, auto=True)
+            self._flush(out)
+            return
+        if t.ahead is not None and t.ahead[0] == game:
+            k = t.ahead[1]
+            self._probe.pop(game, None)
+        elif game in self._probe and self.commit_reply(game) is not None:
+            k = self._probe[game]
+        else:
+            return
+        key = ("reveal", game, k)
+        if key not in self._done:
+            self._done.add(key)
+            self._dice("reveal", game, k, now, auto=True)
+            self._flush(out)
+
+    def _probed(self, sent: m.Reveal, reply: Reply) -> None:
+        """The answer to a deposit for the next game's roll-off tried after a snapshot: a
+        ``stale`` one asks for a later roll (the roll-off went on: try the next); anything else
+        ends the trying (done, or not wanted now: a ``rolloff_ahead`` will say when)."""
+        if isinstance(reply, m.Reject) and reply.code == ErrorCode.STALE:
+            self._probe[sent.game] = sent.k + 1
+        else:
+            self._probe.pop(sent.game, None)
 
     def _rewound(self) -> None:
         """The store lost events this seat saw (a failover, docs/operations.md): what the seat
@@ -753,6 +821,8 @@ class SeatCore:
             kind, game, k = p.auto
             if t.over is None and seat is not None:
                 owed = t.owes(seat)
+                if t.correspondence and game == t.game + 1 and t.in_game:
+                    continue  # the next game's, prepared ahead: wanted while this one lasts
                 if kind == "commit" and (owed in (None, "commit") and t.commit_game == game):
                     continue
                 if kind == "reveal" and owed in ROLLING | {None} and (t.game, t.k) == (game, k):
@@ -771,6 +841,9 @@ class SeatCore:
         seat, t = self.seat, self.tracker
         if seat is None:
             return False
+        if game is not None and game == t.game + 1 and t.in_game:
+            # The next game's chain, prepared ahead: nobody re-commits before a game starts.
+            return held is not None and held.n == 0
         if held is None:
             held = self._held.get(game or t.game)
         if held is None or t.k > held.chain.length:
@@ -846,6 +919,12 @@ class SeatCore:
         p = self._new(None, build=key, auto=key)
         out.append(NeedChain(game, "recommit", k, length, n))
         return p.ticket
+
+    @property
+    def idle(self) -> bool:
+        """Caught up, and nothing of this seat's waits to be sent or answered: a client that
+        connects only to act may close now (a correspondence match: docs/correspondence.md)."""
+        return self.caught_up and not self._pending and not self._asked
 
     def holds_chain(self) -> bool:
         """Whether this client holds the chain the seat's next reveal must come from."""

@@ -23,6 +23,7 @@ from engine.position import Position
 from engine.position_id import decode as decode_position
 from protocol import events as pe
 from protocol import state as ps
+from protocol.limits import DAY_MS
 from protocol.messages import Event, Snapshot
 
 START = Position.start().mover
@@ -61,6 +62,10 @@ class Tracker:
     gaps: int = 0
     """Events that did not follow the previous version (should stay 0: the server's stream is
     gap-free and duplicate-free)."""
+    ahead: tuple[int, int] | None = None
+    """Correspondence: ``(game, k)`` when the next game's roll-off wants each seat's reveal
+    ``k`` (its last ``rolloff_ahead``); None before, once that game started, or after a
+    snapshot (which does not say)."""
     _beavered: bool = False
 
     # ---------------------------------------------------------------- queries
@@ -85,6 +90,18 @@ class Tracker:
 
     def pips(self) -> tuple[int, int]:
         return self.position(0).pips()
+
+    @property
+    def correspondence(self) -> bool:
+        """A correspondence match: its clock is whole days (docs/protocol.md)."""
+        t = self.settings.move_time if self.settings is not None else 0
+        return t >= DAY_MS and t % DAY_MS == 0
+
+    @property
+    def in_game(self) -> bool:
+        """A game is under way: started, not over."""
+        started = self.game > 0 and self.commitments[0] is not None
+        return started and (self.last_game is None or self.last_game.game != self.game)
 
     def may_double(self, seat: int) -> bool:
         """Whether ``seat`` may double at its next roll decision (cube rules only): the
@@ -134,6 +151,7 @@ class Tracker:
         self.heads = g.heads
         self.recommits, self.recommitted = list(g.recommits), [None, None]
         self.last_game = g.result
+        self.ahead = None
         self.clock = g.clock or pe.Clock("over" if s.result else g.phase, (), None)
 
     def _on_MatchCreated(self, d: pe.MatchCreated) -> None:
@@ -143,7 +161,11 @@ class Tracker:
         self.names[d.seat] = d.name
 
     def _on_CommitReceived(self, d: pe.CommitReceived) -> None:
-        self.game = d.game
+        if not self.in_game:  # (a commitment to the next game made ahead leaves this one)
+            self.game = d.game
+
+    def _on_RolloffAhead(self, d: pe.RolloffAhead) -> None:
+        self.ahead = (d.game, d.k)
 
     def _on_Committed(self, d: pe.Committed) -> None:
         self.game, self.k = d.game, 1
@@ -152,6 +174,7 @@ class Tracker:
 
     def _on_GameStarted(self, d: pe.GameStarted) -> None:
         self.game, self.k, self.turn, self.crawford, self.score = d.game, 1, 0, d.crawford, d.score
+        self.ahead = None
         self.boards = [START, START]
         self.cube, self.cube_owner, self.on_roll, self.dice = 1, None, None, None
 

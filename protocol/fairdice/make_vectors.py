@@ -472,10 +472,16 @@ def transcripts() -> dict[str, Any]:
         seed, end="resign", turns=5, recommit={5: 1}, names=("alice", None)
     ).to_obj()
     forfeit = simulate_game(seed + 1, end="invalid_reveal", turns=3).to_obj()
+    deposited = simulate_game(seed + 2, end="resign", turns=6, deposit=True).to_obj()
     valid = []
     for note, obj in (
         ("roll-off tie, re-commitment by seat 1 before roll 5, resignation", short),
         ("forfeit for an invalid reveal; result.evidence keeps the bad value", forfeit),
+        (
+            "correspondence: each roll's reveal of the roller's opponent deposited ahead, right"
+            " after its play (reveal actions)",
+            deposited,
+        ),
     ):
         verdict = verify_json(obj)
         valid.append(
@@ -568,9 +574,26 @@ def transcripts() -> dict[str, Any]:
             True,
         ),
     ]
+    reveals = [i for i, a in enumerate(deposited["actions"]) if a["type"] == "reveal"]
+    first_reveal = deposited["actions"][reveals[0]]
+    deposit_mutations: list[tuple[str, list[tuple[str, Any]], bool]] = [
+        (
+            "a reveal deposited ahead by the seat that rolls that roll",
+            [(f"/actions/{reveals[0]}/seat", 1 - first_reveal["seat"])],
+            False,
+        ),
+        (
+            "a second deposit of one seat for one roll",
+            [(f"/actions/{reveals[2]}/k", deposited["actions"][reveals[0]]["k"])],
+            False,
+        ),
+    ]
     invalid = []
-    for note, patch, replay_only in mutations:
-        obj = copy.deepcopy(short)
+    for base, note, patch, replay_only in [
+        *((0, *m) for m in mutations),
+        *((2, *m) for m in deposit_mutations),
+    ]:
+        obj = copy.deepcopy(short if base == 0 else deposited)
         for pointer, value in patch:
             _pointer_set(obj, pointer, value)
         try:
@@ -579,7 +602,7 @@ def transcripts() -> dict[str, Any]:
             invalid.append(
                 {
                     "note": note,
-                    "base": 0,
+                    "base": base,
                     "patch": [{"op": "replace", "path": p, "value": v} for p, v in patch],
                     "problem": exc.code,
                     "k": exc.k,

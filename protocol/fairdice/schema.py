@@ -259,8 +259,10 @@ def _action(value: object, path: str) -> Action:
     if not isinstance(kind, str) or not ACTION_TYPE.fullmatch(kind):
         _fail(f"{path}.type", f"expected a lowercase identifier, got {kind!r}")
     payload = {k: v for k, v in value.items() if k not in ACTION_KEYS}
-    if kind in ("move", "roll"):
+    if kind in ("move", "roll", "reveal"):
         _int(payload.get("k"), f"{path}.k", 1, U32_MAX)
+    if kind == "reveal":
+        _seat(value["seat"], f"{path}.seat")
     if kind == "move":
         moves = _array(payload.get("moves"), f"{path}.moves")
         if len(moves) > MAX_MOVES:

@@ -31,6 +31,7 @@ def simulate_game(
     recommit: Mapping[int, int] | None = None,
     names: tuple[str | None, str | None] = (None, None),
     chain_length: int = 1024,
+    deposit: bool = False,
 ) -> Transcript:
     """Play one game from ``seed``.
 
@@ -38,7 +39,9 @@ def simulate_game(
     (the player to move resigns a single game), ``"drop"`` (the player to roll doubles and the
     other drops), ``"timeout"`` (the player to move lets the clock run out), ``"invalid_reveal"``
     (the responder of the next roll reveals a wrong value). ``recommit`` maps a roll index ``k0``
-    to the seat that re-commits a fresh chain just before roll ``k0``.
+    to the seat that re-commits a fresh chain just before roll ``k0``. ``deposit``: as in a
+    correspondence match, each play is followed by the mover's reveal of the next roll, deposited
+    ahead (a ``reveal`` action: docs/fairness.md, section 15).
     """
     rng = random.Random(seed)
     game = GameId(rng.randbytes(16), game_no)
@@ -98,6 +101,8 @@ def simulate_game(
                 **clock.tick(),
             )
             return ledger.transcript(tuple(actions), result, _seats(names))
+        if deposit:
+            actions.append(Action(**clock.tick(), seat=mover, type="reveal", payload={"k": k + 1}))
 
 
 class _Clock:

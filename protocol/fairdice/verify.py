@@ -319,16 +319,20 @@ def _check_order(t: Transcript) -> None:
 
 def _check_actions(t: Transcript, played: _Played) -> None:
     moved: dict[int, int] = {}
+    revealed: dict[tuple[int, int], int] = {}
     for i, a in enumerate(t.actions):
         path = f"actions[{i}]"
-        if a.type not in ("move", "roll"):
+        if a.type not in ("move", "roll", "reveal"):
             continue
         k = a.payload["k"]
         if a.type == "move":
             _check_move(t, played, a, path, moved)
             moved[k] = i
-        else:
+        elif a.type == "roll":
             _check_roll_action(t, played, a, path, k)
+        else:
+            _check_reveal_action(t, played, a, path, k, revealed)
+            revealed[(k, a.seat or 0)] = i
 
 
 def _check_move(
@@ -423,6 +427,89 @@ def _check_roll_action(t: Transcript, played: _Played, a: Action, path: str, k: 
                 Problem.ORDER,
                 f"recommitments[{i}] (v {r.v}) for roll {k} was made after the roller's"
                 f" {path} (v {a.v}): a chain may not change once a roll has started",
+                k=k,
+                seat=r.seat,
+                path=f"recommitments[{i}].v",
+            )
+
+
+def _check_reveal_action(
+    t: Transcript,
+    played: _Played,
+    a: Action,
+    path: str,
+    k: int,
+    revealed: dict[tuple[int, int], int],
+) -> None:
+    """A ``reveal`` action is a seat's reveal for roll ``k`` arriving before the roll was made:
+    in the roll-off, or deposited ahead in a correspondence match (docs/fairness.md, section
+    15). It must come after both commitments and before its roll; for a turn roll it is the
+    roller's opponent's, after the previous roll; no re-commitment for roll ``k`` may follow it
+    (a seat would pick its link knowing a link of the other that is held)."""
+    seat = a.seat
+    assert seat is not None  # the schema requires one
+    if k > len(t.rolls) + 1:
+        raise TranscriptError(
+            Problem.ACTION, f"{path} reveals for roll {k}, beyond the next roll", path=path
+        )
+    if (k, seat) in revealed:
+        raise TranscriptError(
+            Problem.ACTION,
+            f"{path} is a second reveal of seat {seat} for roll {k}"
+            f" (first: actions[{revealed[(k, seat)]}])",
+            k=k,
+            seat=seat,
+            path=path,
+        )
+    last_commit = max(c.v for c in t.commitments)
+    if a.v < last_commit:
+        raise TranscriptError(
+            Problem.ORDER,
+            f"{path} (v {a.v}) reveals for roll {k} before both commitments (v {last_commit})",
+            k=k,
+            seat=seat,
+            path=f"{path}.v",
+        )
+    roller: int | None = None
+    turn = False
+    if k <= len(t.rolls):
+        roll = t.rolls[k - 1]
+        if a.v > roll.v:
+            raise TranscriptError(
+                Problem.ORDER,
+                f"{path} (v {a.v}) comes after the roll it completes (v {roll.v})",
+                k=k,
+                seat=seat,
+                path=f"{path}.v",
+            )
+        turn, roller = roll.kind is RollKind.TURN, roll.roller
+    elif played.first_mover is not None:
+        decided_at = min(played.movers)
+        turn, roller = True, turn_roller(played.first_mover, k - decided_at - 1)
+    if turn:
+        if seat == roller:
+            raise TranscriptError(
+                Problem.ACTION,
+                f"{path}: seat {seat} rolls roll {k}: its reveal comes with its roll",
+                k=k,
+                seat=seat,
+                path=f"{path}.seat",
+            )
+        if k > 1 and a.v < t.rolls[k - 2].v:
+            raise TranscriptError(
+                Problem.ORDER,
+                f"{path} (v {a.v}) comes before the previous roll (v {t.rolls[k - 2].v})",
+                k=k,
+                seat=seat,
+                path=f"{path}.v",
+            )
+    for i, r in enumerate(t.recommitments):
+        if r.applies_from == k and r.v > a.v:
+            raise TranscriptError(
+                Problem.ORDER,
+                f"recommitments[{i}] (v {r.v}) for roll {k} was made after seat {seat}'s"
+                f" reveal {path} (v {a.v}) was held: a chain may not change once a link of"
+                " its roll is held",
                 k=k,
                 seat=r.seat,
                 path=f"recommitments[{i}].v",

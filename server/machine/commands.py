@@ -128,6 +128,14 @@ class DeclineRematch(Command):
     token of the finished match): the rematch, still waiting, ends unplayed."""
 
 
+@dataclass(frozen=True, slots=True)
+class Vacation(Command):
+    """A correspondence seat's clock stands still until ``until`` (server time; 0, or a time
+    past, ends a vacation): from the player's account (docs/correspondence.md)."""
+
+    until: int = 0
+
+
 GameCommand = (
     Commit | Recommit | Roll | Reveal | Double | Take | Drop | Beaver | MovePlay | Resign
     | ResignReply
@@ -158,6 +166,7 @@ RECORD_KINDS: dict[str, type[Command]] = {
     "Leave": Leave,
     "OfferRematch": OfferRematch,
     "DeclineRematch": DeclineRematch,
+    "Vacation": Vacation,
 }
 """The stable name of each command's kind in the log's command records, ``[kind, body, server
 time]`` (written by :func:`server.match.stored.command_record`, read by

@@ -28,7 +28,8 @@ from typing import Any
 
 from engine import events as ev
 from engine.errors import GameError
-from engine.game import Action
+from engine.game import Action, Game
+from engine.game import Phase as GamePhase
 from engine.match import Match, MatchStep
 from engine.position import Position
 from engine.position_id import encode as position_id
@@ -63,8 +64,18 @@ from server.machine.commands import (
     Roll,
     Stop,
     Take,
+    Vacation,
 )
-from server.machine.state import Config, Dice, MatchState, Phase, Rematch, owing, reserve_in
+from server.machine.state import (
+    Config,
+    Dice,
+    HeldRoll,
+    MatchState,
+    Phase,
+    Rematch,
+    owing,
+    reserve_in,
+)
 from server.machine.view import settings
 
 LINK_BYTES = 32
@@ -202,6 +213,7 @@ class _Tx:
         self.engine_events: list[ev.Event] = []
         self.game_over: ev.GameOver | None = None
         self.turn = 0
+        self.shift = 0  # a vacation moves the deadline of the decision due (correspondence)
 
     def emit(self, data: pe.EventData) -> None:
         self.pending.append(data)
@@ -270,12 +282,18 @@ class _Tx:
         """Move the match phase along with the engine: next game, or the end."""
         match = self.state.match
         if match.is_over:
-            self.state = replace(self.state, phase=Phase.OVER)
+            self.state = replace(self.state, phase=Phase.OVER, ahead=None)
         elif not match.in_game and self.state.phase is not Phase.COMMIT:
-            # A game ended: the next one starts with fresh dice commitments.
-            self.state = replace(
-                self.state, phase=Phase.COMMIT, dice=Dice(game=match.game_number + 1)
-            )
+            # A game ended: the next one starts with fresh dice commitments, or with those
+            # made (and the roll-off rolled) ahead, during the game that ended.
+            number = match.game_number + 1
+            ahead = self.state.ahead
+            if ahead is not None and ahead.game == number:
+                _start_ahead(self, ahead)
+            else:
+                self.state = replace(
+                    self.state, phase=Phase.COMMIT, dice=Dice(game=number), ahead=None
+                )
 
     def finish(self, command: Command | None = None) -> Accepted:
         state = self.state
@@ -288,7 +306,8 @@ class _Tx:
             and decision == before_decision
             and set(seats) <= set(before_seats)
         ):
-            deadline = self.before.deadline  # same decision, fewer seats still owing it
+            # Same decision, fewer seats still owing it (or a vacation moved it on).
+            deadline = self.before.deadline + self.shift
         else:
             # The decision before this one ended: its seat pays what it used of its reserve.
             reserves = self._charged(before_seats, before_decision)
@@ -296,7 +315,9 @@ class _Tx:
             deadline = None
             if not state.is_over and seats:
                 _, reserve = reserve_in(seats, decision, reserves)
-                deadline = self.now + state.config.clock_ms + reserve
+                # A seat on vacation: its clock starts when the vacation ends.
+                start = paused_until(state, seats, self.now)
+                deadline = start + state.config.clock_ms + reserve
                 if decision == "commit" and state.dice.game == 1 and state.config.connect_by:
                     deadline = state.config.connect_by  # the first commitments: connect by then
         nxt = pe.Clock(decision, seats, deadline, state.reserves)
@@ -305,7 +326,7 @@ class _Tx:
         for i, data in enumerate(self.pending, 1):
             v += 1
             events.append(Event(v, data, nxt if i == len(self.pending) else None))
-        state = replace(state, version=v, deadline=deadline)
+        state = replace(state, version=v, deadline=deadline, updated=max(self.now, state.updated))
         if command is not None and command.seq:
             seat = command.seat
             state = replace(
@@ -343,6 +364,9 @@ def _join(tx: _Tx, cmd: Join) -> None:
 
 
 def _commit(tx: _Tx, cmd: Commit) -> None:
+    if _is_ahead(tx.state, cmd.game):
+        _commit_ahead(tx, cmd)
+        return
     _require_phase(tx, Phase.COMMIT, cmd.game)
     dice = tx.state.dice
     seat = cmd.seat
@@ -400,11 +424,29 @@ def _roll(tx: _Tx, cmd: Roll) -> None:
         return
     tx.state = replace(tx.state, phase=Phase.REVEAL)
     tx.emit(pe.Rolling(cmd.game, cmd.k, cmd.seat))
+    if tx.state.dice.pending[1 - cmd.seat] is not None:
+        # Correspondence: the opponent's reveal was deposited ahead; the roll completes now.
+        _turn_dice(tx, cmd.game)
+
+
+def _turn_dice(tx: _Tx, game_no: int) -> None:
+    game = tx.state.match.game
+    assert game is not None and game.on_roll is not None
+    roller = game.on_roll
+    r0, r1, k = _take_reveals(tx)
+    d1, d2 = derive_dice(_game_id(tx.state), k, r0, r1)
+    tx.emit(pe.Dice(game_no, k, "turn", roller, r0, r1, d1, d2))
+    tx.state = replace(tx.state, phase=Phase.PLAY)
+    tx.engine(lambda m: m.roll(roller, d1, d2))
 
 
 def _reveal(tx: _Tx, cmd: Reveal) -> None:
     phase = tx.state.phase
-    if phase is Phase.ROLLOFF:
+    if _is_ahead(tx.state, cmd.game):
+        _deposit_ahead(tx, cmd)
+    elif phase is Phase.PLAY and tx.state.config.correspondence:
+        _deposit(tx, cmd)
+    elif phase is Phase.ROLLOFF:
         _check_game(tx, cmd.game)
         if tx.state.dice.pending[cmd.seat] is not None:
             raise Rejected(ErrorCode.DUPLICATE, "you already revealed for this roll")
@@ -423,13 +465,139 @@ def _reveal(tx: _Tx, cmd: Reveal) -> None:
             raise Rejected(ErrorCode.NOT_YOUR_TURN, "your opponent's reveal completes this roll")
         if not _hold_reveal(tx, cmd.seat, cmd.k, cmd.reveal):
             return
-        r0, r1, k = _take_reveals(tx)
-        d1, d2 = derive_dice(_game_id(tx.state), k, r0, r1)
-        tx.emit(pe.Dice(cmd.game, k, "turn", roller, r0, r1, d1, d2))
-        tx.state = replace(tx.state, phase=Phase.PLAY)
-        tx.engine(lambda m: m.roll(roller, d1, d2))
+        _turn_dice(tx, cmd.game)
     else:
         raise Rejected(ErrorCode.WRONG_PHASE, "no reveal is wanted now")
+
+
+# ---------------------------------------------------------------- correspondence: ahead
+#
+# In a correspondence match a seat need not be there when its reveal is wanted: it deposits
+# the reveal ahead, and the server holds it under the barrier like any held reveal, never
+# showing it to anyone before the roll it completes (docs/fairness.md, section 15). A deposit
+# is accepted only once the other seat's link for the same roll is fixed by a commitment, and
+# a re-commitment is refused while a deposit is held (``roll_in_progress``), so no seat ever
+# picks its link knowing the other's.
+
+
+def next_roller(game: Game | None) -> int | None:
+    """The seat that rolls the next roll of ``game`` (None before its roll-off is decided or
+    once it is over): the seat on roll, unless its play is still to come."""
+    if game is None or game.on_roll is None or game.is_over:
+        return None
+    phase = game.phase
+    if phase is GamePhase.MOVE or (
+        phase is GamePhase.RESIGN
+        and game.resignation is not None
+        and game.resignation.resumes is GamePhase.MOVE
+    ):
+        return 1 - game.on_roll
+    return game.on_roll
+
+
+def _deposit(tx: _Tx, cmd: Reveal) -> None:
+    """The next roller's opponent deposits its reveal of the next roll (phase play)."""
+    _check_game(tx, cmd.game)
+    roller = next_roller(tx.state.match.game)
+    if roller is None:
+        raise Rejected(ErrorCode.WRONG_PHASE, "no roll is coming in this game")
+    if cmd.seat == roller:
+        raise Rejected(ErrorCode.NOT_YOUR_TURN, "you roll next: your reveal comes with your roll")
+    if cmd.k != tx.state.dice.k:
+        raise Rejected(ErrorCode.STALE, f"the next roll is {tx.state.dice.k}, not {cmd.k}")
+    if tx.state.dice.pending[cmd.seat] is not None:
+        raise Rejected(ErrorCode.DUPLICATE, "your reveal for this roll is held already")
+    if _hold_reveal(tx, cmd.seat, cmd.k, cmd.reveal):
+        tx.emit(pe.Revealed(cmd.game, cmd.k, cmd.seat))
+
+
+def _is_ahead(state: MatchState, game: int) -> bool:
+    """Whether a commitment or reveal for ``game`` is one for the next game, made ahead: in a
+    correspondence match to N points, while the game before it is under way."""
+    return (
+        state.config.correspondence
+        and game == state.dice.game + 1
+        and state.phase in (Phase.ROLLOFF, Phase.PLAY, Phase.REVEAL)
+        and state.match.options.mode.value == "match"
+    )
+
+
+def _commit_ahead(tx: _Tx, cmd: Commit) -> None:
+    ahead = tx.state.ahead or Dice(game=cmd.game)
+    seat = cmd.seat
+    try:
+        value = check_commitment(
+            cmd.commitment, existing=ahead.commitments[seat], other=ahead.commitments[1 - seat]
+        )
+    except CommitmentRejected as exc:
+        raise Rejected(ErrorCode.BAD_COMMITMENT, str(exc)) from None
+    commitments = _put(ahead.commitments, seat, value)
+    ahead = replace(ahead, commitments=commitments, heads=_put(ahead.heads, seat, value))
+    tx.state = replace(tx.state, ahead=ahead)
+    tx.emit(pe.CommitReceived(cmd.game, seat))
+    if None not in commitments:
+        tx.emit(pe.RolloffAhead(cmd.game, ahead.k))
+
+
+def _deposit_ahead(tx: _Tx, cmd: Reveal) -> None:
+    """A reveal for the next game's roll-off, deposited during this game: held, and once both
+    seats' are in, rolled (and held) until that game starts. A reveal that does not verify is
+    refused (the game it belongs to has not started: it forfeits nothing)."""
+    ahead = tx.state.ahead
+    seat = cmd.seat
+    if ahead is None or None in ahead.commitments:
+        raise Rejected(
+            ErrorCode.WRONG_PHASE, f"both seats commit to game {cmd.game} before its roll-off"
+        )
+    if ahead.rolled_off:
+        raise Rejected(ErrorCode.WRONG_PHASE, f"the roll-off of game {cmd.game} is decided")
+    if cmd.k != ahead.k:
+        raise Rejected(ErrorCode.STALE, f"the roll-off of game {cmd.game} wants roll {ahead.k}")
+    if ahead.pending[seat] is not None:
+        raise Rejected(ErrorCode.DUPLICATE, "you already revealed for this roll")
+    if len(cmd.reveal) != LINK_BYTES:
+        raise Rejected(ErrorCode.BAD_REVEAL, f"a reveal is {LINK_BYTES} bytes")
+    game_id = GameId(bytes.fromhex(tx.state.match_id), cmd.game)
+    head = ahead.heads[seat]
+    assert head is not None
+    if not link_ok(game_id, seat, cmd.k, cmd.reveal, head):
+        raise Rejected(ErrorCode.BAD_REVEAL, f"this reveal does not follow your link {cmd.k - 1}")
+    ahead = replace(ahead, pending=_put(ahead.pending, seat, cmd.reveal))
+    tx.emit(pe.Revealed(cmd.game, cmd.k, seat))
+    r0, r1 = ahead.pending
+    if r0 is not None and r1 is not None:
+        d0, d1 = derive_dice(game_id, cmd.k, r0, r1)
+        ahead = replace(
+            ahead,
+            heads=(r0, r1),
+            pending=(None, None),
+            k=cmd.k + 1,
+            held=(*ahead.held, HeldRoll(cmd.k, r0, r1, d0, d1)),
+        )
+        if d0 == d1:
+            tx.emit(pe.RolloffAhead(cmd.game, ahead.k))
+    tx.state = replace(tx.state, ahead=ahead)
+
+
+def _start_ahead(tx: _Tx, ahead: Dice) -> None:
+    """The game prepared ahead starts: its commitments are published with ``committed`` (once
+    both are in), then its roll-off rolls held so far, in order; the roll-off continues (or
+    the commitments are awaited) as usual from there."""
+    if None in ahead.commitments:
+        tx.state = replace(tx.state, phase=Phase.COMMIT, dice=replace(ahead, held=()), ahead=None)
+        return
+    c0, c1 = ahead.commitments
+    assert c0 is not None and c1 is not None
+    tx.state = replace(tx.state, dice=replace(ahead, held=()), ahead=None, phase=Phase.COMMIT)
+    tx.emit(pe.Committed(ahead.game, c0, c1))
+    tx.engine(lambda m: m.start_game())
+    tx.state = replace(tx.state, phase=Phase.ROLLOFF)
+    for roll in ahead.held:
+        tx.emit(pe.Dice(ahead.game, roll.k, "rolloff", None, roll.reveal0, roll.reveal1,
+                        roll.d0, roll.d1))  # fmt: skip
+        tx.engine(lambda m, r=roll: m.roll_off(r.d0, r.d1))
+    if ahead.rolled_off:
+        tx.state = replace(tx.state, phase=Phase.PLAY)
 
 
 def _rolloff_dice(tx: _Tx) -> None:
@@ -524,6 +692,30 @@ def _leave(tx: _Tx, cmd: Leave) -> None:
     _forfeit(tx, cmd.seat, ForfeitReason.ABANDONED)
 
 
+def paused_until(state: MatchState, seats: tuple[int, ...], now: int) -> int:
+    """When the clock of a decision owed by ``seats`` starts: now, or the latest end of their
+    vacations (a correspondence seat on vacation: its clock stands still)."""
+    return max([now, *(state.vacation[s] for s in seats)])
+
+
+def _vacation(tx: _Tx, cmd: Vacation) -> None:
+    state = tx.state
+    if not state.config.correspondence:
+        raise Rejected(ErrorCode.WRONG_PHASE, "a vacation pauses the clocks of correspondence")
+    if cmd.until < 0:
+        raise Rejected(ErrorCode.BAD_FIELD, "a vacation ends at a time")
+    seat, now = cmd.seat, tx.now
+    if state.vacation[seat] == cmd.until:
+        raise Rejected(ErrorCode.DUPLICATE, "this seat's vacation is set so already")
+    after = replace(state, vacation=_put(state.vacation, seat, cmd.until))
+    seats, _ = owing(state)
+    if seat in seats and state.deadline is not None:
+        # The decision due moves on by how much longer its clock now stands still.
+        tx.shift = paused_until(after, seats, now) - paused_until(state, seats, now)
+    tx.state = after
+    tx.emit(pe.Vacation(seat, cmd.until if cmd.until > now else None))
+
+
 def _decline_rematch(tx: _Tx, cmd: DeclineRematch) -> None:
     if tx.state.config.rematch_of is None:
         raise Rejected(ErrorCode.WRONG_PHASE, "this match is not a rematch")
@@ -613,6 +805,7 @@ _HANDLERS: dict[type, Callable[[_Tx, Any], None]] = {
     Stop: _stop,
     Leave: _leave,
     DeclineRematch: _decline_rematch,
+    Vacation: _vacation,
 }
 
 __all__ = [

@@ -60,6 +60,14 @@ class Config:
     # ``clock_ms`` after the join: a tournament's no-show deadline (a seat connects and commits
     # by it, or forfeits; both silent: abandoned). None: the plain clock.
     connect_by: int | None = None
+    # Correspondence (docs/correspondence.md): days per decision, 0 for a match played in real
+    # time. ``clock_ms`` is then those days on this server's clock (a day is shorter only in
+    # tests); reveals may be deposited ahead (docs/fairness.md, section 15).
+    days: int = 0
+
+    @property
+    def correspondence(self) -> bool:
+        return self.days > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +79,26 @@ class Rematch:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldRoll:
+    """A roll-off roll of the next game rolled ahead (correspondence): its reveals and dice
+    (``d0`` seat 0's die, ``d1`` seat 1's), published when that game starts."""
+
+    k: int
+    reveal0: bytes
+    reveal1: bytes
+    d0: int
+    d1: int
+
+
+@dataclass(frozen=True, slots=True)
 class Dice:
     """The fair dice of the current game (scheme v1, docs/fairness.md).
 
     ``heads[s]`` is what seat ``s``'s next reveal must hash to; ``pending[s]`` is a reveal of
-    roll ``k`` that is held back (never shown to anyone) until both are in.
+    roll ``k`` that is held back (never shown to anyone) until both are in: in the roll-off,
+    the roller's (with its roll), or one deposited ahead in a correspondence match (the next
+    roller's opponent's). ``held`` are the roll-off rolls of a game rolled ahead, during the
+    game before it (:attr:`MatchState.ahead`).
     """
 
     game: int = 0
@@ -84,6 +107,12 @@ class Dice:
     pending: tuple[bytes | None, bytes | None] = (None, None)
     k: int = 1
     recommits: tuple[int, int] = (0, 0)
+    held: tuple[HeldRoll, ...] = ()
+
+    @property
+    def rolled_off(self) -> bool:
+        """Whether the held roll-off rolls decided it (the last one is no tie)."""
+        return bool(self.held) and self.held[-1].d0 != self.held[-1].d1
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +144,15 @@ class MatchState:
     # The rematch offered once the match is over (at most one per match).
     rematch: Rematch | None = None
     reserves: tuple[int, int] = (0, 0)
+    # Correspondence: the next game's dice, committed and rolled off during this game.
+    ahead: Dice | None = None
+    # The server time of the last transition: the next one is never timed before it (a process
+    # restarted after a crash resumes the clock from its last heartbeat, which may be a little
+    # earlier than the last transition it stored: server.match.service takes the later).
+    updated: int = 0
+    # Correspondence: when each seat's vacation ends (server time, 0 for none). While it lasts
+    # the seat's clock stands still: a decision it owes is due that much later.
+    vacation: tuple[int, int] = (0, 0)
 
     @property
     def is_over(self) -> bool:

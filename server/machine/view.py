@@ -16,6 +16,7 @@ from __future__ import annotations
 from engine.position import Position
 from protocol import events as pe
 from protocol import state as ps
+from protocol.limits import DAY_MS
 from server.machine.state import Config, MatchState, Phase, owing
 
 Presence = tuple[str, str]
@@ -23,7 +24,10 @@ Presence = tuple[str, str]
 
 
 def settings(config: Config) -> pe.MatchCreated:
-    """The match's settings as the wire shows them (its first event and every snapshot)."""
+    """The match's settings as the wire shows them (its first event and every snapshot). A
+    correspondence match's ``move_time`` is its days per decision in whole days (what makes it
+    one on the wire), whatever a day lasts on this server (only tests shorten it: its clocks'
+    deadlines are what they are)."""
     options = config.options
     length = options.length if options.mode.value == "match" else None
     return pe.MatchCreated(
@@ -31,7 +35,7 @@ def settings(config: Config) -> pe.MatchCreated:
         length,
         options.jacoby,
         options.beavers,
-        config.clock_ms,
+        config.days * DAY_MS if config.correspondence else config.clock_ms,
         config.reserve_ms,
     )
 

@@ -29,7 +29,7 @@ from protocol import codec
 from protocol import messages as m
 from protocol.close_codes import CloseCode
 from protocol.errors import DecodeError, ErrorCode
-from protocol.limits import MAX_BAD_FRAMES
+from protocol.limits import CORRESPONDENCE_VERSION, MAX_BAD_FRAMES
 from server.machine import commands as c
 from server.machine import core
 from server.machine.state import MatchState
@@ -39,7 +39,7 @@ from server.match.hub import Follower
 from server.match.outbox import Outbox
 from server.match.presence import PresenceBook, RawPresence, greeting, statuses
 from server.match.rewind import Rewind
-from server.match.service import MatchService, NotFound, Unavailable
+from server.match.service import CORRESPONDENCE_FIELD, MatchService, NotFound, Unavailable
 from server.match.store import Store
 from server.match.tokens import seat_of
 from server.ops import logs, metrics
@@ -305,6 +305,18 @@ class Gateway:
         hashes = await self.store.seat_hashes(match_id)
         if hashes is None:
             raise NotFound(match_id)
+        if hello.proto < CORRESPONDENCE_VERSION and await self.store.seat_fields(
+            match_id, [CORRESPONDENCE_FIELD]
+        ) != [None]:
+            # A client of an older version could neither read the match's clock nor deposit
+            # its reveals (docs/protocol.md, "Correspondence"): refused before it takes a seat.
+            await self._close(
+                conn,
+                CloseCode.UNSUPPORTED_VERSION,
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"a correspondence match needs protocol version {CORRESPONDENCE_VERSION}",
+            )
+            return False
         seat = None
         if hello.token is not None:
             seat = seat_of(hashes, hello.token)
@@ -548,6 +560,7 @@ class Gateway:
         await conn.outbox.stop()
         if conn.follower is not None:
             await self.matches.hub.unfollow(conn.match_id, conn.follower)
+            self.matches.unwatched(conn.match_id)
         if conn.seat is None:
             if conn.follower is not None:
                 with contextlib.suppress(Exception):

@@ -174,6 +174,9 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
             recommitments.append(Recommitment(d.seat, d.k, d.commitment, e.v, e.t))
         elif isinstance(d, pe.Rolling):
             actions.append(Action(e.v, e.t, d.seat, "roll", {"k": d.k}))
+        elif isinstance(d, pe.Revealed):
+            # A reveal held before its roll: in the roll-off, or deposited ahead.
+            actions.append(Action(e.v, e.t, d.seat, "reveal", {"k": d.k}))
         elif isinstance(d, pe.Dice):
             kind = RollKind.ROLLOFF if d.kind == "rolloff" else RollKind.TURN
             rolls.append(

@@ -16,6 +16,7 @@ connections, the bus's listeners of what was stored, the global indexes
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -25,7 +26,7 @@ import msgpack
 
 from engine.match import MatchOptions
 from protocol.errors import ErrorCode
-from protocol.limits import MAX_NAME_CHARS
+from protocol.limits import DAY_MS, MAX_NAME_CHARS
 from protocol.messages import Event
 from server.machine import core, serial
 from server.machine.commands import Command, Join, Leave
@@ -36,12 +37,25 @@ from server.match.hub import Hub
 from server.match.indexes import Indexes
 from server.match.store import Conflict, Store, Stored
 from server.match.stored import command_record, summary
-from server.match.tokens import holds, new_invite, new_match_id, new_seat_token, seat_of, token_hash
+from server.match.tokens import (
+    SEAT_KEY,
+    account_token,
+    holds,
+    new_invite,
+    new_match_id,
+    new_seat_token,
+    seat_of,
+    token_hash,
+)
 from server.ops import faults, logs, metrics
 
 log = logs.get("matches")
 
 EncodeEvent = Callable[[Event], bytes]
+
+CORRESPONDENCE_FIELD = "days"
+"""In the seats hash of a correspondence match: its days per decision. The gateway reads it
+(only for a ``hello`` of a protocol version before correspondence) before the seat is taken."""
 
 
 def distinct_name(name: str, other: str | None, limit: int = MAX_NAME_CHARS) -> str:
@@ -90,6 +104,7 @@ class MatchService:
         self._cache: OrderedDict[str, MatchState] = OrderedDict()
         self._cache_size = cache_size
         self._locks: dict[str, asyncio.Lock] = {}
+        self._seat_key: bytes | None = None
 
     # ------------------------------------------------------------------ lobby
 
@@ -102,17 +117,24 @@ class MatchService:
         match_id: str | None = None,
         seat_extra: dict[str, bytes] | None = None,
         reserve_seconds: int = 0,
+        days: int = 0,
+        day_ms: int = DAY_MS,
+        token: str | None = None,
     ) -> Created:
         """A new match with its creator in seat 0; ``seat_extra`` is stored in the seats hash
-        with it (the account of a signed-in creator, ``rated``: see server.players.results)."""
+        with it (the account of a signed-in creator, ``rated``: see server.players.results).
+        ``days`` > 0 makes it a correspondence match, ``days`` × ``day_ms`` per decision
+        (``clock_seconds`` is then not used); ``token`` is seat 0's token when it is derived
+        (an account's: :func:`server.match.tokens.account_token`), else one is drawn."""
         match_id = match_id or new_match_id()
-        token, invite = new_seat_token(), new_invite()
+        token, invite = token or new_seat_token(), new_invite()
         config = Config(
             options,
-            clock_ms=clock_seconds * 1000,
+            clock_ms=days * day_ms if days else clock_seconds * 1000,
             grace_ms=self.grace_ms,
             private=private,
             reserve_ms=reserve_seconds * 1000,
+            days=days,
         )
         fields = {"0": token_hash(token), "invite": token_hash(invite), **(seat_extra or {})}
         await self.begin(match_id, config, name, fields)
@@ -129,6 +151,8 @@ class MatchService:
         """Store new match ``match_id`` (its first transition: ``name`` in seat 0), with
         ``seat_fields`` in its seats hash (seat 0's token hash and whatever goes with it)."""
         now = self.now() if now is None else now
+        if config.correspondence:
+            seat_fields = {**seat_fields, CORRESPONDENCE_FIELD: str(config.days).encode()}
         state, events = core.create(match_id, config, name, now)
         await self._store(None, state, events, config, now, seat_fields=seat_fields)
         return state
@@ -139,9 +163,11 @@ class MatchService:
         name: str,
         invite: str | None,
         seat_extra: dict[str, bytes] | None = None,
+        token: str | None = None,
     ) -> str:
-        """Take seat 1; returns its token. A private match needs its invite code.
-        ``seat_extra`` is stored in the seats hash with the join (a signed-in player's account).
+        """Take seat 1; returns its token (``token`` when given: an account's derived one). A
+        private match needs its invite code. ``seat_extra`` is stored in the seats hash with the
+        join (a signed-in player's account).
 
         Raises :class:`core.Rejected` (``seat_taken``, ``forbidden``) or :class:`NotFound`.
         """
@@ -156,7 +182,7 @@ class MatchService:
         invited = bool(invite) and await self.holds(match_id, "invite", invite or "")
         if state.config.private and not invited:
             raise core.Rejected(ErrorCode.FORBIDDEN, "this private match needs its invite link")
-        token = new_seat_token()
+        token = token or new_seat_token()
         if "a1" not in (seat_extra or {}):  # an account plays under its own name
             name = distinct_name(name, state.names[0])
         fields = {"1": token_hash(token), **(seat_extra or {})}
@@ -173,7 +199,7 @@ class MatchService:
                     state = await self.load(match_id, fresh=True)
                 except NotFound:
                     return False
-                now = self.now()
+                now = self.time_of(state)
                 if state.phase is not Phase.WAITING or now - state.created < lifetime_ms:
                     return False
                 outcome = core.apply(state, Leave(0), now)
@@ -186,6 +212,24 @@ class MatchService:
         return False
 
     # ------------------------------------------------------------------ seats
+
+    async def seat_key(self) -> bytes:
+        """The server's key for accounts' seat tokens (:func:`server.match.tokens.account_token`):
+        drawn once by the first process that needs it (``SET NX``), read by the others."""
+        if self._seat_key is None:
+            redis = self.store.redis
+            try:
+                await redis.set(SEAT_KEY, secrets.token_bytes(32), nx=True)
+                key = await redis.get(SEAT_KEY)
+            except Exception as exc:
+                raise Unavailable(str(exc)) from exc
+            assert isinstance(key, bytes) and len(key) == 32
+            self._seat_key = key
+        return self._seat_key
+
+    async def account_token(self, match_id: str, seat: int, account_ref: str) -> str:
+        """The seat token ``account_ref`` (``<name> <id>``) holds in ``seat`` of ``match_id``."""
+        return account_token(await self.seat_key(), match_id, seat, account_ref)
 
     async def seat_by_token(self, match_id: str, token: str) -> int:
         """The seat of ``match_id`` that ``token`` holds. Raises :class:`core.Rejected`
@@ -210,6 +254,10 @@ class MatchService:
     def now(self) -> int:
         return self.clock.now()
 
+    def time_of(self, state: MatchState) -> int:
+        """The time of ``state``'s next transition: now, but never before its last one."""
+        return max(self.clock.now(), state.updated)
+
     async def load(self, match_id: str, fresh: bool = False) -> MatchState:
         if not fresh and match_id in self._cache:
             self._cache.move_to_end(match_id)
@@ -230,6 +278,11 @@ class MatchService:
         return state
 
     def _remember(self, state: MatchState) -> None:
+        if state.config.correspondence and not self.hub.followers(state.match_id):
+            # A correspondence match nobody here looks at keeps no memory in this process: it
+            # is read from the store when someone acts (docs/correspondence.md).
+            self._cache.pop(state.match_id, None)
+            return
         cached = self._cache.get(state.match_id)
         if cached is not None and cached.version > state.version:
             return  # a read that started before our own last write: keep the newer state
@@ -240,6 +293,16 @@ class MatchService:
 
     def forget(self, match_id: str) -> None:
         self._cache.pop(match_id, None)
+
+    def unwatched(self, match_id: str) -> None:
+        """The last connection here to ``match_id`` may have gone: a correspondence match then
+        leaves this process's memory (its state, its lock)."""
+        cached = self._cache.get(match_id)
+        if cached is not None and cached.config.correspondence and not self.hub.followers(match_id):
+            self._cache.pop(match_id, None)
+            lock = self._locks.get(match_id)
+            if lock is not None and not lock.locked():
+                del self._locks[match_id]
 
     # ------------------------------------------------------------------ transitions
 
@@ -256,7 +319,7 @@ class MatchService:
         async with self._lock(match_id):
             for attempt in range(8):
                 state = await self.load(match_id, fresh=attempt > 0)
-                now = self.now()
+                now = self.time_of(state)
                 if core.is_due(state, now):
                     # The deadline passed before this command arrived: settle it first, then
                     # the command meets the new state (and is refused: the game is over).
@@ -299,7 +362,7 @@ class MatchService:
         async with self._lock(match_id):
             for attempt in range(8):
                 state = await self.load(match_id, fresh=attempt > 0)
-                now = self.now()
+                now = self.time_of(state)
                 outcome = core.expire(state, now)
                 if outcome is None:
                     # Not due (yet): put the real deadline back in the index.

@@ -9,12 +9,15 @@ import msgpack
 
 from server.machine import serial
 from server.machine.commands import CREATE, EXPIRE, Command, record_kind
-from server.machine.state import Config, MatchState
+from server.machine.state import Config, MatchState, owing
 
 
 def summary(state: MatchState) -> dict[str, object]:
-    """What the lobby lists about a match (public)."""
+    """What the lobby lists about a match (public), and what a player's list of games sorts
+    by: its days per decision (0 in real time), who owes which decision (``owes``: the
+    seats; ``decision``: the clock's phase) and by when (``deadline``, server time)."""
     options = state.config.options
+    seats, decision = owing(state)
     return {
         "id": state.match_id,
         "mode": options.mode.value,
@@ -30,6 +33,10 @@ def summary(state: MatchState) -> dict[str, object]:
         "rematch_of": state.config.rematch_of,
         "rematch": state.rematch.match if state.rematch else None,
         "arranged": state.config.arranged,
+        "days": state.config.days,
+        "owes": list(seats),
+        "decision": decision,
+        "deadline": state.deadline,
     }
 
 

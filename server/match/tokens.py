@@ -63,6 +63,28 @@ def seat_of(hashes: Sequence[bytes | None], token: str) -> int | None:
     return found
 
 
+def account_token(key: bytes, match_id: str, seat: int, account: str) -> str:
+    """The seat token of ``seat`` of ``match_id`` taken by ``account`` (its reference, ``<name>
+    <id>``), derived with the server's seat key (:data:`SEAT_KEY`): the server can give it
+    again to that account, signed in on any device, while storing only its hash (so a
+    correspondence move can be made from anywhere: docs/correspondence.md). Without the key it
+    cannot be computed; a new account of the same name has another id, so another token.
+
+    >>> a = account_token(b"k" * 32, "ab" * 16, 0, "ann 1")
+    >>> a == account_token(b"k" * 32, "ab" * 16, 0, "ann 1"), a != account_token(b"k" * 32,
+    ...     "ab" * 16, 0, "ann 2")
+    (True, True)
+    """
+    message = f"fairgammon account seat {match_id} {seat} {account}".encode()
+    mac = hmac.new(key, message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+SEAT_KEY = "fg:keys:seats"
+"""Redis key of the server's seat key (32 random bytes, written once with ``SET NX`` by the
+first process that needs it, shared by all)."""
+
+
 def rematch_token(token: str, match_id: str, seat: int) -> str:
     """The seat token of ``seat`` in rematch ``match_id`` for the holder of ``token`` (their
     token of the finished match). Derived, not drawn: asking again yields the same token, so

@@ -92,6 +92,16 @@ class Settings:
     # The built browser client: found from the package, so `fairgammon serve` started in any
     # directory serves the checkout's web-client/dist (FAIRGAMMON_WEB_DIST: another build).
     web_dist: Path = field(default_factory=lambda: CHECKOUT / "web-client" / "dist")
+    # Correspondence (docs/correspondence.md): a day on their clocks (tests shorten it), the
+    # live correspondence matches an account may have at once, and the days of vacation a
+    # year that pause a player's clocks.
+    day_ms: int = 86_400_000
+    games_per_account: int = 100
+    vacation_days: int = 30
+    # E-mail of notices (docs/friends.md, "E-mail"): the SMTP server as host:port (empty: no
+    # e-mail is ever sent, the default) and the sender's address.
+    smtp: str = ""
+    mail_from: str = "fairgammon@localhost"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -129,6 +139,10 @@ class Settings:
             raise SettingsError("tournaments_per_account must be 0 or more")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
+        if self.day_ms < 1000 or self.games_per_account < 1 or not 0 <= self.vacation_days <= 365:
+            raise SettingsError(
+                "day_ms must be at least 1000, games_per_account at least 1, vacation_days 0..365"
+            )
         if self.redis_cluster and not self.redis_url:
             raise SettingsError("REDIS_CLUSTER needs REDIS_URL: the address of any one node")
         if self.redis_sentinel or self.redis_sentinel_master:

@@ -293,6 +293,13 @@ class Accounts:
             return None
         return Account.of(row)
 
+    async def find(self, name: str) -> Account | None:
+        """The account named ``name`` (any case), or None."""
+        if not is_username(name):
+            return None
+        row = await self.store.account(name)
+        return Account.of(row) if row else None
+
     async def logout(self, cookie: str | None) -> None:
         parsed = parse_cookie(cookie)
         if parsed is not None:

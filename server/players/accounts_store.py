@@ -333,6 +333,10 @@ class AccountsStore:
     async def settled(self, match_id: str) -> None:
         await self.redis.zrem(RESULTS_DUE, match_id)
 
-    async def claim_due(self, now: int, lease_ms: int, count: int = 50) -> list[str]:
-        due = await self._claim(keys=[RESULTS_DUE], args=[now, lease_ms, count])
+    async def claim_due(
+        self, now: int, lease_ms: int, count: int = 50, index: str = RESULTS_DUE
+    ) -> list[str]:
+        """Claim the members of the sorted set ``index`` due by ``now`` (a lease of
+        ``lease_ms``): the results still to record, or another index of work marked due."""
+        due = await self._claim(keys=[index], args=[now, lease_ms, count])
         return [m.decode() for m in due]

@@ -17,7 +17,9 @@ from engine.match import MatchOptions, Mode
 from protocol.errors import ErrorCode
 from protocol.http_errors import ApiErrorCode, HttpCode, status_of
 from server.players.accounts import COOKIE, Account, Accounts
+from server.players.games import MyGames
 from server.players.results import Results
+from server.players.vacation import Vacations
 
 RATED_FIELD = "rated"  # in the seats hash: b"1" when the creator asked for a rated match
 
@@ -39,6 +41,9 @@ class Players:
     accounts: Accounts
     results: Results
     min_experience: int
+    games: MyGames
+    vacations: Vacations
+    games_per_account: int = 100
 
 
 def players(request: Request) -> Players:
@@ -91,6 +96,26 @@ async def check_join(request: Request, match_id: str, account: Account | None) -
         raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to join a rated match")
     if account is not None and creator is not None and creator[1] == account.id:
         raise Refused(HttpCode.SAME_ACCOUNT, "this is your own match")
+
+
+async def may_start(request: Request, account: Account | None) -> None:
+    """A correspondence match is for a signed-in player with room for one more."""
+    if account is None:
+        raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to play correspondence")
+    p = players(request)
+    if await p.games.correspondence_count(account) >= p.games_per_account:
+        raise Refused(
+            HttpCode.TOO_MANY_GAMES,
+            f"you play {p.games_per_account} correspondence matches already: finish one first",
+        )
+
+
+async def took_seat(request: Request, account: Account, match_id: str, seat: int) -> None:
+    """``account`` took ``seat`` of ``match_id``: it goes into the account's games, and a
+    vacation the account is on applies to it."""
+    p = players(request)
+    await p.games.add(account, match_id, p.results.now())
+    await p.vacations.joined(account, match_id, seat)
 
 
 async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:

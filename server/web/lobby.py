@@ -1,7 +1,7 @@
 """The lobby over HTTP (JSON): create, join, list and look up matches.
 
     POST /api/matches                 {mode, length?, jacoby?, beavers?, clock?, reserve?,
-                                       private?, name?, rated?, bot?}
+                                       private?, name?, rated?, bot?, days?}
     POST /api/matches/{id}/join       {name?, invite?} or {rematch_token}
     POST /api/matches/{id}/rematch    {token}
     POST /api/matches/{id}/decline    {rematch_token}
@@ -22,7 +22,11 @@ reads the body within its limits and refuses any other field, or another JSON ty
 answered as every match route answers them (:func:`server.web.common.handles_errors`).
 
 Create and join accept the session cookie (docs/accounts.md): a signed-in player plays under
-the account's name and the seat is linked to the account (:mod:`server.players.profiles`).
+the account's name and the seat is linked to the account (:mod:`server.players.profiles`);
+its seat token is derived from the account (:func:`server.match.tokens.account_token`), so the
+account can have it again on another device, and the match goes into the account's games
+(:mod:`server.players.games`). ``days`` (1, 2, 3, 5 or 7) makes a correspondence match
+(docs/correspondence.md): signed-in players only, within the account's limit of such matches.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from server.match.stored import summary
 from server.match.tokens import new_match_id
 from server.ops.addresses import address_key
 from server.players import profiles as players
+from server.players.accounts import Account
 from server.web.common import (
     BadRequest,
     clean_name,
@@ -67,12 +72,14 @@ MAX_INVITE_LINK = 512
 
 class Terms(NamedTuple):
     """What a new match is created with: the rules, the clock and the time reserve (seconds),
-    and whether it is kept off the lists."""
+    whether it is kept off the lists, and its days per decision (correspondence; 0 for a match
+    played in real time)."""
 
     options: MatchOptions
     clock: int
     reserve: int
     private: bool
+    days: int = 0
 
 
 MAX_RESERVE = L.MAX_RESERVE_MS // 1000
@@ -88,6 +95,7 @@ CREATE: Fields = {
     "name": STRING_OR_NULL,
     "rated": BOOLEAN,
     "bot": STRING_OR_NULL,
+    "days": INTEGER,
 }
 JOIN: Fields = {"name": STRING_OR_NULL, "invite": STRING_OR_NULL, "rematch_token": STRING_OR_NULL}
 REMATCH: Fields = {"token": STRING}
@@ -119,7 +127,20 @@ def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
             raise BadRequest(ErrorCode.BAD_FIELD, "mode is single_game, match or money")
     except GameError as exc:
         raise BadRequest(ErrorCode.BAD_FIELD, exc.detail) from None
-    return Terms(options, clock, reserve, flags["private"])
+    days = body.get("days", 0)
+    if "days" in body:
+        if days not in L.CORRESPONDENCE_DAYS:
+            allowed = ", ".join(str(d) for d in L.CORRESPONDENCE_DAYS)
+            raise BadRequest(ErrorCode.BAD_FIELD, f"days is one of {allowed} (days per move)")
+        if "clock" in body or reserve:
+            raise BadRequest(
+                ErrorCode.BAD_FIELD, "a correspondence match (days) has no clock and no reserve"
+            )
+        if mode == Mode.MONEY:
+            raise BadRequest(
+                ErrorCode.BAD_FIELD, "correspondence is for matches and single games"
+            )
+    return Terms(options, clock, reserve, flags["private"], days)
 
 
 def links(request: Request, match_id: str, invite: str | None = None) -> dict[str, str]:
@@ -147,9 +168,13 @@ async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     rated = players.rated_choice(body, terms.options, account)
     name = account.name if account else clean_name(body.get("name"))
     extra = players.seat_fields(0, account, rated)
+    if terms.days:
+        if bot is not None:
+            raise BadRequest(ErrorCode.BAD_FIELD, "the computer does not play correspondence")
+        await players.may_start(request, account)
     if bot is not None:
         await botmatch.ensure_workers(service(request))
-    created = await limited_create(request, terms, name, extra)
+    created = await limited_create(request, terms, name, extra, account)
     if bot is None:
         await not_connected_yet(request, created.match_id, 0)
     else:
@@ -172,12 +197,15 @@ async def limited_create(
     terms: Terms,
     name: str,
     seat_extra: dict[str, bytes] | None = None,
+    account: Account | None = None,
 ) -> Created:
-    """Create the match within the lobby limits (server/web/limits.py) of the client."""
+    """Create the match within the lobby limits (server/web/limits.py) of the client; a
+    signed-in creator's seat token is its account's, and the match goes into its games."""
     limits: LobbyLimits = request.app.state.lobby_limits
     matches = service(request)
     address = address_key(client_address(request))
     match_id = new_match_id()
+    token = await matches.account_token(match_id, 0, account.ref) if account else None
     try:
         now = matches.now()
         await limits.admit(address, now)
@@ -187,7 +215,7 @@ async def limited_create(
     except Exception as exc:
         raise Unavailable(str(exc)) from exc
     try:
-        return await matches.create(
+        created = await matches.create(
             terms.options,
             terms.clock,
             terms.private,
@@ -195,11 +223,17 @@ async def limited_create(
             match_id=match_id,
             seat_extra=seat_extra,
             reserve_seconds=terms.reserve,
+            days=terms.days,
+            day_ms=request.app.state.services.settings.day_ms,
+            token=token,
         )
     except BaseException:
         with contextlib.suppress(Exception):
             await limits.release(address, match_id)
         raise
+    if account is not None:
+        await players.took_seat(request, account, match_id, 0)
+    return created
 
 
 @handles_errors
@@ -216,9 +250,14 @@ async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     invite = invite_code(body.get("invite"))
     account = await players.signed_in(request)
     await players.check_join(request, match_id, account)
+    if (await service(request).load(match_id)).config.correspondence:
+        await players.may_start(request, account)
     name = account.name if account else clean_name(body.get("name"))
     extra = players.seat_fields(1, account)
-    token = await service(request).join(match_id, name, invite, seat_extra=extra)
+    token = await service(request).account_token(match_id, 1, account.ref) if account else None
+    token = await service(request).join(match_id, name, invite, seat_extra=extra, token=token)
+    if account is not None:
+        await players.took_seat(request, account, match_id, 1)
     await not_connected_yet(request, match_id, 1)
     return JSONResponse({"match": match_id, "seat": 1, "token": token, **links(request, match_id)})
 

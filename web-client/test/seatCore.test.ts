@@ -160,6 +160,9 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       'owed_reveal',
       'old_device',
       'run_out',
+      'correspondence',
+      'correspondence_visit_5',
+      'correspondence_visit_18',
     ]);
   });
 

@@ -38,6 +38,7 @@ from protocol.client import seat as sc  # noqa: E402
 from protocol.close_codes import CloseCode  # noqa: E402
 from protocol.codec import encode  # noqa: E402
 from protocol.errors import ErrorCode  # noqa: E402
+from server.machine.state import owing as owing_seats  # noqa: E402
 
 FIXTURE = ROOT / "web-client" / "test" / "fixtures" / "seat-conversations.json"
 JITTER = (0.13, 0.62, 0.91, 0.05, 0.44, 0.78, 0.29)
@@ -378,11 +379,47 @@ def run_out() -> dict[str, Any]:
                       "and again", room.match_id)  # fmt: skip
 
 
+def correspondence() -> list[dict[str, Any]]:
+    """A correspondence match to 3: Ann's page stays open; Bob opens a page only to act
+    (from a snapshot each time) and closes it. Nobody ever owes a reveal."""
+    room = Room(MatchOptions.match(3), 32, days=1)
+    rng = random.Random(32)
+    a = fresh(room, 0, first_last_v=0)
+    rec = Recording(a, room)
+    room.connect(a)
+    kept: dict[tuple[int, str], bytes] = {}
+    visits: list[dict[str, Any]] = []
+    n = 0
+    for _ in range(3000):
+        state = room.state
+        if state.is_over:
+            break
+        assert owing_seats(state)[1] != "reveal", "a seat had to be there to reveal"
+        if 1 in owing_seats(state)[0]:
+            b = fresh(room, 1)
+            b.secrets = kept
+            recording = Recording(b, room) if n in (4, 17) else None
+            room.visit(b, rng)
+            n += 1
+            if recording is not None:
+                what = f"Bob's visit {n}: from a snapshot, it acts, deposits ahead and is idle"
+                visits.append(recording.render(f"correspondence_visit_{n}", what, room.match_id))
+        elif not room.decide(a, rng):
+            room.advance(0.2)
+    assert room.state.is_over and len(visits) == 2
+    assert any(isinstance(e.data, pe.RolloffAhead) for e in room.log)
+    what = ("a correspondence match: Ann's page stays open and deposits her reveals ahead; "
+            "Bob's pages open only to act")  # fmt: skip
+    out = rec.render("correspondence", what, room.match_id)
+    return [out, *visits]
+
+
 def conversations() -> list[dict[str, Any]]:
     out = [single_game(), match_with_cube(), outage(), drops()]
     out += new_device()["list"]
     out.append(catch_up())
     out += [recommit_limit(), recommit_refused(), owed_reveal(), old_device(), run_out()]
+    out += correspondence()
     return out
 
 

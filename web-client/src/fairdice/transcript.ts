@@ -236,7 +236,8 @@ export function parseTranscript(data: string | unknown): Transcript {
       fail(`${path}.type`, `expected a lowercase identifier, got ${JSON.stringify(o.type)}`);
     }
     const action: Action = { v: 0, t: 0, seat: null, type: o.type };
-    if (o.type === 'move' || o.type === 'roll') action.k = int(o.k, `${path}.k`, 1, U32);
+    if (o.type === 'move' || o.type === 'roll' || o.type === 'reveal') action.k = int(o.k, `${path}.k`, 1, U32);
+    if (o.type === 'reveal') seatOf(o.seat, `${path}.seat`);
     if (o.type === 'move') {
       const moves = array(o.moves, `${path}.moves`);
       if (moves.length > 4) fail(`${path}.moves`, `expected at most 4 moves, got ${moves.length}`);
@@ -416,10 +417,16 @@ function checkOrder(t: Transcript): void {
 
 function checkActions(t: Transcript, firstMover: Seat | null, movers: Map<number, Seat>): void {
   const moved = new Map<number, number>();
+  const revealed = new Map<string, number>();
   t.actions.forEach((a, i) => {
     const path = `actions[${i}]`;
-    if (a.type !== 'move' && a.type !== 'roll') return;
+    if (a.type !== 'move' && a.type !== 'roll' && a.type !== 'reveal') return;
     const k = a.k!;
+    if (a.type === 'reveal') {
+      checkReveal(t, firstMover, movers, a, path, k, revealed);
+      revealed.set(`${k}:${a.seat}`, i);
+      return;
+    }
     if (a.type === 'move') {
       if (k > t.rolls.length) throw new TranscriptError('action', `${path} is a move for roll ${k}, which does not exist`);
       const mover = movers.get(k);
@@ -451,6 +458,48 @@ function checkActions(t: Transcript, firstMover: Seat | null, movers: Map<number
         throw new TranscriptError('order', `recommitments[${j}] (v ${r.v}) for roll ${k} was made after the roller's ${path} (v ${a.v})`, k, r.seat);
       }
     });
+  });
+}
+
+/**
+ * A `reveal` action: a seat's reveal for roll `k` that arrived before the roll (in the roll-off,
+ * or deposited ahead in a correspondence match: docs/fairness.md, section 15). After both
+ * commitments, before its roll; for a turn roll the roller's opponent's, after the previous
+ * roll; no re-commitment for roll `k` after it.
+ */
+function checkReveal(
+  t: Transcript,
+  firstMover: Seat | null,
+  movers: Map<number, Seat>,
+  a: Action,
+  path: string,
+  k: number,
+  revealed: Map<string, number>,
+): void {
+  const seat = a.seat;
+  if (k > t.rolls.length + 1) throw new TranscriptError('action', `${path} reveals for roll ${k}, beyond the next roll`);
+  if (revealed.has(`${k}:${seat}`)) throw new TranscriptError('action', `${path} is a second reveal of seat ${seat} for roll ${k}`, k, seat);
+  const lastCommit = Math.max(t.commitments[0].v, t.commitments[1].v);
+  if (a.v < lastCommit) throw new TranscriptError('order', `${path} reveals for roll ${k} before both commitments`, k, seat);
+  let turn = false;
+  let roller: Seat | null = null;
+  if (k <= t.rolls.length) {
+    const roll = t.rolls[k - 1]!;
+    if (a.v > roll.v) throw new TranscriptError('order', `${path} comes after the roll it completes`, k, seat);
+    turn = roll.kind === 'turn';
+    roller = roll.roller;
+  } else if (firstMover !== null) {
+    turn = true;
+    roller = turnRoller(firstMover, k - Math.min(...movers.keys()) - 1);
+  }
+  if (turn) {
+    if (seat === roller) throw new TranscriptError('action', `${path}: seat ${seat} rolls roll ${k}: its reveal comes with its roll`, k, seat);
+    if (k > 1 && a.v < t.rolls[k - 2]!.v) throw new TranscriptError('order', `${path} comes before the previous roll`, k, seat);
+  }
+  t.recommitments.forEach((r, j) => {
+    if (r.applies_from === k && r.v > a.v) {
+      throw new TranscriptError('order', `recommitments[${j}] (v ${r.v}) for roll ${k} was made after seat ${seat}'s reveal ${path} (v ${a.v}) was held`, k, r.seat);
+    }
   });
 }
 

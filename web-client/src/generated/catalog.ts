@@ -33,7 +33,7 @@ export const PAGE_PATHS = [
 export type PagePath = (typeof PAGE_PATHS)[number];
 
 /** The `hello.proto` this client speaks (protocol/limits.py, `PROTOCOL_VERSION`). */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** What a player reads for each refusal a player can cause, by code
  * (protocol/refusals.py, `PLAYER_WORDS`). */

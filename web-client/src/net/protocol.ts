@@ -11,6 +11,9 @@ import { PROTOCOL_VERSION } from '../generated/catalog';
 
 export { PROTOCOL_VERSION };
 
+/** A day (ms): a match whose `move_time` is whole days, at least one, is a correspondence match. */
+export const DAY_MS = 86_400_000;
+
 export type { Seat };
 export type Move = readonly [number, number];
 export type ClockPhase = 'waiting' | 'commit' | 'rolloff' | 'decide' | 'reveal' | 'move' | 'take' | 'resign' | 'over';
@@ -91,6 +94,10 @@ export interface EventKinds {
   match_over: MatchOver;
   forfeit: { game: number; seat: Seat; reason: ForfeitReason; evidence: Uint8Array | null };
   rematch_offered: RematchOffered;
+  /** Correspondence: the next game's roll-off asks each seat for its reveal `k` (deposited ahead). */
+  rolloff_ahead: { game: number; k: number };
+  /** Correspondence: `seat`'s clock stands still until `until` (server time; null: its vacation ended). */
+  vacation: { seat: Seat; until: number | null };
 }
 export type EventKind = keyof EventKinds;
 

@@ -15,6 +15,10 @@
  *   version it announced, never in the middle of a transition. Commit (between games after
  *   `nextGameShare` of the commit clock or when asked), reveal, and with `autoRoll` the roll of
  *   a forced decision (no cube decision possible);
+ * - correspondence (docs/fairness.md, section 15): the seat deposits ahead what it may, so that
+ *   the match never waits for it: its reveal of the opponent's next roll while the opponent
+ *   decides, and in a match its commitment to the next game and the reveals that game's
+ *   roll-off asks for (`rolloff_ahead`; after a snapshot, found by trying from roll 1);
  * - a seat lacking its chain re-commits between rolls (docs/fairness.md, section 7), once per
  *   roll index, at most 3 times a game; later actions are held back until the server answered.
  *
@@ -173,6 +177,8 @@ export class SeatCore {
   private restarting = false;
   private resyncAsked = -1;
   private ackedRecommit: string | null = null;
+  /** Correspondence, after a snapshot: the roll of the next game's roll-off to try to deposit for. */
+  private readonly probe = new Map<number, number>();
 
   constructor(
     readonly matchId: string,
@@ -250,6 +256,10 @@ export class SeatCore {
         if (frame.p.v < this.tracker.version) this.rewound();
         this.tracker.applySnapshot(frame.p.v, frame.p.state);
         this.midTransition = false;
+        if (this.tracker.correspondence && this.tracker.settings?.mode === 'match') {
+          this.probe.clear();
+          this.probe.set(this.tracker.game + 1, 1);
+        }
         break;
       case 'probe':
         out.push({ t: 'send', frame: { t: 'echo', at: frame.p.t } });
@@ -321,6 +331,13 @@ export class SeatCore {
     }
     this.pending.delete(p.ticket);
     this.answer(out, reply, false, p);
+    if (p.action?.t === 'reveal' && this.probe.has(p.action.p.game as number)) {
+      // A deposit for the next game's roll-off tried after a snapshot: `stale` asks for a later
+      // roll (the roll-off went on: try the next); anything else ends the trying.
+      const game = p.action.p.game as number;
+      if (!reply.ok && reply.code === 'stale') this.probe.set(game, (p.action.p.k as number) + 1);
+      else this.probe.delete(game);
+    }
     if (p.action?.t === 'recommit') {
       const game = p.action.p.game as number;
       if (reply.ok) this.ackedRecommit = `${game}:${this.held.get(game)?.n ?? 0}`;
@@ -384,6 +401,12 @@ export class SeatCore {
     const out: Effect[] = [];
     this.automate(now, out);
     return this.finish(out);
+  }
+
+  /** Caught up, and nothing of this seat's waits to be sent or answered: a page that opens only
+   * to act may close now (a correspondence match). */
+  get idle(): boolean {
+    return this.caughtUp && this.pending.size === 0 && this.asked.size === 0;
   }
 
   /** Whether an action of this seat (a recommit, or one held behind it) is not answered yet. */
@@ -558,7 +581,8 @@ export class SeatCore {
   /** When (`now`'s scale) the automatic commit to the next game waits for, or null. */
   commitAt(): number | null {
     const t = this.tracker;
-    const share = this.config.nextGameShare;
+    // A correspondence match waits for nobody: commit at once.
+    const share = t.correspondence ? null : this.config.nextGameShare;
     const game = t.commitGame;
     if (this.seat === null || share === null || game <= 1 || t.owes(this.seat) !== 'commit') return null;
     if (this.nextGameAsked === game || this.commits.has(game) || !this.config.autoCommit) return null;
@@ -615,7 +639,51 @@ export class SeatCore {
         this.dice('roll', game, k, now, true);
         this.flush(out);
       }
+    } else if (owed === null && t.correspondence && cfg.autoReveal) {
+      this.depositTurn(now, out);
     }
+    if (t.correspondence && cfg.autoReveal && cfg.autoCommit) this.prepare(now, out);
+  }
+
+  /** While the opponent decides its roll, deposit this seat's reveal of that roll. */
+  private depositTurn(now: number, out: Effect[]): void {
+    const t = this.tracker;
+    const seat = this.seat!;
+    if (t.clock.phase !== 'decide' || t.clock.seats.length !== 1 || t.clock.seats[0] !== 1 - seat) return;
+    const kk = key(['deposit', t.game, t.k]);
+    if (this.done.has(kk)) return;
+    this.done.add(kk);
+    this.dice('reveal', t.game, t.k, now, true);
+    this.flush(out);
+  }
+
+  /** During a game of a correspondence match, prepare the next: commit to it, then deposit the
+   * reveals its roll-off asks for (or, after a snapshot, try from roll 1). */
+  private prepare(now: number, out: Effect[]): void {
+    const t = this.tracker;
+    if (t.settings?.mode !== 'match' || !t.inGame) return;
+    const game = t.game + 1;
+    const ck = key(['commit', game, 0]);
+    if (!this.done.has(ck) && !this.commits.has(game)) {
+      this.done.add(ck);
+      this.dice('commit', game, 0, now, true);
+      this.flush(out);
+      return;
+    }
+    let k: number;
+    if (t.ahead !== null && t.ahead.game === game) {
+      k = t.ahead.k;
+      this.probe.delete(game);
+    } else if (this.probe.has(game) && this.commitReply(game) !== null) {
+      k = this.probe.get(game)!;
+    } else {
+      return;
+    }
+    const rk = key(['reveal', game, k]);
+    if (this.done.has(rk)) return;
+    this.done.add(rk);
+    this.dice('reveal', game, k, now, true);
+    this.flush(out);
   }
 
   /** Automatic actions the match no longer wants (not in flight) are dropped. */
@@ -627,6 +695,8 @@ export class SeatCore {
       if (p.auto === null || p.state === 'sent') continue;
       const [kind, game, k] = p.auto;
       if (t.over === null && seat !== null) {
+        // The next game's, prepared ahead: wanted while this one lasts.
+        if (t.correspondence && game === t.game + 1 && t.inGame) continue;
         const owed = this.midTransition ? null : t.owes(seat);
         const here = t.game === game && t.k === k;
         if (kind === 'commit' && (owed === null || owed === 'commit') && t.commitGame === game) continue;
@@ -648,6 +718,8 @@ export class SeatCore {
     if (seat === null) return false;
     const g = game ?? t.game;
     const h = held === undefined ? (this.held.get(g) ?? null) : held;
+    // The next game's chain, prepared ahead: nobody re-commits before a game starts.
+    if (game !== undefined && game === t.game + 1 && t.inGame) return h !== null && h.n === 0;
     if (h === null || t.k > h.chain.length) return false; // none, or run out
     const count = t.recommits[seat];
     if (this.ackedRecommit === `${g}:${h.n}` && h.n === count + 1) return true; // its event is on the way

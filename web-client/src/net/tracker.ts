@@ -9,18 +9,19 @@ import { type MatchKind, type MatchRules, MAX_CUBE, cubeInPlay, mayDouble } from
 import { decodePositionId } from '../engine/positionId';
 import { type Board, startPosition } from '../engine/position';
 import { other } from '../engine/seat';
-import type {
-  Clock,
-  EventFrame,
-  ForfeitReason,
-  GameOver,
-  MatchCreated,
-  MatchOver,
-  MatchStateWire,
-  Move,
-  RematchOffered,
-  Seat,
-  SeatStatus,
+import {
+  DAY_MS,
+  type Clock,
+  type EventFrame,
+  type ForfeitReason,
+  type GameOver,
+  type MatchCreated,
+  type MatchOver,
+  type MatchStateWire,
+  type Move,
+  type RematchOffered,
+  type Seat,
+  type SeatStatus,
 } from './protocol';
 
 const START: Board = startPosition().mover;
@@ -87,6 +88,11 @@ export class Tracker {
   rolls: RollRecord[] = [];
   /** Events that did not follow the previous version (should stay 0). */
   gaps = 0;
+  /**
+   * Correspondence: the next game's roll-off wants each seat's reveal `k` (its last
+   * `rolloff_ahead`); null before, once that game started, or after a snapshot (which does not say).
+   */
+  ahead: { game: number; k: number } | null = null;
   private beavered = false;
 
   // ---- queries --------------------------------------------------------------------------------
@@ -111,6 +117,19 @@ export class Tracker {
     if (this.over !== null || last === null) return false;
     return last.game === this.game || (last.game === this.game - 1 && this.clock.phase === 'commit');
   }
+
+  /** A correspondence match: its clock is whole days (docs/protocol.md). */
+  get correspondence(): boolean {
+    const t = this.settings?.move_time ?? 0;
+    return t >= DAY_MS && t % DAY_MS === 0;
+  }
+
+  /** A game is under way: started, not over. */
+  get inGame(): boolean {
+    const started = this.game > 0 && this.commitments[0] !== null;
+    return started && (this.lastGame === null || this.lastGame.game !== this.game);
+  }
+
 
   /** The match's rules in the engine's terms (null until the match is known). */
   get rules(): MatchRules | null {
@@ -180,6 +199,7 @@ export class Tracker {
     this.snapshotHeads = g.heads ? { k: g.k, links: [g.heads[0], g.heads[1]] } : null;
     this.lastGame = g.result;
     this.lastPlay = null;
+    this.ahead = null;
     this.clock = g.clock ?? { phase: s.result ? 'over' : g.phase, seats: [], deadline: null, reserves: this.clock.reserves };
   }
 
@@ -199,7 +219,10 @@ export class Tracker {
         if (this.status[e.p.seat] === 'empty') this.status[e.p.seat] = 'online';
         break;
       case 'commit_received':
-        this.game = e.p.game;
+        if (!this.inGame) this.game = e.p.game; // (a commitment to the next game made ahead leaves this one)
+        break;
+      case 'rolloff_ahead':
+        this.ahead = { game: e.p.game, k: e.p.k };
         break;
       case 'committed':
         this.game = e.p.game;
@@ -228,6 +251,7 @@ export class Tracker {
         this.lastPlay = null;
         this.forfeit = null;
         this.rolls = [];
+        this.ahead = null;
         break;
       case 'dice': {
         const d = e.p;

@@ -1,0 +1,67 @@
+"""Notices from the match-event bus (docs/friends.md, "Notifications"): ``your_turn`` when a
+correspondence decision passes to a player, ``result`` when a match of an account ends.
+
+Registered in server/app.py with ``bus.on(Committed, "notices", ...)`` and
+``bus.on(MatchFinished, "notices", ...)``; a lost delivery loses only a notice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.match.bus import Committed, MatchFinished
+from server.match.store import Store
+from server.players.notices import Notices
+
+TURN_DECISIONS = frozenset({"decide", "move", "take", "resign"})
+"""The decisions a player makes itself (a commitment or a reveal its page makes for it)."""
+
+
+@dataclass
+class TurnNotices:
+    store: Store
+    notices: Notices
+    base_url: str
+
+    async def _accounts(self, match_id: str) -> list[str | None]:
+        refs = await self.store.seat_fields(match_id, ["a0", "a1"])
+        return [r.decode().split(" ", 1)[0] if r else None for r in refs]
+
+    async def committed(self, event: Committed) -> None:
+        state = event.state
+        if not state.config.correspondence or not event.events:
+            return
+        clock = event.events[-1].next
+        if clock is None or clock.phase not in TURN_DECISIONS:
+            return
+        by = getattr(event.command, "seat", None)
+        if by is None or by in clock.seats:
+            return  # a timeout, or the same player acts again: no new turn to tell
+        accounts = await self._accounts(state.match_id)
+        opponent = state.names
+        for seat in clock.seats:
+            key = accounts[seat]
+            if key:
+                await self.notices.notify(
+                    key, "your_turn", f"Your turn against {opponent[1 - seat]}",
+                    state.updated, f"{self.base_url}/m/{state.match_id}",
+                    match=state.match_id, deadline=clock.deadline,
+                )  # fmt: skip
+
+    async def finished(self, event: MatchFinished) -> None:
+        state, over = event.state, event.over
+        if over.reason in ("cancelled", "declined"):
+            return  # never played
+        accounts = await self._accounts(state.match_id)
+        for seat, key in enumerate(accounts):
+            if not key:
+                continue
+            won = over.winner == seat
+            other = state.names[1 - seat] or "nobody"
+            text = (f"Your session with {other} ended" if over.winner is None
+                    else f"You {'won' if won else 'lost'} against {other}")  # fmt: skip
+            await self.notices.notify(
+                key, "result", text,
+                state.updated, f"{self.base_url}/m/{state.match_id}",
+                match=state.match_id, won=won,
+            )  # fmt: skip
