@@ -76,6 +76,24 @@ PLAYER_WORDS: dict[ApiErrorCode, str] = {
     HttpCode.BAD_LOGIN: "Wrong username or password.",
     HttpCode.TOO_MANY_ATTEMPTS: "Too many attempts: wait a while and try again.",
     HttpCode.SIGNED_OUT: "You are not signed in.",
+    # Quick pairing and tournaments
+    HttpCode.BAD_SEEK: "Those pairing terms are not offered: choose another format or clock.",
+    HttpCode.BAD_CONFIG: "Those tournament terms are out of range.",
+    HttpCode.FULL: "This tournament has all the players it takes.",
+    HttpCode.STARTED: "This tournament is under way: it takes no new players.",
+    HttpCode.FINISHED: "This tournament is over.",
+    HttpCode.TOO_MANY_TOURNAMENTS: "You already run as many tournaments still going on as allowed.",
+    # The analysis board, rollouts and imports
+    HttpCode.BAD_POSITION_ID: "That is not a Position ID.",
+    HttpCode.BAD_MATCH_ID: "That is not a Match ID of a game being played.",
+    HttpCode.BAD_XGID: "That is not an XGID.",
+    HttpCode.BAD_PLAY: "That is not a legal play of those dice.",
+    HttpCode.TOO_MANY_ROLLOUTS: "You have as many rollouts waiting as allowed: cancel one, or "
+    "wait for one to finish.",
+    HttpCode.BAD_MATCH_FILE: "That file is not a match this site can read.",
+    # Correspondence
+    HttpCode.TOO_MANY_GAMES: "You already play as many correspondence matches as allowed.",
+    HttpCode.VACATION_USED: "That is more vacation than you have left this year.",
 }
 """The sentence a page shows for each refusal a player can cause."""
 

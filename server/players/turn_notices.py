@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from protocol.events import PLAYER_DECISIONS
 from server.match.bus import Committed, MatchFinished
 from server.match.store import Store
 from server.players.notices import Notices
-
-TURN_DECISIONS = frozenset({"decide", "move", "take", "resign"})
-"""The decisions a player makes itself (a commitment or a reveal its page makes for it)."""
 
 
 @dataclass
@@ -32,7 +30,7 @@ class TurnNotices:
         if not state.config.correspondence or not event.events:
             return
         clock = event.events[-1].next
-        if clock is None or clock.phase not in TURN_DECISIONS:
+        if clock is None or clock.phase not in PLAYER_DECISIONS:
             return
         by = getattr(event.command, "seat", None)
         if by is None or by in clock.seats:

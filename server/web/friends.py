@@ -27,7 +27,7 @@ from server.players import profiles as players
 from server.players.accounts import Account
 from server.players.friends import PRIVACY_LEVELS, FollowRefused, Friends
 from server.web.common import BadRequest, handles_errors, service
-from server.web.http_input import STRING, Field, Fields, takes
+from server.web.http_input import NO_FIELDS, STRING, Field, Fields, takes
 
 NAME: Fields = {"name": STRING}
 PRIVACY: Fields = {"show": Field(str, nullable=True), "challenges": Field(str, nullable=True)}
@@ -85,7 +85,8 @@ async def follow(request: Request, body: dict[str, Any]) -> JSONResponse:
 
 
 @handles_errors
-async def unfollow(request: Request) -> JSONResponse:
+@takes(NO_FIELDS)
+async def unfollow(request: Request, body: dict[str, Any]) -> JSONResponse:
     account = await me(request)
     await friends(request).unfollow(account, request.path_params["name"].lower())
     return await listing(request, account)
@@ -106,7 +107,8 @@ async def block(request: Request, body: dict[str, Any]) -> JSONResponse:
 
 
 @handles_errors
-async def unblock(request: Request) -> JSONResponse:
+@takes(NO_FIELDS)
+async def unblock(request: Request, body: dict[str, Any]) -> JSONResponse:
     account = await me(request)
     await friends(request).unblock(account, request.path_params["name"].lower())
     return await listing(request, account)

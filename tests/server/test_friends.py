@@ -162,7 +162,9 @@ async def test_notices_arrive_live_are_stored_and_marked_read(server):
     for name in ("gus", "hal"):  # both commit; the roll-off is deposited
         await visit(server.ws, match, tokens[name], keep[name], rng)
     turns = 0
-    for _ in range(4):
+    for _ in range(12):  # the dice decide how many visits pass a move or a roll decision
+        if turns >= 2:
+            break
         (owner,) = [
             n for n, b in players.items() if (await my_row(b, match) or {}).get("your_turn")
         ]
