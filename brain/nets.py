@@ -8,15 +8,20 @@ answer in microseconds; ``tests/unit/test_brain.py`` checks it against ``cube_ac
 Every search runs on the calling thread (``n_threads=1``, no thread pool): a bot worker plays
 many games at once and spreads them over threads itself, and on a small machine bgsage's own
 per-call thread pools would only fight those for the cores. bgsage releases the GIL while it
-evaluates, so ``asyncio.to_thread`` callers really run in parallel.
+evaluates, so ``asyncio.to_thread`` callers really run in parallel. bgsage's cubeless deep
+searches keep a position cache and are not shared between threads: a small pool of them
+(:data:`SEARCHES`, one per core) lends each to one caller at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import math
 import os
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import bgbot_cpp
 from bgsage.weights import bearoff_db_path, default_weights
@@ -132,7 +137,7 @@ class Nets:
                 self._bearoff = db
         self._one_ply = (bgbot_cpp.BearoffStrategy(base, self._bearoff)
                          if self._bearoff is not None else base)
-        self._searches: dict[int, object] = {}
+        self._searches: dict[int, _Searches] = {}
 
     @property
     def weights(self):  # type: ignore[no-untyped-def]
@@ -145,20 +150,32 @@ class Nets:
         """bgsage's loaded bear-off database, or None when it is not installed."""
         return self._bearoff
 
-    def _cubeless_search(self, ply: int):  # type: ignore[no-untyped-def]
-        """bgsage's cubeless N-ply search (its own copy of the weights), built on first use."""
+    def _cubeless_search(self, ply: int) -> _Searches:
+        """The pool of bgsage's cubeless ``ply``-deep searches, made on first use."""
         with _LOCK:
-            search = self._searches.get(ply)
-            if search is None:
-                w = self._weights
-                search = bgbot_cpp.create_multipy(
-                    w.strategy_type, w.weight_paths_list, w.hidden_sizes_list, n_plies=ply,
-                    filter_max_moves=FILTER_MAX_MOVES, filter_threshold=FILTER_THRESHOLD,
-                    parallel_evaluate=False, parallel_threads=1)
-                if self._bearoff is not None:
-                    bgbot_cpp.multipy_set_bearoff_db(search, self._bearoff)
-                self._searches[ply] = search
+            pool = self._searches.get(ply)
+            if pool is None:
+                pool = self._searches[ply] = _Searches(self._new_search, ply, SEARCHES)
+        return pool
+
+    def _new_search(self, ply: int):  # type: ignore[no-untyped-def]
+        w = self._weights
+        search = bgbot_cpp.create_multipy(
+            w.strategy_type, w.weight_paths_list, w.hidden_sizes_list, n_plies=ply,
+            filter_max_moves=FILTER_MAX_MOVES, filter_threshold=FILTER_THRESHOLD,
+            parallel_evaluate=False, parallel_threads=1)
+        if self._bearoff is not None:
+            bgbot_cpp.multipy_set_bearoff_db(search, self._bearoff)
         return search
+
+    def _cubeless_probs(self, posts: list[list[int]], pre: list[int], ply: int) -> list[Probs]:
+        """Cubeless ``ply``-deep outcome probabilities of the mover after each of the plays
+        ``posts`` from ``pre`` (one search, its cache shared by the plays of one decision)."""
+        with self._cubeless_search(ply).borrow() as search:
+            try:
+                return [Probs.of(search.evaluate_board(post, pre)["probs"]) for post in posts]
+            finally:
+                search.clear_cache()  # the cache is per decision: keep memory flat
 
     # -- evaluation ---------------------------------------------------------------------------
 
@@ -205,6 +222,29 @@ class Nets:
         deep = sorted((self._score_nply(s, pre, context, ply) for s in keep), key=_order)
         return deep + rest
 
+    def settle(self, position: Position, ranked: list[ScoredPlay], context: CubeContext,
+               ply: int, keep: int, within: float) -> list[ScoredPlay]:
+        """``ranked`` (from ``position``, best first, as :meth:`rank_plays` gives them at any
+        ply) with its close call looked at ``ply`` deep: the plays within ``within`` equity
+        of the best, at most ``keep`` of them, re-scored by bgsage's cubeless ``ply``-deep
+        search (its probabilities made cubeful in ``context`` as at 1-ply) and re-sorted,
+        followed by the others as they were. When no other play is that close the choice is
+        clear and ``ranked`` comes back unchanged."""
+        if not ranked:
+            return []
+        best = ranked[0].equity
+        close = list(itertools.takewhile(lambda s: best - s.equity < within, ranked[:keep]))
+        if len(close) < 2:
+            return list(ranked)
+        pre = to_board(position)
+        posts = [to_board(s.play.position) for s in close]
+        deep = sorted((ScoredPlay(s.play, self._cubeful_post(post, probs, context),
+                                  probs.cubeless_equity, probs)
+                       for s, post, probs in zip(close, posts,
+                                                 self._cubeless_probs(posts, pre, ply),
+                                                 strict=True)), key=_order)
+        return deep + list(ranked[len(close):])
+
     def _score_1ply(self, play: Play, pre: list[int], context: CubeContext) -> ScoredPlay:
         post = to_board(play.position)
         raw = self._one_ply.evaluate_board(post, pre)
@@ -232,20 +272,13 @@ class Nets:
         post = to_board(scored.play.position)
         if not context.is_match and not context.cube_in_play:
             # Cubeless play (a cubeless money game; bench/bots.py): the plain N-ply search.
-            probs = self._cubeless_nply(post, pre, ply)
+            (probs,) = self._cubeless_probs([post], pre, ply)
             return ScoredPlay(scored.play, probs.cubeless_equity, probs.cubeless_equity, probs)
         owner, args = _nply_args(context)
         equity = bgbot_cpp.cubeful_equity_nply(
             bgbot_cpp.flip_board(post), owner, self._one_ply, ply, bearoff_db=self._bearoff,
             **args)
         return ScoredPlay(scored.play, -equity, scored.cubeless, scored.probs)
-
-    def _cubeless_nply(self, post: list[int], pre: list[int], ply: int) -> Probs:
-        search = self._cubeless_search(ply)
-        with _SEARCH_LOCK:  # the search keeps a cache: one caller at a time
-            raw = search.evaluate_board(post, pre)
-            search.clear_cache()
-        return Probs.of(raw["probs"])
 
     def score_plays(self, position: Position, plays: Sequence[Play], context: CubeContext,
                     ply: int) -> list[ScoredPlay]:
@@ -264,7 +297,7 @@ class Nets:
                           ply: int) -> ScoredPlay:
         post = to_board(play.position)
         if not context.is_match and not context.cube_in_play:
-            probs = self._cubeless_nply(post, pre, ply)
+            (probs,) = self._cubeless_probs([post], pre, ply)
             return ScoredPlay(play, probs.cubeless_equity, probs.cubeless_equity, probs)
         owner, args = _nply_args(context)
         raw = bgbot_cpp.cubeful_probs_and_equity_nply(
@@ -301,12 +334,32 @@ class Nets:
             probs=Probs.of(raw["probs"]),
         )
 
-    def cube_advice(self, position: Position, context: CubeContext) -> CubeAdvice:
-        """The 1-ply cube decision for the player on roll in ``position`` (Janowski, with
-        match equities in match play). Meaningless when the cube is dead; callers check
+    def cube_advice(self, position: Position, context: CubeContext, ply: int = 1) -> CubeAdvice:
+        """The cube decision for the player on roll in ``position``: at ``ply`` 1 from the net's
+        pre-roll probabilities (Janowski, with match equities in match play); at ``ply`` 2 or
+        more the no-double and double/take equities come from a cube-aware search that deep,
+        as bgsage's ``cube_action`` computes them (``tests/unit/test_brain.py`` checks both).
+        ``probs`` are 1-ply at every depth. Meaningless when the cube is dead; callers check
         :attr:`CubeContext.may_double` first."""
         board = to_board(position)
-        probs = self.pre_roll_probs(position)
+        advice = self._advice_1ply(board, context)
+        if ply <= 1:
+            return advice
+        best = self._best_plays(board)
+        no_double = self._after_rolls(best, context, ply)
+        doubled = replace(context, value=2 * context.value, owner=Owner.OPPONENT)
+        double_take = self._rescaled(self._after_rolls(best, doubled, ply), doubled, context)
+        take = double_take <= advice.double_pass
+        # A trailer facing a 1-away opponent after the Crawford game doubles at once: losing
+        # loses the match whatever the cube.
+        double = _post_crawford_trailer(context) or min(double_take,
+                                                        advice.double_pass) > no_double
+        return self._with_beaver(advice.probs, context, double, take, no_double, double_take,
+                                 advice.double_pass)
+
+    def _advice_1ply(self, board: list[int], context: CubeContext) -> CubeAdvice:
+        flipped = bgbot_cpp.flip_board(board)
+        probs = Probs.of(self._one_ply.evaluate_board(flipped, flipped)["probs"]).inverted()
         values = probs.as_list()
         race = bgbot_cpp.is_race(board)
         pips_me, pips_opp = bgbot_cpp.pip_counts(board)
@@ -315,23 +368,122 @@ class Nets:
             values, context.value, _OWNER[context.owner], x,
             context.away[0], context.away[1], context.crawford,
             jacoby=context.jacoby and not context.is_match)
-        double_take = decision.equity_dt
-        beaver = bool(context.beavers and not context.is_match and decision.should_take
-                      and double_take < 0.0)
+        return self._with_beaver(probs, context, bool(decision.should_double),
+                                 bool(decision.should_take), float(decision.equity_nd),
+                                 float(decision.equity_dt), float(decision.equity_dp))
+
+    @staticmethod
+    def _with_beaver(probs: Probs, context: CubeContext, double: bool, take: bool,
+                     no_double: float, double_take: float, double_pass: float) -> CubeAdvice:
+        beaver = bool(context.beavers and not context.is_match and take and double_take < 0.0)
         if beaver:
             double_take *= 2.0  # the taker redoubles at once and keeps the cube
-        double = bool(decision.should_double)
-        if beaver:
-            double = min(double_take, decision.equity_dp) > decision.equity_nd
-        return CubeAdvice(
-            double=double,
-            take=bool(decision.should_take),
-            beaver=beaver,
-            no_double=float(decision.equity_nd),
-            double_take=float(double_take),
-            double_pass=float(decision.equity_dp),
-            probs=probs,
-        )
+            double = min(double_take, double_pass) > no_double
+        return CubeAdvice(double=double, take=take, beaver=beaver, no_double=no_double,
+                          double_take=double_take, double_pass=double_pass, probs=probs)
+
+    def _nply_kwargs(self, context: CubeContext) -> dict[str, object]:
+        if context.is_match:
+            return {"cube_value": context.value, "away1": context.away[0],
+                    "away2": context.away[1], "is_crawford": context.crawford,
+                    "jacoby": False, "beaver": False}
+        return {"cube_value": context.value, "jacoby": context.jacoby,
+                "beaver": context.beavers}
+
+    def _cubeful_nply(self, board: list[int], context: CubeContext, ply: int) -> float:
+        """bgsage's cube-aware ``ply``-deep equity of the pre-roll ``board`` for its player on
+        roll, cube as in ``context`` and best cube play by both sides from now on (money:
+        per unit cube; match play: match equity at the context's cube value)."""
+        return float(bgbot_cpp.cubeful_equity_nply(
+            board, _OWNER[context.owner], self._one_ply, ply, n_threads=1,
+            bearoff_db=self._bearoff, **self._nply_kwargs(context)))
+
+    def _pre_roll_equity(self, board: list[int], context: CubeContext, ply: int) -> float:
+        """The cubeful equity of the player on roll in ``board`` with best cube play from now
+        on, this turn's double included: bgsage's search at 2 or more; at 1-ply the 1-ply
+        decision of :meth:`cube_advice` (bgsage's ``cubeful_equity_nply`` at 1-ply leaves out
+        the double now)."""
+        if ply > 1:
+            return self._cubeful_nply(board, context, ply)
+        advice = self._advice_1ply(board, context)
+        return advice.equity if context.may_double else advice.no_double
+
+    @staticmethod
+    def _rescaled(equity: float, at: CubeContext, to: CubeContext) -> float:
+        """An equity normalised to the cube of ``at``, normalised to the cube of ``to``."""
+        if not to.is_match:
+            return equity * at.value / to.value
+        mine, theirs = to.away
+        mwc = bgbot_cpp.eq2mwc(equity, mine, theirs, at.value, to.crawford)
+        return float(bgbot_cpp.mwc2eq(mwc, mine, theirs, to.value, to.crawford))
+
+    def _after_rolls(self, best: list[tuple[int, int, int, list[int], float]],
+                     context: CubeContext, ply: int) -> float:
+        """The equity of the player on roll, ``ply`` deep, who does not double now: over the
+        21 rolls, the play the net likes best (``best``: cubeless, 1-ply, as bgsage's search
+        picks it), then the opponent's cubeful equity ``ply - 1`` deep with their own cube
+        options, seen from this side."""
+        them = context.flipped()
+        total = 0.0
+        for _d1, _d2, weight, post, _value in best:
+            won = bgbot_cpp.check_game_over(post)
+            if won > 0:
+                total += weight * self._won(won, context)
+                continue
+            theirs = self._pre_roll_equity(list(bgbot_cpp.flip_board(post)), them, ply - 1)
+            if context.is_match:
+                mwc = 1.0 - bgbot_cpp.eq2mwc(theirs, them.away[0], them.away[1], context.value,
+                                             context.crawford)
+                total += weight * bgbot_cpp.mwc2eq(mwc, context.away[0], context.away[1],
+                                                   context.value, context.crawford)
+            else:
+                total += weight * -theirs
+        return total / 36.0
+
+    def roll_equities(self, position: Position) -> list[tuple[int, int, int, float]]:
+        """For each of the 21 rolls ``(d1, d2, weight, equity)`` (``d1 <= d2``, ``weight`` of
+        36): the cubeless 1-ply equity of the player on roll in ``position`` after the best play
+        of that roll (the points won where it ends the game; the position as it is where no
+        play exists). What a roll's luck is measured against (``bench/bots.py``)."""
+        return [(d1, d2, w, value) for d1, d2, w, _post, value in
+                self._best_plays(to_board(position))]
+
+    def _best_plays(self, board: list[int]) -> list[tuple[int, int, int, list[int], float]]:
+        """Each roll's best play from the pre-roll ``board``, as bgsage's searches pick it
+        (cubeless 1-ply), with its value. bgsage's generator, which tests/unit/test_brain.py
+        checks reaches exactly our legal results (the board unchanged where none exists)."""
+        out = []
+        for d1, d2, weight in _ROLLS:
+            best, best_value = board, -math.inf
+            for post in bgbot_cpp.possible_moves(board, d1, d2):
+                won = bgbot_cpp.check_game_over(post)
+                value = (float(won) if won else
+                         Probs.of(self._one_ply.evaluate_board(post, board)["probs"])
+                         .cubeless_equity)
+                if value > best_value:
+                    best, best_value = post, value
+            out.append((d1, d2, weight, best, best_value))
+        return out
+
+    @staticmethod
+    def _won(kind: int, context: CubeContext) -> float:
+        """What the game just won (1 single, 2 gammon, 3 backgammon) is worth, on the scale of
+        :meth:`cube_advice`'s equities."""
+        if not context.is_match:
+            jacoby = context.jacoby and context.owner is Owner.CENTRED
+            return 1.0 if jacoby else float(kind)
+        certain = [1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0]
+        mine, theirs = context.away
+        mwc = bgbot_cpp.cubeless_mwc(certain, mine, theirs, context.value, context.crawford)
+        return float(bgbot_cpp.mwc2eq(mwc, mine, theirs, context.value, context.crawford))
+
+
+def _post_crawford_trailer(context: CubeContext) -> bool:
+    return context.is_match and not context.crawford and context.away[1] == 1 < context.away[0]
+
+
+_ROLLS = tuple((d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(d1, 7))
+"""The 21 distinct rolls with their weights (out of 36)."""
 
 
 def deep_candidates(ranked: Sequence[ScoredPlay], also: Position | None = None, *,
@@ -374,8 +526,48 @@ def _order(scored: ScoredPlay):
     return (-scored.equity, -scored.cubeless, scored.play.moves)
 
 
+SEARCHES = max(1, min(4, os.cpu_count() or 1))
+"""Cubeless deep searches of one depth that run at once in a process: one per core (each
+keeps its own position cache, ~18 MB); more callers wait for one to be free."""
+
+
+class _Searches:
+    """A pool of bgsage's cubeless searches of one depth, lent to one caller at a time (a
+    search keeps a position cache and is not shared between threads)."""
+
+    def __init__(self, make, ply: int, size: int) -> None:  # type: ignore[no-untyped-def]
+        self._make, self._ply, self._size = make, ply, size
+        self._idle: list[object] = []
+        self._made = 0
+        self._free = threading.Condition()
+
+    @contextlib.contextmanager
+    def borrow(self):  # type: ignore[no-untyped-def]
+        with self._free:
+            while not self._idle and self._made >= self._size:
+                self._free.wait()
+            if self._idle:
+                search = self._idle.pop()
+            else:
+                self._made += 1
+                search = None
+        if search is None:
+            try:
+                search = self._make(self._ply)
+            except BaseException:
+                with self._free:
+                    self._made -= 1
+                    self._free.notify()
+                raise
+        try:
+            yield search
+        finally:
+            with self._free:
+                self._idle.append(search)
+                self._free.notify()
+
+
 _LOCK = threading.Lock()
-_SEARCH_LOCK = threading.Lock()
 _NETS: Nets | None = None
 
 

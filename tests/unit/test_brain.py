@@ -4,6 +4,7 @@ own answers (its move generator, its analyzer) and GNU Backgammon's position ids
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import bgbot_cpp
 import bgsage
@@ -17,6 +18,7 @@ from engine import position_id
 from engine.match import Match, MatchOptions
 from engine.movegen import legal_plays
 from engine.position import Position
+from engine.results import result_kind
 from harness.corpus import random_play, to_gnubg
 
 
@@ -170,6 +172,126 @@ def test_cube_advice_matches_bgsage_cube_action(positions, analyzer):
         seen["take" if advice.take else "pass"] += 1
         seen["beaver"] += advice.beaver
     assert all(seen.values()), seen  # the sample covers every kind of answer
+
+
+CUBELESS = CubeContext(cube_in_play=False)
+
+
+def _two_ply_by_hand(brain, position: Position, context: CubeContext) -> tuple[float, float]:
+    """No-double and double/take equities two plies deep, composed from parts checked against
+    bgsage at 1-ply: for each roll the best play by cubeless 1-ply equity over our engine's
+    legal plays, then the opponent's 1-ply cube decision (their best cube play included)."""
+    doubled = CubeContext(value=2 * context.value, owner=Owner.OPPONENT, away=context.away,
+                          jacoby=context.jacoby, beavers=context.beavers)
+    totals = [0.0, 0.0]
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            ranked = brain.rank_plays(position, d1, d2, CUBELESS)
+            after = (ranked[0].play.position if ranked else position).swapped()
+            for i, mine in enumerate((context, doubled)):
+                theirs = mine.flipped()
+                advice = brain.cube_advice(after, theirs)
+                value = advice.equity if theirs.may_double else advice.no_double
+                totals[i] += (1 if d1 == d2 else 2) * -value
+    return totals[0] / 36, 2 * totals[1] / 36
+
+
+def test_two_ply_cube_is_the_one_ply_decision_a_roll_later():
+    """Money play: the 2-ply no-double and double/take equities are the 36-roll average of the
+    opponent's 1-ply cubeful equity after our best play (the double/take one with the cube
+    theirs at twice the value)."""
+    brain = nets()
+    positions = random_play(random.Random(12), 40)[::500]
+    for position in positions:
+        for context in (MONEY, CubeContext(value=2, owner=Owner.MOVER)):
+            advice = brain.cube_advice(position, context, ply=2)
+            no_double, double_take = _two_ply_by_hand(brain, position, context)
+            assert advice.no_double == pytest.approx(no_double, abs=1e-5)
+            assert advice.double_take == pytest.approx(double_take, abs=1e-5)
+            assert advice.double == (min(double_take, 1.0) > no_double)
+
+
+def test_two_ply_cube_advice_agrees_with_bgsage(positions):
+    """bgsage's own 2-ply cube_action gives the same decisions, and in money play nearly the
+    same equities. Its search picks each roll's play its own way (a pubeval pre-filter where
+    there are more than 16, and a batch evaluation whose choice is not always the 1-ply net's
+    best): at some match scores that moves its equities by a tenth."""
+    rng = random.Random(5)
+    brain = nets()
+    deep = bgsage.BgBotAnalyzer(eval_level="2ply", parallel_threads=1)
+    cases = [
+        (CubeContext(), {}),
+        (CubeContext(beavers=True), {"beaver": True}),
+        (CubeContext(away=(5, 3)), {"away1": 5, "away2": 3}),
+        (CubeContext(value=2, owner=Owner.OPPONENT, away=(4, 7)),
+         {"cube_value": 2, "cube_owner": "opponent", "away1": 4, "away2": 7}),
+        (CubeContext(away=(4, 1)), {"away1": 4, "away2": 1}),
+    ]
+    doubles = 0
+    for position in positions[::300]:
+        context, kwargs = rng.choice(cases)
+        advice = brain.cube_advice(position, context, ply=2)
+        theirs = deep.cube_action(to_board(position), **{"jacoby": False, "beaver": False,
+                                                          **kwargs})
+        assert (advice.double, advice.take, advice.beaver) == (
+            theirs.should_double, theirs.should_take, theirs.is_beaver)
+        if not context.is_match:
+            assert advice.no_double == pytest.approx(theirs.equity_nd, abs=0.01)
+            assert advice.double_take == pytest.approx(theirs.equity_dt, abs=0.01)
+        doubles += advice.double
+    assert 0 < doubles < len(positions[::300])
+
+
+def test_settle_looks_at_close_calls_three_plies_deep():
+    """The close plays of a 2-ply ranking re-scored with bgsage's cubeless 3-ply search, equal
+    to its own analyzer's; the rest as they were; a clear choice left alone."""
+    brain = nets()
+    deep = bgsage.BgBotAnalyzer(eval_level="3ply", cubeful=False, parallel_threads=1)
+    start = Position.start()
+    ranked = brain.rank_plays(start, 4, 3, CUBELESS, ply=2)
+    settled = brain.settle(start, ranked, CUBELESS, 3, keep=3, within=0.5)
+    assert len(settled) == len(ranked)
+    assert [s.equity for s in settled[:3]] == sorted((s.equity for s in settled[:3]),
+                                                     reverse=True)
+    assert settled[3:] == ranked[3:]
+    theirs = {tuple(m.board): m.equity
+              for m in deep.checker_play(to_board(start), 4, 3).moves}
+    for scored in settled[:3]:
+        assert scored.equity == pytest.approx(theirs[tuple(to_board(scored.play.position))],
+                                              abs=1e-5)
+    # Nothing within 0.001 of the best: the 2-ply choice stands.
+    assert brain.settle(start, ranked, CUBELESS, 3, keep=3, within=0.001) == ranked
+    assert brain.settle(start, [], CUBELESS, 3, keep=3, within=0.1) == []
+
+
+def test_deep_searches_run_side_by_side():
+    """Threads share the pool of deep searches and get the answers one thread gets alone."""
+    brain = nets()
+    cases = [(Position.start(), d1, d2) for d1, d2 in ((4, 3), (6, 2), (5, 3), (2, 1))]
+
+    def settle(case):
+        position, d1, d2 = case
+        ranked = brain.rank_plays(position, d1, d2, MONEY, ply=1)
+        return brain.settle(position, ranked, MONEY, 3, keep=2, within=0.5)[:2]
+
+    alone = [settle(case) for case in cases]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(settle, cases)) == alone
+
+
+def test_roll_equities_are_the_best_play_of_each_roll(positions):
+    brain = nets()
+    for position in positions[::700]:
+        rolls = brain.roll_equities(position)
+        assert sum(w for _, _, w, _ in rolls) == 36
+        for d1, d2, _, equity in rolls:
+            ranked = brain.rank_plays(position, d1, d2, CUBELESS)
+            expected = (ranked[0].equity if ranked
+                        else brain.score_unchanged(position, CUBELESS).equity)
+            if ranked and ranked[0].play.position.mover[0] == 15:
+                expected = float(int(result_kind(ranked[0].play.position.opponent,
+                                                 ranked[0].play.position.mover)))
+            assert equity == pytest.approx(expected, abs=1e-6)
 
 
 def test_context_for_tracks_cube_and_score():
