@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from protocol.codec import encode
+from server.competition.effects import Pair
 from server.competition.news import News
 from server.competition.quick import QuickPairing
 from server.competition.seek_pool import SeekPool
@@ -41,7 +42,7 @@ from server.players.chat import ChatRooms
 from server.players.friends import Friends
 from server.players.games import MyGames
 from server.players.mail import Mailer
-from server.players.notices import Notices
+from server.players.notices import Notices, tournament_round
 from server.players.profiles import Players, seat_link
 from server.players.results import Results
 from server.players.top import TopBoards
@@ -161,6 +162,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     quick = QuickPairing(
         SeekPool(store.redis), matches, news, seat_link, gateway.presence.claimed
     )
+    # Notifications (server/players/notices.py: stored, rate-limited, live on /ws/notices).
+    notes = Notices(accounts_store.redis)
+
+    async def round_starting(tid: str, name: str, pair: Pair, refs: list[str | None]) -> None:
+        """A tournament pairing's match is made: each signed-in player is told (#22)."""
+        for ref in refs:
+            if ref:
+                key = ref.split(" ", 1)[0]
+                await tournament_round(notes, key, tournaments.now(), name, pair.round, f"/t/{tid}")
+
     # Tournaments (server/competition: the machine's states in Redis, its effects carried out).
     tournaments = Tournaments(
         TournamentStore(store.redis),
@@ -169,6 +180,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         gateway.presence.claimed,
         placed=top.placed,
         per_account=settings.tournaments_per_account,
+        round_starting=round_starting,
     )
 
     # The listeners of the match-event bus, told in this order (docs/architecture.md, "The
@@ -184,7 +196,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(MatchFinished, "results", results.finished)
     bus.on(MatchFinished, "tournaments", tournaments.finished)
     bus.on(MatchFinished, "games", my_games.match_finished)
-    notes = Notices(accounts_store.redis)
     mailer = Mailer(accounts_store.redis, settings.smtp, settings.mail_from, settings.base_url)
     notes.listeners.append(mailer.noticed)
     turn_notices = TurnNotices(store, notes, settings.base_url)

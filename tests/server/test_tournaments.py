@@ -81,6 +81,14 @@ async def test_the_api_a_knockout_and_an_arena_played_to_the_end(stack):
     decider = rounds[2][0]
     assert final["winner"] == decider["players"][decider["outcome"]["winner"]]
     assert final["standings"][0]["name"] == final["winner"] and final["standings"][0]["points"] == 2
+    # Each player was told of each round it was paired in ("a tournament round starting").
+    for p in ko:
+        listed = (await p.call("GET", "/api/my/notices")).body["notices"]
+        told = sorted(n["data"]["round"] for n in listed if n["kind"] == "tournament_round")
+        paired = sorted(r for r, ps in rounds.items() for x in ps if p.name in x["players"])
+        assert told == paired and paired, (p.name, told, paired)
+        note = next(n for n in listed if n["kind"] == "tournament_round")
+        assert note["page"] == f"/t/{tid}" and "Spring <b>Cup</b>" in note["text"]
     # Every match was an ordinary match, arranged, labelled, rated; each rating moved once.
     matches = [p["match"] for r in final["rounds"] for p in r["pairings"]]
     assert len(set(matches)) == 3
