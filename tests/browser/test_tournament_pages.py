@@ -1,5 +1,7 @@
 """The tournament pages (web-client/src/pages/tournaments.ts) in Chromium against a real
-server and Redis: Ann signs up and creates a 4-player knockout from /tournaments (desktop),
+server and Redis: Ann signs up, creates a private rated Swiss starting at a time she picks in
+her local time (the API shows that time, rated and private, and does not list it), then a
+4-player knockout from /tournaments (desktop),
 joins it from its page and withdraws again; four bot players (harness/tournament_players.py:
 accounts that use only the API and the wire protocol) join and play it to the end while Bob,
 a visitor on a phone, watches its page: the standings and the bracket move as matches end,
@@ -22,6 +24,33 @@ async def test_create_join_withdraw_and_watch_a_knockout_to_its_end(net: NetPage
     bob = await net.new(PHONE, who="bob")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     await sign_up(ann, net.base, "ann_t")
+    # A private, rated Swiss at a set time (the browser's local time, sent with its zone).
+    await ann.goto(f"{net.base}/tournaments")
+    form = ann.locator("form.create-tournament-form")
+    await form.locator("select[name=kind]").select_option("swiss")
+    assert await form.locator("input[name=start_at]").is_hidden()
+    await form.locator("select[name=starts]").select_option("at")
+    local = await ann.evaluate(
+        "() => { const d = new Date(Date.now() + 2 * 3600e3); d.setSeconds(0, 0);"
+        " const p = (n) => String(n).padStart(2, '0');"
+        " return [`${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T"
+        "${p(d.getHours())}:${p(d.getMinutes())}`, d.toISOString()]; }"
+    )
+    await form.locator("input[name=start_at]").fill(local[0])
+    await form.locator("input[name=rated]").check()
+    await form.locator("input[name=private]").check()
+    await ann.fill("input[name=tname]", "Night Swiss")
+    await ann.click("button.create-tournament")
+    await ann.wait_for_url(re.compile(r"/t/[0-9a-f]{32}$"))
+    night = ann.url.rsplit("/", 1)[1]
+    visitor = Player("visitor", [net.base])
+    view = (await visitor.call("GET", f"/api/tournaments/{night}")).body
+    assert view["kind"] == "swiss" and view["state"] == "open", view
+    assert view["terms"]["rated"] is True and view["terms"]["private"] is True
+    start = view["terms"]["start"].replace("+00:00", "Z")
+    assert start[:16] == local[1][:16], (start, local)
+    listed = (await visitor.call("GET", "/api/tournaments")).body
+    assert night not in [t["id"] for t in listed["open"]]  # private: by its link only
     await ann.goto(f"{net.base}/tournaments")
     await ann.locator("form.create-tournament-form select[name=kind]").select_option("knockout")
     await ann.fill("input[name=length]", "1")

@@ -87,6 +87,23 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
   const players = h('input', { type: 'number', name: 'max_players', min: '2', max: '256', value: '8' });
   const rounds = h('input', { type: 'number', name: 'rounds', min: '1', max: '20', value: '4' });
   const minutes = h('input', { type: 'number', name: 'minutes', min: '5', max: '240', value: '30' });
+  const starts = h('select', { name: 'starts' });
+  starts.append(h('option', { value: 'when_full', text: 'When it is full' }), h('option', { value: 'at', text: 'At a set time' }));
+  const startAt = h('input', { type: 'datetime-local', name: 'start_at', step: '60' });
+  const rated = h('input', { type: 'checkbox', name: 'rated' });
+  const secret = h('input', { type: 'checkbox', name: 'private' });
+  const check = (label: string, input: HTMLInputElement) => h('label', { class: 'check' }, input, h('span', { text: label }));
+  const startNote = h('p', { class: 'sub start-note' });
+  const showStart = () => {
+    const at = starts.value === 'at';
+    startAt.hidden = !at;
+    startAt.required = at;
+    startNote.textContent = at
+      ? 'It starts at that time (your local time) if enough players have joined, and is cancelled otherwise.'
+      : 'It starts as soon as it is full (and is cancelled if it is not full within a day).';
+  };
+  starts.addEventListener('change', showStart);
+  showStart();
   const create = button('Create tournament', 'btn primary create-tournament');
   create.setAttribute('type', 'submit');
   const form = h(
@@ -95,8 +112,10 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
     h('h2', { text: 'New tournament' }),
     h('div', { class: 'field-row' }, field('Kind', kind), field('Points to win', length), field('Seconds per move', clock)),
     h('div', { class: 'field-row' }, field('Players at most', players), field('Rounds (Swiss)', rounds), field('Minutes (arena)', minutes)),
+    h('div', { class: 'field-row' }, field('Starts', starts), field('Start time', startAt)),
     field('Name', name),
-    h('p', { class: 'sub', text: 'It starts as soon as it is full (and is cancelled if it is not full within a day).' }),
+    h('div', { class: 'field-row checks' }, check('Rated', rated), check('Private (only people with the link can join)', secret)),
+    startNote,
     create,
     error,
   );
@@ -107,6 +126,17 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
     const body: Record<string, unknown> = { kind: kind.value, length: Number(length.value), clock: Number(clock.value), max_players: Number(players.value), name: name.value || null };
     if (kind.value === 'swiss') body.rounds = Number(rounds.value);
     if (kind.value === 'arena') body.minutes = Number(minutes.value);
+    if (rated.checked) body.rated = true;
+    if (secret.checked) body.private = true;
+    if (starts.value === 'at') {
+      const when = new Date(startAt.value); // a datetime-local value is the browser's local time
+      if (Number.isNaN(when.getTime())) {
+        error.textContent = 'Choose the start time.';
+        create.disabled = false;
+        return;
+      }
+      body.start = when.toISOString();
+    }
     try {
       const made = await call<TournamentView>('POST', '/api/tournaments', body);
       location.assign(`/t/${made.tournament}`);
