@@ -84,6 +84,7 @@ from server.match.service import MatchService, NotFound, Unavailable
 from server.match.store import Conflict
 from server.match.tokens import token_hash
 from server.ops import faults, logs
+from server.ops.metrics import TOURNAMENT_PAIRING_SECONDS
 
 log = logs.get("tournaments")
 
@@ -578,8 +579,14 @@ class Tournaments:
             )
         winner = state.match.winner if not state.abandoned else None
         score = (int(state.match.score[0]), int(state.match.score[1]))
+        started = time.monotonic()
         try:
-            await self.advance(tid, MatchFinished(match_id, winner, score, games), board)
+            step = await self.advance(tid, MatchFinished(match_id, winner, score, games), board)
+            paired = isinstance(step, machine.Accepted) and any(
+                isinstance(e, Pair) for e in step.effects
+            )
+            if paired:
+                TOURNAMENT_PAIRING_SECONDS.observe(time.monotonic() - started)
         except Refused as exc:
             log.warning(
                 "tournament result refused",

@@ -69,6 +69,12 @@ APPEND_SECONDS = Histogram(
     "Time to store one transition in Redis (compare-and-set, log append, publish)",
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0),
 )
+TOURNAMENT_PAIRING_SECONDS = Histogram(
+    "fairgammon_tournament_pairing_seconds",
+    "From a tournament match's end being counted (the match-event bus, after its last commit) "
+    "to the pairings it allowed stored and their matches made",
+    buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+)
 DROPPED = Counter(
     "fairgammon_dropped_connections_total",
     "Connections ended because the client did not keep up, by reason (too_slow: its send "

@@ -14,7 +14,7 @@ import asyncio
 import redis.asyncio as aioredis
 
 from harness.accounts import Browser
-from harness.failure_kit import stack_fixture
+from harness.failure_kit import metric, stack_fixture
 from harness.tournament_players import Player, play_tournament
 from protocol.client import MatchClient
 
@@ -81,6 +81,9 @@ async def test_the_api_a_knockout_and_an_arena_played_to_the_end(stack):
     decider = rounds[2][0]
     assert final["winner"] == decider["players"][decider["outcome"]["winner"]]
     assert final["standings"][0]["name"] == final["winner"] and final["standings"][0]["points"] == 2
+    # The final was paired once, when the second semi-final was counted: the operators'
+    # histogram of pairing latency saw that one transition.
+    assert await metric(base, "fairgammon_tournament_pairing_seconds_count") == 1
     # Each player was told of each round it was paired in ("a tournament round starting").
     for p in ko:
         listed = (await p.call("GET", "/api/my/notices")).body["notices"]
