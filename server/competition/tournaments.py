@@ -39,7 +39,11 @@ the outbox once done; a process that dies first leaves them to the sweep of any 
 that ends an arranged tournament match, :meth:`Tournaments.finishing` marks it due in
 ``fg:idx:tournaments`` with a lease; after it, :meth:`Tournaments.finished` applies
 ``MatchFinished`` (winner, score and, for an arena, the games from the match's log) and clears
-the mark; the sweep of any process counts the marks whose lease ran out. The machine counts a
+the mark; the sweep of any process counts the marks whose lease ran out. Results of one
+tournament that arrive while one of its transitions is being stored are applied together as
+the next transition (in their order of arrival), so a round's worth of matches ending at once
+costs a few stores, not one each in a queue; each result's mark is cleared only after the
+transition holding it was stored. The machine counts a
 result once (a second one is ``Unchanged``), so a SIGKILL anywhere loses none and counts none
 twice.
 
@@ -105,6 +109,9 @@ Claimed = Callable[[str, int], Awaitable[None]]
 Placed = Callable[[str, int, list[tuple[str, str | None, int]]], Awaitable[None]]
 """Told when a tournament finishes: its id, the time, and each player's (id, account link,
 tournament points)."""
+Step = machine.Accepted | machine.Unchanged | Refused
+"""What one command came to in a transition: its step, or the refusal it met."""
+
 RoundStarting = Callable[[str, str, Pair, list[str | None]], Awaitable[None]]
 """Told when a pairing's match is made (the hook for notifications, "a tournament round
 starting"): the tournament's id, its name, the pairing and each seat's account link. At least
@@ -193,6 +200,7 @@ class Tournaments:
         self._cache: dict[str, Current] = {}
         self._refs: dict[str, dict[str, str]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._queued: dict[str, list[tuple[Command, int, asyncio.Future[Step]]]] = {}
         self.transitions = 0
         """Transitions this process stored (the bench reads it)."""
         self.conflicts = 0
@@ -279,29 +287,61 @@ class Tournaments:
         board of the match a ``MatchFinished`` is about (an arena's decided pairings are in
         its history, found by their board)."""
         async with self._lock(tid):
-            for attempt in range(ATTEMPTS):
-                current = await self.load(tid, fresh=attempt > 0)
-                now = self.now()
-                state, effects = await self._connections(current.state, now)
-                refusal: Refused | None = None
+            (result,) = await self._advance_locked(tid, [(command, board)])
+        if isinstance(result, Refused):
+            raise result
+        return result
+
+    async def _advance_together(
+        self, tid: str, command: Command, board: int = 0
+    ) -> machine.Accepted | machine.Unchanged:
+        """:meth:`advance`, but commands of one tournament that arrive while a transition of it
+        is being stored wait for it and are then applied together, in their order of arrival,
+        and stored as one transition: when the 128 matches of a knockout's first round end
+        within seconds, each result waits for one store, not for the 127 before it."""
+        future: asyncio.Future[Step] = asyncio.get_running_loop().create_future()
+        self._queued.setdefault(tid, []).append((command, board, future))
+        async with self._lock(tid):
+            batch = self._queued.pop(tid, [])
+            if batch:
+                try:
+                    results = await self._advance_locked(tid, [(c, b) for c, b, _ in batch])
+                except Exception as exc:
+                    for _, _, waiting in batch:
+                        waiting.set_exception(exc)
+                else:
+                    for (_, _, waiting), result in zip(batch, results, strict=True):
+                        waiting.set_result(result)
+        result = await future
+        if isinstance(result, Refused):
+            raise result
+        return result
+
+    async def _advance_locked(self, tid: str, commands: list[tuple[Command, int]]) -> list[Step]:
+        """Apply ``commands`` in order (with the lock held) and store the result as one
+        transition; each command's step, or the :class:`Refused` it met."""
+        for attempt in range(ATTEMPTS):
+            current = await self.load(tid, fresh=attempt > 0)
+            now = self.now()
+            state, effects = await self._connections(current.state, now)
+            results: list[Step] = []
+            for command, board in commands:
                 try:
                     step = self._apply(state, command, now, board)
                 except Refused as exc:
-                    if state is current.state:
-                        raise
-                    refusal, step = exc, machine.Unchanged(exc.message)
+                    results.append(exc)
+                    continue
                 if isinstance(step, machine.Accepted):
                     state, effects = step.state, effects + list(step.effects)
-                if state is current.state:
-                    return step
-                stored = await self._commit(tid, current, state, effects, now, command)
-                if not stored:
-                    self.conflicts += 1
-                    await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
-                    continue
-                if refusal is not None:
-                    raise refusal
-                return step
+                results.append(step)
+            if state is current.state:
+                return results
+            stored = await self._commit(tid, current, state, effects, now, commands[-1][0])
+            if not stored:
+                self.conflicts += 1
+                await asyncio.sleep(random.uniform(0, 0.005 * (attempt + 1)))
+                continue
+            return results
         raise Unavailable("too much contention on this tournament")
 
     def _apply(
@@ -581,7 +621,8 @@ class Tournaments:
         score = (int(state.match.score[0]), int(state.match.score[1]))
         started = time.monotonic()
         try:
-            step = await self.advance(tid, MatchFinished(match_id, winner, score, games), board)
+            finished = MatchFinished(match_id, winner, score, games)
+            step = await self._advance_together(tid, finished, board)
             paired = isinstance(step, machine.Accepted) and any(
                 isinstance(e, Pair) for e in step.effects
             )

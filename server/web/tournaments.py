@@ -244,8 +244,41 @@ def pairing_json(pairing: Pairing, names: dict[str, str]) -> dict[str, Any]:
     }
 
 
+PUBLIC_KEPT = 64
+"""How many tournaments' public views a process keeps (the newest version of each)."""
+_public: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
+
+
 async def view(request: Request, current: Current, viewer: Account | None) -> dict[str, Any]:
-    """The tournament as ``GET /api/tournaments/{id}`` answers it."""
+    """The tournament as ``GET /api/tournaments/{id}`` answers it: its public part (the same
+    for every viewer, kept per version: a page of 256 players polled by all of them every few
+    seconds is built once per change, not once per request) and the viewer's own ``me`` and
+    ``you``."""
+    shell = tournaments(request)
+    state = current.state
+    key = (current.version, _credit(request) // 1000)
+    kept = _public.get(state.id)
+    if kept is None or kept[0] != key:
+        if len(_public) >= PUBLIC_KEPT:
+            _public.clear()
+        kept = _public[state.id] = (key, await public_view(request, current))
+    me = None
+    you = None
+    if viewer is not None and state.player(viewer.id) is not None:
+        player = state.player(viewer.id)
+        assert player is not None
+        found = await shell.me(current, viewer.id)
+        if found is not None:
+            base = request.app.state.services.settings.base_url
+            me = {**found, "page": f"{base}/m/{found['match']}"}
+        you = {"name": player.name, "points": player.points, "withdrawn": not player.active,
+               "seed": player.seed}  # fmt: skip
+    return {**kept[1], "now": service(request).now(), "me": me, "you": you}
+
+
+async def public_view(request: Request, current: Current) -> dict[str, Any]:
+    """What every viewer of the tournament is shown (:func:`view` adds ``now``, ``me``,
+    ``you``)."""
     shell = tournaments(request)
     state = current.state
     config = state.config
@@ -262,16 +295,6 @@ async def view(request: Request, current: Current, viewer: Account | None) -> di
         for p in state.pairings
         if p.outcome is None and p.match is not None
     ]
-    me = None
-    you = None
-    if viewer is not None and state.player(viewer.id) is not None:
-        player = state.player(viewer.id)
-        assert player is not None
-        found = await shell.me(current, viewer.id)
-        if found is not None:
-            me = {**found, "page": f"{base}/m/{found['match']}"}
-        you = {"name": player.name, "points": player.points, "withdrawn": not player.active,
-               "seed": player.seed}  # fmt: skip
     table = [
         {
             "rank": line.rank,
@@ -306,7 +329,6 @@ async def view(request: Request, current: Current, viewer: Account | None) -> di
             "no_show": config.no_show_ms // 1000,
             "break": config.break_ms // 1000,
         },
-        "now": service(request).now(),
         "created": state.created,
         "start_at": config.start_at,
         "open_until": state.created + config.open_ms if config.start_at is None else None,
@@ -330,8 +352,6 @@ async def view(request: Request, current: Current, viewer: Account | None) -> di
         "rounds": [{"round": r, "pairings": ps} for r, ps in sorted(rounds.items())],
         "running": running,
         "winner": winner.name if winner else None,
-        "me": me,
-        "you": you,
     }
 
 
