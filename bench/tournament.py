@@ -74,7 +74,7 @@ def percentile(cumulative: list[tuple[float, float]], q: float) -> str:
         return "-"
     for bound, count in cumulative:
         if count >= q * total:
-            return "> 5 s" if bound == float("inf") else f"≤ {bound * 1000:.0f} ms"
+            return "> 10 s" if bound == float("inf") else f"≤ {bound * 1000:.0f} ms"
     return "-"
 
 

@@ -73,7 +73,7 @@ TOURNAMENT_PAIRING_SECONDS = Histogram(
     "fairgammon_tournament_pairing_seconds",
     "From a tournament match's end being counted (the match-event bus, after its last commit) "
     "to the pairings it allowed stored and their matches made",
-    buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+    buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0),
 )
 DROPPED = Counter(
     "fairgammon_dropped_connections_total",
