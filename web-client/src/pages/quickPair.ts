@@ -12,6 +12,7 @@ import { LobbyError, call } from '../net/lobbyApi';
 import type { SecretStorage } from '../fairdice';
 import { type CreateOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
+import { account } from './account';
 import { describeOptions } from './common';
 
 interface Format {
@@ -82,11 +83,11 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
       offer.hidden = !state.computer;
     }
   };
-  const seek = async (format: Format) => {
+  const seek = async (format: Format, extra: { rated?: boolean; range?: number } = {}) => {
     for (const b of buttons) b.disabled = true;
     status.textContent = '';
     try {
-      const body: Record<string, unknown> = { mode: format.mode, clock: format.clock, name: playerName() };
+      const body: Record<string, unknown> = { mode: format.mode, clock: format.clock, name: playerName(), ...extra };
       if (format.mode === 'match') body.length = format.length;
       const made = await call<SeekState & { socket: string }>('POST', '/api/seeks', body);
       current = { seek: made.seek, format };
@@ -138,6 +139,42 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
     buttons.push(b);
     list.append(b);
   }
+  // Other terms: any mode, length and clock; for a signed-in player rated or not and a range.
+  const mode = h('select', { name: 'seek_mode' });
+  mode.append(h('option', { value: 'single_game', text: 'Single game' }), h('option', { value: 'match', text: 'Match' }), h('option', { value: 'money', text: 'Money session' }));
+  const length = h('input', { type: 'number', name: 'seek_length', min: '1', max: '25', value: '7' });
+  const clock = h('input', { type: 'number', name: 'seek_clock', min: '5', max: '600', value: '60' });
+  const rated = h('input', { type: 'checkbox', name: 'seek_rated' });
+  const range = h('select', { name: 'seek_range' });
+  range.append(h('option', { value: '', text: 'Any rating' }));
+  for (const r of [100, 200, 400]) range.append(h('option', { value: String(r), text: `Within ±${r}` }));
+  const field = (label: string, input: HTMLElement) => h('label', { class: 'field' }, h('span', { class: 'flabel', text: label }), input);
+  const lengthField = field('Points', length);
+  const accountOnly = h('div', { class: 'field-row seek-account' }, h('label', { class: 'check' }, rated, h('span', { text: 'Rated' })), field('Opponent', range));
+  accountOnly.hidden = true;
+  const showLength = () => {
+    lengthField.hidden = mode.value !== 'match';
+  };
+  mode.addEventListener('change', showLength);
+  showLength();
+  const go = button('Seek', 'btn primary seek-custom-go');
+  buttons.push(go);
+  go.addEventListener('click', () => {
+    const format: Format = { mode: mode.value as Format['mode'], length: mode.value === 'match' ? Number(length.value) : 0, clock: Number(clock.value) };
+    const extra: { rated?: boolean; range?: number } = {};
+    if (!accountOnly.hidden) {
+      extra.rated = rated.checked;
+      if (range.value) extra.range = Number(range.value);
+    }
+    void seek(format, extra);
+  });
+  const custom = h('details', { class: 'seek-custom' }, h('summary', { text: 'Other terms' }), h('div', { class: 'field-row' }, field('Game', mode), lengthField, field('Seconds per move', clock)), accountOnly, go);
+  void account()
+    .then((me) => {
+      accountOnly.hidden = me === null;
+    })
+    .catch(() => undefined);
+
   const refresh = async () => {
     try {
       const { looking } = await call<{ looking: Looking[] }>('GET', '/api/seeks');
@@ -152,5 +189,5 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
   setInterval(() => {
     if (document.visibilityState === 'visible') void refresh();
   }, REFRESH_MS);
-  return h('section', { class: 'card quick-pairing' }, h('h2', { text: 'Quick pairing' }), h('p', { class: 'sub', text: 'Pick a game: you are paired with the next player who wants the same.' }), list, status, offer, cancel);
+  return h('section', { class: 'card quick-pairing' }, h('h2', { text: 'Quick pairing' }), h('p', { class: 'sub', text: 'Pick a game: you are paired with the next player who wants the same.' }), list, custom, status, offer, cancel);
 }
