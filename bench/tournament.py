@@ -117,6 +117,7 @@ async def run(args: argparse.Namespace) -> int:
             made = await players[0].call("POST", "/api/tournaments", terms)
             assert made.status == 201, made.body
             tid = made.body["tournament"]
+            assert server.alive(), f"the server died: {server.log_path}"
             for i in range(0, len(players), 32):
                 replies = await asyncio.gather(
                     *(p.call("POST", f"/api/tournaments/{tid}/join", {})
@@ -124,7 +125,8 @@ async def run(args: argparse.Namespace) -> int:
                 )
                 for reply in replies:
                     assert reply.status == 200, reply.body
-            assert server.process is not None
+            assert server.process is not None and server.alive(), f"died: {server.log_path}"
+            print(f"{args.players} joined", flush=True)
             calls0, redis_cpu0 = await redis_figures(redis.url)
             server_cpu0 = cpu_of(server.process.pid)
             own0 = resource.getrusage(resource.RUSAGE_SELF)

@@ -505,9 +505,10 @@ class Tournaments:
             await self.matches.submit(pair.match, JoinMatch(1, name=names[1]), seat_fields=fields1)
             made[1] = True
         except core.Rejected as exc:
-            if exc.code != ErrorCode.SEAT_TAKEN or not await self.matches.holds(
-                pair.match, "1", tokens[1]
-            ):
+            # Made already: seat 1 taken with this pairing's token, or the match even played
+            # out (an effect carried out again by the sweep after its lease ran out).
+            taken = exc.code in (ErrorCode.SEAT_TAKEN, ErrorCode.MATCH_OVER)
+            if not taken or not await self.matches.holds(pair.match, "1", tokens[1]):
                 raise
         if self.claimed is not None:
             for seat in (0, 1):

@@ -13,6 +13,7 @@ from server.competition.effects import Pair
 from server.competition.state import Config, Kind
 from server.competition.tournament_store import TournamentStore
 from server.competition.tournaments import Tournaments, seat_token
+from server.machine.commands import Leave
 from server.match.clock import ServerClock
 from server.match.hub import Hub
 from server.match.service import MatchService
@@ -68,3 +69,24 @@ async def test_round_starting_hears_each_match_made_once_and_a_failing_hook_hold
     for pairing in pairings:
         assert await other.matches.store.seat_hash(pairing.match, "1") is not None
     assert await other.store.pending(state.id) == 0
+
+
+async def test_a_pair_carried_out_again_after_its_match_ended_is_done(redis_url: str) -> None:
+    """The sweep carries out an effect again when its lease ran out before it was marked done
+    (a loaded process): a ``Pair`` whose match has meanwhile been played out is made already,
+    not an error retried for ever."""
+    tournaments = await shell(redis_url, None)
+    config = Config(Kind.KNOCKOUT, MatchOptions.match(1), max_players=4)
+    state = await tournaments.create(config, "ann", "Cup")
+    for who in ("ann", "bob", "cat", "dan"):
+        await tournaments.join(state.id, who, who.title(), 1500.0, None)
+    current = await tournaments.load(state.id)
+    pairing = next(p for p in current.state.pairings if p.match)
+    assert pairing.match is not None and pairing.deadline is not None
+    a, b = pairing.players
+    assert a is not None and b is not None
+    pair = Pair(pairing.match, pairing.round, pairing.board, (a, b), pairing.deadline)
+    assert await tournaments._pair(state.id, current, pair)  # made already: fine
+    await tournaments.matches.submit(pairing.match, Leave(0))  # seat 0 leaves: it is over
+    assert (await tournaments.matches.load(pairing.match, fresh=True)).is_over
+    assert await tournaments._pair(state.id, current, pair)
