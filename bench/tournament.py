@@ -5,7 +5,10 @@ The players are ``harness/tournament_players.py``'s: signed-in accounts that use
 and the wire protocol, ask ``GET /api/tournaments/{id}`` for their match (``me``) every
 ``--poll`` seconds, play it with random legal moves and resign a game at a turn with
 probability ``--quit`` (so that matches are short: the bench measures the tournament machinery,
-not backgammon). Single-game matches, a 20 s clock.
+not backgammon), after a random think time of mean ``--think`` seconds. Single-game matches, a
+20 s clock. Without think time the players act at machine speed: an arena's matches then end
+many times faster than people's (hundreds a minute), a load test of the shell rather than a
+picture of a real arena.
 
 It prints:
 
@@ -25,7 +28,7 @@ It prints:
 
     .venv/bin/python bench/tournament.py knockout [--players 256]
     .venv/bin/python bench/tournament.py arena [--players 500] [--minutes 30]
-    options: [--quit 0.5] [--poll 2] [--seed 1]
+    options: [--quit 0.5] [--think 0] [--poll 2] [--seed 1]
 """
 
 from __future__ import annotations
@@ -133,7 +136,8 @@ async def run(args: argparse.Namespace) -> int:
             began = time.monotonic()
             views = await asyncio.gather(
                 *(play_tournament(p, tid, seed=args.seed * 10_000 + i, poll=args.poll,
-                                  timeout=args.minutes * 60 + 3600, quit_rate=args.quit)
+                                  timeout=args.minutes * 60 + 3600, quit_rate=args.quit,
+                                  think=args.think)
                   for i, p in enumerate(players))
             )
             wall = time.monotonic() - began
@@ -152,7 +156,8 @@ async def run(args: argparse.Namespace) -> int:
     pairings = cumulative[-1][1] if cumulative else 0
     calls = calls1 - calls0
     print(f"{args.kind}, {args.players} players, single games, resign rate {args.quit}, "
-          f"poll {args.poll} s (seed {args.seed}): {view['state']} ({view['end']}), "
+          f"think {args.think} s, poll {args.poll} s (seed {args.seed}): {view['state']} "
+          f"({view['end']}), "
           f"won by {view['winner']}, {matches} matches in {wall:.0f} s")
     print(f"pairing latency after a match ends ({pairings:.0f} transitions that paired): "
           f"p50 {percentile(cumulative, 0.5)}, p99 {percentile(cumulative, 0.99)}")
@@ -171,6 +176,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=int, default=30, help="the arena's length")
     parser.add_argument("--quit", type=float, default=0.5,
                         help="chance that a player resigns the game at each of its turns")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player waits before each decision")
     parser.add_argument("--poll", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -89,8 +89,10 @@ async def play_tournament(
     poll: float = 0.15,
     timeout: float = 600,
     quit_rate: float = 0.0,
+    think: float = 0.0,
 ) -> dict[str, Any]:
-    """Play every match the tournament gives ``player`` until it is over; its last view."""
+    """Play every match the tournament gives ``player`` until it is over; its last view.
+    ``think``: the mean seconds a player waits before each of its decisions (0: none)."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -105,12 +107,17 @@ async def play_tournament(
             await asyncio.sleep(poll)
             continue
         player.played.append(me["match"])
-        await play_match(player, me["match"], me["token"], rng, quit_rate)
+        await play_match(player, me["match"], me["token"], rng, quit_rate, think)
     raise TimeoutError(f"{player.name}: tournament {tid} not over in {timeout} s")
 
 
 async def play_match(
-    player: Player, match: str, token: str, rng: random.Random, quit_rate: float = 0.0
+    player: Player,
+    match: str,
+    token: str,
+    rng: random.Random,
+    quit_rate: float = 0.0,
+    think: float = 0.0,
 ) -> None:
     """Play one match to its end (a client whose server dies reconnects to another): random
     legal play, resigning a game (a single) at a turn with probability ``quit_rate`` so that
@@ -119,8 +126,8 @@ async def play_match(
     client = MatchClient(urls[0], match, token, fallback_urls=urls[1:], rng=rng)
     try:
         async with client:
-            if quit_rate:
-                await play_briefly(client, rng, quit_rate)
+            if quit_rate or think:
+                await play_briefly(client, rng, quit_rate, think)
             else:
                 await play_random(client, rng, double_rate=0.0, timeout=120)
     except ClientClosed:
@@ -128,9 +135,13 @@ async def play_match(
             raise
 
 
-async def play_briefly(client: MatchClient, rng: random.Random, quit_rate: float) -> None:
+async def play_briefly(
+    client: MatchClient, rng: random.Random, quit_rate: float, think: float = 0.0
+) -> None:
     """Random legal play in which, at each of its turns, the seat resigns the game (a single)
-    with probability ``quit_rate``; a resignation offered to it is accepted. No doubling."""
+    with probability ``quit_rate``; a resignation offered to it is accepted. No doubling.
+    Before each decision it waits a random time of mean ``think`` seconds (uniform on
+    [0, 2 × think])."""
     seat = client.seat
     assert seat is not None
 
@@ -143,6 +154,8 @@ async def play_briefly(client: MatchClient, rng: random.Random, quit_rate: float
         if t.over is not None:
             return
         owed, version = t.owes(seat), t.version
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))
         reply = None
         if owed in ("decide", "move") and rng.random() < quit_rate:
             reply = await client.resign(1)
