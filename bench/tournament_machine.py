@@ -3,7 +3,7 @@ a 256-player knockout, a 500-player 30-minute arena and Swiss fields of 9-64 pla
 rounds (how long a round's pairing takes, and how often no pairing without repeats was left).
 
 No Redis, no server: these are the machine's own costs, the floor under what the shell of
-#21 adds (``bench/tournament.py`` will measure the whole). Every state's stored form is
+#21 adds (``bench/tournament.py`` measures the whole). Every state's stored form is
 written (``dumps``) as the shell would, and timed with the transition.
 
     .venv/bin/python bench/tournament_machine.py [--swiss 200] [--seed 1]

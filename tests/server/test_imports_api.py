@@ -6,7 +6,10 @@ the owner's imports are listed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
+import threading
 import urllib.error
 import urllib.request
 from typing import Any
@@ -32,6 +35,33 @@ def _upload(browser: Browser, name: str, data: bytes) -> tuple[int, dict]:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
+
+
+def _upload_over_the_limit(browser: Browser, name: str, data: bytes) -> tuple[int, dict]:
+    """A body the server refuses by its Content-Length and closes on before taking it all:
+    the answer is read on a thread while the body is sent (a client that only reads after
+    sending meets a broken pipe, as urllib does, depending on timing)."""
+    port = int(browser.base.rsplit(":", 1)[1])
+    head = (f"POST /api/imports?name={name} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Content-Type: text/plain\r\nContent-Length: {len(data)}\r\n"
+            f"Cookie: {'; '.join(f'{k}={v}' for k, v in browser.cookies.items())}\r\n"
+            f"Origin: {browser.origin}\r\nConnection: close\r\n\r\n").encode()
+    answer = bytearray()
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as sock:
+        def read() -> None:
+            try:
+                while chunk := sock.recv(65536):
+                    answer.extend(chunk)
+            except OSError:
+                pass
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        with contextlib.suppress(OSError):  # the server closed first: the reader has its answer
+            sock.sendall(head + data)
+        reader.join(15)
+    status_line, _, rest = bytes(answer).partition(b"\r\n")
+    return int(status_line.split()[1]), json.loads(rest.partition(b"\r\n\r\n")[2])
 
 
 async def upload(browser: Browser, name: str, data: bytes) -> tuple[int, dict]:
@@ -91,7 +121,8 @@ async def test_import_is_analysed_like_our_own_game(server) -> None:
     assert answer["file_error"]["line"] == 5
     status, answer = await upload(ann, "x.bin", b"\x00\x01")
     assert (status, answer["error"]) == (400, "bad_match_file")
-    status, answer = await upload(ann, "big.mat", b"x" * (1024 * 1024 + 1))
+    too_big = b"x" * (1024 * 1024 + 1)
+    status, answer = await asyncio.to_thread(_upload_over_the_limit, ann, "big.mat", too_big)
     assert (status, answer["error"]) == (413, "too_large")
     assert (await ann.get("/api/imports/" + "0" * 24)).status == 404
     assert (await ann.get(f"/api/imports/{ident}/games/2/analysis.json")).status == 404
