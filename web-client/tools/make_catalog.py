@@ -11,6 +11,8 @@ that owns them, so the two sides cannot disagree.
   over the paths again);
 - ``PROTOCOL_VERSION``: :data:`protocol.limits.PROTOCOL_VERSION`, the ``hello.proto`` the
   client speaks (``src/net/protocol.ts``);
+- ``CORRESPONDENCE_DAYS``: :data:`protocol.limits.CORRESPONDENCE_DAYS`, the days per decision
+  a correspondence match may have (the lobby and the challenge form offer them);
 - ``REFUSAL_WORDS``: :data:`protocol.refusals.PLAYER_WORDS`, the sentence shown for each refusal
   a player can cause (``src/net/refusals.ts``).
 
@@ -34,7 +36,7 @@ if str(ROOT) not in sys.path:  # run as a script: make the repository importable
     sys.path.insert(0, str(ROOT))
 
 from bots.catalog import Level  # noqa: E402
-from protocol.limits import PROTOCOL_VERSION  # noqa: E402
+from protocol.limits import CORRESPONDENCE_DAYS, PROTOCOL_VERSION  # noqa: E402
 from protocol.refusals import PLAYER_WORDS  # noqa: E402
 from server.web.pages import PAGES  # noqa: E402
 
@@ -100,12 +102,20 @@ def render() -> str:
         "/** The `hello.proto` this client speaks (protocol/limits.py, `PROTOCOL_VERSION`). */\n"
         f"export const PROTOCOL_VERSION = {int(PROTOCOL_VERSION)};\n"
         "\n"
+        "/** The days per decision a correspondence match may have (protocol/limits.py,\n"
+        " * `CORRESPONDENCE_DAYS`). */\n"
+        f"export const CORRESPONDENCE_DAYS = [{_numbers(CORRESPONDENCE_DAYS)}] as const;\n"
+        "\n"
         "/** What a player reads for each refusal a player can cause, by code\n"
         " * (protocol/refusals.py, `PLAYER_WORDS`). */\n"
         "export const REFUSAL_WORDS: Readonly<Record<string, string>> = {\n"
         f"{_words()}"
         "};\n"
     )
+
+
+def _numbers(values: tuple[int, ...]) -> str:
+    return ", ".join(str(int(v)) for v in values)
 
 
 def _words() -> str:

@@ -28,12 +28,19 @@ export const PAGE_PATHS = [
   '/analyse',
   '/imports',
   '/trainer',
+  '/notices',
+  '/friends',
+  '/games',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];
 
 /** The `hello.proto` this client speaks (protocol/limits.py, `PROTOCOL_VERSION`). */
 export const PROTOCOL_VERSION = 3;
+
+/** The days per decision a correspondence match may have (protocol/limits.py,
+ * `CORRESPONDENCE_DAYS`). */
+export const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7] as const;
 
 /** What a player reads for each refusal a player can cause, by code
  * (protocol/refusals.py, `PLAYER_WORDS`). */
