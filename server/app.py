@@ -198,7 +198,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(MatchFinished, "games", my_games.match_finished)
     mailer = Mailer(accounts_store.redis, settings.smtp, settings.mail_from, settings.base_url)
     notes.listeners.append(mailer.noticed)
-    turn_notices = TurnNotices(store, notes, settings.base_url)
+    follows = Friends(accounts_store, my_games)
+    turn_notices = TurnNotices(store, notes, settings.base_url, follows)
     bus.on(Committed, "notices", turn_notices.committed)
     bus.on(MatchFinished, "notices", turn_notices.finished)
 
@@ -223,7 +224,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.players = players
         app.state.quick = quick
         app.state.tournaments = tournaments
-        app.state.friends = Friends(accounts_store, my_games)
+        app.state.friends = follows
         app.state.challenges = Challenges(store)
         app.state.notices = notes
         app.state.mailer = mailer

@@ -15,7 +15,8 @@ through :meth:`Notices.notify`. Tournaments (another feature) tell a round with
 :func:`tournament_round`.
 
 >>> sorted(KINDS)
-['challenge', 'challenge_accepted', 'challenge_declined', 'result', 'tournament_round', 'your_turn']
+['challenge', 'challenge_accepted', 'challenge_declined', 'friend_playing', 'rematch', 'result',
+ 'tournament_round', 'your_turn']
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from server.players.accounts_store import tag
 
 KINDS = frozenset(
     {"challenge", "challenge_accepted", "challenge_declined", "your_turn", "result",
-     "tournament_round"}
+     "tournament_round", "rematch", "friend_playing"}
 )  # fmt: skip
 MAX_KEPT = 100
 RATE_PER_MINUTE = 30

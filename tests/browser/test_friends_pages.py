@@ -61,6 +61,11 @@ async def friends_challenge_and_correspondence(net: NetPages) -> None:
     row = ann.locator(".following-list li[data-name=bob_f]")
     await row.wait_for()
     assert (await row.locator(".sub").inner_text()).startswith("friends · online")
+    # Ann asks to hear when Bob starts a match: kept by the server (read again after a reload).
+    await row.locator("input[name=tell]").check()
+    await ann.wait_for_load_state("networkidle")
+    await ann.reload()
+    await row.locator("input[name=tell]:checked").wait_for()
     await ann.screenshot(path=SCREENSHOTS / "friends-1440x900.png", full_page=True)
 
     # Bob is elsewhere on the site; Ann challenges him to a rated match to 3, a day a move.

@@ -15,6 +15,8 @@ export interface Followed {
   /** null: the player does not show it to us. */
   readonly online: boolean | null;
   readonly playing: readonly { readonly match: string; readonly watch: string }[] | null;
+  /** A `friend_playing` notice when they start a match. */
+  readonly tell: boolean;
 }
 
 export interface Friends {
@@ -26,7 +28,8 @@ export interface Friends {
 const name = (n: string) => encodeURIComponent(n);
 
 export const getFriends = () => call<Friends>('GET', '/api/my/friends');
-export const follow = (n: string) => call<Friends>('POST', '/api/my/friends', { name: n });
+/** Follow `n`; `tell`: hear when they start a match (unchanged when absent). */
+export const follow = (n: string, tell?: boolean) => call<Friends>('POST', '/api/my/friends', tell === undefined ? { name: n } : { name: n, tell });
 export const unfollow = (n: string) => call<Friends>('DELETE', `/api/my/friends/${name(n)}`);
 export const block = (n: string) => call<Friends>('POST', '/api/my/blocks', { name: n });
 export const unblock = (n: string) => call<Friends>('DELETE', `/api/my/blocks/${name(n)}`);

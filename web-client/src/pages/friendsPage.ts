@@ -115,6 +115,16 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
     const state = f.online === null ? 'hidden' : f.online ? 'online' : 'offline';
     const status = f.online === null ? '' : f.online ? 'online' : 'offline';
     const watching = (f.playing ?? []).map((p) => h('a', { class: 'btn small watch', href: `/m/${p.match}#watch`, text: 'Watch' }));
+    const tell = h('input', { type: 'checkbox', name: 'tell' });
+    tell.checked = f.tell;
+    tell.addEventListener('change', async () => {
+      error.textContent = '';
+      try {
+        draw(await follow(f.name, tell.checked));
+      } catch (err) {
+        error.textContent = errorWords(err);
+      }
+    });
     const challengeButton = button('Challenge', 'btn small challenge');
     challengeButton.addEventListener('click', () => document.body.append(challengeDialog(f.name, me.username)));
     return h(
@@ -125,6 +135,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
         { class: 'minfo' },
         h('strong', {}, h('span', { class: 'presence-dot', 'aria-hidden': 'true' }), profileLink(f.name)),
         h('span', { class: 'sub', text: [f.mutual ? 'friends' : 'following', status, f.playing?.length ? 'playing now' : ''].filter(Boolean).join(' · ') }),
+        h('label', { class: 'toggle tell-toggle' }, tell, h('span', { text: 'Tell me when they start a match' })),
       ),
       h(
         'span',
