@@ -34,7 +34,7 @@ from server.players.accounts import Account
 from server.players.accounts_store import AccountsStore, tag
 from server.players.games import MyGames
 
-PRIVACY_LEVELS = ("everyone", "friends", "nobody")
+PRIVACY_LEVELS = ("everyone", "following", "friends", "nobody")
 DEFAULT_PRIVACY = {"show": "everyone", "challenges": "everyone"}
 SEEN_MS = 5 * 60_000
 """An account seen within this long is online."""
@@ -67,9 +67,18 @@ def seen_key(key: str) -> str:
 
 def may(level: str, follows_me: bool, i_follow: bool) -> bool:
     """Whether a level (of PRIVACY_LEVELS) lets in someone who follows the account
-    (``follows_me``) and whom it follows (``i_follow``). ``everyone`` lets anyone in."""
+    (``follows_me``) and whom it follows (``i_follow``): ``everyone`` anyone, ``following``
+    those the account follows, ``friends`` those it follows who follow it, ``nobody`` nobody.
+
+    >>> [may(level, False, True) for level in PRIVACY_LEVELS]
+    [True, True, False, False]
+    >>> [may(level, True, False) for level in PRIVACY_LEVELS]
+    [True, False, False, False]
+    """
     if level == "everyone":
         return True
+    if level == "following":
+        return i_follow
     return level == "friends" and follows_me and i_follow
 
 

@@ -118,6 +118,16 @@ async def test_a_direct_challenge_is_accepted_declined_or_refused(server):
     assert info["phase"] == "over", info
     assert (await eve.get("/api/my/challenges")).body["received"] == []
 
+    # Fay takes challenges from the players she follows: once she follows Dan, his is offered
+    # (he need not follow her back).
+    assert (await fay.post("/api/my/privacy", {"challenges": "following"})).status == 200
+    made = await dan.post("/api/matches", {"mode": "single_game", "private": True})
+    offer = {"name": "fay", "match": made.body["match"], "invite": made.body["invite"]}
+    refused = await dan.post("/api/challenges", offer)
+    assert (refused.status, refused.body["error"]) == (403, "forbidden")
+    assert (await fay.post("/api/my/friends", {"name": "dan"})).status == 200
+    assert (await dan.post("/api/challenges", offer)).status == 201
+
 
 async def test_notices_arrive_live_are_stored_and_marked_read(server):
     gus, hal = [await signed_up(server.base, n) for n in ("gus", "hal")]

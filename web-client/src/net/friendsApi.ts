@@ -4,9 +4,11 @@
  * any device and vacations (docs/correspondence.md). Every call needs the session cookie.
  */
 
+import type { PrivacyLevel } from '../generated/catalog';
 import { call } from './lobbyApi';
 
-export type Audience = 'everyone' | 'friends' | 'nobody';
+/** Whom a privacy setting lets in (generated from server/players/friends.py). */
+export type Audience = PrivacyLevel;
 
 export interface Followed {
   readonly name: string;

@@ -39,6 +39,15 @@ import { myNav, needAccount } from './mine';
 /** "Match to 5 · 2 days per move": a challenge's or a game's terms in words. */
 export const termsWords = (c: { mode: string; length: number; days: number; clock: number }): string => describeOptions(c.mode, c.length, c.clock, 0, c.days);
 
+/** The privacy levels in words, each one of the server's (a missing one does not compile). */
+const AUDIENCE_WORDS: Record<Audience, string> = {
+  everyone: 'Everyone',
+  following: 'Players I follow',
+  friends: 'Friends (we follow each other)',
+  nobody: 'Nobody',
+};
+const AUDIENCES = Object.entries(AUDIENCE_WORDS) as [Audience, string][];
+
 const profileLink = (name: string): HTMLElement => h('a', { href: `/u/${encodeURIComponent(name)}`, text: name });
 
 /** A button that runs `act`, disabled while it runs; a refusal goes to `error`. */
@@ -167,7 +176,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
 
   const audience = (name: 'show' | 'challenges', value: Audience) => {
     const s = h('select', { name });
-    for (const [v, label] of [['everyone', 'Everyone'], ['friends', 'Friends (who follow each other)'], ['nobody', 'Nobody']] as const) s.append(h('option', { value: v, text: label }));
+    for (const [v, label] of AUDIENCES) s.append(h('option', { value: v, text: label }));
     s.value = value;
     s.addEventListener('change', async () => {
       error.textContent = '';
