@@ -72,6 +72,9 @@ class Notices:
     redis: aioredis.Redis
     listeners: list[Listener] = field(default_factory=list)
     """Told of each stored notice (account key, notice) in the background: e-mail."""
+    publish: str = "PUBLISH"
+    """The command that publishes on an account's channel (``SPUBLISH`` on a cluster, where
+    :class:`server.players.notice_hub.NoticeHub` follows it with ``SSUBSCRIBE``)."""
 
     def __post_init__(self) -> None:
         self._notify = self.redis.register_script(_NOTIFY)
@@ -91,7 +94,7 @@ class Notices:
         )
         if not note:
             return None
-        await self.redis.publish(channel(key), note)
+        await self.redis.execute_command(self.publish, channel(key), note)
         stored = json.loads(note)
         for listener in self.listeners:
             task = asyncio.create_task(listener(key, stored))

@@ -272,3 +272,44 @@ async def test_a_friend_starting_a_match_and_a_rematch_offer_are_told(server):
     await notice_of(cy, "friend_playing", again)
     kinds = [n["kind"] for n in (await ann.get("/api/my/notices")).body["notices"]]
     assert kinds.count("friend_playing") == 1
+
+
+async def test_many_notices_sockets_share_one_subscription(server):
+    """A hundred pages of one account hold a hundred notices sockets: each is told its unread
+    count and then the new notice, and the process follows the account's channel once (each
+    socket once took a connection of the process's Redis pool: past 64 the next waited for
+    ever, and every other request with it)."""
+    ivy, jon = [await signed_up(server.base, n) for n in ("ivy", "jon")]
+    cookie = "; ".join(f"{k}={v}" for k, v in jon.cookies.items())
+    url = server.base.replace("http", "ws", 1) + "/ws/notices"
+    sockets = []
+    try:
+        for _ in range(100):
+            ws = await connect(url, additional_headers={"Cookie": cookie})
+            sockets.append(ws)
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {"unread": 0}
+        client = aioredis.from_url(server.redis_url)
+        try:
+            assert await client.pubsub_numsub("fg:note:jon") == [(b"fg:note:jon", 1)]
+        finally:
+            await client.aclose()
+        assert (await jon.get("/api/my/games")).status == 200  # the process still answers
+        made = await ivy.post("/api/matches", {"mode": "single_game", "private": True})
+        offer = {"name": "jon", "match": made.body["match"], "invite": made.body["invite"]}
+        assert (await ivy.post("/api/challenges", offer)).status == 201
+        for ws in sockets:
+            note = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert note["kind"] == "challenge" and note["data"] == {"match": offer["match"]}
+    finally:
+        for ws in sockets:
+            await ws.close()
+    # The last socket gone, the channel is followed no more.
+    client = aioredis.from_url(server.redis_url)
+    try:
+        for _ in range(100):
+            if await client.pubsub_numsub("fg:note:jon") == [(b"fg:note:jon", 0)]:
+                break
+            await asyncio.sleep(0.05)
+        assert await client.pubsub_numsub("fg:note:jon") == [(b"fg:note:jon", 0)]
+    finally:
+        await client.aclose()
