@@ -42,6 +42,7 @@ from server.players.chat import ChatRooms
 from server.players.friends import Friends
 from server.players.games import MyGames
 from server.players.mail import Mailer
+from server.players.notice_hub import NoticeHub
 from server.players.notices import Notices, tournament_round
 from server.players.profiles import Players, seat_link
 from server.players.results import Results
@@ -163,7 +164,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         SeekPool(store.redis), matches, news, seat_link, gateway.presence.claimed
     )
     # Notifications (server/players/notices.py: stored, rate-limited, live on /ws/notices).
-    notes = Notices(accounts_store.redis)
+    notes = Notices(accounts_store.redis, publish=target.publish)
+    notice_hub = NoticeHub(target)  # every notices socket of the process, on one pub/sub feed
 
     async def round_starting(tid: str, name: str, pair: Pair, refs: list[str | None]) -> None:
         """A tournament pairing's match is made: each signed-in player is told (#22)."""
@@ -198,7 +200,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(MatchFinished, "games", my_games.match_finished)
     mailer = Mailer(accounts_store.redis, settings.smtp, settings.mail_from, settings.base_url)
     notes.listeners.append(mailer.noticed)
-    turn_notices = TurnNotices(store, notes, settings.base_url)
+    follows = Friends(accounts_store, my_games)
+    turn_notices = TurnNotices(store, notes, settings.base_url, follows)
     bus.on(Committed, "notices", turn_notices.committed)
     bus.on(MatchFinished, "notices", turn_notices.finished)
 
@@ -223,9 +226,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.players = players
         app.state.quick = quick
         app.state.tournaments = tournaments
-        app.state.friends = Friends(accounts_store, my_games)
+        app.state.friends = follows
         app.state.challenges = Challenges(store)
         app.state.notices = notes
+        app.state.notice_hub = notice_hub
         app.state.mailer = mailer
 
         tasks = [
@@ -243,6 +247,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(tournaments.sweep_forever(), name="tournaments"),
             asyncio.create_task(vacations.sweep_forever(accounts), name="vacations"),
             asyncio.create_task(follow_primary(target, store.redis), name="primary"),
+            asyncio.create_task(notice_hub.run(), name="notices"),
         ]
         log.info(
             "server process ready",
@@ -257,6 +262,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             with contextlib.suppress(Exception):
                 await store.mark_stopped()  # the restart's downtime will be credited
             await hub.stop()
+            await notice_hub.close()
             await store.close()
 
     routes = [

@@ -3,6 +3,8 @@
     fg:{u:<name>}:follows   set: the account keys this account follows
     fg:{u:<name>}:blocks    set: the account keys this account blocks
     fg:{u:<name>}:privacy   hash: show, challenges (each one of PRIVACY_LEVELS)
+    fg:{u:<name>}:tell      set of the followed account keys whose match starts it asked to hear of
+    fg:{u:<name>}:fans      set of the account keys that asked to hear of its match starts
     fg:{u:<name>}:seen      string: server time the account was last seen (a signed-in request
                             to /api/my/friends... or /api/my/games), kept SEEN_MS
 
@@ -32,7 +34,7 @@ from server.players.accounts import Account
 from server.players.accounts_store import AccountsStore, tag
 from server.players.games import MyGames
 
-PRIVACY_LEVELS = ("everyone", "friends", "nobody")
+PRIVACY_LEVELS = ("everyone", "following", "friends", "nobody")
 DEFAULT_PRIVACY = {"show": "everyone", "challenges": "everyone"}
 SEEN_MS = 5 * 60_000
 """An account seen within this long is online."""
@@ -47,6 +49,14 @@ def blocks_key(key: str) -> str:
     return f"{tag(key)}:blocks"
 
 
+def tell_key(key: str) -> str:
+    return f"fg:{{u:{key}}}:tell"
+
+
+def fans_key(key: str) -> str:
+    return f"fg:{{u:{key}}}:fans"
+
+
 def privacy_key(key: str) -> str:
     return f"{tag(key)}:privacy"
 
@@ -57,9 +67,18 @@ def seen_key(key: str) -> str:
 
 def may(level: str, follows_me: bool, i_follow: bool) -> bool:
     """Whether a level (of PRIVACY_LEVELS) lets in someone who follows the account
-    (``follows_me``) and whom it follows (``i_follow``). ``everyone`` lets anyone in."""
+    (``follows_me``) and whom it follows (``i_follow``): ``everyone`` anyone, ``following``
+    those the account follows, ``friends`` those it follows who follow it, ``nobody`` nobody.
+
+    >>> [may(level, False, True) for level in PRIVACY_LEVELS]
+    [True, True, False, False]
+    >>> [may(level, True, False) for level in PRIVACY_LEVELS]
+    [True, False, False, False]
+    """
     if level == "everyone":
         return True
+    if level == "following":
+        return i_follow
     return level == "friends" and follows_me and i_follow
 
 
@@ -78,9 +97,10 @@ class Friends:
     def redis(self) -> aioredis.Redis:
         return self.store.redis
 
-    async def follow(self, me: Account, other: str) -> bool:
+    async def follow(self, me: Account, other: str, tell: bool | None = None) -> bool:
         """``me`` follows account key ``other``; False when ``other`` blocks ``me`` (the caller
-        answers as if no such account). Idempotent."""
+        answers as if no such account). ``tell``: whether ``me`` hears when ``other`` starts a
+        match (None: as it was). Idempotent."""
         if other == me.key:
             raise FollowRefused("you cannot follow yourself")
         if await self.redis.sismember(blocks_key(other), me.key):
@@ -89,10 +109,22 @@ class Friends:
             raise FollowRefused(f"you follow {MAX_FOLLOWS} players already")
         await self.redis.srem(blocks_key(me.key), other)
         await self.redis.sadd(follows_key(me.key), other)
+        if tell is not None:
+            await self._tell(me.key, other, tell)
         return True
+
+    async def _tell(self, fan: str, player: str, on: bool) -> None:
+        """Both sides of "``fan`` hears of ``player``'s match starts" (two slots: one each)."""
+        if on:
+            await self.redis.sadd(tell_key(fan), player)
+            await self.redis.sadd(fans_key(player), fan)
+        else:
+            await self.redis.srem(tell_key(fan), player)
+            await self.redis.srem(fans_key(player), fan)
 
     async def unfollow(self, me: Account, other: str) -> None:
         await self.redis.srem(follows_key(me.key), other)
+        await self._tell(me.key, other, False)
 
     async def block(self, me: Account, other: str) -> None:
         """``me`` blocks ``other``: neither follows the other any more."""
@@ -101,6 +133,8 @@ class Friends:
         await self.redis.sadd(blocks_key(me.key), other)
         await self.redis.srem(follows_key(me.key), other)
         await self.redis.srem(follows_key(other), me.key)
+        await self._tell(me.key, other, False)
+        await self._tell(other, me.key, False)
 
     async def unblock(self, me: Account, other: str) -> None:
         await self.redis.srem(blocks_key(me.key), other)
@@ -137,6 +171,20 @@ class Friends:
         follows_other, other_follows = await self.relation(other, me)
         return may(level, follows_me=follows_other, i_follow=other_follows)
 
+    async def fans_to_tell(self, player: str) -> list[str]:
+        """The accounts to tell that ``player`` starts a match: those that asked, still follow
+        it, are not blocked by it, and whom its ``show`` setting lets see what it plays."""
+        out = []
+        level = (await self.privacy(player))["show"]
+        for raw in sorted(await self.redis.smembers(fans_key(player))):
+            fan = raw.decode()
+            follows, followed = await self.relation(player, fan)
+            if not follows or await self.blocks(player, fan):
+                continue
+            if may(level, follows_me=True, i_follow=followed):
+                out.append(fan)
+        return out
+
     async def listing(self, me: Account, now: int) -> dict[str, Any]:
         """Whom ``me`` follows (each with mutual, and online and live public games where its
         ``show`` lets ``me`` see them), and whom it blocks."""
@@ -150,8 +198,9 @@ class Friends:
             mutual = bool(await self.redis.sismember(follows_key(key), me.key))
             level = (await self.privacy(key))["show"]
             account = Account.of(row_)
+            tell = bool(await self.redis.sismember(tell_key(me.key), key))
             row: dict[str, Any] = {"name": account.name, "mutual": mutual, "online": None,
-                                   "playing": None}  # fmt: skip
+                                   "playing": None, "tell": tell}  # fmt: skip
             if may(level, follows_me=True, i_follow=mutual):
                 seen = await self.redis.get(seen_key(key))
                 row["online"] = seen is not None and now - int(seen) < SEEN_MS

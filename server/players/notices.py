@@ -15,7 +15,8 @@ through :meth:`Notices.notify`. Tournaments (another feature) tell a round with
 :func:`tournament_round`.
 
 >>> sorted(KINDS)
-['challenge', 'challenge_accepted', 'challenge_declined', 'result', 'tournament_round', 'your_turn']
+['challenge', 'challenge_accepted', 'challenge_declined', 'friend_playing', 'rematch', 'result',
+ 'tournament_round', 'your_turn']
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from server.players.accounts_store import tag
 
 KINDS = frozenset(
     {"challenge", "challenge_accepted", "challenge_declined", "your_turn", "result",
-     "tournament_round"}
+     "tournament_round", "rematch", "friend_playing"}
 )  # fmt: skip
 MAX_KEPT = 100
 RATE_PER_MINUTE = 30
@@ -71,6 +72,9 @@ class Notices:
     redis: aioredis.Redis
     listeners: list[Listener] = field(default_factory=list)
     """Told of each stored notice (account key, notice) in the background: e-mail."""
+    publish: str = "PUBLISH"
+    """The command that publishes on an account's channel (``SPUBLISH`` on a cluster, where
+    :class:`server.players.notice_hub.NoticeHub` follows it with ``SSUBSCRIBE``)."""
 
     def __post_init__(self) -> None:
         self._notify = self.redis.register_script(_NOTIFY)
@@ -90,7 +94,7 @@ class Notices:
         )
         if not note:
             return None
-        await self.redis.publish(channel(key), note)
+        await self.redis.execute_command(self.publish, channel(key), note)
         stored = json.loads(note)
         for listener in self.listeners:
             task = asyncio.create_task(listener(key, stored))

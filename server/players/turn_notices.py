@@ -1,5 +1,7 @@
 """Notices from the match-event bus (docs/friends.md, "Notifications"): ``your_turn`` when a
-correspondence decision passes to a player, ``result`` when a match of an account ends.
+correspondence decision passes to a player, ``result`` when a match of an account ends,
+``rematch`` when the other seat of a finished match offers one, ``friend_playing`` to the
+followers who asked for it when a player's match begins (its second seat taken, not private).
 
 Registered in server/app.py with ``bus.on(Committed, "notices", ...)`` and
 ``bus.on(MatchFinished, "notices", ...)``; a lost delivery loses only a notice.
@@ -10,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.events import PLAYER_DECISIONS
+from server.machine.commands import Join, OfferRematch
 from server.match.bus import Committed, MatchFinished
 from server.match.store import Store
+from server.players.friends import Friends
 from server.players.notices import Notices
 
 
@@ -20,6 +24,7 @@ class TurnNotices:
     store: Store
     notices: Notices
     base_url: str
+    friends: Friends | None = None
 
     async def _accounts(self, match_id: str) -> list[str | None]:
         refs = await self.store.seat_fields(match_id, ["a0", "a1"])
@@ -27,6 +32,11 @@ class TurnNotices:
 
     async def committed(self, event: Committed) -> None:
         state = event.state
+        if isinstance(event.command, OfferRematch):
+            await self._rematch(event, event.command)
+            return
+        if isinstance(event.command, Join) and not state.config.private:
+            await self._started(event)
         if not state.config.correspondence or not event.events:
             return
         clock = event.events[-1].next
@@ -44,6 +54,38 @@ class TurnNotices:
                     key, "your_turn", f"Your turn against {opponent[1 - seat]}",
                     state.updated, f"{self.base_url}/m/{state.match_id}",
                     match=state.match_id, deadline=clock.deadline,
+                )  # fmt: skip
+
+    async def _rematch(self, event: Committed, offer: OfferRematch) -> None:
+        """The other seat's account hears of the offer; the finished match's page answers it."""
+        state = event.state
+        key = (await self._accounts(state.match_id))[1 - offer.seat]
+        if key:
+            await self.notices.notify(
+                key, "rematch", f"{state.names[offer.seat]} offers you a rematch",
+                state.updated, f"{self.base_url}/m/{state.match_id}",
+                match=state.match_id, rematch=offer.match,
+            )  # fmt: skip
+
+    async def _started(self, event: Committed) -> None:
+        """Each player's followers who asked to hear of it: the match begins."""
+        if self.friends is None:
+            return
+        state = event.state
+        accounts = await self._accounts(state.match_id)
+        told: set[str] = {k for k in accounts if k}  # the players need no notice of it
+        for seat, key in enumerate(accounts):
+            if not key:
+                continue
+            player, opponent = state.names[seat], state.names[1 - seat]
+            for fan in await self.friends.fans_to_tell(key):
+                if fan in told:
+                    continue
+                told.add(fan)
+                await self.notices.notify(
+                    fan, "friend_playing", f"{player} started a match against {opponent}",
+                    state.updated, f"{self.base_url}/m/{state.match_id}#watch",
+                    match=state.match_id, player=player,
                 )  # fmt: skip
 
     async def finished(self, event: MatchFinished) -> None:

@@ -1,9 +1,10 @@
 """Friends over HTTP (docs/friends.md). Every route needs the session cookie (401
 ``needs_account``); a name no account has, or one that blocks the caller, is 404 ``not_found``.
 
-    GET    /api/my/friends               -> {following: [{name, mutual, online, playing}],
+    GET    /api/my/friends               -> {following: [{name, mutual, online, playing, tell}],
                                              blocked: [name], privacy: {show, challenges}}
-    POST   /api/my/friends    {name}     -> follow (idempotent)
+    POST   /api/my/friends    {name, tell?}  -> follow (idempotent); tell: hear when they start
+                                             a match (a ``friend_playing`` notice)
     DELETE /api/my/friends/{name}        -> unfollow
     POST   /api/my/blocks     {name}     -> block (both follows end)
     DELETE /api/my/blocks/{name}         -> unblock
@@ -27,9 +28,10 @@ from server.players import profiles as players
 from server.players.accounts import Account
 from server.players.friends import PRIVACY_LEVELS, FollowRefused, Friends
 from server.web.common import BadRequest, handles_errors, service
-from server.web.http_input import NO_FIELDS, STRING, Field, Fields, takes
+from server.web.http_input import BOOLEAN, NO_FIELDS, STRING, Field, Fields, takes
 
 NAME: Fields = {"name": STRING}
+FOLLOW: Fields = {"name": STRING, "tell": BOOLEAN}
 PRIVACY: Fields = {"show": Field(str, nullable=True), "challenges": Field(str, nullable=True)}
 
 
@@ -72,12 +74,12 @@ async def list_friends(request: Request) -> JSONResponse:
 
 
 @handles_errors
-@takes(NAME)
+@takes(FOLLOW)
 async def follow(request: Request, body: dict[str, Any]) -> JSONResponse:
     account = await me(request)
     target = await other(request, body.get("name"), account)
     try:
-        if not await friends(request).follow(account, target.key):
+        if not await friends(request).follow(account, target.key, body.get("tell")):
             raise BadRequest(ErrorCode.NOT_FOUND, f"no player is named {body['name']!r}", 404)
     except FollowRefused as exc:
         raise BadRequest(ErrorCode.BAD_FIELD, str(exc)) from None

@@ -9,7 +9,8 @@ routes need the session cookie (401 ``needs_account``).
     POST /api/my/email {address?, on?} -> the same after the change
     GET or POST /unsubscribe?u=<name>&t=<token>  -> (no login) e-mail off; plain text
     WS   /ws/notices                   -> text frames, JSON: first {unread}, then each new
-                                           notice as stored; the page keeps one per browser
+                                           notice as stored ({unread} again after the process
+                                           was deaf to it: server/players/notice_hub.py)
 
 The socket is refused (closed before accept: HTTP 403) from a foreign origin, and closed with
 4401 without a session.
@@ -28,10 +29,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
+from server.ops import logs
 from server.players import profiles as players
 from server.players.accounts import Account
 from server.players.mail import Mailer, valid_address
-from server.players.notices import Notices, channel
+from server.players.notice_hub import MISSED, NoticeHub
+from server.players.notices import Notices
 from server.web.common import BadRequest, handles_errors
 from server.web.http_input import BOOLEAN, STRING, Field, Fields, takes
 
@@ -39,6 +42,8 @@ READ: Fields = {"upto": Field(int, nullable=True)}
 EMAIL: Fields = {"address": STRING, "on": BOOLEAN}
 NO_STORE = {"Cache-Control": "no-store"}
 NO_SESSION = 4401
+
+log = logs.get("notices")
 
 
 def notices(conn: Request | WebSocket) -> Notices:
@@ -111,31 +116,35 @@ async def live(ws: WebSocket) -> None:
         await ws.close(code=NO_SESSION)
         return
     n = notices(ws)
-    pubsub = n.redis.pubsub()
-    await pubsub.subscribe(channel(account.key))
+    hub: NoticeHub = ws.app.state.notice_hub
     try:
-        await ws.send_json({"unread": await n.unread(account.key)})
+        async with hub.listen(account.key) as heard:
+            await ws.send_json({"unread": await n.unread(account.key)})
 
-        async def forward() -> None:
-            async for message in pubsub.listen():
-                if message.get("type") == "message":
-                    await ws.send_text(message["data"].decode())
+            async def forward() -> None:
+                while True:
+                    item = await heard.get()
+                    if item == MISSED:  # notices may have been stored unheard: recount
+                        await ws.send_json({"unread": await n.unread(account.key)})
+                    else:
+                        await ws.send_text(bytes(item).decode())
 
-        task = asyncio.create_task(forward())
-        try:
-            while True:  # the page sends nothing; this notices its going (anything sent is ignored)
-                if (await ws.receive())["type"] == "websocket.disconnect":
-                    break
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-    finally:
+            task = asyncio.create_task(forward())
+            try:
+                while True:  # the page sends nothing; this notices its going (anything sent
+                    # is ignored)
+                    if (await ws.receive())["type"] == "websocket.disconnect":
+                        break
+            except (WebSocketDisconnect, RuntimeError):
+                pass
+            finally:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+    except Exception as exc:  # no pub/sub now (Redis away): the page opens another later
+        log.warning("notices socket ended", extra=logs.fields(error=repr(exc)))
         with contextlib.suppress(Exception):
-            await pubsub.unsubscribe()
-            await pubsub.aclose()
+            await ws.close(code=1011)
 
 
 routes = [

@@ -34,6 +34,9 @@ PAGES: tuple[str, ...] = (
     "/analyse",
     "/imports",
     "/trainer",
+    "/notices",
+    "/friends",
+    "/games",
 )
 """The client's pages: each path answers ``index.html``, whose script picks the page by its
 path. The client's list (``web-client/src/generated/catalog.ts``) is generated from this one by

@@ -9,11 +9,13 @@ import json
 import random
 
 import pytest
+import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from harness.accounts import Browser, signed_up
 from harness.srv_support import store_at
+from protocol.client import MatchClient
 from server.players.notices import RATE_PER_MINUTE, Notices, UnknownKind, tournament_round
 from tests.server.test_correspondence import my_row, visit
 
@@ -36,7 +38,7 @@ async def test_following_blocking_and_privacy(server):
     got = await ann.post("/api/my/friends", {"name": "BEN"})
     assert got.status == 200, got.body
     row = row_of(got.body, "ben")
-    assert row == {"name": "ben", "mutual": False, "online": True, "playing": []}
+    assert row == {"name": "ben", "mutual": False, "online": True, "playing": [], "tell": False}
     assert (await ann.post("/api/my/friends", {"name": "nobody"})).status == 404
     refused = await ann.post("/api/my/friends", {"name": "ann"})
     assert (refused.status, refused.body["error"]) == (400, "bad_field")
@@ -58,7 +60,7 @@ async def test_following_blocking_and_privacy(server):
     # ... until Ben follows her back.
     back = await ben.post("/api/my/friends", {"name": "ann"})
     assert row_of(back.body, "Ann") == {"name": "Ann", "mutual": True, "online": True,
-                                        "playing": []}  # fmt: skip
+                                        "playing": [], "tell": False}  # fmt: skip
     row = row_of((await ann.get("/api/my/friends")).body, "ben")
     assert row is not None and row["mutual"] and [g["match"] for g in row["playing"]] == [match]
     bad = await ben.post("/api/my/privacy", {"show": "all"})
@@ -115,6 +117,16 @@ async def test_a_direct_challenge_is_accepted_declined_or_refused(server):
     info = (await dan.get(f"/api/matches/{offer['match']}")).body
     assert info["phase"] == "over", info
     assert (await eve.get("/api/my/challenges")).body["received"] == []
+
+    # Fay takes challenges from the players she follows: once she follows Dan, his is offered
+    # (he need not follow her back).
+    assert (await fay.post("/api/my/privacy", {"challenges": "following"})).status == 200
+    made = await dan.post("/api/matches", {"mode": "single_game", "private": True})
+    offer = {"name": "fay", "match": made.body["match"], "invite": made.body["invite"]}
+    refused = await dan.post("/api/challenges", offer)
+    assert (refused.status, refused.body["error"]) == (403, "forbidden")
+    assert (await fay.post("/api/my/friends", {"name": "dan"})).status == 200
+    assert (await dan.post("/api/challenges", offer)).status == 201
 
 
 async def test_notices_arrive_live_are_stored_and_marked_read(server):
@@ -196,3 +208,108 @@ async def test_notices_are_rate_limited_and_kept_bounded(redis_url):
         hook = await tournament_round(notes, "t" + key, 5, "Winter cup", 2, "/t/1")
         assert hook is not None and hook["kind"] == "tournament_round"
         assert hook["data"] == {"tournament": "Winter cup", "round": 2}
+
+
+async def notice_of(player: Browser, kind: str, match: str, tries: int = 200) -> dict:
+    """The player's notice of ``kind`` about ``match``, once stored (told after the commit)."""
+    for _ in range(tries):
+        for n in (await player.get("/api/my/notices")).body["notices"]:
+            if n["kind"] == kind and n["data"].get("match") == match:
+                return n
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no {kind} notice of {match}")
+
+
+async def test_a_friend_starting_a_match_and_a_rematch_offer_are_told(server):
+    # Abe follows bob without asking; ann asks to hear of bob's matches. Abe's key sorts before
+    # ann's: a notice wrongly sent to abe would be stored before ann's (the handler tells them in
+    # that order), so ann's arriving is the barrier after which abe's list is final.
+    abe, ann, bob, dan = [await signed_up(server.base, n) for n in ("abe", "ann", "bob", "dan")]
+    assert (await abe.post("/api/my/friends", {"name": "bob"})).status == 200
+    told = await ann.post("/api/my/friends", {"name": "bob", "tell": True})
+    assert row_of(told.body, "bob")["tell"] is True
+    assert (await ann.post("/api/my/friends", {"name": "bob", "tell": "yes"})).status == 400
+    # A private match of bob's first: nobody hears of it.
+    private = await bob.post("/api/matches", {"mode": "single_game", "private": True})
+    hidden = private.body["match"]
+    joined = await dan.post(f"/api/matches/{hidden}/join", {"invite": private.body["invite"]})
+    assert joined.status == 200, joined.body
+    made = await bob.post("/api/matches", {"mode": "single_game"})
+    match = made.body["match"]
+    assert (await dan.post(f"/api/matches/{match}/join", {})).status == 200
+    note = await notice_of(ann, "friend_playing", match)
+    assert note["text"] == "bob started a match against dan"
+    assert note["page"].endswith(f"/m/{match}#watch") and note["data"]["player"] == "bob"
+    kinds = [n["kind"] for n in (await ann.get("/api/my/notices")).body["notices"]]
+    assert kinds.count("friend_playing") == 1  # not the private one, joined before
+    assert (await abe.get("/api/my/notices")).body["notices"] == []
+    # Asking no more (the follow stays): no notice for the next one.
+    quiet = await ann.post("/api/my/friends", {"name": "bob", "tell": False})
+    assert row_of(quiet.body, "bob")["tell"] is False
+
+    # The private match ends (bob leaves); dan offers a rematch: bob is told.
+    seats = {"bob": private.body["token"], "dan": joined.body["token"]}
+    quitter = MatchClient(server.ws, hidden, seats["bob"])
+    async with quitter:
+        await quitter.leave()
+        await quitter.wait_for(lambda t: t.over is not None, timeout=10)
+    offered = await dan.post(f"/api/matches/{hidden}/rematch", {"token": seats["dan"]})
+    assert offered.status == 201, offered.body
+    note = await notice_of(bob, "rematch", hidden)
+    assert note["text"] == "dan offers you a rematch"
+    assert note["data"]["rematch"] == offered.body["match"]
+    assert note["page"].endswith(f"/m/{hidden}")
+    # A match starting with ann's telling off: cy asks now, and cy's key sorts after ann's, so
+    # cy's notice stored is the barrier after which ann's list is final.
+    client = aioredis.from_url(server.redis_url)  # the sign-up limit per address: lifted
+    async for key in client.scan_iter("fg:signup:*"):
+        await client.delete(key)
+    await client.aclose()
+    cy = await signed_up(server.base, "cyd")
+    assert (await cy.post("/api/my/friends", {"name": "bob", "tell": True})).status == 200
+    again = (await bob.post("/api/matches", {"mode": "single_game"})).body["match"]
+    assert (await dan.post(f"/api/matches/{again}/join", {})).status == 200
+    await notice_of(cy, "friend_playing", again)
+    kinds = [n["kind"] for n in (await ann.get("/api/my/notices")).body["notices"]]
+    assert kinds.count("friend_playing") == 1
+
+
+async def test_many_notices_sockets_share_one_subscription(server):
+    """A hundred pages of one account hold a hundred notices sockets: each is told its unread
+    count and then the new notice, and the process follows the account's channel once (each
+    socket once took a connection of the process's Redis pool: past 64 the next waited for
+    ever, and every other request with it)."""
+    ivy, jon = [await signed_up(server.base, n) for n in ("ivy", "jon")]
+    cookie = "; ".join(f"{k}={v}" for k, v in jon.cookies.items())
+    url = server.base.replace("http", "ws", 1) + "/ws/notices"
+    sockets = []
+    try:
+        for _ in range(100):
+            ws = await connect(url, additional_headers={"Cookie": cookie})
+            sockets.append(ws)
+            assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {"unread": 0}
+        client = aioredis.from_url(server.redis_url)
+        try:
+            assert await client.pubsub_numsub("fg:note:jon") == [(b"fg:note:jon", 1)]
+        finally:
+            await client.aclose()
+        assert (await jon.get("/api/my/games")).status == 200  # the process still answers
+        made = await ivy.post("/api/matches", {"mode": "single_game", "private": True})
+        offer = {"name": "jon", "match": made.body["match"], "invite": made.body["invite"]}
+        assert (await ivy.post("/api/challenges", offer)).status == 201
+        for ws in sockets:
+            note = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert note["kind"] == "challenge" and note["data"] == {"match": offer["match"]}
+    finally:
+        for ws in sockets:
+            await ws.close()
+    # The last socket gone, the channel is followed no more.
+    client = aioredis.from_url(server.redis_url)
+    try:
+        for _ in range(100):
+            if await client.pubsub_numsub("fg:note:jon") == [(b"fg:note:jon", 0)]:
+                break
+            await asyncio.sleep(0.05)
+        assert await client.pubsub_numsub("fg:note:jon") == [(b"fg:note:jon", 0)]
+    finally:
+        await client.aclose()

@@ -1,7 +1,8 @@
 /**
  * The page served at `/` (lobby), `/m/<match>` (a match, to play or watch), `/m/<match>/replay/<n>`
  * (a recorded game on the replay board), `/verify` (transcript checks), `/rules` (how to play),
- * `/local` (two players on this device), `/u/<name>` (a player's profile) and `/leaderboard`: one
+ * `/local` (two players on this device), `/u/<name>` (a player's profile), `/leaderboard`, and a
+ * signed-in player's `/notices`, `/friends` and `/games` (and the others of START): one
  * bundle, routed by the path. The paths are the server's (server/web/pages.py, generated into
  * src/generated/catalog.ts): START has a page for each, or this does not compile.
  */
@@ -12,6 +13,7 @@ import './ui/players.css';
 import './ui/record.css';
 import './ui/analyse.css';
 import './ui/imports.css';
+import './ui/friends.css';
 import { startLobby } from './pages/lobby';
 import { startMatchPage } from './pages/matchPage';
 import { startReplayPage } from './pages/replayPage';
@@ -24,6 +26,9 @@ import { startTournament, startTournaments } from './pages/tournaments';
 import { startAnalysePage } from './pages/analysePage';
 import { startImportsPage } from './pages/importsPage';
 import { startTrainerPage } from './pages/trainerPage';
+import { startNoticesPage } from './pages/noticesPage';
+import { startFriendsPage } from './pages/friendsPage';
+import { startGamesPage } from './pages/gamesPage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
@@ -43,6 +48,9 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/analyse': (root) => startAnalysePage(root),
   '/imports': (root) => void startImportsPage(root),
   '/trainer': (root) => void startTrainerPage(root),
+  '/notices': (root) => void startNoticesPage(root),
+  '/friends': (root) => void startFriendsPage(root),
+  '/games': (root) => void startGamesPage(root),
 };
 
 const root = document.getElementById('app')!;

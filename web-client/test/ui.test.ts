@@ -73,6 +73,11 @@ describe('words on screen', () => {
     expect(formatClock(29_001)).toBe('0:30');
     expect(formatClock(61_000)).toBe('1:01');
     expect(formatClock(-5)).toBe('0:00');
+    expect(formatClock(3_599_000)).toBe('59:59');
+    // A correspondence clock: hours, then days.
+    expect(formatClock(5 * 3_600_000 + 7 * 60_000 + 30_000)).toBe('5 h 07');
+    expect(formatClock(2 * 86_400_000 + 3 * 3_600_000 + 59 * 60_000)).toBe('2 d 3 h');
+    expect(formatClock(86_400_000)).toBe('1 d 0 h');
     // A deadline a little more than 30 s away (clock offset) still shows 0:30, never 0:31.
     expect(formatClock(clockLeft(1_030_400, 1_000_000, 30_000))).toBe('0:30');
     expect(formatClock(clockLeft(1_012_300, 1_000_000, 30_000))).toBe('0:13');

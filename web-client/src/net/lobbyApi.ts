@@ -50,6 +50,10 @@ export interface MatchSummary {
   readonly rated?: boolean;
   /** The computer's level in a match against the computer (docs/bots.md), else null. */
   readonly bot?: string | null;
+  /** A looked-up match: which seats are accounts (docs/accounts.md). */
+  readonly accounts?: readonly [boolean, boolean];
+  /** Days per decision of a correspondence match (docs/correspondence.md), 0 in real time. */
+  readonly days?: number;
 }
 
 export class LobbyError extends Error {
@@ -88,8 +92,12 @@ export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, b
   return data as T;
 }
 
-export function createMatch(options: CreateOptions, name: string, rated = false): Promise<Created> {
-  const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, reserve: options.reserve, private: options.private, name };
+/** Create a match; `days` (a signed-in player's) makes it correspondence: days per decision
+ * instead of the clock and reserve (docs/correspondence.md). */
+export function createMatch(options: CreateOptions, name: string, rated = false, days = 0): Promise<Created> {
+  const body: Record<string, unknown> = { mode: options.mode, private: options.private, name };
+  if (days) body.days = days;
+  else Object.assign(body, { clock: options.clock, reserve: options.reserve });
   if (rated) body.rated = true; // docs/accounts.md: a signed-in player's match to N points
   if (options.mode === 'match') body.length = options.length;
   if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });

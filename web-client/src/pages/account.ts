@@ -1,12 +1,14 @@
 /**
  * The account corner of the page header: "Sign in" (a small form: log in or create an
- * account) when signed out; the player's name, rating and "Sign out" when signed in. Accounts
+ * account) when signed out; the notification bell (pages/bell.ts), the player's name, rating and
+ * "Sign out" when signed in. Accounts
  * are optional: guests play exactly as before.
  */
 
 import { type AccountInfo, logIn, logOut, signUp, whoAmI } from '../net/accountApi';
 import { errorWords } from '../net/refusals';
 import { button, h } from '../ui/dom';
+import { bell } from './bell';
 
 let current: Promise<AccountInfo | null> | null = null;
 
@@ -31,7 +33,7 @@ export function accountBox(changed: () => void = () => location.reload()): HTMLE
         changed();
       });
       const who = h('a', { class: 'me', href: `/u/${encodeURIComponent(me.username)}` }, h('strong', { text: me.username }), h('span', { class: 'my-rating', text: ` ${rating(me.rating)}` }));
-      box.replaceChildren(board, who, out);
+      box.replaceChildren(board, bell(), who, out);
     } else {
       const open = button('Sign in', 'btn small signin');
       open.addEventListener('click', () => document.body.append(signInDialog(changed)));

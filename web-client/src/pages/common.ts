@@ -50,9 +50,11 @@ export function linkField(label: string, url: string, cls: string): HTMLElement 
   return h('div', { class: `field link ${cls}` }, h('span', { class: 'flabel', text: label }), h('div', { class: 'linkrow' }, input, copy));
 }
 
-/** Words for the match options, e.g. "Match to 5 · 30 s per move + 2 min reserve". */
-export function describeOptions(mode: string, length: number | null, clock: number, reserve = 0): string {
+/** Words for the match options, e.g. "Match to 5 · 30 s per move + 2 min reserve", or with
+ * `days` (correspondence) "Match to 5 · 2 days per move". */
+export function describeOptions(mode: string, length: number | null, clock: number, reserve = 0, days = 0): string {
   const what = mode === 'match' ? `Match to ${length}` : mode === 'money' ? 'Money session' : 'Single game';
+  if (days > 0) return `${what} · ${days} day${days === 1 ? '' : 's'} per move`;
   return `${what} · ${clock} s per move${reserve > 0 ? ` + ${reserveWords(reserve)} reserve` : ''}`;
 }
 

@@ -14,6 +14,7 @@ import { RESERVE_CHOICES, describeOptions, heroSection, pageHeader, rememberName
 import { account, accountBox } from './account';
 import { hasSavedGame } from './localPage';
 import { quickPairing } from './quickPair';
+import { CORRESPONDENCE_DAYS } from '../generated/catalog';
 
 const REFRESH_MS = 4000;
 
@@ -57,6 +58,14 @@ export function startLobby(root: HTMLElement): void {
   const jacoby = check('jacoby', 'Jacoby rule', options.jacoby);
   const beavers = check('beavers', 'Beavers', options.beavers);
   const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
+  // Correspondence (signed-in players): days per move instead of seconds, played from anywhere.
+  const pace = h('select', { name: 'pace' });
+  pace.append(h('option', { value: '0', text: 'Real time' }));
+  for (const d of CORRESPONDENCE_DAYS) pace.append(h('option', { value: String(d), text: `${d} day${d === 1 ? '' : 's'} per move` }));
+  const paceField = h('label', { class: 'field pace-field', title: 'Correspondence: each player has days for each decision and plays from any device' }, h('span', { class: 'flabel', text: 'Pace' }), pace);
+  paceField.hidden = true;
+  const clockField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock);
+  const reserveField = h('label', { class: 'field', title: 'Extra time for the whole match, used when a decision takes longer than the seconds per move' }, h('span', { class: 'flabel', text: 'Time reserve' }), reserve);
   const moneyField = h('div', { class: 'field inline' }, jacoby.label, beavers.label);
   const create = button('Create match', 'btn primary create');
   create.setAttribute('type', 'submit');
@@ -70,8 +79,9 @@ export function startLobby(root: HTMLElement): void {
       'div',
       { class: 'field-row' },
       lengthField,
-      h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock),
-      h('label', { class: 'field', title: 'Extra time for the whole match, used when a decision takes longer than the seconds per move' }, h('span', { class: 'flabel', text: 'Time reserve' }), reserve),
+      paceField,
+      clockField,
+      reserveField,
     ),
     moneyField,
     priv.label,
@@ -84,6 +94,11 @@ export function startLobby(root: HTMLElement): void {
     lengthField.hidden = selectedMode() !== 'match';
     moneyField.hidden = selectedMode() !== 'money';
     rated.label.hidden = !signedIn || selectedMode() !== 'match';
+    paceField.hidden = !signedIn;
+    // Correspondence is for matches and single games (docs/correspondence.md).
+    for (const o of pace.options) o.disabled = selectedMode() === 'money' && o.value !== '0';
+    if (selectedMode() === 'money') pace.value = '0';
+    clockField.hidden = reserveField.hidden = pace.value !== '0';
   };
   // A signed-in player plays under the account's name and may create rated matches.
   let signedIn = false;
@@ -95,6 +110,7 @@ export function startLobby(root: HTMLElement): void {
     sync();
   });
   modeGroup.addEventListener('change', sync);
+  pace.addEventListener('change', sync);
   sync();
   const readOptions = (): CreateOptions => ({
     mode: selectedMode(),
@@ -114,7 +130,8 @@ export function startLobby(root: HTMLElement): void {
     saveOptions(storage, chosen);
     try {
       const wantRated = signedIn && chosen.mode === 'match' && rated.input.checked;
-      const created = await createMatch(chosen, signedIn ? name.value : rememberName(storage, name), wantRated);
+      const days = signedIn ? Number(pace.value) : 0;
+      const created = await createMatch(chosen, signedIn ? name.value : rememberName(storage, name), wantRated, days);
       saveSeat(storage, created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
       location.assign(`/m/${created.match}`);
     } catch (err) {
@@ -142,7 +159,7 @@ export function startLobby(root: HTMLElement): void {
     const who = live ? `${m.names[0] ?? '?'} vs ${m.names[1] ?? '?'}` : (m.names[0] ?? 'Guest');
     const score = live && m.mode !== 'single_game' ? ` · ${m.score[0]}–${m.score[1]}` : '';
     const rated = m.rated ? ' · rated' : '';
-    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock, m.reserve) + rated + score }));
+    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock, m.reserve, m.days) + rated + score }));
     let action: HTMLElement;
     if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: 'Watch' });
     else {
@@ -210,6 +227,10 @@ export function startLobby(root: HTMLElement): void {
       h('a', { href: '/trainer', text: 'Trainer' }),
       ' · ',
       h('a', { href: '/imports', text: 'Import a match' }),
+      ' · ',
+      h('a', { href: '/games', text: 'My games' }),
+      ' · ',
+      h('a', { href: '/friends', text: 'Friends' }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');

@@ -9,7 +9,8 @@
  * the opponent sees the offer with Accept, a spectator a link to watch it.
  */
 
-import { acceptRematch, declineRematch, exportPaths, getMatch, joinMatch, LobbyError, offerRematch } from '../net/lobbyApi';
+import { acceptRematch, declineRematch, exportPaths, getMatch, joinMatch, LobbyError, type MatchSummary, offerRematch } from '../net/lobbyApi';
+import { seatOf } from '../net/friendsApi';
 import { errorWords } from '../net/refusals';
 import { browserEnv } from '../net/connection';
 import { NetGame } from '../view/netGame';
@@ -65,12 +66,30 @@ export async function startMatchPage(root: HTMLElement, matchId: string): Promis
       if (err instanceof LobbyError && err.status === 404) return notFound(root);
       summary = null;
     }
+    // A signed-in player's own seat, taken on another device: the server gives its token again
+    // (docs/correspondence.md, "Playing from anywhere").
+    if (summary !== null && !invite) record = await accountSeat(matchId, summary, storage);
     const open = summary !== null && summary.phase === 'waiting';
-    if (open && (invite || !summary!.private)) record = await joinScreen(root, matchId, invite, storage, summary!);
+    if (!record && open && (invite || !summary!.private)) record = await joinScreen(root, matchId, invite, storage, summary!);
   }
   // The invite code has done its job: keep it out of the address bar (and of bookmarks).
   if (invite) history.replaceState(null, '', location.pathname + (record ? '' : '#watch'));
   boot(root, matchId, record, storage);
+}
+
+/** This account's seat of the match, when the summary says an account with its name holds one. */
+async function accountSeat(matchId: string, summary: MatchSummary, storage: SecretStorage): Promise<SeatRecord | null> {
+  const me = await account();
+  const mine = me !== null && summary.names.some((n, s) => n === me.username && summary.accounts?.[s]);
+  if (!mine) return null;
+  try {
+    const got = await seatOf(matchId);
+    const record: SeatRecord = { seat: got.seat, token: got.token };
+    saveSeat(storage, matchId, record);
+    return record;
+  } catch {
+    return null; // a seat whose token is only in the browser that took it: watch
+  }
 }
 
 function notFound(root: HTMLElement): void {
@@ -110,7 +129,7 @@ function joinScreen(
       'form',
       { class: 'card join-card' },
       h('h1', { text: `${summary.names[0] ?? 'Someone'} invites you to play` }),
-      h('p', { class: 'sub', text: describeOptions(summary.mode, summary.length, summary.clock, summary.reserve) }),
+      h('p', { class: 'sub', text: describeOptions(summary.mode, summary.length, summary.clock, summary.reserve, summary.days) }),
       h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Your name' }), name),
       error,
       h('div', { class: 'row' }, join, watch),

@@ -10,7 +10,10 @@ import { errorWords } from '../net/refusals';
 import { MATCH_KIND } from '../net/tracker';
 import { matchScore } from '../engine/matchRules';
 import { button, h } from '../ui/dom';
-import { accountBox, rating } from './account';
+import { account, accountBox, rating } from './account';
+import { challengeDialog } from './challenge';
+import { myNav } from './mine';
+import { block, follow, getFriends, unfollow } from '../net/friendsApi';
 import { pageHeader } from './common';
 import { ratingChart } from './ratingChart';
 import { skillCards } from './skillPanel';
@@ -84,7 +87,7 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
       pager.append(prev, h('span', { class: 'sub', text: ` Page ${p.page} of ${p.pages} ` }), next);
     }
     const kids: Node[] = [
-      h('section', { class: 'card profile-head' }, h('h1', { text: p.username }), stats),
+      h('section', { class: 'card profile-head' }, h('h1', { text: p.username }), await peopleActions(p.username, p.own), stats),
       h('section', { class: 'card chart-card' }, h('h2', { text: 'Rating' }), chart),
       h('section', { class: 'card history-card' }, h('h2', { text: 'Matches' }), table, pager),
     ];
@@ -106,7 +109,10 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
       );
     }
     kids.splice(2, 0, ...(await skillCards(p.username)));
-    if (p.own) kids.push(deleteCard(p.username));
+    if (p.own) {
+      kids.unshift(myNav(''));
+      kids.push(deleteCard(p.username));
+    }
     main.replaceChildren(...kids);
   };
   const go = async (n: number) => {
@@ -115,6 +121,49 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
     await show();
   };
   await show();
+}
+
+/** On another player's page, for a signed-in visitor: Follow (or Unfollow), Challenge, Block. */
+async function peopleActions(name: string, own: boolean): Promise<HTMLElement> {
+  const box = h('div', { class: 'row profile-actions' });
+  const me = own ? null : await account();
+  if (!me) return box;
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  let following = false;
+  try {
+    following = (await getFriends()).following.some((f) => f.name.toLowerCase() === name.toLowerCase());
+  } catch {
+    // shown as not followed; the button's answer tells
+  }
+  const toggle = button(following ? 'Unfollow' : 'Follow', `btn small ${following ? 'ghost unfollow' : 'primary follow'}`);
+  toggle.addEventListener('click', async () => {
+    toggle.disabled = true;
+    error.textContent = '';
+    try {
+      const now = following ? await unfollow(name) : await follow(name);
+      following = now.following.some((f) => f.name.toLowerCase() === name.toLowerCase());
+      toggle.querySelector('.lbl')!.textContent = following ? 'Unfollow' : 'Follow';
+      toggle.className = `btn small ${following ? 'ghost unfollow' : 'primary follow'}`;
+    } catch (err) {
+      error.textContent = errorWords(err);
+    } finally {
+      toggle.disabled = false;
+    }
+  });
+  const dare = button('Challenge', 'btn small challenge');
+  dare.addEventListener('click', () => document.body.append(challengeDialog(name, me.username)));
+  const shun = button('Block', 'btn ghost small block');
+  shun.addEventListener('click', async () => {
+    if (!confirm(`Block ${name}? They can no longer follow or challenge you, and you stop following them.`)) return;
+    try {
+      await block(name);
+      location.assign('/friends');
+    } catch (err) {
+      error.textContent = errorWords(err);
+    }
+  });
+  box.append(toggle, dare, shun, error);
+  return box;
 }
 
 function deleteCard(username: string): HTMLElement {

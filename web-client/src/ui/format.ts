@@ -3,9 +3,12 @@
 import { matchScore } from '../engine/matchRules';
 import type { ClockView, FairnessView, GameView, MatchView, ResultView } from '../view/gameView';
 
-/** "0:27" for a number of milliseconds left (rounded up to whole seconds). */
+/** "0:27" for a number of milliseconds left (rounded up to whole seconds); a correspondence
+ * clock's hours as "5 h 07" and days as "2 d 3 h" (rounded down: never more than is left). */
 export function formatClock(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s >= 86_400) return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 

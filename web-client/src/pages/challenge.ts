@@ -1,0 +1,87 @@
+/**
+ * "Challenge": a signed-in player offers another a match (docs/friends.md, "Challenges"): the
+ * terms (game, points, seconds per move or days per move, rated), then a private match created
+ * with them and offered to that player. The challenger goes to the match's page and waits
+ * there; the challenged player is told at once (the bell and a toast on any page).
+ */
+
+import { challenge } from '../net/friendsApi';
+import { createMatch } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
+import { browserStorage, loadOptions, saveSeat } from '../net/storage';
+import { CORRESPONDENCE_DAYS } from '../generated/catalog';
+import { button, h } from '../ui/dom';
+
+type Mode = 'single_game' | 'match' | 'money';
+
+/** The challenge form as a modal dialog; resolves nothing: it leaves for the match page. */
+export function challengeDialog(opponent: string, me: string): HTMLElement {
+  const last = loadOptions(browserStorage());
+  const mode = h('select', { name: 'mode' });
+  for (const [value, label] of [['match', 'Match'], ['single_game', 'Single game'], ['money', 'Money session']] as const) mode.append(h('option', { value, text: label }));
+  mode.value = last.mode;
+  const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', step: '1', inputmode: 'numeric', value: String(last.length) });
+  const pace = h('select', { name: 'pace' });
+  pace.append(h('option', { value: '0', text: 'Real time' }));
+  for (const d of CORRESPONDENCE_DAYS) pace.append(h('option', { value: String(d), text: `${d} day${d === 1 ? '' : 's'} per move` }));
+  const clock = h('input', { type: 'number', name: 'clock', min: '5', max: '600', step: '1', inputmode: 'numeric', value: String(last.clock) });
+  const rated = h('input', { type: 'checkbox', name: 'rated' });
+  const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
+  const clockField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock);
+  const ratedField = h('label', { class: 'toggle' }, rated, h('span', { text: 'Rated' }));
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  const send = button('Send challenge', 'btn primary send-challenge');
+  send.setAttribute('type', 'submit');
+  const cancel = button('Cancel', 'btn ghost cancel');
+  const sync = () => {
+    lengthField.hidden = mode.value !== 'match';
+    ratedField.hidden = mode.value !== 'match';
+    clockField.hidden = pace.value !== '0';
+    // Correspondence is for matches and single games (docs/correspondence.md).
+    for (const o of pace.options) o.disabled = mode.value === 'money' && o.value !== '0';
+    if (mode.value === 'money') pace.value = '0';
+  };
+  mode.addEventListener('change', sync);
+  pace.addEventListener('change', sync);
+  const form = h(
+    'form',
+    { class: 'card account-card challenge-card' },
+    h('h1', { text: `Challenge ${opponent}` }),
+    h('p', { class: 'sub', text: 'A private match offered to this player only: they see it at once, and can accept or decline. It expires after 15 minutes unanswered.' }),
+    h('div', { class: 'field-row' }, h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Game' }), mode), lengthField),
+    h('div', { class: 'field-row' }, h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Pace' }), pace), clockField),
+    ratedField,
+    error,
+    h('div', { class: 'row' }, send, cancel),
+  );
+  sync();
+  const shade = h('div', { class: 'account-shade', role: 'dialog', 'aria-modal': 'true', 'aria-label': `Challenge ${opponent}` }, form);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    if (!form.reportValidity()) return;
+    error.textContent = '';
+    send.disabled = true;
+    const options = {
+      ...last,
+      mode: mode.value as Mode,
+      length: Math.max(1, Math.min(25, Math.round(Number(length.value) || 5))),
+      clock: Math.max(5, Math.min(600, Math.round(Number(clock.value) || 30))),
+      reserve: 0,
+      private: true,
+    };
+    try {
+      const created = await createMatch(options, me, options.mode === 'match' && rated.checked, Number(pace.value));
+      saveSeat(browserStorage(), created.match, { seat: 0, token: created.token, invite: created.invite, watch: created.watch });
+      await challenge(opponent, created.match, created.invite);
+      location.assign(`/m/${created.match}`);
+    } catch (err) {
+      error.textContent = errorWords(err);
+      send.disabled = false;
+    }
+  });
+  cancel.addEventListener('click', () => shade.remove());
+  shade.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') shade.remove();
+  });
+  return shade;
+}

@@ -1,0 +1,68 @@
+/**
+ * `/games`: every live game of the signed-in player (docs/correspondence.md, "Playing from
+ * anywhere"), those waiting for the player first, nearest deadline first, as the server sorts
+ * them: the opponent, the terms, the score, whose turn and the time left, and a link to play.
+ * Opening a game on another device works: the match page asks the server for the account's
+ * seat. Refreshed when a turn notice arrives, and every half minute.
+ */
+
+import { type MyGame, getMyGames } from '../net/friendsApi';
+import { noticeFeed } from '../net/notices';
+import { errorWords } from '../net/refusals';
+import { h } from '../ui/dom';
+import { accountBox } from './account';
+import { pageHeader } from './common';
+import { termsWords } from './friendsPage';
+import { myNav, needAccount, timeLeftWords } from './mine';
+
+const REFRESH_MS = 30_000;
+
+/** The words of a game's state for its player, e.g. "Your turn · 1 d 4 h left". */
+export function turnWords(g: MyGame): string {
+  if (g.phase === 'waiting') return 'Waiting for the opponent to join';
+  const left = g.time_left === null ? '' : ` · ${timeLeftWords(g.time_left)} left`;
+  return g.your_turn ? `Your turn${left}` : `${g.opponent ?? 'The opponent'}’s turn${left}`;
+}
+
+function row(g: MyGame): HTMLElement {
+  const score = g.mode === 'single_game' ? '' : ` · ${g.score[0]}–${g.score[1]}`;
+  return h(
+    'li',
+    { 'data-match': g.match, class: g.your_turn ? 'your-turn' : '' },
+    h('span', { class: 'minfo' }, h('strong', { text: `vs ${g.opponent ?? '?'}` }), h('span', { class: 'sub', text: termsWords(g) + score }), h('span', { class: 'turn', text: turnWords(g) })),
+    h('a', { class: `btn small ${g.your_turn ? 'primary' : ''} open-game`, href: `/m/${g.match}`, text: g.your_turn ? 'Play' : 'Open' }),
+  );
+}
+
+export async function startGamesPage(root: HTMLElement): Promise<void> {
+  root.classList.add('fg-app', 'players-page', 'mine-page');
+  const main = h('main', { class: 'players' });
+  root.replaceChildren(pageHeader(accountBox()), main);
+  document.title = 'My games · fairgammon';
+  if (!(await needAccount(main, 'My games'))) return;
+  const list = h('ul', { class: 'matchlist my-games', 'aria-live': 'polite' });
+  const sub = h('p', { class: 'sub games-summary' });
+  main.replaceChildren(
+    myNav('/games'),
+    h('section', { class: 'card games-card' }, h('h1', { text: 'My games' }), sub, list, h('p', { class: 'sub' }, 'Away for a while? ', h('a', { href: '/friends#vacation', text: 'Take a vacation' }), ' and your correspondence clocks stand still.')),
+  );
+  const show = async () => {
+    try {
+      const got = await getMyGames();
+      document.title = `${got.your_turn ? `(${got.your_turn}) ` : ''}My games · fairgammon`;
+      sub.textContent = got.count
+        ? `${got.your_turn ? `Your turn in ${got.your_turn}` : 'Not your turn in any'} of your ${got.count} game${got.count === 1 ? '' : 's'} · ${got.correspondence} correspondence (at most ${got.limit}).`
+        : '';
+      list.replaceChildren(...(got.games.length ? got.games.map(row) : [h('li', { class: 'empty' }, 'No live game. ', h('a', { href: '/', text: 'Start one in the lobby' }), ' or challenge a friend.')]));
+    } catch (err) {
+      list.replaceChildren(h('li', { class: 'empty', text: errorWords(err) }));
+    }
+  };
+  await show();
+  noticeFeed().listen(({ notice }) => {
+    if (notice) void show();
+  });
+  setInterval(() => {
+    if (document.visibilityState === 'visible') void show();
+  }, REFRESH_MS);
+}

@@ -1,0 +1,44 @@
+/**
+ * What the signed-in player's own pages share: the row of links between them (notifications,
+ * friends and challenges, my games), and the card a signed-out visitor gets instead.
+ */
+
+import { account, signInDialog } from './account';
+import type { AccountInfo } from '../net/accountApi';
+import { button, h } from '../ui/dom';
+
+const PAGES = [
+  ['/notices', 'Notifications'],
+  ['/friends', 'Friends'],
+  ['/games', 'My games'],
+] as const;
+
+/** The links between the player's own pages, the current one marked. */
+export function myNav(current: string): HTMLElement {
+  return h(
+    'nav',
+    { class: 'my-nav', 'aria-label': 'Your pages' },
+    ...PAGES.map(([path, label]) => h('a', path === current ? { href: path, text: label, 'aria-current': 'page' } : { href: path, text: label })),
+  );
+}
+
+/** The signed-in account, or null after showing a "sign in first" card in `main`. */
+export async function needAccount(main: HTMLElement, what: string): Promise<AccountInfo | null> {
+  const me = await account();
+  if (me) return me;
+  const open = button('Sign in', 'btn primary signin-here');
+  open.addEventListener('click', () => document.body.append(signInDialog(() => location.reload())));
+  main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: what }), h('p', { class: 'sub', text: 'This page is for signed-in players: sign in or create an account (it takes a name and a password).' }), open));
+  return null;
+}
+
+/** "in 3 h 20 min", "in 2 d 4 h", "now": a time left in words. */
+export function timeLeftWords(ms: number): string {
+  const min = Math.max(0, Math.floor(ms / 60_000));
+  if (min === 0) return 'under a minute';
+  const d = Math.floor(min / 1440);
+  const hours = Math.floor((min % 1440) / 60);
+  if (d > 0) return `${d} d ${hours} h`;
+  if (hours > 0) return `${hours} h ${min % 60} min`;
+  return `${min} min`;
+}
