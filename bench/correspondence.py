@@ -113,6 +113,18 @@ async def correspondence_game(creator: Player, joiner: Player) -> str:
     return match
 
 
+async def timed(player: Player, path: str, times: int, right) -> str:  # type: ignore[no-untyped-def]
+    """``GET path`` as ``player``, ``times`` one after the other (each answer checked by
+    ``right``): the timings in words."""
+    samples = []
+    for _ in range(times):
+        t0 = time.perf_counter()
+        reply = await player.call("GET", path)
+        samples.append(time.perf_counter() - t0)
+        assert reply.status == 200 and right(reply.body), reply.body
+    return timings(samples)
+
+
 def timings(samples: list[float]) -> str:
     ms = sorted(1000 * s for s in samples)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
@@ -189,22 +201,14 @@ async def run(args: argparse.Namespace) -> int:
             print(f"at rest, + {args.fans} fans online: server CPU {cpu:5.2f} % of a core, "
                   f"RSS {rss:6.1f} MB, Redis {await redis_mb(redis.url):6.1f} MB", flush=True)
 
-            samples = []
-            for _ in range(args.lists):
-                t0 = time.perf_counter()
-                reply = await hero.call("GET", "/api/my/games")
-                samples.append(time.perf_counter() - t0)
-                assert reply.status == 200 and reply.body["count"] == args.hero_games, reply.body
+            games = await timed(hero, "/api/my/games", args.lists,
+                                lambda body: body["count"] == args.hero_games)
             print(f"GET /api/my/games for an account with {args.hero_games} games "
-                  f"({args.lists} times): {timings(samples)}")
-            samples = []
-            for _ in range(args.lists):
-                t0 = time.perf_counter()
-                reply = await fans[0].call("GET", "/api/my/friends")
-                samples.append(time.perf_counter() - t0)
-                assert reply.status == 200 and len(reply.body["following"]) == args.follows
+                  f"({args.lists} times): {games}")
+            friends = await timed(fans[0], "/api/my/friends", args.lists,
+                                  lambda body: len(body["following"]) == args.follows)
             print(f"GET /api/my/friends following {args.follows} players "
-                  f"({args.lists} times): {timings(samples)}")
+                  f"({args.lists} times): {friends}")
             assert server.alive(), f"the server died: {server.log_path}"
         finally:
             for ws in sockets:

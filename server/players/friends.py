@@ -50,11 +50,11 @@ def blocks_key(key: str) -> str:
 
 
 def tell_key(key: str) -> str:
-    return f"fg:{{u:{key}}}:tell"
+    return f"{tag(key)}:tell"
 
 
 def fans_key(key: str) -> str:
-    return f"fg:{{u:{key}}}:fans"
+    return f"{tag(key)}:fans"
 
 
 def privacy_key(key: str) -> str:

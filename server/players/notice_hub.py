@@ -48,11 +48,6 @@ class NoticeHub:
         self._queues: dict[str, set[asyncio.Queue[Item]]] = {}
         self._lock = asyncio.Lock()
 
-    @property
-    def channels(self) -> int:
-        """Channels followed now (one per account with a socket open here)."""
-        return len(self._queues)
-
     @contextlib.asynccontextmanager
     async def listen(self, key: str) -> AsyncIterator[asyncio.Queue[Item]]:
         """A queue of what account ``key``'s channel carries, from the moment this returns (the

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from protocol.events import PLAYER_DECISIONS
 from server.machine.commands import Join, OfferRematch
+from server.machine.state import MatchState
 from server.match.bus import Committed, MatchFinished
 from server.match.store import Store
 from server.players.friends import Friends
@@ -24,7 +25,14 @@ class TurnNotices:
     store: Store
     notices: Notices
     base_url: str
-    friends: Friends | None = None
+    friends: Friends
+
+    async def _tell(self, key: str, kind: str, text: str, state: MatchState, page: str = "",
+                    **data: object) -> None:
+        """Notice ``kind`` to account ``key`` about ``state``'s match (its page, + ``page``)."""
+        await self.notices.notify(key, kind, text, state.updated,
+                                  f"{self.base_url}/m/{state.match_id}{page}",
+                                  match=state.match_id, **data)  # fmt: skip
 
     async def _accounts(self, match_id: str) -> list[str | None]:
         refs = await self.store.seat_fields(match_id, ["a0", "a1"])
@@ -50,27 +58,19 @@ class TurnNotices:
         for seat in clock.seats:
             key = accounts[seat]
             if key:
-                await self.notices.notify(
-                    key, "your_turn", f"Your turn against {opponent[1 - seat]}",
-                    state.updated, f"{self.base_url}/m/{state.match_id}",
-                    match=state.match_id, deadline=clock.deadline,
-                )  # fmt: skip
+                await self._tell(key, "your_turn", f"Your turn against {opponent[1 - seat]}",
+                                 state, deadline=clock.deadline)
 
     async def _rematch(self, event: Committed, offer: OfferRematch) -> None:
         """The other seat's account hears of the offer; the finished match's page answers it."""
         state = event.state
         key = (await self._accounts(state.match_id))[1 - offer.seat]
         if key:
-            await self.notices.notify(
-                key, "rematch", f"{state.names[offer.seat]} offers you a rematch",
-                state.updated, f"{self.base_url}/m/{state.match_id}",
-                match=state.match_id, rematch=offer.match,
-            )  # fmt: skip
+            text = f"{state.names[offer.seat]} offers you a rematch"
+            await self._tell(key, "rematch", text, state, rematch=offer.match)
 
     async def _started(self, event: Committed) -> None:
         """Each player's followers who asked to hear of it: the match begins."""
-        if self.friends is None:
-            return
         state = event.state
         accounts = await self._accounts(state.match_id)
         told: set[str] = {k for k in accounts if k}  # the players need no notice of it
@@ -82,11 +82,8 @@ class TurnNotices:
                 if fan in told:
                     continue
                 told.add(fan)
-                await self.notices.notify(
-                    fan, "friend_playing", f"{player} started a match against {opponent}",
-                    state.updated, f"{self.base_url}/m/{state.match_id}#watch",
-                    match=state.match_id, player=player,
-                )  # fmt: skip
+                text = f"{player} started a match against {opponent}"
+                await self._tell(fan, "friend_playing", text, state, "#watch", player=player)
 
     async def finished(self, event: MatchFinished) -> None:
         state, over = event.state, event.over
@@ -100,8 +97,4 @@ class TurnNotices:
             other = state.names[1 - seat] or "nobody"
             text = (f"Your session with {other} ended" if over.winner is None
                     else f"You {'won' if won else 'lost'} against {other}")  # fmt: skip
-            await self.notices.notify(
-                key, "result", text,
-                state.updated, f"{self.base_url}/m/{state.match_id}",
-                match=state.match_id, won=won,
-            )  # fmt: skip
+            await self._tell(key, "result", text, state, won=won)

@@ -5,11 +5,11 @@
  * notice's words are the server's plain text, set as text.
  */
 
-import { type Notice, acceptChallenge, declineChallenge } from '../net/friendsApi';
+import { type Notice, declineChallenge } from '../net/friendsApi';
 import { type NoticeFeed, noticeFeed } from '../net/notices';
 import { errorWords } from '../net/refusals';
-import { browserStorage, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
+import { acceptAndPlay } from './challenge';
 
 const TOAST_MS = 12_000;
 
@@ -73,9 +73,7 @@ export function toast(notice: Notice): HTMLElement {
     accept.addEventListener('click', async () => {
       accept.disabled = decline.disabled = true;
       try {
-        const seat = await acceptChallenge(match);
-        saveSeat(browserStorage(), match, { seat: 1, token: seat.token });
-        location.assign(`/m/${match}`);
+        await acceptAndPlay(match);
       } catch (err) {
         error.textContent = errorWords(err);
       }

@@ -5,25 +5,30 @@
  * there; the challenged player is told at once (the bell and a toast on any page).
  */
 
-import { challenge } from '../net/friendsApi';
+import { acceptChallenge, challenge } from '../net/friendsApi';
 import { createMatch } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
 import { browserStorage, loadOptions, saveSeat } from '../net/storage';
-import { CORRESPONDENCE_DAYS } from '../generated/catalog';
+import { limitPace, paceSelect } from './common';
 import { button, h } from '../ui/dom';
 
 type Mode = 'single_game' | 'match' | 'money';
 
 /** The challenge form as a modal dialog; resolves nothing: it leaves for the match page. */
+/** Accept challenge `match`: this browser keeps seat 1's token, and the match page opens. */
+export async function acceptAndPlay(match: string): Promise<void> {
+  const seat = await acceptChallenge(match);
+  saveSeat(browserStorage(), match, { seat: 1, token: seat.token });
+  location.assign(`/m/${match}`);
+}
+
 export function challengeDialog(opponent: string, me: string): HTMLElement {
   const last = loadOptions(browserStorage());
   const mode = h('select', { name: 'mode' });
   for (const [value, label] of [['match', 'Match'], ['single_game', 'Single game'], ['money', 'Money session']] as const) mode.append(h('option', { value, text: label }));
   mode.value = last.mode;
   const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', step: '1', inputmode: 'numeric', value: String(last.length) });
-  const pace = h('select', { name: 'pace' });
-  pace.append(h('option', { value: '0', text: 'Real time' }));
-  for (const d of CORRESPONDENCE_DAYS) pace.append(h('option', { value: String(d), text: `${d} day${d === 1 ? '' : 's'} per move` }));
+  const pace = paceSelect();
   const clock = h('input', { type: 'number', name: 'clock', min: '5', max: '600', step: '1', inputmode: 'numeric', value: String(last.clock) });
   const rated = h('input', { type: 'checkbox', name: 'rated' });
   const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
@@ -37,9 +42,7 @@ export function challengeDialog(opponent: string, me: string): HTMLElement {
     lengthField.hidden = mode.value !== 'match';
     ratedField.hidden = mode.value !== 'match';
     clockField.hidden = pace.value !== '0';
-    // Correspondence is for matches and single games (docs/correspondence.md).
-    for (const o of pace.options) o.disabled = mode.value === 'money' && o.value !== '0';
-    if (mode.value === 'money') pace.value = '0';
+    limitPace(pace, mode.value);
   };
   mode.addEventListener('change', sync);
   pace.addEventListener('change', sync);

@@ -3,6 +3,7 @@
 import type { SecretStorage } from '../fairdice';
 import { saveName } from '../net/storage';
 import { button, h } from '../ui/dom';
+import { CORRESPONDENCE_DAYS } from '../generated/catalog';
 
 /** The server's WebSocket endpoint (same host as the page). */
 export function wsUrl(loc: Location = location): string {
@@ -56,6 +57,22 @@ export function describeOptions(mode: string, length: number | null, clock: numb
   const what = mode === 'match' ? `Match to ${length}` : mode === 'money' ? 'Money session' : 'Single game';
   if (days > 0) return `${what} · ${days} day${days === 1 ? '' : 's'} per move`;
   return `${what} · ${clock} s per move${reserve > 0 ? ` + ${reserveWords(reserve)} reserve` : ''}`;
+}
+
+/** The pace of a new match: "Real time" (0) or 1-7 days per move (correspondence: the days of
+ * protocol/limits.py, generated into the catalog). */
+export function paceSelect(): HTMLSelectElement {
+  const pace = h('select', { name: 'pace' });
+  pace.append(h('option', { value: '0', text: 'Real time' }));
+  for (const d of CORRESPONDENCE_DAYS) pace.append(h('option', { value: String(d), text: `${d} day${d === 1 ? '' : 's'} per move` }));
+  return pace;
+}
+
+/** Correspondence is for matches and single games (docs/correspondence.md): a money session
+ * keeps the pace to real time. */
+export function limitPace(pace: HTMLSelectElement, mode: string): void {
+  for (const o of pace.options) o.disabled = mode === 'money' && o.value !== '0';
+  if (mode === 'money') pace.value = '0';
 }
 
 /** "2 min", "90 s": a time reserve in seconds, in words. */

@@ -11,7 +11,6 @@ import {
   type Challenge,
   type Followed,
   type Friends,
-  acceptChallenge,
   block,
   declineChallenge,
   endVacation,
@@ -29,15 +28,11 @@ import {
 } from '../net/friendsApi';
 import { noticeFeed } from '../net/notices';
 import { errorWords } from '../net/refusals';
-import { browserStorage, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { accountBox } from './account';
-import { challengeDialog } from './challenge';
+import { acceptAndPlay, challengeDialog } from './challenge';
 import { describeOptions, pageHeader } from './common';
 import { myNav, needAccount } from './mine';
-
-/** "Match to 5 · 2 days per move": a challenge's or a game's terms in words. */
-export const termsWords = (c: { mode: string; length: number; days: number; clock: number }): string => describeOptions(c.mode, c.length, c.clock, 0, c.days);
 
 /** The privacy levels in words, each one of the server's (a missing one does not compile). */
 const AUDIENCE_WORDS: Record<Audience, string> = {
@@ -89,11 +84,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
       const other = received ? c.from : c.to;
       const buttons = received
         ? [
-            action('Accept', 'btn primary small accept-challenge', error, async () => {
-              const seat = await acceptChallenge(c.match);
-              saveSeat(browserStorage(), c.match, { seat: 1, token: seat.token });
-              location.assign(`/m/${c.match}`);
-            }),
+            action('Accept', 'btn primary small accept-challenge', error, () => acceptAndPlay(c.match)),
             action('Decline', 'btn ghost small decline-challenge', error, async () => {
               await declineChallenge(c.match);
               await showChallenges();
@@ -109,7 +100,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
       return h(
         'li',
         { 'data-match': c.match, class: received ? 'received' : 'sent' },
-        h('span', { class: 'minfo' }, h('strong', {}, received ? 'From ' : 'To ', profileLink(other)), h('span', { class: 'sub', text: termsWords(c) })),
+        h('span', { class: 'minfo' }, h('strong', {}, received ? 'From ' : 'To ', profileLink(other)), h('span', { class: 'sub', text: describeOptions(c.mode, c.length, c.clock, 0, c.days) })),
         h('span', { class: 'row-actions' }, ...buttons),
       );
     };

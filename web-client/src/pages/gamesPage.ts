@@ -11,16 +11,16 @@ import { noticeFeed } from '../net/notices';
 import { errorWords } from '../net/refusals';
 import { h } from '../ui/dom';
 import { accountBox } from './account';
-import { pageHeader } from './common';
-import { termsWords } from './friendsPage';
-import { myNav, needAccount, timeLeftWords } from './mine';
+import { formatClock } from '../ui/format';
+import { describeOptions, pageHeader } from './common';
+import { myNav, needAccount } from './mine';
 
 const REFRESH_MS = 30_000;
 
 /** The words of a game's state for its player, e.g. "Your turn · 1 d 4 h left". */
 export function turnWords(g: MyGame): string {
   if (g.phase === 'waiting') return 'Waiting for the opponent to join';
-  const left = g.time_left === null ? '' : ` · ${timeLeftWords(g.time_left)} left`;
+  const left = g.time_left === null ? '' : ` · ${formatClock(g.time_left)} left`;
   return g.your_turn ? `Your turn${left}` : `${g.opponent ?? 'The opponent'}’s turn${left}`;
 }
 
@@ -29,7 +29,7 @@ function row(g: MyGame): HTMLElement {
   return h(
     'li',
     { 'data-match': g.match, class: g.your_turn ? 'your-turn' : '' },
-    h('span', { class: 'minfo' }, h('strong', { text: `vs ${g.opponent ?? '?'}` }), h('span', { class: 'sub', text: termsWords(g) + score }), h('span', { class: 'turn', text: turnWords(g) })),
+    h('span', { class: 'minfo' }, h('strong', { text: `vs ${g.opponent ?? '?'}` }), h('span', { class: 'sub', text: describeOptions(g.mode, g.length, g.clock, 0, g.days) + score }), h('span', { class: 'turn', text: turnWords(g) })),
     h('a', { class: `btn small ${g.your_turn ? 'primary' : ''} open-game`, href: `/m/${g.match}`, text: g.your_turn ? 'Play' : 'Open' }),
   );
 }

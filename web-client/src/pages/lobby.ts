@@ -10,11 +10,10 @@ import { errorWords } from '../net/refusals';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { botChoice } from './botPanel';
-import { RESERVE_CHOICES, describeOptions, heroSection, pageHeader, rememberName, reserveWords } from './common';
+import { RESERVE_CHOICES, describeOptions, heroSection, limitPace, pageHeader, paceSelect, rememberName, reserveWords } from './common';
 import { account, accountBox } from './account';
 import { hasSavedGame } from './localPage';
 import { quickPairing } from './quickPair';
-import { CORRESPONDENCE_DAYS } from '../generated/catalog';
 
 const REFRESH_MS = 4000;
 
@@ -59,9 +58,7 @@ export function startLobby(root: HTMLElement): void {
   const beavers = check('beavers', 'Beavers', options.beavers);
   const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
   // Correspondence (signed-in players): days per move instead of seconds, played from anywhere.
-  const pace = h('select', { name: 'pace' });
-  pace.append(h('option', { value: '0', text: 'Real time' }));
-  for (const d of CORRESPONDENCE_DAYS) pace.append(h('option', { value: String(d), text: `${d} day${d === 1 ? '' : 's'} per move` }));
+  const pace = paceSelect();
   const paceField = h('label', { class: 'field pace-field', title: 'Correspondence: each player has days for each decision and plays from any device' }, h('span', { class: 'flabel', text: 'Pace' }), pace);
   paceField.hidden = true;
   const clockField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock);
@@ -95,9 +92,7 @@ export function startLobby(root: HTMLElement): void {
     moneyField.hidden = selectedMode() !== 'money';
     rated.label.hidden = !signedIn || selectedMode() !== 'match';
     paceField.hidden = !signedIn;
-    // Correspondence is for matches and single games (docs/correspondence.md).
-    for (const o of pace.options) o.disabled = selectedMode() === 'money' && o.value !== '0';
-    if (selectedMode() === 'money') pace.value = '0';
+    limitPace(pace, selectedMode());
     clockField.hidden = reserveField.hidden = pace.value !== '0';
   };
   // A signed-in player plays under the account's name and may create rated matches.

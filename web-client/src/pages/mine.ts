@@ -31,14 +31,3 @@ export async function needAccount(main: HTMLElement, what: string): Promise<Acco
   main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: what }), h('p', { class: 'sub', text: 'This page is for signed-in players: sign in or create an account (it takes a name and a password).' }), open));
   return null;
 }
-
-/** "in 3 h 20 min", "in 2 d 4 h", "now": a time left in words. */
-export function timeLeftWords(ms: number): string {
-  const min = Math.max(0, Math.floor(ms / 60_000));
-  if (min === 0) return 'under a minute';
-  const d = Math.floor(min / 1440);
-  const hours = Math.floor((min % 1440) / 60);
-  if (d > 0) return `${d} d ${hours} h`;
-  if (hours > 0) return `${hours} h ${min % 60} min`;
-  return `${min} min`;
-}
