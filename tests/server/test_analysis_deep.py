@@ -94,6 +94,7 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
         # The deeper pass is under way: the 1-ply report is served, whole, and stays.
         shallow = await get(server.base, url)
         assert shallow["level"] == "1-ply"
+        assert shallow["deeper"] is True  # pages showing it keep asking for the deeper one
         assert len(shallow["turns"]) == len(record["turns"])
         assert worker.analysed == 1 and worker.deepened == 0
         gate.set()
@@ -104,6 +105,7 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
         await wait_for(deeper, "analysed at 2-ply")
         deep = await get(server.base, url)
         assert deep["status"] == "done" and deep["format"] == shallow["format"]
+        assert "deeper" not in deep
         assert (deep["match"], deep["game"]) == (match_id, 1)
         assert worker.deepened == 1
         assert recomputed == []
