@@ -76,6 +76,26 @@ def _key(turn: Turn, length: int, score: tuple[int, int], crawford: bool,
         crawford=crawford, doubled=doubled, dice=dice or (0, 0), length=length, score=score))
 
 
+def board_ids(turn: Turn, *, length: int, score: tuple[int, int],
+              crawford: bool) -> tuple[str, str] | None:
+    """The decision ``turn`` answers as the analysis board sets it up: gnubg's Position ID (seen
+    by the player on roll) and Match ID (score, cube, dice, who decides) — the way a puzzle
+    carries it. A play or a pass: before it, with its dice; a double: the cube decision before
+    the roll; a take or a drop: the double made, its taker to decide. None for anything else
+    (beavers, resignations, forfeits)."""
+    if turn.action in (TurnKind.MOVE, TurnKind.PASS):
+        dice = (max(turn.dice), min(turn.dice)) if turn.dice else None
+        return (position_ids.encode(turn.before),
+                _key(turn, length, score, crawford, dice, turn.seat, False))
+    if turn.action is TurnKind.DOUBLE:
+        return (position_ids.encode(turn.before),
+                _key(turn, length, score, crawford, None, turn.seat, False))
+    if turn.action in (TurnKind.TAKE, TurnKind.DROP):
+        return (position_ids.encode(turn.before.swapped()),
+                _key(turn, length, score, crawford, None, turn.seat, True))
+    return None
+
+
 def puzzles_of(source: str, turns: Sequence[Turn], report: Mapping[str, Any], seat: int, *,
                length: int, score: tuple[int, int], crawford: bool) -> list[Puzzle]:
     """The puzzles of ``seat``'s errors in one game: ``turns`` (:func:`engine.turns.game_turns`)

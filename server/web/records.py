@@ -24,6 +24,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from analysis.game import GameInput
+from analysis.trainer import board_ids
 from engine.match import Mode
 from engine.position import Position
 from engine.position_id import encode
@@ -41,8 +43,10 @@ def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any
     record = match_record(log)
     game = find_game(record, game_no)
     options = record.options
+    given = GameInput.of(record, game)
     turns = []
     for t in game_turns(game):
+        ids = board_ids(t, length=given.length, score=given.score, crawford=given.crawford)
         turns.append({
             "seat": t.seat,
             "action": t.action.value,
@@ -52,6 +56,7 @@ def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any
             "position": encode(t.after),
             "cube": t.cube_after,
             "owner": t.owner_after,
+            "board": {"position_id": ids[0], "match_id": ids[1]} if ids else None,
         })
     result = None
     if game.result is not None:

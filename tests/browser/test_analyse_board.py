@@ -17,6 +17,7 @@ from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from harness.serverproc import ServerProcess
 from harness.srv_support import play_out
 from protocol.client import MatchClient, create_match, join_match
+from protocol.client.lobby import get
 from tests.browser.conftest import NetPages
 
 WAIT = 60_000
@@ -142,8 +143,15 @@ async def test_analysis_board(net: NetPages, server) -> None:
     opener = page.locator("a.replay-analyse")
     href = await opener.get_attribute("href")
     assert href.startswith("/analyse#pid=") and "ply=2" in href
+    # With the server's IDs of that decision: the score and cube come along (the Match ID).
+    board = (await get(server.base, f"/api/matches/{match_id}/games/1/record.json"))[
+        "turns"][4]["board"]
+    assert "mid=" in href and board is not None
     await opener.click()
-    await page.wait_for_function("window.fairgammon.analyse && window.fairgammon.analyse.answer()")
+    await page.wait_for_function("window.fairgammon && window.fairgammon.analyse && "
+                                 "window.fairgammon.analyse.answer()")
     answer = await page.evaluate("window.fairgammon.analyse.answer()")
     assert answer["plays"] or answer["passes"] or answer["cube"]
+    assert (answer["position_id"], answer["match_id"]) == (board["position_id"],
+                                                           board["match_id"])
     await page.screenshot(path=SCREENSHOTS / "analyse-from-replay-1440x900.png")

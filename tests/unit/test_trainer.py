@@ -96,3 +96,50 @@ def test_spaced_repetition_order_streak_and_rating() -> None:
     easy, _ = answer(Progress(), _puzzle("e", 0.05), "double", 0)
     hard, _ = answer(Progress(), _puzzle("h", 0.3), "double", 0)
     assert hard.rating > easy.rating > 1500
+
+
+def test_board_ids_of_every_decision_of_a_match_set_it_up() -> None:
+    """The replay's 'open in the analysis board' (record.json's ``board``): each play, pass
+    and cube action of a 5-point match is set up with its score, Crawford game, cube and
+    dice, and the play made is one of the board's legal plays."""
+    import random
+
+    from analysis.game import GameInput
+    from analysis.trainer import board_ids
+    from engine.record import MatchRecord
+    from harness.random_play import Policy, play_match
+
+    options = MatchOptions.match(5)
+    _, events = play_match(options, random.Random(3), Policy(double=0.1, take=0.6))
+    record = MatchRecord.from_events(options, ("Ann", "Bob"), tuple(events))
+    seen: dict[str, int] = {}
+    scores = set()
+    for game in record.games:
+        given = GameInput.of(record, game)
+        for turn in game_turns(game):
+            ids = board_ids(turn, length=given.length, score=given.score,
+                            crawford=given.crawford)
+            if turn.action not in (TurnKind.MOVE, TurnKind.PASS, TurnKind.DOUBLE,
+                                   TurnKind.TAKE, TurnKind.DROP):
+                assert ids is None
+                continue
+            assert ids is not None
+            seen[turn.action.value] = seen.get(turn.action.value, 0) + 1
+            setup = setup_from_ids(*ids)
+            key = setup.key
+            assert (key.length, key.score, key.crawford, key.cube, key.cube_owner) == (
+                5, given.score, given.crawford, turn.cube, turn.owner)
+            scores.add(given.score)
+            if turn.action in (TurnKind.TAKE, TurnKind.DROP):
+                assert key.doubled and key.turn == turn.seat and setup.dice is None
+                assert setup.position == turn.before.swapped()
+                continue
+            assert setup.position == turn.before and key.turn == turn.seat
+            if turn.action is TurnKind.DOUBLE:
+                assert setup.dice is None and not key.doubled
+                continue
+            assert setup.dice == (max(turn.dice), min(turn.dice))
+            legal = {p.moves for p in legal_plays(setup.position, *setup.dice)}
+            assert turn.moves in legal or (turn.action is TurnKind.PASS and not legal)
+    assert len(scores) > 2 and seen.get("move", 0) > 50
+    assert seen.get("double", 0) and seen.get("take", 0) + seen.get("drop", 0)

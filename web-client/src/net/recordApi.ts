@@ -13,6 +13,9 @@ export interface RecordTurnDoc {
   /** The cube after the action. */
   readonly cube: number;
   readonly owner: Seat | null;
+  /** The decision this action answers, as the analysis board sets it up (plays, passes and
+   * cube actions; null for the rest). */
+  readonly board?: { readonly position_id: string; readonly match_id: string } | null;
 }
 
 export interface GameRecordDoc {

@@ -104,13 +104,16 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     const url = `${location.origin}${replayPath(matchId, doc.game, at)}`;
     share.replaceChildren(linkField('Link to this turn', url, 'replaylink'));
     // The next decision of this game on the analysis board: the position before it, seen by
-    // the player to act, with the dice they rolled.
+    // the player to act, with the score, the cube and the dice they rolled (the server's IDs;
+    // a resignation's position without them).
     const next = doc.turns[at];
     if (next) {
       const [mine, theirs] = [steps[at]!.boards[next.seat], steps[at]!.boards[next.seat === 0 ? 1 : 0]];
-      const pid = encodePositionId({ mover: mine, opponent: theirs });
       const dice = next.action === 'move' || next.action === 'pass' ? next.dice : null;
-      share.append(h('a', { class: 'btn ghost replay-analyse', href: analysePath(pid, dice), text: 'Open in the analysis board' }));
+      const href = next.board
+        ? analysePath(next.board.position_id, dice, next.board.match_id)
+        : analysePath(encodePositionId({ mover: mine, opponent: theirs }), null);
+      share.append(h('a', { class: 'btn ghost replay-analyse', href, text: 'Open in the analysis board' }));
     }
     history.replaceState(null, '', replayPath(matchId, doc.game, at));
     const view = source.current();
