@@ -111,12 +111,35 @@ async def test_analysis_board(net: NetPages, server) -> None:
     assert "Borne off: yours 1" in await page.locator(".an-edit-note").inner_text()
     await page.locator(".an-add-mine").click()
     assert await page.locator(".an-pid").input_value() == "4HPwATDgc/ABMA"
+    # The cube and the score: a 5-point match at 3-4 (the player on roll trails), a 2-cube
+    # theirs; the position becomes an XGID (the engine's, tests/unit/test_xgid.py's vectors) and
+    # the server analyses that state: the opponent's cube, so no double for the player on roll.
+    await page.locator(".an-cube-value").select_option("2")
+    await page.locator(".an-owner").select_option("opponent")
+    await page.locator(".an-length").select_option("5")
+    await page.locator(".an-score-mine").fill("3")
+    await page.locator(".an-score-theirs").fill("4")
+    await page.locator(".an-set-state").click()
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:3:4:0:5:10"
+    assert await page.locator(".an-xgid").input_value() == xgid
+    assert await page.locator(".an-pid").input_value() == ""
+    await page.locator(".an-d1").select_option("")
+    await page.locator(".an-go").click()
+    await page.wait_for_function("window.fairgammon.analyse.answer() && "
+                                 "window.fairgammon.analyse.answer().cube")
+    answer = await page.evaluate("window.fairgammon.analyse.answer()")
+    assert answer["xgid"] == xgid and answer["cube"]["available"] is False
+    # A checker edit keeps that cube and score.
+    await page.locator(".an-del-mine").click()
+    kept = await page.locator(".an-xgid").input_value()
+    assert kept.endswith(":1:-1:1:00:3:4:0:5:10") and kept != xgid
     # The share link on a phone: the same ranking, nothing wider than the screen.
     phone = await net.new(PHONE, who="phone")
     phone.set_default_timeout(WAIT)
     await phone.goto(link)
     await phone.locator(".an-play").first.wait_for()
     assert await phone.locator(".an-play .an-text").all_inner_texts() == texts
+    await phone.locator(".an-editor summary").click()  # the editor open: still within the screen
     for width in (390, 360, 430):
         await phone.set_viewport_size({"width": width, "height": 844})
         assert await phone.evaluate("document.documentElement.scrollWidth") <= width
