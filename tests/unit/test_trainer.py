@@ -143,3 +143,45 @@ def test_board_ids_of_every_decision_of_a_match_set_it_up() -> None:
             assert turn.moves in legal or (turn.action is TurnKind.PASS and not legal)
     assert len(scores) > 2 and seen.get("move", 0) > 50
     assert seen.get("double", 0) and seen.get("take", 0) + seen.get("drop", 0)
+
+
+def test_cube_quizzes_at_the_match_score_met() -> None:
+    """In match play every other cube decision the analysis judged (a double, take or pass
+    however good; a roll where doubling was right or close) is a cube quiz at that score."""
+    from analysis.trainer import state_of
+
+    evaluator = Evaluator()
+    record, game_input = constructed_game(("random", "random"), 4, evaluator,
+                                          MatchOptions.match(7), 0.3, 0.3)
+    report = to_json(analyse(game_input, evaluator))
+    turns = game_turns(record.games[0])
+    for seat in (0, 1):
+        puzzles = puzzles_of("m/1", turns, report, seat, length=7, score=(2, 4), crawford=False)
+        quizzes = [p for p in puzzles if p.quiz]
+        expected = []
+        for i, (t, r) in enumerate(zip(turns, report["turns"], strict=False)):
+            if t.seat != seat:
+                continue
+            if t.action is TurnKind.MOVE and r["best_action"] in ("double", "no_double"):
+                if (r["cube_lost"] or 0) < THRESHOLD and (r["equity_lost"] or 0) < THRESHOLD:
+                    expected.append(i)
+            elif (t.action in (TurnKind.DOUBLE, TurnKind.TAKE, TurnKind.DROP)
+                  and r["equity_lost"] < THRESHOLD):
+                expected.append(i)
+        assert sorted(int(p.source.rsplit("/", 1)[1]) for p in quizzes) == expected
+        for p in quizzes:
+            setup = setup_from_ids(p.position_id, p.match_id)
+            assert p.kind == "cube" and setup.dice is None and setup.key.length == 7
+            assert grade(p, p.best) and p.error < THRESHOLD
+            wrong = {"double": "no_double", "no_double": "double", "take": "pass",
+                     "pass": "take"}[p.best]
+            assert not grade(p, wrong)
+            state = state_of(p.match_id)
+            assert state["length"] == 7 and state["score"] == ([2, 4] if seat == 0 else [4, 2])
+            assert p.as_dict()["quiz"] is True
+        # Money play has no quizzes: only the errors.
+        money = puzzles_of("m/1", turns, report, seat, length=0, score=(0, 0), crawford=False)
+        assert not any(p.quiz for p in money)
+    both = [p for seat in (0, 1) for p in puzzles_of("m/1", turns, report, seat, length=7,
+                                                     score=(2, 4), crawford=False) if p.quiz]
+    assert len(both) >= 4 and {p.best for p in both} >= {"take"}
