@@ -4,14 +4,13 @@ spaced repetition. Pure (time comes in as ``now``, in seconds).
 **Puzzles** (:func:`puzzles_of`): every decision of ``seat`` in an analysed game whose error is at
 least :data:`THRESHOLD` (0.040, the game analysis's *error*; blunders included): a checker play
 (``kind`` ``play``: find the best play of the roll) or a cube decision (``kind`` ``cube``: double
-or not, before the roll; take or pass, facing a double). In match play, also **cube quizzes at
-the score met** (``quiz`` true): every other cube decision of ``seat`` the analysis judged — a
-double, a take or a pass however good, and a roll where doubling was right or close (the
-analysis's *close or actual* decisions) — graded like the cube puzzles. A puzzle carries the
-position as gnubg IDs (the Position ID before the decision seen by the player to decide, and
-the Match ID with the score, the cube and the dice), so the analysis board can show and
-analyse it, the answer
-(``best``: the Position ID after the best play, or the best cube action), what was played, and
+or not, before the roll; take or pass, facing a double). In match play (longer than 1 point:
+the cube of a 1-point match is dead), also **cube quizzes at the score met** (``quiz`` true):
+every other cube decision of ``seat`` the analysis judged — a double, a take or a pass
+however good, and a roll where doubling was right or close (the analysis's *close or actual*
+decisions) — graded like the cube puzzles. A puzzle carries the position as gnubg IDs (the
+Position ID before the decision seen by the player to decide, and the Match ID with the score,
+the cube and the dice), so the analysis board can show and analyse it, the answer (``best``: the Position ID after the best play, or the best cube action), what was played, and
 its ``id``: a digest of its game and turn, the same however often it is collected.
 
 **Grading** (:func:`grade`): a play answer is the Position ID after the chosen play: right when
@@ -136,7 +135,7 @@ def puzzles_of(source: str, turns: Sequence[Turn], report: Mapping[str, Any], se
                 ident + "c", "cube", position_ids.encode(turn.before),
                 _key(turn, length, score, crawford, None, seat, False), None, "double",
                 "double", "no_double", "no double", cube_lost, f"{source}/{index}"))
-        elif (length and turn.action is TurnKind.MOVE and row.get("best_action")
+        elif (length > 1 and turn.action is TurnKind.MOVE and row.get("best_action")
               in ("double", "no_double")):
             # A close cube decision before the roll, at a match score: a cube quiz.
             best = row["best_action"]
@@ -146,7 +145,7 @@ def puzzles_of(source: str, turns: Sequence[Turn], report: Mapping[str, Any], se
                 best.replace("_", " "), "no_double", "no double", cube_lost,
                 f"{source}/{index}", quiz=True))
         elif (turn.action in (TurnKind.DOUBLE, TurnKind.TAKE, TurnKind.DROP)
-              and row.get("best_action") and (lost >= THRESHOLD or length)):
+              and row.get("best_action") and (lost >= THRESHOLD or length > 1)):
             facing = turn.action is not TurnKind.DOUBLE
             played = {"double": "double", "take": "take", "drop": "pass"}[turn.action.value]
             best = CUBE_ANSWERS[row["best_action"]]

@@ -2,7 +2,7 @@
 player's finished match appears with the PR of its analysis, and the dice audit counts exactly
 the player's rolls of the move record (the opening roll left out), which are the rolls of the
 game's transcript, verified (commit-reveal chains and the plays replayed) and counted here
-independently."""
+independently; the player's errors in that match are their trainer puzzles."""
 
 from __future__ import annotations
 
@@ -65,3 +65,14 @@ async def test_skill_record_and_dice_audit(server) -> None:
     assert tables["faces"]["observed"] == verified
     assert tables["doubles"]["observed"][0] == sum(r["d1"] == r["d2"] for r in turns)
     assert (await ann.get("/api/players/nobody_here/skill")).status == 404
+    # The trainer: the player's errors in this played match are their puzzles, set up from it.
+    errors = [i for i, t in enumerate(report["turns"]) if t["seat"] == seat and (
+        ((t["equity_lost"] or 0) >= 0.04 and (t["best"] or t["best_action"]))
+        or (t["cube_lost"] or 0) >= 0.04)]
+    trainer = (await ann.get("/api/trainer")).body
+    assert trainer["total"] == len(errors) > 0, (trainer, errors)
+    assert trainer["puzzle"]["source"] == f"m:{match_id}/1/{errors[0]}"
+    wrong = (await ann.post("/api/trainer/answer",
+                            {"puzzle": trainer["puzzle"]["id"], "answer": "nonsense"})).body
+    turn = report["turns"][errors[0]]
+    assert wrong["right"] is False and wrong["best"] in (turn["best"], turn["best_action"])
