@@ -10,8 +10,9 @@ every other cube decision of ``seat`` the analysis judged — a double, a take o
 however good, and a roll where doubling was right or close (the analysis's *close or actual*
 decisions) — graded like the cube puzzles. A puzzle carries the position as gnubg IDs (the
 Position ID before the decision seen by the player to decide, and the Match ID with the score,
-the cube and the dice), so the analysis board can show and analyse it, the answer (``best``: the Position ID after the best play, or the best cube action), what was played, and
-its ``id``: a digest of its game and turn, the same however often it is collected.
+the cube and the dice), so the analysis board can show and analyse it, the answer (``best``:
+the Position ID after the best play, or the best cube action), what was played, and its
+``id``: a digest of its game and turn, the same however often it is collected.
 
 **Grading** (:func:`grade`): a play answer is the Position ID after the chosen play: right when
 it is the analysis's best play; a cube answer is ``double``/``no_double`` or ``take``/``pass``:
