@@ -28,10 +28,12 @@ export class AnalysisPanel {
   private polls = 0;
 
   constructor(
-    private readonly matchId: string,
+    matchId: string,
     private readonly game: number,
     private readonly names: readonly [string, string],
     private readonly withTurns: boolean,
+    /** Where the report is read (an imported game's is under /api/imports). */
+    private readonly path: string = analysisPath(matchId, game),
   ) {}
 
   start(): void {
@@ -65,7 +67,7 @@ export class AnalysisPanel {
   private async poll(): Promise<void> {
     if (this.stopped) return;
     try {
-      const response = await fetch(analysisPath(this.matchId, this.game), { cache: 'no-store' });
+      const response = await fetch(this.path, { cache: 'no-store' });
       const body = (await response.json()) as AnalysisDoc & { message?: string };
       if (!response.ok) {
         this.failure = body.message ?? `HTTP ${response.status}`;
