@@ -4,11 +4,15 @@ spaced repetition. Pure (time comes in as ``now``, in seconds).
 **Puzzles** (:func:`puzzles_of`): every decision of ``seat`` in an analysed game whose error is at
 least :data:`THRESHOLD` (0.040, the game analysis's *error*; blunders included): a checker play
 (``kind`` ``play``: find the best play of the roll) or a cube decision (``kind`` ``cube``: double
-or not, before the roll; take or pass, facing a double). A puzzle carries the position as gnubg
-IDs (the Position ID before the decision seen by the player to decide, and the Match ID with the
-score, the cube and the dice), so the analysis board can show and analyse it, the answer
-(``best``: the Position ID after the best play, or the best cube action), what was played, and
-its ``id``: a digest of its game and turn, the same however often it is collected.
+or not, before the roll; take or pass, facing a double). In match play (longer than 1 point:
+the cube of a 1-point match is dead), also **cube quizzes at the score met** (``quiz`` true):
+every other cube decision of ``seat`` the analysis judged — a double, a take or a pass
+however good, and a roll where doubling was right or close (the analysis's *close or actual*
+decisions) — graded like the cube puzzles. A puzzle carries the position as gnubg IDs (the
+Position ID before the decision seen by the player to decide, and the Match ID with the score,
+the cube and the dice), so the analysis board can show and analyse it, the answer (``best``:
+the Position ID after the best play, or the best cube action), what was played, and its
+``id``: a digest of its game and turn, the same however often it is collected.
 
 **Grading** (:func:`grade`): a play answer is the Position ID after the chosen play: right when
 it is the analysis's best play; a cube answer is ``double``/``no_double`` or ``take``/``pass``:
@@ -59,13 +63,25 @@ class Puzzle:
     played_text: str
     error: float
     source: str  # where it comes from: "<match or import>/<game>/<turn>"
+    quiz: bool = False  # a cube quiz at a match score met (not an error of the player's)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "position_id": self.position_id,
                 "match_id": self.match_id, "dice": list(self.dice) if self.dice else None,
                 "best": self.best, "best_text": self.best_text, "played": self.played,
                 "played_text": self.played_text, "error": round(self.error, 4),
-                "source": self.source}
+                "source": self.source, "quiz": self.quiz, "state": state_of(self.match_id)}
+
+
+def state_of(match_id: str) -> dict[str, Any]:
+    """The match state of a puzzle for the page, from the side of the player who decides:
+    ``length`` (0 money), ``score`` (theirs first), ``crawford``, ``cube`` and its ``owner``
+    (``you``, ``opponent`` or None centred)."""
+    key = match_ids.decode(match_id)
+    me = key.turn
+    owner = None if key.cube_owner is None else "you" if key.cube_owner == me else "opponent"
+    return {"length": key.length, "score": [key.score[me], key.score[1 - me]],
+            "crawford": key.crawford, "cube": key.cube, "owner": owner}
 
 
 def _key(turn: Turn, length: int, score: tuple[int, int], crawford: bool,
@@ -74,6 +90,26 @@ def _key(turn: Turn, length: int, score: tuple[int, int], crawford: bool,
     return match_ids.encode(MatchKey(
         cube=turn.cube, cube_owner=turn.owner, dice_owner=roller, turn=decider,
         crawford=crawford, doubled=doubled, dice=dice or (0, 0), length=length, score=score))
+
+
+def board_ids(turn: Turn, *, length: int, score: tuple[int, int],
+              crawford: bool) -> tuple[str, str] | None:
+    """The decision ``turn`` answers as the analysis board sets it up: gnubg's Position ID (seen
+    by the player on roll) and Match ID (score, cube, dice, who decides) — the way a puzzle
+    carries it. A play or a pass: before it, with its dice; a double: the cube decision before
+    the roll; a take or a drop: the double made, its taker to decide. None for anything else
+    (beavers, resignations, forfeits)."""
+    if turn.action in (TurnKind.MOVE, TurnKind.PASS):
+        dice = (max(turn.dice), min(turn.dice)) if turn.dice else None
+        return (position_ids.encode(turn.before),
+                _key(turn, length, score, crawford, dice, turn.seat, False))
+    if turn.action is TurnKind.DOUBLE:
+        return (position_ids.encode(turn.before),
+                _key(turn, length, score, crawford, None, turn.seat, False))
+    if turn.action in (TurnKind.TAKE, TurnKind.DROP):
+        return (position_ids.encode(turn.before.swapped()),
+                _key(turn, length, score, crawford, None, turn.seat, True))
+    return None
 
 
 def puzzles_of(source: str, turns: Sequence[Turn], report: Mapping[str, Any], seat: int, *,
@@ -100,8 +136,17 @@ def puzzles_of(source: str, turns: Sequence[Turn], report: Mapping[str, Any], se
                 ident + "c", "cube", position_ids.encode(turn.before),
                 _key(turn, length, score, crawford, None, seat, False), None, "double",
                 "double", "no_double", "no double", cube_lost, f"{source}/{index}"))
+        elif (length > 1 and turn.action is TurnKind.MOVE and row.get("best_action")
+              in ("double", "no_double")):
+            # A close cube decision before the roll, at a match score: a cube quiz.
+            best = row["best_action"]
+            out.append(Puzzle(
+                ident + "q", "cube", position_ids.encode(turn.before),
+                _key(turn, length, score, crawford, None, seat, False), None, best,
+                best.replace("_", " "), "no_double", "no double", cube_lost,
+                f"{source}/{index}", quiz=True))
         elif (turn.action in (TurnKind.DOUBLE, TurnKind.TAKE, TurnKind.DROP)
-              and lost >= THRESHOLD and row.get("best_action")):
+              and row.get("best_action") and (lost >= THRESHOLD or length > 1)):
             facing = turn.action is not TurnKind.DOUBLE
             played = {"double": "double", "take": "take", "drop": "pass"}[turn.action.value]
             best = CUBE_ANSWERS[row["best_action"]]
@@ -110,7 +155,7 @@ def puzzles_of(source: str, turns: Sequence[Turn], report: Mapping[str, Any], se
                 ident, "cube", position_ids.encode(roller_view),
                 _key(turn, length, score, crawford, None, seat, facing), None, best,
                 best.replace("_", " "), played, played.replace("_", " "), lost,
-                f"{source}/{index}"))
+                f"{source}/{index}", quiz=lost < THRESHOLD))
     return out
 
 

@@ -5,9 +5,11 @@
 For the seat holding ``token``, in the decision it owes now:
 
 * ``move`` — the best plays of the current roll, up to three, best first, each with its
-  ``moves`` (``[from, to]`` pairs, as in a ``move`` message), its ``equity`` and the chance to
-  ``win``; equities are the Expert level's (bgsage 2-ply), cubeful, from the player's side
-  (money: points per unit cube; match play: match equity, −1 … +1);
+  ``moves`` (``[from, to]`` pairs, as in a ``move`` message), the same written in the standard
+  notation of the move record (``play``: ``bar/23 6/5(2)``, :func:`engine.notation.play_text`),
+  its ``equity`` and the chance to ``win``; equities are the Expert level's (bgsage 2-ply),
+  cubeful, from the player's side (money: points per unit cube; match play: match equity,
+  −1 … +1);
 * ``decide`` — the cube advice: ``double`` or ``no_double`` (``cube`` is null when the rules do
   not allow a double now: just roll). The rules are the engine's, the same as the Double
   button's (:func:`engine.match.cube_in_play`, :meth:`engine.cube.Cube.may_double`): a dead
@@ -18,7 +20,9 @@ For the seat holding ``token``, in the decision it owes now:
 
 ``cube`` carries the three cubeful equities of the player on roll (``no_double``,
 ``double_take``, ``double_pass``; null for a dead cube), ``dead`` and the ``win`` chance of the
-player asking.
+player asking. Facing a double (``take``) the figures of the player who must decide are added:
+``take`` and ``pass``, that player's equities after taking and after passing (the doubler's
+``double_take`` and ``double_pass`` with the sign turned; null in the other phases).
 
 One search per decision: the answer depends only on the match state, so each process keeps the
 last answers by (match, seat, version) and asks the nets once however often a player asks
@@ -42,6 +46,7 @@ from starlette.routing import Route
 from bots.catalog import STYLES, Level
 from brain.context import context_for
 from engine.match import cube_is_dead
+from engine.notation import play_text
 from protocol.errors import ErrorCode
 from server.machine import core
 from server.machine.state import MatchState, owing
@@ -99,9 +104,10 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
         assert game.dice is not None
         ranked = brain.rank_plays(game.position(seat), *game.dice, context_for(match, seat),
                                   ply=HINT_PLY)
+        before = game.position(seat)
         body["plays"] = [
-            {"moves": [list(m) for m in s.play.moves], "equity": round(s.equity, 4),
-             "win": round(s.probs.win, 4)}
+            {"moves": [list(m) for m in s.play.moves], "play": play_text(before, s.play.moves),
+             "equity": round(s.equity, 4), "win": round(s.probs.win, 4)}
             for s in ranked[:TOP]
         ]
         return body
@@ -114,7 +120,8 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
                                              game.cube.value, seat):
         win = brain.pre_roll_probs(game.position(seat)).win
         body["cube"] = {"action": "no_double", "dead": True, "no_double": None,
-                        "double_take": None, "double_pass": None, "win": round(win, 4)}
+                        "double_take": None, "double_pass": None, "take": None, "pass": None,
+                        "win": round(win, 4)}
         return body
     advice = brain.cube_advice(game.position(roller), context)
     if decision == "decide":
@@ -125,7 +132,11 @@ def advise(state: MatchState, seat: int) -> dict[str, Any]:
     win = advice.probs.win if roller == seat else 1.0 - advice.probs.win
     body["cube"] = {"action": action, "dead": False, "no_double": round(advice.no_double, 4),
                     "double_take": round(advice.double_take, 4),
-                    "double_pass": round(advice.double_pass, 4), "win": round(win, 4)}
+                    "double_pass": round(advice.double_pass, 4), "take": None, "pass": None,
+                    "win": round(win, 4)}
+    if decision == "take":  # the figures of the player who must decide
+        body["cube"]["take"] = round(-advice.double_take, 4)
+        body["cube"]["pass"] = round(-advice.double_pass, 4)
     return body
 
 

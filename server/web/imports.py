@@ -4,6 +4,7 @@
     GET  /api/imports                    your imports, newest first
     GET  /api/imports/{import}           one import: its players, format, games
     GET  /api/imports/{import}/games/{n}/analysis.json
+    GET  /api/imports/{import}/games/{n}/record.json   (for the replay board)
     POST /api/imports/{import}/share     {"shared": bool}
 
 An import needs a signed-in player (401 ``needs_account``) and belongs to them: only they see it
@@ -33,6 +34,7 @@ from server.players.accounts import Account
 from server.players.profiles import signed_in
 from server.web.common import BadRequest, answering, error
 from server.web.http_input import BOOLEAN, Fields, takes, takes_file
+from server.web.records import record_body
 from server.work import import_queue as queue
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -121,6 +123,25 @@ async def show(request: Request) -> JSONResponse:
 
 
 @handles
+async def record(request: Request) -> JSONResponse:
+    """The move record of an imported game, as ``record.json`` of a game played here (the
+    replay board reads it)."""
+    ident, stored, _ = await _visible(request)
+    try:
+        n = int(request.path_params["game"])
+    except ValueError:
+        n = 0
+    if not 1 <= n <= int(stored["games"]):
+        raise BadRequest(ErrorCode.NOT_FOUND, "no such game", 404)
+    imported = read_match(stored["text"], stored["format"]).record
+    try:
+        body = record_body(imported, n, ident, 0)
+    except KeyError:
+        raise BadRequest(ErrorCode.NOT_FOUND, "no such game", 404) from None
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+@handles
 async def analysis(request: Request) -> JSONResponse:
     ident, stored, _ = await _visible(request)
     try:
@@ -165,4 +186,5 @@ routes = [
     Route("/api/imports/{import}", show, methods=["GET"]),
     Route("/api/imports/{import}/share", share, methods=["POST"]),
     Route("/api/imports/{import}/games/{game}/analysis.json", analysis, methods=["GET"]),
+    Route("/api/imports/{import}/games/{game}/record.json", record, methods=["GET"]),
 ]

@@ -33,6 +33,7 @@ PAGES: tuple[str, ...] = (
     "/t/{tournament}",
     "/analyse",
     "/imports",
+    "/imports/{import_id}/replay/{game:int}",
     "/trainer",
     "/notices",
     "/friends",

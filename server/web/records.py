@@ -24,9 +24,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from analysis.game import GameInput
+from analysis.trainer import board_ids
 from engine.match import Mode
 from engine.position import Position
 from engine.position_id import encode
+from engine.record import MatchRecord
 from engine.turns import game_turns
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
@@ -38,11 +41,18 @@ from server.work import analysis_queue
 
 def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any]:
     """The record of game ``game_no`` (KeyError when it has not started)."""
-    record = match_record(log)
+    return record_body(match_record(log), game_no, match_id, log[-1].v)
+
+
+def record_body(record: MatchRecord, game_no: int, ident: str, v: int) -> dict[str, Any]:
+    """The record of game ``game_no`` of ``record`` (KeyError when it has not started), named
+    ``ident`` (a match, or an import: ``GET /api/imports/{import}/games/{n}/record.json``)."""
     game = find_game(record, game_no)
     options = record.options
+    given = GameInput.of(record, game)
     turns = []
     for t in game_turns(game):
+        ids = board_ids(t, length=given.length, score=given.score, crawford=given.crawford)
         turns.append({
             "seat": t.seat,
             "action": t.action.value,
@@ -52,6 +62,7 @@ def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any
             "position": encode(t.after),
             "cube": t.cube_after,
             "owner": t.owner_after,
+            "board": {"position_id": ids[0], "match_id": ids[1]} if ids else None,
         })
     result = None
     if game.result is not None:
@@ -64,10 +75,10 @@ def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any
             "score": list(game.final_score) if game.final_score else None,
         }
     return {
-        "match": match_id,
+        "match": ident,
         "game": game.number,
         "games": [g.number for g in record.games],
-        "v": log[-1].v,
+        "v": v,
         "names": list(record.names),
         "mode": options.mode.value,
         "length": options.length if options.mode is Mode.MATCH else None,

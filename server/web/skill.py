@@ -53,6 +53,17 @@ def _weighted(games: list[tuple[float, int]]) -> float | None:
     return round(sum(pr * d for pr, d in games) / decisions, 2) if decisions else None
 
 
+def series(matches: list[list[tuple[float, int]]]) -> list[tuple[float | None, float | None]]:
+    """Per match (oldest first, each its games' ``(pr, decisions)``): its PR (its games'
+    weighted by decisions) and the rolling PR of the last :data:`ROLLING` games up to it."""
+    out: list[tuple[float | None, float | None]] = []
+    seen: list[tuple[float, int]] = []
+    for games in matches:
+        seen += games
+        out.append((_weighted(games), _weighted(seen[-ROLLING:])))
+    return out
+
+
 @handles
 async def skill(request: Request) -> JSONResponse:
     name = request.path_params["name"]
@@ -67,7 +78,7 @@ async def skill(request: Request) -> JSONResponse:
     redis, store = services.store.redis, services.store
     rows = await redis.lrange(history_key(account.key, public=not own), 0, MATCHES - 1)
     matches: list[dict[str, Any]] = []
-    all_games: list[tuple[float, int]] = []
+    per_match: list[list[tuple[float, int]]] = []
     turns_by_seat: list[tuple[Any, int]] = []
     for raw in reversed(rows):
         entry = msgpack.unpackb(raw)
@@ -92,15 +103,17 @@ async def skill(request: Request) -> JSONResponse:
             if player.get("pr") is not None and player.get("decisions"):
                 games.append((player["pr"], player["decisions"]))
             luck_adjusted += player.get("luck_adjusted") or 0.0
-        all_games += games
+        per_match.append(games)
         matches.append({"match": match_id, "at": entry.get("at"), "games": len(games),
-                        "pr": _weighted(games), "luck_adjusted": round(luck_adjusted, 3),
-                        "rolling": _weighted(all_games[-ROLLING:])})
+                        "luck_adjusted": round(luck_adjusted, 3)})
+    figures = series(per_match)
+    for row, (pr, rolling) in zip(matches, figures, strict=True):
+        row["pr"], row["rolling"] = pr, rolling
     rolls = []
     for turns, seat in turns_by_seat:
         rolls += player_rolls([turns], seat)
     return JSONResponse({"player": account.name, "matches": matches,
-                         "rolling": _weighted(all_games[-ROLLING:]),
+                         "rolling": figures[-1][1] if figures else None,
                          "dice": {"rolls": len(rolls),
                                   "tables": [t.as_dict() for t in audit(rolls)]}},
                         headers={"Cache-Control": "no-store"})

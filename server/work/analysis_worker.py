@@ -131,6 +131,8 @@ class AnalysisWorker:
         else:
             body = report_body(report, match_id, game_no)
             body["seconds"] = round(time.perf_counter() - started, 3)
+            if self.deep:  # pages showing this report keep asking until the deeper one lands
+                body["deeper"] = True
             async with self.redis.pipeline(transaction=True) as pipe:
                 pipe.set(queue.report_key(match_id, game_no), json.dumps(body))
                 if self.deep:  # what the deeper pass takes over
@@ -163,6 +165,7 @@ class AnalysisWorker:
             log.exception("deeper analysis failed", extra=logs.fields(
                 match=match_id, game=game_no))
             await self.redis.delete(queue.basis_key(match_id, game_no))
+            await self._no_deeper(match_id, game_no)
             return
         body = report_body(report, match_id, game_no)
         body["seconds"] = round(time.perf_counter() - started, 3)
@@ -174,6 +177,13 @@ class AnalysisWorker:
         log.info("game analysed deeper", extra=logs.fields(
             match=match_id, game=game_no, depth=body["level"], seconds=body["seconds"],
             reused=basis is not None))
+
+    async def _no_deeper(self, match_id: str, game_no: int) -> None:
+        """The stored 1-ply report no longer says a deeper one is coming (it failed)."""
+        raw = await self.redis.get(queue.report_key(match_id, game_no))
+        body = json.loads(raw) if raw else None
+        if isinstance(body, dict) and body.pop("deeper", None) is not None:
+            await self.redis.set(queue.report_key(match_id, game_no), json.dumps(body))
 
     async def basis(self, match_id: str, game_no: int, evaluator: Evaluator) -> Basis | None:
         """The stored basis of a game's analysis by ``evaluator``: None when there is none, or

@@ -17,6 +17,7 @@ from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from harness.serverproc import ServerProcess
 from harness.srv_support import play_out
 from protocol.client import MatchClient, create_match, join_match
+from protocol.client.lobby import get
 from tests.browser.conftest import NetPages
 
 WAIT = 60_000
@@ -110,12 +111,35 @@ async def test_analysis_board(net: NetPages, server) -> None:
     assert "Borne off: yours 1" in await page.locator(".an-edit-note").inner_text()
     await page.locator(".an-add-mine").click()
     assert await page.locator(".an-pid").input_value() == "4HPwATDgc/ABMA"
+    # The cube and the score: a 5-point match at 3-4 (the player on roll trails), a 2-cube
+    # theirs; the position becomes an XGID (the engine's, tests/unit/test_xgid.py's vectors) and
+    # the server analyses that state: the opponent's cube, so no double for the player on roll.
+    await page.locator(".an-cube-value").select_option("2")
+    await page.locator(".an-owner").select_option("opponent")
+    await page.locator(".an-length").select_option("5")
+    await page.locator(".an-score-mine").fill("3")
+    await page.locator(".an-score-theirs").fill("4")
+    await page.locator(".an-set-state").click()
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:3:4:0:5:10"
+    assert await page.locator(".an-xgid").input_value() == xgid
+    assert await page.locator(".an-pid").input_value() == ""
+    await page.locator(".an-d1").select_option("")
+    await page.locator(".an-go").click()
+    await page.wait_for_function("window.fairgammon.analyse.answer() && "
+                                 "window.fairgammon.analyse.answer().cube")
+    answer = await page.evaluate("window.fairgammon.analyse.answer()")
+    assert answer["xgid"] == xgid and answer["cube"]["available"] is False
+    # A checker edit keeps that cube and score.
+    await page.locator(".an-del-mine").click()
+    kept = await page.locator(".an-xgid").input_value()
+    assert kept.endswith(":1:-1:1:00:3:4:0:5:10") and kept != xgid
     # The share link on a phone: the same ranking, nothing wider than the screen.
     phone = await net.new(PHONE, who="phone")
     phone.set_default_timeout(WAIT)
     await phone.goto(link)
     await phone.locator(".an-play").first.wait_for()
     assert await phone.locator(".an-play .an-text").all_inner_texts() == texts
+    await phone.locator(".an-editor summary").click()  # the editor open: still within the screen
     for width in (390, 360, 430):
         await phone.set_viewport_size({"width": width, "height": 844})
         assert await phone.evaluate("document.documentElement.scrollWidth") <= width
@@ -142,8 +166,15 @@ async def test_analysis_board(net: NetPages, server) -> None:
     opener = page.locator("a.replay-analyse")
     href = await opener.get_attribute("href")
     assert href.startswith("/analyse#pid=") and "ply=2" in href
+    # With the server's IDs of that decision: the score and cube come along (the Match ID).
+    board = (await get(server.base, f"/api/matches/{match_id}/games/1/record.json"))[
+        "turns"][4]["board"]
+    assert "mid=" in href and board is not None
     await opener.click()
-    await page.wait_for_function("window.fairgammon.analyse && window.fairgammon.analyse.answer()")
+    await page.wait_for_function("window.fairgammon && window.fairgammon.analyse && "
+                                 "window.fairgammon.analyse.answer()")
     answer = await page.evaluate("window.fairgammon.analyse.answer()")
     assert answer["plays"] or answer["passes"] or answer["cube"]
+    assert (answer["position_id"], answer["match_id"]) == (board["position_id"],
+                                                           board["match_id"])
     await page.screenshot(path=SCREENSHOTS / "analyse-from-replay-1440x900.png")

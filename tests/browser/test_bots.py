@@ -112,8 +112,17 @@ async def test_play_the_computer_from_the_lobby(bot_net: NetPages) -> None:
     await play([ann], my_move, timeout=60)
     plays = await show_hint(desk)
     assert 1 <= len(plays) <= 3 and all(re.search(r"[+−]\d\.\d{3}", p) for p in plays)
+    # In the move record's notation (paths like 13/7 or bar/20*/16, 8/5(2)), and the best
+    # play drawn on the board as arrows of their own, one a checker path of it at least.
+    notation = r"^(bar|\d+)(/(\d+|off)\*?)+(\(\d\))?( (bar|\d+)(/(\d+|off)\*?)+(\(\d\))?)*$"
+    texts = await desk.eval_on_selector_all(".hint-plays .hint-moves",
+                                            "els => els.map(e => e.textContent)")
+    assert all(re.match(notation, t) for t in texts), texts
+    hinted = desk.locator("svg.board g.hintplay path.arrow")
+    assert await hinted.count() >= 1
     await desk.screenshot(path=SCREENSHOTS / "bots-hint-1440x900.png")
     await ann.play_turn()
+    await hinted.first.wait_for(state="detached")  # the hint belonged to that roll
     # Now the computer thinks (its think time shows), then plays.
     await desk.locator(".bot-panel.thinking").wait_for()
     assert "Thinking" in await desk.locator(".bot-status").inner_text()

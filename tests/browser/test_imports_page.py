@@ -77,3 +77,18 @@ async def test_imports_page(net: NetPages, server, tmp_path) -> None:
         assert await phone.evaluate("document.documentElement.scrollWidth") <= width
     await phone.set_viewport_size(PHONE)
     await phone.screenshot(path=SCREENSHOTS / "imports-390x844.png", full_page=True)
+    # An imported game on the replay board, with its analysis and chart, like a game played
+    # here: from the import's game link, on the phone (signed out: the import is shared).
+    await phone.locator(".imp-card a.imp-replay").first.click()
+    await phone.wait_for_url("**/imports/*/replay/1")
+    await phone.locator(".analysis .analysis-summary").wait_for()
+    await phone.locator(".analysis svg.analysis-chart").wait_for()
+    header = await phone.locator(".analysis-summary thead th").all_inner_texts()
+    assert header[1:] == ["Ann", "Bob"]
+    steps = await phone.evaluate("window.fairgammon.replay.steps")
+    assert steps >= 3
+    await phone.locator(".replay-next").click()
+    assert "#turn=1" in phone.url and "/imports/" in phone.url
+    assert await phone.locator(".replay-games a", has_text="Back to the import").count() == 1
+    assert await phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    await phone.screenshot(path=SCREENSHOTS / "imports-replay-390x844.png", full_page=True)

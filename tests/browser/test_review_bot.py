@@ -2,7 +2,8 @@
 bot worker (Easy, no think time) and one analysis worker, a real Redis. The human seat is played
 by the asyncio client (random plays); a desktop page and a phone page watch the match page as
 spectators and, once the game is over, show its analysis: the summary for the human and the
-computer, and the equity and luck chart. Screenshots go to artifacts/screenshots."""
+computer, and the equity and luck chart, replaced by the deeper (2-ply) report when it lands
+without the page being reopened. Screenshots go to artifacts/screenshots."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ test machine is shared; reached only when something is wrong."""
 async def bot_review(dist, browser: Browser, redis_url) -> AsyncIterator[
         tuple[ServerProcess, NetPages]]:
     """A real server with its bot worker (no think time) and one analysis worker."""
-    env = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "0", "FAIRGAMMON_ANALYSERS": "1"}
+    env = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "0", "FAIRGAMMON_ANALYSERS": "1",
+           "FAIRGAMMON_ANALYSIS_DEEP": "1"}
     async with served_pages(browser, redis_url, **env) as served:
         yield served
 
@@ -51,6 +53,7 @@ async def test_summary_and_chart_after_a_game_against_the_computer(
     match_id = created["match"]
     assert created["bot"] == "easy"
     desk, phone = await watch_on_desktop_and_phone(net, match_id, LOADED)
+    await desk.evaluate("window.__sameDocument = true")
     human = MatchClient(server.ws, match_id, created["token"])
     async with human:
         await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
@@ -73,6 +76,11 @@ async def test_summary_and_chart_after_a_game_against_the_computer(
     chart = desk.locator(".live-analysis svg.analysis-chart")
     assert await chart.locator("path.chart-equity").count() == 1
     assert await chart.locator("path.chart-luck").count() == 1
+    # The deeper (2-ply) report replaces the first one on the page left open, without reloading
+    # it (the page was opened before the game began: the same document throughout).
+    note = desk.locator(".live-analysis .analysis-note")
+    await note.filter(has_text="2-ply analysis").wait_for(timeout=LOADED)
+    assert await desk.evaluate("window.__sameDocument") is True
     # The record says who won, as the game ended for the human.
     end = await desk.locator(".live-record tr.record-end").inner_text()
     assert "wins" in end

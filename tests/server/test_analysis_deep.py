@@ -94,6 +94,7 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
         # The deeper pass is under way: the 1-ply report is served, whole, and stays.
         shallow = await get(server.base, url)
         assert shallow["level"] == "1-ply"
+        assert shallow["deeper"] is True  # pages showing it keep asking for the deeper one
         assert len(shallow["turns"]) == len(record["turns"])
         assert worker.analysed == 1 and worker.deepened == 0
         gate.set()
@@ -104,6 +105,7 @@ async def test_deeper_report_replaces_the_1ply_one_only_when_whole(redis_url, mo
         await wait_for(deeper, "analysed at 2-ply")
         deep = await get(server.base, url)
         assert deep["status"] == "done" and deep["format"] == shallow["format"]
+        assert "deeper" not in deep
         assert (deep["match"], deep["game"]) == (match_id, 1)
         assert worker.deepened == 1
         assert recomputed == []
@@ -181,3 +183,23 @@ async def test_1ply_jobs_come_before_deeper_ones(redis_url) -> None:
         await redis.aclose()
         await worker.redis.aclose()
         await shallow_only.redis.aclose()
+
+
+async def test_a_failed_deeper_pass_leaves_the_1ply_report_without_deeper(redis_url) -> None:
+    """Pages keep asking while a report says ``deeper``: when the deeper pass fails (here: the
+    game's log is gone), the 1-ply report stays, and no longer says a deeper one is coming."""
+    redis = aioredis.from_url(redis_url)
+    worker = AnalysisWorker(redis_url, name="failing", deep=True)
+    match_id = "ef" * 16
+    shallow = {"format": "fairgammon-analysis/1", "status": "done", "level": "1-ply",
+               "deeper": True, "players": [], "turns": []}
+    try:
+        await redis.set(queue.report_key(match_id, 1), json.dumps(shallow))
+        await worker._deepen(match_id, 1)
+        kept = json.loads(await redis.get(queue.report_key(match_id, 1)))
+        assert "deeper" not in kept and kept == {k: v for k, v in shallow.items()
+                                                 if k != "deeper"}
+        assert worker.deepened == 0
+    finally:
+        await redis.aclose()
+        await worker.redis.aclose()

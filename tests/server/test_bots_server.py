@@ -12,6 +12,7 @@ import urllib.request
 import pytest
 
 from engine.movegen import legal_plays
+from engine.notation import play_text
 from harness.srv_support import server_fixture
 from protocol.client import LobbyError, MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import get, get_text, offer_rematch
@@ -124,9 +125,17 @@ async def test_hints_for_moves_and_cube_only_against_the_computer(bot_server):
             if owed == "decide":
                 cube = body["cube"]
                 assert cube["action"] in ("double", "no_double") and 0 <= cube["win"] <= 1
+                assert cube["take"] is None and cube["pass"] is None
                 reply = await human.roll()
             elif owed == "take":  # the bot doubled
-                assert body["cube"]["action"] in ("take", "drop", "beaver")
+                cube = body["cube"]
+                assert cube["action"] in ("take", "drop", "beaver")
+                # The figures of the player who must decide: theirs after taking and passing.
+                assert (cube["take"], cube["pass"]) == (-cube["double_take"], -cube["double_pass"])
+                if cube["action"] == "drop":
+                    assert cube["pass"] >= cube["take"]
+                else:
+                    assert cube["take"] >= cube["pass"]
                 reply = await human.take()
             else:
                 plays = body["plays"]
@@ -135,6 +144,10 @@ async def test_hints_for_moves_and_cube_only_against_the_computer(bot_server):
                 equities = [p["equity"] for p in plays]
                 assert equities == sorted(equities, reverse=True)
                 assert all(tuple(map(tuple, p["moves"])) in legal for p in plays)
+                # Each also in the move record's notation.
+                before = t.position(0)
+                assert [p["play"] for p in plays] == [
+                    play_text(before, tuple(map(tuple, p["moves"]))) for p in plays]
                 reply = await human.move(tuple(map(tuple, plays[0]["moves"])))
             assert type(reply).__name__ == "Ack"
             hinted[owed] = hinted.get(owed, 0) + 1

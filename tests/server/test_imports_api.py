@@ -103,9 +103,17 @@ async def test_import_is_analysed_like_our_own_game(server) -> None:
     report = await until_done(lambda: _body(ann, path))
     for key in ("players", "turns", "level"):
         assert report[key] == ours[key], key
+    # Its move record for the replay board: the game's own, named by the import.
+    record = (await ann.get(f"/api/imports/{ident}/games/1/record.json")).body
+    played = await get(server.base, f"/api/matches/{match_id}/games/1/record.json")
+    for key in ("turns", "names", "length", "score", "result", "games"):
+        assert record[key] == played[key], key
+    assert record["match"] == ident
+    assert (await ann.get(f"/api/imports/{ident}/games/2/record.json")).status == 404
     # Private until shared.
     other = await signed_up(server.base, "lurker")
     assert (await other.get(f"/api/imports/{ident}")).status == 403
+    assert (await other.get(f"/api/imports/{ident}/games/1/record.json")).status == 403
     assert (await other.post(f"/api/imports/{ident}/share", {"shared": True})).status == 403
     assert (await ann.post(f"/api/imports/{ident}/share", {"shared": True})).status == 200
     seen = await other.get(f"/api/imports/{ident}")

@@ -1,6 +1,7 @@
 """Rollouts through a real server with one analysis worker: a bear-off whose equity is known
 exactly lands in its interval, with the progress going batch by batch; a long rollout is
-cancelled while it runs and keeps its batches; the per-player limit; only the owner cancels;
+cancelled while it runs and keeps its batches; the per-player limit; another player's rollout
+played between the batches of long ones (the fair share); only the owner cancels;
 every bad input a typed error; the caller's rollouts listed."""
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ async def test_rollout_progress_cancel_limit_and_errors(server) -> None:
     assert done["figures"]["subject"] == "play"
     assert 0.0 < done["figures"]["equity"]["mean"] < 0.5  # 8/5 6/5 is good for the mover
     # Two long rollouts: the limit, and a cancel while it runs that keeps its batches.
-    long = {"position_id": START, "trials": 1296}
+    long = {"position_id": START, "trials": 1296, "truncation": 7}  # 36 short batches
     first = await guest.post("/api/rollouts", long)
     second = await guest.post("/api/rollouts", long)
     assert first.status == second.status == 202
@@ -71,6 +72,15 @@ async def test_rollout_progress_cancel_limit_and_errors(server) -> None:
     assert (await other.post(f"{first.body['poll']}/cancel")).status == 403
     running = await wait_for(guest, first.body["poll"], "running")
     assert running["progress"]["of"] == 1296
+    # A fair share: another player's short rollout, queued behind the two long ones, is played
+    # between their batches (each rollout rejoins the queue's end after a batch) and ends while
+    # they still run (a whole one takes some 10 s on the one worker, 36 batches).
+    short = await other.post("/api/rollouts", {"position_id": LAST_ROLL, "trials": 72})
+    assert short.status == 202
+    await wait_for(other, short.body["poll"], "done")
+    for answer in (first, second):
+        still = (await guest.get(answer.body["poll"])).body
+        assert still["status"] in ("queued", "running") and still["progress"]["trials"] < 1296
     cancelled = await guest.post(f"{first.body['poll']}/cancel")
     assert cancelled.status == 200 and cancelled.body["cancel"] is True
     assert (await guest.post(f"{second.body['poll']}/cancel")).status == 200
@@ -83,7 +93,8 @@ async def test_rollout_progress_cancel_limit_and_errors(server) -> None:
     await wait_for(guest, again.body["poll"], "done")
     listed = (await guest.get("/api/rollouts")).body["rollouts"]
     assert [r["rollout"] for r in listed][:2] == [again.body["rollout"], second.body["rollout"]]
-    assert (await other.get("/api/rollouts")).body["rollouts"] == []
+    assert [r["rollout"] for r in (await other.get("/api/rollouts")).body["rollouts"]] == [
+        short.body["rollout"]]
     # Bad input.
     for body, code in [
         ({"position_id": START, "dice": [3, 1], "play": START}, "bad_play"),

@@ -1,6 +1,8 @@
 """The skill record and dice audit through a real server with one analysis worker: a signed-in
 player's finished match appears with the PR of its analysis, and the dice audit counts exactly
-the player's rolls of the move record (the opening roll left out)."""
+the player's rolls of the move record (the opening roll left out), which are the rolls of the
+game's transcript, verified (commit-reveal chains and the plays replayed) and counted here
+independently; the player's errors in that match are their trainer puzzles."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from harness.accounts import signed_up
 from harness.srv_support import play_out, server_fixture
 from protocol.client import MatchClient, join_match
 from protocol.client.lobby import get
+from protocol.fairdice import RollKind, verify_json
 
 server = server_fixture(FAIRGAMMON_ANALYSERS="1")
 
@@ -48,4 +51,28 @@ async def test_skill_record_and_dice_audit(server) -> None:
     assert tables["faces"]["observed"] == faces
     assert tables["doubles"]["observed"][0] == sum(d1 == d2 for d1, d2 in dice)
     assert 0.0 <= tables["faces"]["p"] <= 1.0
+    # The same figures from the game's transcript, verified: the player's turn rolls (the
+    # roll-off's rolls, whose dice make the opening move, are nobody's roll of both dice).
+    transcript = await get(server.base, f"{base}/transcript.json")
+    verdict = verify_json(transcript)
+    assert verdict.plays_replayed and verdict.plays_replayed > 5
+    turns = [r for r in transcript["rolls"] if r["kind"] == RollKind.TURN and r["roller"] == seat]
+    verified = [0] * 6
+    for r in turns:
+        verified[r["d1"] - 1] += 1
+        verified[r["d2"] - 1] += 1
+    assert body["dice"]["rolls"] == len(turns)
+    assert tables["faces"]["observed"] == verified
+    assert tables["doubles"]["observed"][0] == sum(r["d1"] == r["d2"] for r in turns)
     assert (await ann.get("/api/players/nobody_here/skill")).status == 404
+    # The trainer: the player's errors in this played match are their puzzles, set up from it.
+    errors = [i for i, t in enumerate(report["turns"]) if t["seat"] == seat and (
+        ((t["equity_lost"] or 0) >= 0.04 and (t["best"] or t["best_action"]))
+        or (t["cube_lost"] or 0) >= 0.04)]
+    trainer = (await ann.get("/api/trainer")).body
+    assert trainer["total"] == len(errors) > 0, (trainer, errors)
+    assert trainer["puzzle"]["source"] == f"m:{match_id}/1/{errors[0]}"
+    wrong = (await ann.post("/api/trainer/answer",
+                            {"puzzle": trainer["puzzle"]["id"], "answer": "nonsense"})).body
+    turn = report["turns"][errors[0]]
+    assert wrong["right"] is False and wrong["best"] in (turn["best"], turn["best_action"])

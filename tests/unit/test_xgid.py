@@ -193,3 +193,13 @@ def test_gnubg_reads_our_xgids_as_we_do(positions):
             key = swapped(key)  # gnubg puts the player on roll at the bottom
         assert pid == position_id.encode(xgid.position), text
         assert gnubg_key(mid) == same_roll(key), text
+
+
+def test_xgid_vectors_of_the_browser_editor_are_up_to_date() -> None:
+    from harness.web_tools import load_web_tool
+
+    tool = load_web_tool("make_xgid_vectors")
+    assert tool.VECTORS.read_text(encoding="utf-8") == tool.render(tool.build_cases()), (
+        "web-client/test/vectors/xgid-vectors.json is stale: "
+        "run .venv/bin/python web-client/tools/make_xgid_vectors.py"
+    )

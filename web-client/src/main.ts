@@ -16,7 +16,7 @@ import './ui/imports.css';
 import './ui/friends.css';
 import { startLobby } from './pages/lobby';
 import { startMatchPage } from './pages/matchPage';
-import { startReplayPage } from './pages/replayPage';
+import { startImportReplayPage, startReplayPage } from './pages/replayPage';
 import { startVerifyPage } from './pages/verifyPage';
 import { startLeaderboard } from './pages/leaderboard';
 import { startProfile } from './pages/profile';
@@ -47,6 +47,7 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/t/{tournament}': (root, [tid]) => void startTournament(root, tid!),
   '/analyse': (root) => startAnalysePage(root),
   '/imports': (root) => void startImportsPage(root),
+  '/imports/{import_id}/replay/{game:int}': (root, [ident, game]) => void startImportReplayPage(root, ident!, Number(game)),
   '/trainer': (root) => void startTrainerPage(root),
   '/notices': (root) => void startNoticesPage(root),
   '/friends': (root) => void startFriendsPage(root),

@@ -14,5 +14,12 @@ describe('the analysis board address', () => {
   });
   it('links a position at 2-ply', () => {
     expect(analysePath('4HPwATDgc/ABMA', [3, 1])).toBe('/analyse#pid=4HPwATDgc%2FABMA&dice=31&ply=2');
+    expect(queryFromHash(analysePath('4HPwATDgc/ABMA', [3, 1], 'cIkFAAAAAAAA').slice('/analyse'.length))).toEqual({
+      pid: '4HPwATDgc/ABMA',
+      mid: 'cIkFAAAAAAAA',
+      xgid: null,
+      dice: [3, 1],
+      ply: 2,
+    });
   });
 });

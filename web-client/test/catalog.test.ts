@@ -12,7 +12,7 @@ import { BOT_LEVELS, PAGE_PATHS } from '../src/generated/catalog';
 import { LEVELS, LEVEL_WORDS, levelName } from '../src/net/botApi';
 import { pattern, route } from '../src/pages/route';
 
-const SAMPLE: Record<string, string> = { match_id: 'Ab3_x-9', name: 'ann%20b', game: '12', tournament: 'c0ffee' };
+const SAMPLE: Record<string, string> = { match_id: 'Ab3_x-9', name: 'ann%20b', game: '12', tournament: 'c0ffee', import_id: '0123456789abcdef01234567' };
 
 /** The path with each parameter filled in, and the parameters in order. */
 function sample(page: string): [string, string[]] {

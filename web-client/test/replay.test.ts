@@ -3,7 +3,7 @@ import { encodePositionId } from '../src/engine/positionId';
 import { applyMove } from '../src/engine/movegen';
 import { pipCount, startPosition, swapped } from '../src/engine/position';
 import type { GameRecordDoc } from '../src/net/recordApi';
-import { type DoneAnalysis, type TurnAnalysis, chartSeries, recordMarks, signed, verdict } from '../src/view/analysis';
+import { type AnalysisDoc, DEEPER_POLLS, DEEPER_POLL_MS, type DoneAnalysis, POLL_MAX_MS, POLL_MS, type TurnAnalysis, chartSeries, nextPoll, recordMarks, signed, verdict } from '../src/view/analysis';
 import { entriesOf, replayPath, replaySteps, stepFromHash } from '../src/view/replay';
 
 // Seat 0 opens 31 with 8/5 6/5; seat 1 doubles, seat 0 takes, seat 1 cannot move... then resigns.
@@ -141,5 +141,23 @@ describe('dice statistics from the bar', () => {
     expect([s.barRolls, s.entered]).toEqual([1, 1]);
     expect(s.expectedEntered).toBeCloseTo(1 - (3 / 6) ** 2, 9);
     expect(diceStats([game]).seats[0].barRolls).toBe(0);
+  });
+});
+
+describe('polling analysis.json', () => {
+  const done = (level: string, deeper?: boolean): AnalysisDoc =>
+    ({ status: 'done', level, deeper, players: [] as never, turns: [] }) as AnalysisDoc;
+  it('waits for a pending report, less often as time goes by', () => {
+    expect(nextPoll(null, 0)).toBe(POLL_MS);
+    expect(nextPoll({ status: 'pending', level: '1-ply', progress: null }, 0)).toBe(POLL_MS);
+    expect(nextPoll({ status: 'pending', level: '1-ply', progress: null }, 10)).toBe(2 * POLL_MS);
+    expect(nextPoll({ status: 'pending', level: '1-ply', progress: null }, 1000)).toBe(POLL_MAX_MS);
+  });
+  it('keeps asking while a deeper report is queued, then stops', () => {
+    expect(nextPoll(done('1-ply', true), 0)).toBe(DEEPER_POLL_MS);
+    expect(nextPoll(done('1-ply', true), DEEPER_POLLS - 1)).toBe(DEEPER_POLL_MS);
+    expect(nextPoll(done('1-ply', true), DEEPER_POLLS)).toBeNull();
+    expect(nextPoll(done('1-ply'), 0)).toBeNull();
+    expect(nextPoll(done('2-ply'), 0)).toBeNull();
   });
 });

@@ -28,6 +28,7 @@ export const PAGE_PATHS = [
   '/t/{tournament}',
   '/analyse',
   '/imports',
+  '/imports/{import_id}/replay/{game:int}',
   '/trainer',
   '/notices',
   '/friends',

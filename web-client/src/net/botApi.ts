@@ -26,6 +26,8 @@ export const levelName = (level: string): string => LEVELS.find(([l]) => l === l
 /** A hinted play: `moves` as [from, to] pairs (25 = bar, 0 = off), from the player's side. */
 export interface HintPlay {
   readonly moves: readonly (readonly [number, number])[];
+  /** The play in the move record's notation (`bar/23 6/5(2)`). */
+  readonly play: string;
   readonly equity: number;
   readonly win: number;
 }
@@ -38,6 +40,9 @@ export interface CubeHint {
   readonly no_double: number | null;
   readonly double_take: number | null;
   readonly double_pass: number | null;
+  /** Facing a double: the deciding player's own equities after taking and after passing. */
+  readonly take: number | null;
+  readonly pass: number | null;
   readonly win: number;
 }
 
@@ -67,7 +72,3 @@ export function getHint(match: string, token: string): Promise<Hint> {
 }
 
 /** "24/18 13/9", "bar/20", "6/off". */
-export function formatMoves(moves: readonly (readonly [number, number])[]): string {
-  const square = (p: number) => (p === 25 ? 'bar' : p === 0 ? 'off' : String(p));
-  return moves.map(([from, to]) => `${square(from)}/${square(to)}`).join(' ');
-}

@@ -13,6 +13,9 @@ export interface RecordTurnDoc {
   /** The cube after the action. */
   readonly cube: number;
   readonly owner: Seat | null;
+  /** The decision this action answers, as the analysis board sets it up (plays, passes and
+   * cube actions; null for the rest). */
+  readonly board?: { readonly position_id: string; readonly match_id: string } | null;
 }
 
 export interface GameRecordDoc {
@@ -41,8 +44,9 @@ export interface GameRecordDoc {
 
 export const recordPath = (match: string, game: number): string => `/api/matches/${match}/games/${game}/record.json`;
 
-export async function fetchGameRecord(match: string, game: number): Promise<GameRecordDoc> {
-  const response = await fetch(recordPath(match, game), { cache: 'no-store' });
+/** A game's record.json, from its path (a match's game: `recordPath`; an import's game). */
+export async function fetchGameRecord(path: string): Promise<GameRecordDoc> {
+  const response = await fetch(path, { cache: 'no-store' });
   if (!response.ok) {
     const body = (await response.json().catch(() => ({}))) as { message?: string };
     throw new Error(body.message ?? `HTTP ${response.status}`);

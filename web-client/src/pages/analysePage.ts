@@ -11,6 +11,7 @@
 
 import { AnalyseError, type AnalyseRequest, type BoardAnalysisDoc, type CubeDoc, type RankedPlayDoc, analyse } from '../net/analyseApi';
 import { decodePositionId, encodePositionId } from '../engine/positionId';
+import { type BoardState, xgidOf } from '../engine/xgid';
 import { type Board, type Position, startPosition } from '../engine/position';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
@@ -163,6 +164,7 @@ export function startAnalysePage(root: HTMLElement): void {
   let asked = 0;
   async function run(): Promise<void> {
     query = readForm();
+    if (!query.xgid) edited = null; // IDs typed in: their cube and score from now on
     const mine = ++asked;
     answer = null;
     chosen = null;
@@ -241,6 +243,46 @@ export function startAnalysePage(root: HTMLElement): void {
     return h('section', { class: 'card an-cube-card' }, h('h2', { text: `Cube decision (${c.ply}-ply)` }), table);
   }
 
+  // The cube and score set in the editor (null: as the IDs say). Once set, edits of the
+  // position keep them: the position is then written as an XGID.
+  let edited: BoardState | null = null;
+
+  function buildStateRow(): HTMLElement[] {
+    const sel = (cls: string, label: string, options: [string, string][]) => {
+      const s = h('select', { class: cls, 'aria-label': label });
+      for (const [value, text] of options) s.append(h('option', { value, text }));
+      return s;
+    };
+    const cube = sel('an-cube-value', 'Cube', [1, 2, 4, 8, 16, 32, 64].map((v) => [String(v), `Cube ${v}`]));
+    const owner = sel('an-owner', 'Cube owner', [['', 'centred'], ['mover', 'owned by the player on roll'], ['opponent', 'owned by the other side']]);
+    const length = sel('an-length', 'Match length', [['0', 'Money'], ...Array.from({ length: 25 }, (_, i): [string, string] => [String(i + 1), `Match to ${i + 1}`])]);
+    const score = (cls: string, label: string) => h('input', { type: 'number', class: cls, 'aria-label': label, min: '0', max: '24', value: '0', inputmode: 'numeric' });
+    const mine = score('an-score-mine', 'Score of the player on roll');
+    const theirs = score('an-score-theirs', 'Score of the other side');
+    const crawford = h('input', { type: 'checkbox', class: 'an-crawford', 'aria-label': 'Crawford game' });
+    const note = h('p', { class: 'an-state-note', 'aria-live': 'polite' });
+    const set = button('Set cube and score', 'btn ghost an-set-state');
+    set.addEventListener('click', () => {
+      const n = Number(length.value);
+      const a = Math.max(0, Math.floor(Number(mine.value) || 0));
+      const b = Math.max(0, Math.floor(Number(theirs.value) || 0));
+      if (n && (a >= n || b >= n)) return void (note.textContent = `In a match to ${n} each score is below ${n}.`);
+      if (crawford.checked && !(n > 1 && (a === n - 1 || b === n - 1))) return void (note.textContent = 'The Crawford game is the first game after a player reaches match point.');
+      const value = Number(cube.value);
+      if (crawford.checked && value > 1) return void (note.textContent = 'No doubling in the Crawford game: the cube stays at 1.');
+      const who = owner.value === 'mover' ? 'mover' : owner.value === 'opponent' ? 'opponent' : null;
+      if (value > 1 && who === null) return void (note.textContent = 'A turned cube has an owner.');
+      edited = { cube: value, owner: value > 1 ? who : null, length: n, score: n ? [a, b] : [0, 0], crawford: crawford.checked };
+      note.textContent = '';
+      setPosition(position);
+    });
+    return [
+      h('div', { class: 'an-row' }, cube, owner),
+      h('div', { class: 'an-row' }, length, h('span', { class: 'an-check', text: 'Score' }), mine, theirs, h('label', { class: 'an-check' }, crawford, h('span', { text: 'Crawford' })), set),
+      note,
+    ];
+  }
+
   function buildEditor(): HTMLElement {
     const point = h('select', { class: 'an-point', 'aria-label': 'Point' }, h('option', { value: '25', text: 'Bar' }));
     for (let p = 24; p >= 1; p--) point.append(h('option', { value: String(p), text: `Point ${p}` }));
@@ -284,9 +326,17 @@ export function startAnalysePage(root: HTMLElement): void {
         { class: 'an-row' },
         b('Starting position', 'an-start', () => setPosition(startPosition())),
         b('Clear', 'an-clear', () => setPosition({ mover: offBoard(), opponent: offBoard() })),
-        b('Other side on roll', 'an-swap', () => setPosition({ mover: position.opponent, opponent: position.mover })),
+        b('Other side on roll', 'an-swap', () => {
+          // The cube and the scores change sides with the player on roll.
+          if (edited) {
+            const owner = edited.owner === 'mover' ? 'opponent' : edited.owner === 'opponent' ? 'mover' : null;
+            edited = { ...edited, owner, score: [edited.score[1], edited.score[0]] };
+          }
+          setPosition({ mover: position.opponent, opponent: position.mover });
+        }),
       ),
       note,
+      ...buildStateRow(),
     );
   }
 
@@ -295,8 +345,14 @@ export function startAnalysePage(root: HTMLElement): void {
     answer = null;
     chosen = null;
     results.replaceChildren();
-    xgidIn.value = '';
-    pidIn.value = encodePositionId(p);
+    if (edited) {
+      xgidIn.value = xgidOf(p, edited);
+      pidIn.value = '';
+      midIn.value = '';
+    } else {
+      xgidIn.value = '';
+      pidIn.value = encodePositionId(p);
+    }
     query = readForm();
     status.className = 'an-status';
     status.textContent = 'Edited: press Analyse.';

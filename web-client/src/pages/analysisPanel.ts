@@ -1,20 +1,17 @@
 /**
  * The analysis of a finished game beside the board: both players' error rate, PR, errors and
  * blunders, luck and luck-adjusted result, and the chart of equity and luck over the game.
- * While the server's workers run it shows their progress (polling analysis.json). On the
- * replay board it also says what the shown turn was worth and can show the best play.
+ * While the server's workers run it shows their progress (polling analysis.json); a first
+ * report whose deeper pass is queued is replaced by the deeper one when it lands. On the replay
+ * board it also says what the shown turn was worth and can show the best play.
  */
 
 import { renderChart } from '../ui/analysisChart';
 import { button, h } from '../ui/dom';
 import type { Mark } from '../ui/moveRecord';
-import { type AnalysisDoc, type DoneAnalysis, chartSeries, recordMarks, signed, verdict } from '../view/analysis';
+import { type AnalysisDoc, type DoneAnalysis, chartSeries, nextPoll, recordMarks, signed, verdict } from '../view/analysis';
 
 export const analysisPath = (match: string, game: number): string => `/api/matches/${match}/games/${game}/analysis.json`;
-
-/** Polls while the workers run: every second at first, then less often (no worker may be up). */
-const POLL_MS = 1000;
-const POLL_MAX_MS = 8000;
 
 export class AnalysisPanel {
   readonly el = h('section', { class: 'analysis', 'aria-label': 'Analysis' });
@@ -31,10 +28,12 @@ export class AnalysisPanel {
   private polls = 0;
 
   constructor(
-    private readonly matchId: string,
+    matchId: string,
     private readonly game: number,
     private readonly names: readonly [string, string],
     private readonly withTurns: boolean,
+    /** Where the report is read (an imported game's is under /api/imports). */
+    private readonly path: string = analysisPath(matchId, game),
   ) {}
 
   start(): void {
@@ -68,23 +67,27 @@ export class AnalysisPanel {
   private async poll(): Promise<void> {
     if (this.stopped) return;
     try {
-      const response = await fetch(analysisPath(this.matchId, this.game), { cache: 'no-store' });
+      const response = await fetch(this.path, { cache: 'no-store' });
       const body = (await response.json()) as AnalysisDoc & { message?: string };
       if (!response.ok) {
         this.failure = body.message ?? `HTTP ${response.status}`;
       } else {
         this.failure = null;
-        const was = this.doc?.status;
+        const was = this.doc;
         this.doc = body;
-        if (body.status === 'done' && was !== 'done') this.onChange();
+        if (body.status === 'done' && (was?.status !== 'done' || was.level !== body.level)) {
+          // A new report (the first, or the deeper one replacing it): marks and figures change.
+          this.polls = 0;
+          this.onChange();
+        }
       }
     } catch (err) {
       this.failure = err instanceof Error ? err.message : String(err);
     }
     this.render();
-    if (this.doc?.status !== 'done' && !this.stopped) {
+    const wait = nextPoll(this.doc, this.polls);
+    if (wait !== null && !this.stopped) {
       this.polls++;
-      const wait = Math.min(POLL_MAX_MS, POLL_MS * 2 ** Math.max(0, Math.floor(this.polls / 10)));
       this.timer = setTimeout(() => void this.poll(), wait);
     }
   }

@@ -91,7 +91,7 @@ export async function attachBotPanel(app: BoardApp, session: MatchSession, match
     status,
   );
   if (record) {
-    const hint = hintPanel(session, matchId, record);
+    const hint = hintPanel(session, matchId, record, (play) => app.showPlay(play));
     app.actionsExtra.append(hint.button);
     app.afterActions.append(hint.out);
     const fast = h('input', { type: 'checkbox', class: 'fast-play', name: 'fast' });

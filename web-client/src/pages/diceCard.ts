@@ -4,14 +4,14 @@
  * words on what such numbers can and cannot show.
  */
 
-import { fetchGameRecord } from '../net/recordApi';
+import { fetchGameRecord, recordPath } from '../net/recordApi';
 import { h } from '../ui/dom';
 import { CHI_SQUARE_95, type DiceStats, PIPS_PER_ROLL, diceStats } from '../view/diceStats';
 
 export async function diceCard(match: string, games: readonly number[]): Promise<HTMLElement> {
   const card = h('section', { class: 'card dice-stats', 'aria-label': 'Dice statistics' }, h('h2', { text: 'Dice statistics' }));
   try {
-    const docs = await Promise.all(games.map((g) => fetchGameRecord(match, g)));
+    const docs = await Promise.all(games.map((g) => fetchGameRecord(recordPath(match, g))));
     const names = docs[0]?.names ?? ['Seat 1', 'Seat 2'];
     card.append(...render(diceStats(docs), [names[0], names[1]], docs.length));
   } catch (err) {

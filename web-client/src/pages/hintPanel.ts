@@ -5,10 +5,13 @@
  * gives the best plays of the current roll (top three, with equity and winning chance) or the
  * cube advice; it gives hints only in matches against the computer (docs/protocol.md,
  * "Playing the computer"). Whether a double is allowed is the engine's rule, the Double
- * button's: for a dead cube the advice says why not to double.
+ * button's: for a dead cube the advice says why not to double. Plays are written in the move
+ * record's notation, and the best one is drawn on the board (arrows) until the game moves on;
+ * a click on another hinted play draws that one. Facing a double the figures are the deciding
+ * player's own (take and pass).
  */
 
-import { type CubeHint, type Hint, formatMoves, getHint } from '../net/botApi';
+import { type CubeHint, type Hint, type HintPlay, getHint } from '../net/botApi';
 import { errorWords } from '../net/refusals';
 import type { MatchSession } from '../net/session';
 import type { SeatRecord } from '../net/storage';
@@ -26,7 +29,12 @@ const signed = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(3);
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** The Hint button (for the row of the dice controls) and where its answer shows. */
-export function hintPanel(session: MatchSession, matchId: string, record: SeatRecord): { button: HTMLButtonElement; out: HTMLElement } {
+export function hintPanel(
+  session: MatchSession,
+  matchId: string,
+  record: SeatRecord,
+  showPlay: (play: { seat: 0 | 1; moves: HintPlay['moves'] } | null) => void = () => undefined,
+): { button: HTMLButtonElement; out: HTMLElement } {
   const ask = button('Hint', 'btn ghost hint');
   ask.title = 'The best plays of this roll, or the cube advice';
   const out = h('div', { class: 'hint-out', 'aria-live': 'polite' });
@@ -44,6 +52,7 @@ export function hintPanel(session: MatchSession, matchId: string, record: SeatRe
     if (shownFor && shownFor !== `${t.version}`) {
       out.replaceChildren();
       shownFor = '';
+      showPlay(null);
     }
     out.hidden = out.childElementCount === 0;
   };
@@ -55,8 +64,10 @@ export function hintPanel(session: MatchSession, matchId: string, record: SeatRe
     try {
       const hint = await getHint(matchId, record.token);
       if (`${session.tracker.version}` !== at) return render();
-      out.replaceChildren(...show(hint));
+      out.replaceChildren(...show(hint, (p) => showPlay({ seat: record.seat, moves: p.moves })));
       shownFor = at;
+      const best = hint.phase === 'move' ? hint.plays[0] : undefined;
+      if (best) showPlay({ seat: record.seat, moves: best.moves });
     } catch (err) {
       out.replaceChildren(h('p', { class: 'form-error', text: errorWords(err) }));
       shownFor = at;
@@ -70,22 +81,29 @@ export function hintPanel(session: MatchSession, matchId: string, record: SeatRe
   return { button: ask, out };
 }
 
-function show(hint: Hint): HTMLElement[] {
+function show(hint: Hint, onPick: (play: HintPlay) => void): HTMLElement[] {
   if (hint.phase === 'move') {
     if (!hint.plays.length) return [h('p', { class: 'sub', text: 'No legal play: the turn passes.' })];
     const list = h('ol', { class: 'hint-plays' });
-    hint.plays.forEach((p, i) =>
-      list.append(
-        h(
-          'li',
-          { class: i === 0 ? 'best' : '' },
-          h('span', { class: 'hint-moves', text: formatMoves(p.moves) }),
-          h('span', { class: 'hint-eq', text: signed(p.equity) }),
-          h('span', { class: 'hint-win', text: `win ${percent(p.win)}` }),
-        ),
-      ),
-    );
-    return [h('p', { class: 'hint-title', text: 'Best plays' }), list];
+    const items: HTMLElement[] = [];
+    hint.plays.forEach((p, i) => {
+      const item = h(
+        'li',
+        { class: i === 0 ? 'best shown' : '', title: 'Show this play on the board', tabindex: '0' },
+        h('span', { class: 'hint-moves', text: p.play }),
+        h('span', { class: 'hint-eq', text: signed(p.equity) }),
+        h('span', { class: 'hint-win', text: `win ${percent(p.win)}` }),
+      );
+      const pick = () => {
+        for (const other of items) other.classList.toggle('shown', other === item);
+        onPick(p);
+      };
+      item.addEventListener('click', pick);
+      item.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && pick());
+      items.push(item);
+      list.append(item);
+    });
+    return [h('p', { class: 'hint-title', text: 'Best plays (the arrows show the one picked)' }), list];
   }
   if (!hint.cube) return [h('p', { class: 'sub', text: 'You cannot double now: just roll.' })];
   return cubeAdvice(hint.cube);
@@ -102,11 +120,16 @@ function cubeAdvice(c: CubeHint): HTMLElement[] {
       }),
     ];
   }
-  const figures = [
-    c.no_double === null ? null : `No double ${signed(c.no_double)}`,
-    c.double_take === null ? null : `Double/take ${signed(c.double_take)}`,
-    c.double_pass === null ? null : `Double/pass ${signed(c.double_pass)}`,
-    `win ${percent(c.win)}`,
-  ].filter((x): x is string => x !== null);
+  // The figures of the player who must decide: facing a double, theirs after take and pass.
+  const figures = (
+    c.take !== null && c.pass !== null
+      ? [`Take ${signed(c.take)}`, `Pass ${signed(c.pass)}`, `win ${percent(c.win)}`]
+      : [
+          c.no_double === null ? null : `No double ${signed(c.no_double)}`,
+          c.double_take === null ? null : `Double/take ${signed(c.double_take)}`,
+          c.double_pass === null ? null : `Double/pass ${signed(c.double_pass)}`,
+          `win ${percent(c.win)}`,
+        ]
+  ).filter((x): x is string => x !== null);
   return [title, h('p', { class: 'hint-cube sub', text: figures.join(' · ') })];
 }

@@ -8,6 +8,7 @@
 import { whoAmI } from '../net/accountApi';
 import { button, h } from '../ui/dom';
 import { linkField, pageHeader } from './common';
+import { importOrigin } from './replayPage';
 
 interface PlayerFigures {
   readonly seat: number;
@@ -108,7 +109,7 @@ export async function startImportsPage(root: HTMLElement): Promise<void> {
         const p = g.players.find((x) => x.seat === seat);
         return h('td', { text: p ? `PR ${num(p.pr)} · errors ${p.errors ?? 0} · blunders ${p.blunders ?? 0} · luck ${num(p.luck, 2)}` : '–' });
       };
-      table.append(h('tr', { class: `imp-game ${g.status}` }, h('th', {}, h('a', { href: g.analysis, text: `${g.game}` })), cell(0), cell(1)));
+      table.append(h('tr', { class: `imp-game ${g.status}` }, h('th', {}, h('a', { class: 'imp-replay', href: importOrigin(doc.import).page(g.game), title: 'Replay and analysis', text: `${g.game}` })), cell(0), cell(1)));
     }
     const kids: Node[] = [h('h2', { text: `${doc.names[0]} – ${doc.names[1]}` }), h('p', { class: 'imp-meta', text: `${doc.name || 'match'} · .${doc.format} · ${doc.games.length} game${doc.games.length === 1 ? '' : 's'}${doc.shared ? ' · shared' : ' · private'}` }), h('div', { class: 'imp-scroll' }, table)];
     if (doc.mine) {

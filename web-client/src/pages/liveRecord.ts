@@ -9,7 +9,7 @@ import type { MatchSession } from '../net/session';
 import { type Mark, MoveRecordPanel, type RecordGame } from '../ui/moveRecord';
 import { AnalysisPanel } from './analysisPanel';
 import { h } from '../ui/dom';
-import { type GameRecordDoc, fetchGameRecord } from '../net/recordApi';
+import { type GameRecordDoc, fetchGameRecord, recordPath } from '../net/recordApi';
 import { entriesOf, replayPath } from '../view/replay';
 
 export function liveRecord(session: MatchSession, matchId: string): { el: HTMLElement; render: () => void } {
@@ -26,7 +26,7 @@ export function liveRecord(session: MatchSession, matchId: string): { el: HTMLEl
     for (const game of book.partial.keys()) {
       if (asked.has(game)) continue;
       asked.add(game);
-      void fetchGameRecord(matchId, game)
+      void fetchGameRecord(recordPath(matchId, game))
         .then((doc: GameRecordDoc) => {
           // The server read its log at doc.v; entries after that come from the events.
           book.fill(game, doc.v, entriesOf(doc));

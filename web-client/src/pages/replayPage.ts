@@ -6,7 +6,7 @@
  * those of the step.
  */
 
-import { type GameRecordDoc, fetchGameRecord } from '../net/recordApi';
+import { type GameRecordDoc, fetchGameRecord, recordPath } from '../net/recordApi';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import { MoveRecordPanel } from '../ui/moveRecord';
@@ -15,17 +15,54 @@ import { type ReplayStep, entriesOf, replayPath, replaySteps, stepFromHash } fro
 import { entryText } from '../net/record';
 import { decodePositionId, encodePositionId } from '../engine/positionId';
 import { analysePath } from '../view/boardQuery';
-import { AnalysisPanel } from './analysisPanel';
+import { AnalysisPanel, analysisPath } from './analysisPanel';
 import { linkField, pageHeader } from './common';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
 
-export async function startReplayPage(root: HTMLElement, matchId: string, game: number): Promise<void> {
+/** Where a replayed game comes from: a match played here, or an import (its own API paths). */
+export interface ReplayOrigin {
+  readonly record: (game: number) => string;
+  readonly analysis: (game: number) => string;
+  readonly page: (game: number, step?: number) => string;
+  readonly back: { readonly href: string; readonly text: string };
+}
+
+const IMPORT_ID = /^[0-9a-f]{24}$/;
+
+export function importOrigin(ident: string): ReplayOrigin {
+  const api = `/api/imports/${ident}/games`;
+  return {
+    record: (n) => `${api}/${n}/record.json`,
+    analysis: (n) => `${api}/${n}/analysis.json`,
+    page: (n, step) => `/imports/${ident}/replay/${n}${step ? `#turn=${step}` : ''}`,
+    back: { href: `/imports#${ident}`, text: 'Back to the import' },
+  };
+}
+
+/** An imported game on the replay board (`/imports/<import>/replay/<n>`). */
+export function startImportReplayPage(root: HTMLElement, ident: string, game: number): Promise<void> {
+  if (!IMPORT_ID.test(ident)) {
+    root.classList.add('fg-app', 'replay-page');
+    failed(root, 'No such game');
+    return Promise.resolve();
+  }
+  return startReplayPage(root, ident, game, importOrigin(ident));
+}
+
+export async function startReplayPage(root: HTMLElement, matchId: string, game: number, origin?: ReplayOrigin): Promise<void> {
   root.classList.add('fg-app', 'replay-page');
-  if (!MATCH_ID.test(matchId) || !(game >= 1)) return failed(root, 'No such game');
+  if (!origin && !MATCH_ID.test(matchId)) return failed(root, 'No such game');
+  if (!(game >= 1)) return failed(root, 'No such game');
+  const from: ReplayOrigin = origin ?? {
+    record: (n) => recordPath(matchId, n),
+    analysis: (n) => analysisPath(matchId, n),
+    page: (n, step) => replayPath(matchId, n, step),
+    back: { href: `/m/${matchId}`, text: 'Back to the match' },
+  };
   let doc: GameRecordDoc;
   try {
-    doc = await fetchGameRecord(matchId, game);
+    doc = await fetchGameRecord(from.record(game));
   } catch (err) {
     return failed(root, err instanceof Error ? err.message : String(err));
   }
@@ -83,10 +120,10 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
   const games = h('p', { class: 'links replay-games' });
   for (const n of doc.games) {
     if (n === doc.game) games.append(h('strong', { text: `Game ${n}` }));
-    else games.append(h('a', { href: replayPath(matchId, n), text: `Game ${n}` }));
+    else games.append(h('a', { href: from.page(n), text: `Game ${n}` }));
   }
-  games.append(h('a', { href: `/m/${matchId}`, text: 'Back to the match' }));
-  const panel = new AnalysisPanel(matchId, doc.game, [doc.names[0], doc.names[1]], true);
+  games.append(h('a', { href: from.back.href, text: from.back.text }));
+  const panel = new AnalysisPanel(matchId, doc.game, [doc.names[0], doc.names[1]], true, from.analysis(doc.game));
   analysis = panel;
   const controls = h('section', { class: 'replay-controls', 'aria-label': 'Replay' }, h('div', { class: 'replay-buttons' }, first, back, position, fwd, last));
   app.sideMain.append(controls, record.el, panel.el, share, games);
@@ -101,18 +138,21 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
       selected: at > 0 ? { game: doc.game, index: at - 1 } : null,
     });
     panel.show(at - 1);
-    const url = `${location.origin}${replayPath(matchId, doc.game, at)}`;
+    const url = `${location.origin}${from.page(doc.game, at)}`;
     share.replaceChildren(linkField('Link to this turn', url, 'replaylink'));
     // The next decision of this game on the analysis board: the position before it, seen by
-    // the player to act, with the dice they rolled.
+    // the player to act, with the score, the cube and the dice they rolled (the server's IDs;
+    // a resignation's position without them).
     const next = doc.turns[at];
     if (next) {
       const [mine, theirs] = [steps[at]!.boards[next.seat], steps[at]!.boards[next.seat === 0 ? 1 : 0]];
-      const pid = encodePositionId({ mover: mine, opponent: theirs });
       const dice = next.action === 'move' || next.action === 'pass' ? next.dice : null;
-      share.append(h('a', { class: 'btn ghost replay-analyse', href: analysePath(pid, dice), text: 'Open in the analysis board' }));
+      const href = next.board
+        ? analysePath(next.board.position_id, dice, next.board.match_id)
+        : analysePath(encodePositionId({ mover: mine, opponent: theirs }), null);
+      share.append(h('a', { class: 'btn ghost replay-analyse', href, text: 'Open in the analysis board' }));
     }
-    history.replaceState(null, '', replayPath(matchId, doc.game, at));
+    history.replaceState(null, '', from.page(doc.game, at));
     const view = source.current();
     for (const l of listeners) l(view);
   };

@@ -22,6 +22,10 @@ interface PuzzleDoc {
   readonly dice: readonly [number, number] | null;
   readonly error: number;
   readonly source: string;
+  /** A cube quiz at a match score met (not an error of yours). */
+  readonly quiz?: boolean;
+  /** The match state, from your side: score yours first; cube owner 'you', 'opponent' or null. */
+  readonly state?: { readonly length: number; readonly score: readonly [number, number]; readonly crawford: boolean; readonly cube: number; readonly owner: 'you' | 'opponent' | null };
 }
 
 interface TrainerDoc {
@@ -111,7 +115,10 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
       for (const play of plays) choices.append(choice(play.play, play.position_id));
     } else {
       const facing = decodeFacing(puzzle.match_id);
-      question.textContent = facing ? 'You are doubled: take or pass?' : 'Double or not?';
+      const ask = facing ? 'You are doubled: take or pass?' : 'Double or not?';
+      const st = puzzle.state;
+      const at = st && st.length ? ` (${st.score[0]}-${st.score[1]} in a match to ${st.length}${st.crawford ? ', Crawford' : ''})` : '';
+      question.textContent = puzzle.quiz ? `Cube quiz${at}: ${ask}` : `${ask}${at}`;
       for (const [label, value] of facing ? [['Take', 'take'], ['Pass', 'pass']] : [['Double', 'double'], ['No double', 'no_double']]) choices.append(choice(label!, value!));
     }
   }
@@ -162,8 +169,10 @@ function viewOf(puzzle: PuzzleDoc | null, boards: readonly [readonly number[], r
     turn: 0,
     phase: puzzle?.dice ? 'moving' : 'decide',
     dice: puzzle?.dice ? { k: 0, values: [puzzle.dice[0], puzzle.dice[1]], seat: 0, check: 'unverified' } : null,
-    cube: { value: 1, owner: null, enabled: true },
-    match: { kind: 'money', length: 0, score: [0, 0], crawford: false, gameNo: 1 },
+    cube: { value: puzzle?.state?.cube ?? 1, owner: puzzle?.state?.owner === 'you' ? 0 : puzzle?.state?.owner === 'opponent' ? 1 : null, enabled: true },
+    match: puzzle?.state?.length
+      ? { kind: 'match', length: puzzle.state.length, score: [puzzle.state.score[0], puzzle.state.score[1]], crawford: puzzle.state.crawford, gameNo: 1 }
+      : { kind: 'money', length: 0, score: [0, 0], crawford: false, gameNo: 1 },
     clocks: [
       { deadline: null, budgetMs: 0, reserve: null },
       { deadline: null, budgetMs: 0, reserve: null },

@@ -8,7 +8,7 @@
 import { stepLabel, turnMoves } from '../engine/turn';
 import { cannotLose, worstPossible } from '../engine/matchRules';
 import type { GameActions, GameSource, GameView } from '../view/gameView';
-import { actingSeat, canDouble, other } from '../view/gameView';
+import { type Seat, actingSeat, canDouble, other } from '../view/gameView';
 import { BoardSvg } from './boardSvg';
 import { renderOffer, renderResult } from './dialogs';
 import { button, h } from './dom';
@@ -18,7 +18,7 @@ import { commandFor, moveFocus } from './keyboard';
 import * as mc from './moveController';
 import { MoveListPanel } from './moveList';
 import { PlayerBar } from './playerBar';
-import { type Scene, buildScene, screenPlace } from './scene';
+import { type Scene, buildScene, playArrows, screenPlace } from './scene';
 import { type Settings, loadSettings, pauseOf, saveSettings } from './settings';
 import { play } from './sound';
 import './playfeel.css';
@@ -34,6 +34,8 @@ export interface BoardAppOptions {
 export class BoardApp {
   private view: GameView;
   private ui: mc.MoveUi | null = null;
+  /** A play drawn on the board instead of the last one (a hint), until cleared. */
+  private shownPlay: { readonly seat: Seat; readonly moves: readonly (readonly [number, number])[] } | null = null;
   private uiKey = '';
   private wasPending = false;
   private scene: Scene | null = null;
@@ -490,9 +492,19 @@ export class BoardApp {
 
   // ---- rendering ----------------------------------------------------------------------------
 
+  /** Draw `play` (a hint: `[from, to]` in `seat`'s points) as arrows on the board until the
+   * player starts moving checkers, or until cleared with null. */
+  showPlay(play: { readonly seat: Seat; readonly moves: readonly (readonly [number, number])[] } | null): void {
+    this.shownPlay = play;
+    this.render();
+  }
+
   private render(): void {
     const view = this.view;
-    const scene = buildScene(view, this.ui, this.settings.flipSpectator ? 1 : 0);
+    let scene = buildScene(view, this.ui, this.settings.flipSpectator ? 1 : 0);
+    if (this.shownPlay && !(this.ui && this.ui.turn.steps.length > 0)) {
+      scene = { ...scene, arrows: playArrows(this.shownPlay.seat, scene.bottom, this.shownPlay.moves), hinted: true };
+    }
     this.scene = scene;
     this.board.setNames([view.players[0].name, view.players[1].name]);
     this.board.render(scene);

@@ -224,7 +224,7 @@ function arrowsNode(scene: Scene): SvgNode | null {
     const d = `M${f(p.x)},${f(p.y)} Q${f(cx)},${f(cy)} ${f(ex)},${f(ey)}`;
     out.push(node('path', { class: 'arrow-under', d }), node('path', { class: 'arrow', d, 'marker-end': 'url(#fg-arrow)' }));
   }
-  return out.length ? node('g', { class: 'lastplay', 'aria-hidden': 'true' }, out) : null;
+  return out.length ? node('g', { class: scene.hinted ? 'lastplay hintplay' : 'lastplay', 'aria-hidden': 'true' }, out) : null;
 }
 
 function diceNodes(scene: Scene, names: readonly [string, string]): SvgNode[] {

@@ -62,6 +62,8 @@ export interface Scene {
   };
   /** Arrows of the last play, in places (0 = that seat's tray, 25 = its bar). */
   readonly arrows: readonly { readonly seat: Seat; readonly from: number; readonly to: number }[];
+  /** The arrows are a hinted play (not the last one made): drawn in their own colour. */
+  readonly hinted?: boolean;
   readonly turnComplete: boolean;
   readonly canUndo: boolean;
   readonly canRedo: boolean;
@@ -76,6 +78,15 @@ export function displayBoards(view: GameView, ui: MoveUi | null): readonly [Boar
 }
 
 /** Place a seat's own point q is drawn at, from the bottom seat's side. */
+/** The arrows of `seat`'s play `moves` (`[from, to]` in that seat's points) on a board with `bottom` below. */
+export function playArrows(seat: Seat, bottom: Seat, moves: readonly (readonly [number, number])[]): Scene['arrows'] {
+  return moves.map(([from, to]) => ({
+    seat,
+    from: from === BAR ? BAR : screenPlace(seat, bottom, from),
+    to: to === OFF ? OFF : screenPlace(seat, bottom, to),
+  }));
+}
+
 export function screenPlace(seat: Seat, bottom: Seat, q: number): number {
   return seat === bottom ? q : 25 - q;
 }
@@ -162,14 +173,7 @@ export function buildScene(view: GameView, ui: MoveUi | null, spectatorSide: Sea
             at: owner === null ? 'middle' : owner === bottom ? 'bottom' : 'top',
             enabled: view.cube.enabled,
           },
-    arrows:
-      view.lastPlay && !(interactive && ui.turn.steps.length > 0)
-        ? view.lastPlay.moves.map(([from, to]) => ({
-            seat: view.lastPlay!.seat,
-            from: from === BAR ? BAR : screenPlace(view.lastPlay!.seat, bottom, from),
-            to: to === OFF ? OFF : screenPlace(view.lastPlay!.seat, bottom, to),
-          }))
-        : [],
+    arrows: view.lastPlay && !(interactive && ui.turn.steps.length > 0) ? playArrows(view.lastPlay.seat, bottom, view.lastPlay.moves) : [],
     turnComplete: interactive && complete(ui),
     canUndo: interactive && ui.turn.steps.length > 0,
     canRedo: interactive && ui.turn.undone.length > 0,

@@ -47,11 +47,31 @@ export type AnalysisDoc =
   | {
       readonly status: 'done';
       readonly level: string;
+      /** True on a first (1-ply) report whose deeper pass is queued: it will be replaced. */
+      readonly deeper?: boolean;
       readonly players: readonly [PlayerAnalysis, PlayerAnalysis];
       readonly turns: readonly TurnAnalysis[];
     };
 
 export type DoneAnalysis = Extract<AnalysisDoc, { status: 'done' }>;
+
+/** Polls while the workers run: every second at first, then less often (no worker may be up). */
+export const POLL_MS = 1000;
+export const POLL_MAX_MS = 8000;
+/** Once a first report is shown whose deeper pass is queued: every few seconds, for a while. */
+export const DEEPER_POLL_MS = 3000;
+export const DEEPER_POLLS = 200;
+
+/**
+ * How long to wait before asking for analysis.json again, or null to stop: while the report is
+ * pending (or could not be read), and while the report shown says a deeper one will replace it
+ * (`deeper`), so that a page left open switches to the deeper figures when they land. `polls`
+ * counts the polls made so far in the current phase.
+ */
+export function nextPoll(doc: AnalysisDoc | null, polls: number): number | null {
+  if (doc?.status === 'done') return doc.deeper && polls < DEEPER_POLLS ? DEEPER_POLL_MS : null;
+  return Math.min(POLL_MAX_MS, POLL_MS * 2 ** Math.max(0, Math.floor(polls / 10)));
+}
 
 /** The record's marks by entry index (the analysis has one turn per record entry, the game's end excepted). */
 export function recordMarks(doc: DoneAnalysis): Map<number, Mark> {

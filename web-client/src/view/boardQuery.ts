@@ -36,7 +36,7 @@ export function hashOf(q: BoardQuery): string {
 }
 
 /** The path of the analysis board for a position (the replay's "open in the analysis board"). */
-export function analysePath(pid: string, dice: readonly [number, number] | null): string {
-  return `/analyse${hashOf({ pid, mid: null, xgid: null, dice, ply: 2 })}`;
+export function analysePath(pid: string, dice: readonly [number, number] | null, mid: string | null = null): string {
+  return `/analyse${hashOf({ pid, mid, xgid: null, dice, ply: 2 })}`;
 }
 
