@@ -42,6 +42,7 @@ from server.players.chat import ChatRooms
 from server.players.friends import Friends
 from server.players.games import MyGames
 from server.players.mail import Mailer
+from server.players.moderation_store import ModerationStore
 from server.players.notice_hub import NoticeHub
 from server.players.notices import Notices, tournament_round
 from server.players.profiles import Players, seat_link
@@ -59,6 +60,7 @@ from server.web import (
     hints,
     imports,
     lobby,
+    moderation,
     notices,
     pace,
     pages,
@@ -143,8 +145,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now, top)
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
+    # Reports, sanctions and their audit log (docs/moderation.md): chat and rated play obey them.
+    moderation_store = ModerationStore(store.redis)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
-        store, matches, accounts, gateway.connections, settings.chat_burst, settings.chat_per_minute
+        store,
+        matches,
+        accounts,
+        gateway.connections,
+        settings.chat_burst,
+        settings.chat_per_minute,
+        moderation_store.sanctions,
     )
     my_games = MyGames(store)
     vacations = Vacations(
@@ -157,6 +167,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         my_games,
         vacations,
         settings.games_per_account,
+        moderation_store,
     )
     # Quick pairing (server/competition: the pool in Redis, the matches it arranges).
     news = News(store.redis, target)
@@ -231,6 +242,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.notices = notes
         app.state.notice_hub = notice_hub
         app.state.mailer = mailer
+        app.state.moderation = moderation_store
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -286,6 +298,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *friends.routes,
         *challenges.routes,
         *notices.routes,
+        *moderation.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
