@@ -32,6 +32,7 @@ export const PAGE_PATHS = [
   '/notices',
   '/friends',
   '/games',
+  '/moderation',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];
