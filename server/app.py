@@ -215,6 +215,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     turn_notices = TurnNotices(store, notes, settings.base_url, follows)
     bus.on(Committed, "notices", turn_notices.committed)
     bus.on(MatchFinished, "notices", turn_notices.finished)
+    # Engine-assisted play (docs/moderation.md): the accounts of a rated match judged again.
+    watch = moderation.AssistWatch(accounts_store, moderation_store, clock.now)
+    bus.on(MatchFinished, "assist", watch.finished)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -187,6 +187,16 @@ class ModerationStore:
         """The engine-assist detector's latest flag of an account (kept until replaced)."""
         await self.redis.hset(FLAGS, account_id, json.dumps(flag))
 
+    async def clear_flag(
+        self, account_id: str, name: str, moderator: str, reason: str, now: int
+    ) -> bool:
+        """A moderator reviewed the account's flag: it leaves the queue (audited)."""
+        if not await self.redis.hdel(FLAGS, account_id):
+            return False
+        entry = rules.AuditEntry(now, moderator, "dismiss", name, reason, "flag")
+        await self.redis.xadd(AUDIT, {"e": json.dumps(entry.as_json())})
+        return True
+
     async def flags(self) -> list[dict[str, Any]]:
         rows = await self.redis.hgetall(FLAGS)
         return [{"account_id": k.decode(), **json.loads(v)} for k, v in rows.items()]

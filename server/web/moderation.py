@@ -14,10 +14,16 @@ moderator (403 ``not_moderator``: ``FAIRGAMMON_MODERATORS``).
          ``report``: the report it answers (closed by it)  -> {name, sanctions}
     POST /api/moderation/reports/{id}/dismiss {reason}    -> {id, closed}
     GET  /api/moderation/audit?name=            -> {entries: [...newest first]}
+    DELETE /api/moderation/flags/{name}  {reason}  -> {name, cleared}: a flag reviewed
+
+Engine-assist flags (analysis/assist.py): when a rated match ends, each account of it is judged
+on the stored analyses of its latest rated games (:func:`assist_verdict`); a flagged one goes
+into the queue's ``flags`` with its evidence, for a moderator to review (never a sanction).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import msgpack
@@ -25,15 +31,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from analysis import assist
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode, status_of
+from server.match.bus import MatchFinished
 from server.match.service import NotFound
+from server.match.store import seats_key
 from server.players import moderation as rules
 from server.players import profiles as players
 from server.players.accounts import Account
+from server.players.accounts_store import AccountsStore
 from server.players.moderation_store import ModerationStore
 from server.web.common import MATCH_ID, BadRequest, answering, error, handles_errors, service
 from server.web.http_input import STRING, STRING_OR_NULL, Field, Fields, takes
+from server.work.analysis_queue import report_key
 
 REPORT: Fields = {
     "name": STRING,
@@ -53,6 +64,12 @@ DISMISS: Fields = {"reason": STRING}
 NO_STORE = {"Cache-Control": "no-store"}
 RECENT = 20
 """The recent games a moderator sees of a player."""
+ASSIST_MATCHES = 30
+"""The latest matches of an account whose rated games the engine-assist verdict reads."""
+ASSIST_GAMES = 12
+"""The window: the latest analysed rated games (about 250 non-trivial decisions)."""
+GAMES_READ = 40
+"""Games of a match whose analyses are looked for."""
 
 
 def _rules_refused(exc: rules.Refused) -> JSONResponse:
@@ -163,6 +180,7 @@ async def player(request: Request) -> JSONResponse:
         target.key, False, 0, RECENT)]  # fmt: skip
     for entry in history:
         entry["link"] = f"/m/{entry['match']}"
+    verdict = await assist_verdict(accounts, target.id, target.key)
     return JSONResponse(
         {
             "name": target.name,
@@ -172,6 +190,7 @@ async def player(request: Request) -> JSONResponse:
             "reports": await s.reports_about(target.id),
             "recent": history,
             "audit": await s.audit(50, target.name),
+            "assist": flag_of(target.name, verdict, now(request)) | {"flagged": verdict.flagged},
         },
         headers=NO_STORE,
     )
@@ -236,6 +255,89 @@ async def audit(request: Request) -> JSONResponse:
     return JSONResponse({"entries": entries}, headers=NO_STORE)
 
 
+# ---------------------------------------------------------------- engine-assisted play
+
+
+async def assist_verdict(accounts: AccountsStore, account_id: str, key: str) -> assist.Verdict:
+    """The detector's verdict on the account's latest analysed games of rated matches (its own
+    seat's decisions in each)."""
+    redis = accounts.redis
+    games: list[assist.GameFigures] = []
+    entries = [msgpack.unpackb(e, raw=False) for e in await accounts.history(
+        key, False, 0, ASSIST_MATCHES)]  # fmt: skip
+    for entry in entries:
+        if not entry.get("rated") or len(games) >= ASSIST_GAMES:
+            continue
+        match = entry["match"]
+        refs = await redis.hmget(seats_key(match), "a0", "a1")
+        seats = [i for i, r in enumerate(refs) if r and r.decode().split(" ")[-1] == account_id]
+        if not seats:
+            continue
+        reports = await redis.mget([report_key(match, g) for g in range(GAMES_READ)])
+        for raw in reports:
+            if raw:
+                body = json.loads(raw)
+                if body.get("status") == "done":
+                    games.append(assist.figures(match, body, seats[0]))
+    return assist.verdict(games[:ASSIST_GAMES])
+
+
+def flag_of(name: str, v: assist.Verdict, now: int) -> dict[str, Any]:
+    return {
+        "name": name,
+        "at": now,
+        "summary": v.summary(),
+        "pr": round(v.pr, 2),
+        "best_share": round(v.best_share, 3),
+        "decisions": v.decisions,
+        "games": [
+            {
+                "match": g.match,
+                "link": f"/m/{g.match}",
+                "pr": round(g.pr, 2),
+                "decisions": g.decisions,
+            }
+            for g in v.games
+        ],
+    }
+
+
+class AssistWatch:
+    """The match-event bus's listener (wired in server/app.py): each account of a rated match
+    that ended is judged again, and flagged when the detector says so."""
+
+    def __init__(self, accounts: AccountsStore, moderation: ModerationStore, now: Any) -> None:
+        self.accounts = accounts
+        self.moderation = moderation
+        self.now = now
+
+    async def finished(self, event: MatchFinished) -> None:
+        redis = self.accounts.redis
+        a0, a1, rated = await redis.hmget(seats_key(event.match_id), "a0", "a1", "rated")
+        if rated != b"1":
+            return
+        for ref in (a0, a1):
+            if ref:
+                key, account_id = ref.decode().split(" ", 1)
+                v = await assist_verdict(self.accounts, account_id, key)
+                if v.flagged:
+                    row = await self.accounts.account(key)
+                    name = row["name"] if row else key
+                    await self.moderation.flag(account_id, flag_of(name, v, self.now()))
+
+
+@handles_errors
+@handles
+@takes(DISMISS)
+async def clear_flag(request: Request, body: dict[str, Any]) -> JSONResponse:
+    mod = await moderator(request)
+    target = await account_named(request, request.path_params["name"])
+    reason = rules.reason_of(body["reason"])
+    if not await store(request).clear_flag(target.id, target.name, mod.name, reason, now(request)):
+        raise BadRequest(ErrorCode.NOT_FOUND, "no flag on this account", 404)
+    return JSONResponse({"name": target.name, "cleared": True}, headers=NO_STORE)
+
+
 routes = [
     Route("/api/reports", report, methods=["POST"]),
     Route("/api/moderation/reports", queue, methods=["GET"]),
@@ -244,4 +346,5 @@ routes = [
     Route("/api/moderation/actions", act, methods=["POST"]),
     Route("/api/moderation/reports/{id}/dismiss", dismiss, methods=["POST"]),
     Route("/api/moderation/audit", audit, methods=["GET"]),
+    Route("/api/moderation/flags/{name}", clear_flag, methods=["DELETE"]),
 ]

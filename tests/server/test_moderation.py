@@ -4,14 +4,24 @@ before it and after its lift (the positive controls)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
+
+import msgpack
 import pytest
+import redis.asyncio as aioredis
 
 from harness.accounts import Browser, signed_up
 from harness.serverproc import ServerProcess
 from harness.srv_support import Peer, Seated
 from protocol import codec
 from protocol import messages as m
+from protocol.client import play_random
 from protocol.errors import ErrorCode
+from server.match.store import seats_key
+from server.players.accounts_store import history_key
+from server.work.analysis_queue import report_key
 
 
 @pytest.fixture
@@ -171,3 +181,66 @@ async def test_reports_are_rate_limited_per_reporter(server):
     assert int(over.headers["retry-after"]) > 0
     # Another reporter has an allowance of its own.
     assert (await cat.post("/api/reports", {"name": "bob", "reason": "spam"})).status == 201
+
+
+async def plant_analysed_rated_games(redis_url: str, name: str) -> None:
+    """Eight earlier rated matches of ``name`` in its history, each with a stored analysis in
+    which every non-trivial play of its seat was the engine's best (25 decisions a game)."""
+    redis = aioredis.from_url(redis_url)
+    try:
+        account_id = (await redis.hget(f"fg:{{u:{name}}}:acct", "id")).decode()
+        turns = [{"seat": 0, "action": "move", "plays": 6, "forced": False, "equity_lost": 0.0}
+                 for _ in range(25)]  # fmt: skip
+        for i in range(8):
+            match = f"{i:032x}"
+            entry = {"match": match, "at": i, "opponent": "x", "opponent_account": True,
+                     "mode": "match", "length": 3, "score": [3, 0], "won": True,
+                     "rated": True, "change": 1.0, "private": False}  # fmt: skip
+            await redis.rpush(history_key(name), msgpack.packb(entry))
+            await redis.hset(seats_key(match), mapping={"a0": f"{name} {account_id}"})
+            body = {"status": "done", "match": match, "game": 1, "turns": turns}
+            await redis.set(report_key(match, 1), json.dumps(body))
+    finally:
+        await redis.aclose()
+
+
+async def test_an_engine_like_account_is_flagged_for_review_when_a_rated_match_ends(
+    server, redis_url
+):
+    ann, bob, mia = [await signed_up(server.base, n) for n in ("ann", "bob", "Mia")]
+    await plant_analysed_rated_games(redis_url, "ann")
+    # Before any rated match ends, nobody is flagged; the evidence shows the verdict already.
+    assert (await mia.get("/api/moderation/reports")).body["flags"] == []
+    evidence = (await mia.get("/api/moderation/players/ann")).body["assist"]
+    assert evidence["flagged"] and evidence["decisions"] == 200 and evidence["pr"] == 0
+    assert not (await mia.get("/api/moderation/players/bob")).body["assist"]["flagged"]
+
+    # A rated match of Ann's ends: she is flagged for review (Bob, the control, is not).
+    created = await ann.post("/api/matches", {"mode": "match", "length": 1, "rated": True})
+    joined = await bob.post(f"/api/matches/{created.body['match']}/join", {})
+    seats = Seated(created.body["match"], (created.body["token"], joined.body["token"]))
+    a, b = seats.client(server.ws, 0), seats.client(server.ws, 1)
+    async with a, b:
+        await asyncio.wait_for(asyncio.gather(
+            play_random(a, random.Random(1), double_rate=0.0),
+            play_random(b, random.Random(2), double_rate=0.0)), 60)  # fmt: skip
+
+    async def flags() -> list[dict]:
+        return (await mia.get("/api/moderation/reports")).body["flags"]
+
+    for _ in range(200):  # the listener runs after the commit: wait for its flag
+        if await flags():
+            break
+        await asyncio.sleep(0.05)
+    (flag,) = await flags()
+    assert flag["name"] == "ann" and flag["pr"] == 0 and len(flag["games"]) == 8
+    assert flag["games"][0]["link"] == f"/m/{0:032x}"
+    assert "PR 0.00 over 200" in flag["summary"]
+    # Never a sanction: Ann still plays rated. A moderator clears the flag after review.
+    assert (await ann.post("/api/matches", {"mode": "match", "length": 3, "rated": True})
+            ).status == 201  # fmt: skip
+    assert (await mia.call("DELETE", "/api/moderation/flags/bob", {"reason": "none"})).status == 404
+    cleared = await mia.call("DELETE", "/api/moderation/flags/ann", {"reason": "reviewed: ok"})
+    assert cleared.status == 200 and await flags() == []
+    entry = (await mia.get("/api/moderation/audit")).body["entries"][0]
+    assert (entry["action"], entry["sanction"], entry["target"]) == ("dismiss", "flag", "ann")
