@@ -45,16 +45,19 @@ export interface AuditEntry {
   readonly moderator: string;
   readonly action: SanctionKind | 'lift' | 'dismiss';
   readonly target: string;
-  readonly sanction: SanctionKind | null;
+  /** A lift's sanction; 'flag' for an engine-assist flag cleared. */
+  readonly sanction: SanctionKind | 'flag' | null;
   readonly reason: string;
   readonly report: number | null;
 }
 
 export interface Flag {
-  readonly account_id: string;
   readonly name: string;
   readonly at: number;
   readonly summary: string;
+  readonly pr: number;
+  readonly best_share: number;
+  readonly decisions: number;
   readonly games: readonly { readonly match: string; readonly link: string; readonly pr: number; readonly decisions: number }[];
 }
 
@@ -66,6 +69,8 @@ export interface Evidence {
   readonly reports: readonly Report[];
   readonly recent: readonly { readonly match: string; readonly link: string; readonly opponent: string; readonly won: boolean | null; readonly rated: boolean; readonly at: number }[];
   readonly audit: readonly AuditEntry[];
+  /** The engine-assist detector's verdict on the latest analysed rated games, now. */
+  readonly assist: Flag & { readonly flagged: boolean };
 }
 
 /** What a report names besides the player: the match, and one of its chat lines. */
@@ -85,3 +90,5 @@ export const getAudit = (name?: string) => call<{ entries: AuditEntry[] }>('GET'
 export const moderate = (name: string, action: SanctionKind | 'lift', reason: string, extra: { sanction?: SanctionKind; report?: number } = {}) =>
   call<{ name: string; sanctions: Sanctions }>('POST', '/api/moderation/actions', { name, action, reason, ...extra });
 export const dismissReport = (id: number, reason: string) => call<{ id: number }>('POST', `/api/moderation/reports/${id}/dismiss`, { reason });
+/** An engine-assist flag reviewed: it leaves the queue (audited). */
+export const clearFlag = (name: string, reason: string) => call<{ name: string; cleared: true }>('DELETE', `/api/moderation/flags/${encodeURIComponent(name)}`, { reason });

@@ -14,6 +14,7 @@ import {
   type Report,
   SANCTION_KINDS,
   type SanctionKind,
+  clearFlag,
   dismissReport,
   getAudit,
   getChat,
@@ -106,13 +107,23 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   function flagItem(f: Flag): HTMLElement {
     const look = button(`Look at ${f.name}`, 'btn small look');
     look.addEventListener('click', () => void showPlayer(f.name, null).catch(fail));
+    const reason = h('input', { type: 'text', name: 'clear-reason', maxlength: '500', placeholder: 'Review', 'aria-label': 'What the review found' });
+    const clear = button('Clear flag', 'btn ghost small clear-flag');
+    clear.addEventListener('click', async () => {
+      try {
+        await clearFlag(f.name, reason.value);
+        await refresh();
+      } catch (err) {
+        fail(err);
+      }
+    });
     return h(
       'article',
       { class: 'flag-item' },
       h('p', {}, h('strong', { text: f.name }), h('span', { class: 'sub', text: ` · ${when(f.at)}` })),
       h('p', { class: 'sub', text: f.summary }),
-      h('ul', { class: 'plain' }, ...f.games.slice(0, 10).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` PR ${g.pr.toFixed(1)} over ${g.decisions} decisions` })))),
-      look,
+      h('ul', { class: 'plain' }, ...f.games.slice(0, 12).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` PR ${g.pr.toFixed(1)} over ${g.decisions} decisions` })))),
+      h('div', { class: 'row report-actions' }, look, reason, clear),
     );
   }
 
@@ -162,6 +173,7 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
     box.append(
       h('p', {}, h('a', { href: `/u/${encodeURIComponent(ev.name)}`, class: 'player-name' }, h('strong', { text: ev.name })), h('span', { class: 'sub', text: ` · rating ${ev.rating.toFixed(2)} · ${ev.matches} matches` })),
       ...(report ? [h('p', { class: 'sub answering', text: `Answering report #${report.id}: ${report.reason}` })] : []),
+      h('p', { class: `sub assist${ev.assist.flagged ? ' flagged' : ''}`, text: `Engine assist${ev.assist.flagged ? ' (flagged)' : ''}: ${ev.assist.decisions ? ev.assist.summary : 'no analysed rated game yet'}` }),
       h('h3', { text: 'Sanctions in force' }),
       inForce.length
         ? h(
@@ -187,7 +199,7 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   }
 
   function auditRow(e: AuditEntry): HTMLElement {
-    const what = e.action === 'lift' ? `lifted the ${e.sanction} of` : ACTION_WORDS[e.action];
+    const what = e.action === 'lift' ? `lifted the ${e.sanction} of` : e.sanction === 'flag' ? 'cleared the engine-assist flag of' : ACTION_WORDS[e.action];
     return h('li', { class: `audit-${e.action}` }, h('span', { class: 'sub', text: `${when(e.at)} ` }), h('strong', { text: e.moderator }), h('span', { text: ` ${what} ${e.target}` }), h('span', { class: 'sub', text: ` — ${e.reason}${e.report ? ` (report #${e.report})` : ''}` }));
   }
 
