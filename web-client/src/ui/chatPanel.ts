@@ -121,7 +121,7 @@ export function chatPanel(
   }
   /** The button that reports a signed-in speaker's line (docs/moderation.md). */
   function flag(line: ChatLine): HTMLElement {
-    const b = h('button', { type: 'button', class: 'chat-report', title: `Report this line of ${line.name}`, 'aria-label': `Report this line of ${line.name}`, text: '⚑' });
+    const b = h('button', { type: 'button', class: 'chat-report', title: `Report this line of ${line.name}`, 'aria-label': `Report this line of ${line.name}` }); // its flag drawn by CSS: not part of the line's text
     b.addEventListener('click', () => reporting.line?.(line));
     return b;
   }
