@@ -142,11 +142,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
     guard = durability.Guard(target, settings.durability)
     accounts_store = AccountsStore(store.redis)
     top = TopBoards(store.redis)  # the Top Gamer boards (server/players/top.py)
-    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now, top)
+    # Reports, sanctions and their audit log (docs/moderation.md): chat, rated play and the
+    # results obey them.
+    moderation_store = ModerationStore(store.redis)
+    results = Results(
+        accounts_store,
+        lambda m: matches.load(m, fresh=True),
+        clock.now,
+        top,
+        held=moderation_store.rating_held,
+    )
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
-    # Reports, sanctions and their audit log (docs/moderation.md): chat and rated play obey them.
-    moderation_store = ModerationStore(store.redis)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
         store,
         matches,

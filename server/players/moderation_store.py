@@ -87,6 +87,11 @@ class ModerationStore:
         raw = await self.redis.hget(SANCTIONS, account_id)
         return rules.Sanctions.of(json.loads(raw) if raw else None)
 
+    async def rating_held(self, account_id: str) -> bool:
+        """Whether the account may not play rated (suspended or banned): a match of it that
+        ends is unrated."""
+        return rules.may_play_rated(await self.sanctions(account_id)) is not None
+
     async def act(
         self, account_id: str, name: str, command: rules.Sanction | rules.Lift, now: int,
         report: int | None = None,

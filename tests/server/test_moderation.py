@@ -183,6 +183,30 @@ async def test_reports_are_rate_limited_per_reporter(server):
     assert (await cat.post("/api/reports", {"name": "bob", "reason": "spam"})).status == 201
 
 
+async def play_rated_point(server, ann: Browser, bob: Browser) -> str:
+    """A rated match to 1 point between Ann (seat 0) and Bob, created, joined and played out."""
+    created = await ann.post("/api/matches", {"mode": "match", "length": 1, "rated": True})
+    joined = await bob.post(f"/api/matches/{created.body['match']}/join", {})
+    seats = Seated(created.body["match"], (created.body["token"], joined.body["token"]))
+    a, b = seats.client(server.ws, 0), seats.client(server.ws, 1)
+    async with a, b:
+        await asyncio.wait_for(asyncio.gather(
+            play_random(a, random.Random(1), double_rate=0.0),
+            play_random(b, random.Random(2), double_rate=0.0)), 60)  # fmt: skip
+    return created.body["match"]
+
+
+async def recorded(browser: Browser, name: str, match: str) -> dict:
+    """The history entry of ``match`` on ``name``'s profile, once the result is recorded."""
+    for _ in range(200):
+        history = (await browser.get(f"/api/players/{name}")).body["history"]
+        entry = next((e for e in history if e["match"] == match), None)
+        if entry is not None:
+            return entry
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{match} was never recorded for {name}")
+
+
 async def plant_analysed_rated_games(redis_url: str, name: str) -> None:
     """Eight earlier rated matches of ``name`` in its history, each with a stored analysis in
     which every non-trivial play of its seat was the engine's best (25 decisions a game)."""
@@ -216,14 +240,8 @@ async def test_an_engine_like_account_is_flagged_for_review_when_a_rated_match_e
     assert not (await mia.get("/api/moderation/players/bob")).body["assist"]["flagged"]
 
     # A rated match of Ann's ends: she is flagged for review (Bob, the control, is not).
-    created = await ann.post("/api/matches", {"mode": "match", "length": 1, "rated": True})
-    joined = await bob.post(f"/api/matches/{created.body['match']}/join", {})
-    seats = Seated(created.body["match"], (created.body["token"], joined.body["token"]))
-    a, b = seats.client(server.ws, 0), seats.client(server.ws, 1)
-    async with a, b:
-        await asyncio.wait_for(asyncio.gather(
-            play_random(a, random.Random(1), double_rate=0.0),
-            play_random(b, random.Random(2), double_rate=0.0)), 60)  # fmt: skip
+    match = await play_rated_point(server, ann, bob)
+    assert (await recorded(ann, "ann", match))["rated"] is True  # it counted
 
     async def flags() -> list[dict]:
         return (await mia.get("/api/moderation/reports")).body["flags"]
@@ -244,3 +262,21 @@ async def test_an_engine_like_account_is_flagged_for_review_when_a_rated_match_e
     assert cleared.status == 200 and await flags() == []
     entry = (await mia.get("/api/moderation/audit")).body["entries"][0]
     assert (entry["action"], entry["sanction"], entry["target"]) == ("dismiss", "flag", "ann")
+
+
+async def test_a_rated_match_under_way_ends_unrated_when_a_rating_is_suspended(server):
+    ann, bob, mia = [await signed_up(server.base, n) for n in ("ann", "bob", "Mia")]
+    created = await ann.post("/api/matches", {"mode": "match", "length": 1, "rated": True})
+    joined = await bob.post(f"/api/matches/{created.body['match']}/join", {})
+    match = created.body["match"]
+    # Joined and rated; then a moderator suspends Bob's rating before it ends.
+    await act(mia, "bob", "suspend", "under review for rating farming")
+    seats = Seated(match, (created.body["token"], joined.body["token"]))
+    a, b = seats.client(server.ws, 0), seats.client(server.ws, 1)
+    async with a, b:
+        await asyncio.wait_for(asyncio.gather(
+            play_random(a, random.Random(1), double_rate=0.0),
+            play_random(b, random.Random(2), double_rate=0.0)), 60)  # fmt: skip
+    entry = await recorded(ann, "ann", match)
+    assert entry["rated"] is False and entry["change"] is None
+    assert (await ann.get("/api/players/ann")).body["rating"] == 1500
