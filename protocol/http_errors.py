@@ -63,6 +63,12 @@ class HttpCode(enum.StrEnum):
     # Correspondence, friends, challenges (docs/correspondence.md, docs/friends.md)
     TOO_MANY_GAMES = "too_many_games"
     VACATION_USED = "vacation_used"
+    # Reports and moderators (docs/moderation.md)
+    MUTED = "muted"
+    BANNED = "banned"
+    RATING_SUSPENDED = "rating_suspended"
+    NOT_MODERATOR = "not_moderator"
+    SANCTION_CONFLICT = "sanction_conflict"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -109,6 +115,15 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "account already plays as many as it may at once (`FAIRGAMMON_GAMES_PER_ACCOUNT`)",
     HttpCode.VACATION_USED: "a vacation longer than the days left this year "
     "(`FAIRGAMMON_VACATION_DAYS` a year)",
+    HttpCode.MUTED: "a moderator muted the account: it cannot chat (on the WebSocket the "
+    "line is refused with `forbidden`, the message saying so)",
+    HttpCode.BANNED: "a moderator banned the account: it cannot play rated, chat or report",
+    HttpCode.RATING_SUSPENDED: "a moderator suspended the account's rating: creating, "
+    "joining, seeking or accepting a rated match, or joining a rated tournament, is refused",
+    HttpCode.NOT_MODERATOR: "a moderation route called by an account the operator did not "
+    "name a moderator (`FAIRGAMMON_MODERATORS`)",
+    HttpCode.SANCTION_CONFLICT: "laying a sanction the account is already under, or lifting "
+    "one it is not under",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -136,6 +151,11 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.BAD_MATCH_FILE: 400,
     HttpCode.TOO_MANY_GAMES: 409,
     HttpCode.VACATION_USED: 409,
+    HttpCode.MUTED: 403,
+    HttpCode.BANNED: 403,
+    HttpCode.RATING_SUSPENDED: 403,
+    HttpCode.NOT_MODERATOR: 403,
+    HttpCode.SANCTION_CONFLICT: 409,
 }
 """The HTTP status each code is answered with."""
 

@@ -94,6 +94,12 @@ PLAYER_WORDS: dict[ApiErrorCode, str] = {
     # Correspondence
     HttpCode.TOO_MANY_GAMES: "You already play as many correspondence matches as allowed.",
     HttpCode.VACATION_USED: "That is more vacation than you have left this year.",
+    # Reports and moderators (docs/moderation.md)
+    HttpCode.MUTED: "A moderator silenced your account: you cannot chat.",
+    HttpCode.BANNED: "A moderator barred your account: you cannot play rated, chat or report.",
+    HttpCode.RATING_SUSPENDED: "A moderator suspended your rating: you can only play unrated.",
+    HttpCode.NOT_MODERATOR: "Only moderators see this.",
+    HttpCode.SANCTION_CONFLICT: "That sanction is already in force, or is not: reload the page.",
 }
 """The sentence a page shows for each refusal a player can cause."""
 

@@ -102,6 +102,9 @@ class Settings:
     # e-mail is ever sent, the default) and the sender's address.
     smtp: str = ""
     mail_from: str = "fairgammon@localhost"
+    # Moderators (docs/moderation.md): the account names, comma-separated, that see the reports'
+    # queue and may mute, suspend and ban (none by default).
+    moderators: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -154,6 +157,9 @@ class Settings:
                 parse_sentinels(self.redis_sentinel)
             except ValueError as exc:
                 raise SettingsError(f"REDIS_SENTINEL: {exc}") from None
+        for name in self.moderators:
+            if not 3 <= len(name) <= 20 or not all(c.isalnum() or c in "_-" for c in name):
+                raise SettingsError(f"moderator {name!r} is not an account name")
         for origin in self.allowed_origins:
             if not origin.startswith(("http://", "https://")) or origin.endswith("/"):
                 raise SettingsError(f"allowed origin {origin!r} must look like https://host[:port]")
@@ -173,6 +179,10 @@ class Settings:
             return self.public_url.rstrip("/")
         host = "localhost" if self.host in ("127.0.0.1", "0.0.0.0", "::") else self.host
         return f"http://{host}:{self.port}"
+
+    def is_moderator(self, account_key: str) -> bool:
+        """Whether the account (by its lowercased name) is one the operator named a moderator."""
+        return account_key in {name.lower() for name in self.moderators}
 
     def origins(self) -> frozenset[str]:
         if self.allowed_origins:

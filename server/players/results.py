@@ -99,8 +99,12 @@ class Results:
         load: LoadState,
         now: Callable[[], int],
         top: TopBoards | None = None,
+        held: Callable[[str], Awaitable[bool]] | None = None,
     ) -> None:
         self.store = store
+        self.held = held
+        """Whether an account's rating is held by a moderator (suspended or banned: its match
+        ends unrated; docs/moderation.md), by account id."""
         self.redis = store.redis
         self.load = load
         self.now = now
@@ -238,6 +242,8 @@ class Results:
             and options.mode is Mode.MATCH
             and options.length >= 1
         )
+        if rated and self.held is not None and (await self.held(r0[1]) or await self.held(r1[1])):
+            rated = False  # a moderator suspended a rating while the match was played
         if rated:
             rows = await self.store.accounts([r0[0], r1[0]])
             row0, row1 = rows

@@ -385,6 +385,8 @@ async def join_tournament(request: Request, body: dict[str, Any]) -> Response:
     tid = tournament_of(request)
     account = await account_or_refuse(request, "join a tournament")
     shell = tournaments(request)
+    if (await shell.load(tid)).state.config.rated:
+        await players.may_play_rated(request, account)  # docs/moderation.md
     await shell.join(tid, account.id, account.name, account.rating, account.ref)
     return JSONResponse(await view(request, await shell.load(tid), account))
 

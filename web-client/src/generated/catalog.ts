@@ -33,6 +33,7 @@ export const PAGE_PATHS = [
   '/notices',
   '/friends',
   '/games',
+  '/moderation',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];
@@ -112,4 +113,9 @@ export const REFUSAL_WORDS: Readonly<Record<string, string>> = {
   bad_match_file: "That file is not a match this site can read.",
   too_many_games: "You already play as many correspondence matches as allowed.",
   vacation_used: "That is more vacation than you have left this year.",
+  muted: "A moderator silenced your account: you cannot chat.",
+  banned: "A moderator barred your account: you cannot play rated, chat or report.",
+  rating_suspended: "A moderator suspended your rating: you can only play unrated.",
+  not_moderator: "Only moderators see this.",
+  sanction_conflict: "That sanction is already in force, or is not: reload the page.",
 };
