@@ -27,6 +27,7 @@ from server.match import tally
 from server.match.bus import Bus, Committed, GameFinished, MatchFinished
 from server.match.clock import ServerClock, sweep_deadlines
 from server.match.gateway import Gateway
+from server.match.history import read_log
 from server.match.hub import Hub
 from server.match.rematch import Rematches
 from server.match.service import MatchService
@@ -39,6 +40,7 @@ from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
 from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
+from server.players.farming import Rules
 from server.players.friends import Friends
 from server.players.games import MyGames
 from server.players.mail import Mailer
@@ -140,7 +142,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     guard = durability.Guard(target, settings.durability)
     accounts_store = AccountsStore(store.redis)
     top = TopBoards(store.redis)  # the Top Gamer boards (server/players/top.py)
-    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now, top)
+    results = Results(
+        accounts_store,
+        lambda m: matches.load(m, fresh=True),
+        clock.now,
+        top,
+        read_log=lambda m: read_log(store, m),
+        rules=Rules(settings.rated_min_plays, settings.rated_pair_daily),
+    )
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
