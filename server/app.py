@@ -69,6 +69,7 @@ from server.web import (
     seeks,
     skill,
     trainer,
+    versions,
 )
 from server.web import tournaments as tournaments_api
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
@@ -279,6 +280,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
+        *versions.routes,
         *accounts_api.routes,
         *hints.routes,
         *pace.routes,
