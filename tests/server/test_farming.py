@@ -2,7 +2,8 @@
 play four rated 3-point matches, each thrown at the first decision. Before the rules this took
 the farmer to 1565 (+65) and first place on the leaderboard; now each is abandoned (no rating,
 no history line, no count) and flagged for the moderators with the shared address. A match
-really played between them still moves both ratings (the positive control)."""
+really played between them still moves both ratings (the positive control), and one past the
+pair's daily cap is recorded as played, unrated."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ from server.players.accounts_store import AccountsStore
 async def farm_server(redis_url):
     proc = ServerProcess(
         redis_url,
-        FAIRGAMMON_RATED_MIN_PLAYS="3",  # the production defaults (the harness turns them off)
-        FAIRGAMMON_RATED_PAIR_DAILY="3",
+        FAIRGAMMON_RATED_MIN_PLAYS="3",  # the production default (the harness turns it off)
+        FAIRGAMMON_RATED_PAIR_DAILY="1",  # (3 by default) the cap shows with two matches
         FAIRGAMMON_LEADERBOARD_EXPERIENCE="3",
     )
     proc.start()
@@ -89,17 +90,32 @@ async def test_two_accounts_from_one_address_cannot_farm_a_rating(farm_server, r
         ]
 
         # The positive control: a 1-point match played out moves both ratings (and is flagged).
-        match, a, b = await rated(proc, farmer, mule, 1)
-        async with a, b:
-            await asyncio.wait_for(
-                asyncio.gather(play_random(a, random.Random(1)), play_random(b, random.Random(2))),
-                60,
-            )
-        await results_stored(redis, [match])
-        winner = (await farmer.get(f"/api/matches/{match}")).body["winner"]
+        # The thrown matches did not count toward the pair's daily cap (1 here): the next one
+        # played out is past it, recorded as played, unrated, and flagged repeat_pair.
+        for n in (1, 2):
+            match, a, b = await rated(proc, farmer, mule, 1)
+            async with a, b:
+                await asyncio.wait_for(
+                    asyncio.gather(  # no cube: a double dropped at once would end it early
+                        play_random(a, random.Random(n), double_rate=0),
+                        play_random(b, random.Random(n + 9), double_rate=0),
+                    ),
+                    60,
+                )
+            await results_stored(redis, [match])
+            if n == 1:
+                winner = (await farmer.get(f"/api/matches/{match}")).body["winner"]
         ratings = [(await farmer.get(f"/api/players/{n}")).body for n in ("farmer", "mule")]
-        assert ratings[winner]["rating"] == 1510.0 and ratings[1 - winner]["rating"] == 1490.0
-        assert [r["matches"] for r in ratings] == [1, 1]
-        assert len(await AccountsStore(redis).flagged()) == 5
+        assert ratings[winner]["rating"] == 1510.0, (winner, ratings)
+        assert ratings[1 - winner]["rating"] == 1490.0
+        assert [(r["matches"], r["experience"]) for r in ratings] == [(2, 1), (2, 1)]
+        for r in ratings:
+            newest, first = r["history"]
+            assert (first["rated"], first["void"]) == (True, None) and first["change"] != 0
+            assert (newest["rated"], newest["void"], newest["change"]) == (False, "repeat", None)
+        flagged = await AccountsStore(redis).flagged()
+        assert len(flagged) == 6
+        assert flagged[0]["flags"] == ["same_address", "repeat_pair"]
+        assert flagged[0]["void"] == "repeat" and flagged[1]["void"] is None
     finally:
         await redis.aclose()
