@@ -8,7 +8,10 @@ pair's daily cap is recorded as played, unrated."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import subprocess
+import sys
 
 import pytest
 import redis.asyncio as aioredis
@@ -117,5 +120,14 @@ async def test_two_accounts_from_one_address_cannot_farm_a_rating(farm_server, r
         assert len(flagged) == 6
         assert flagged[0]["flags"] == ["same_address", "repeat_pair"]
         assert flagged[0]["void"] == "repeat" and flagged[1]["void"] is None
+        # The operator reads the same flags from the command line.
+        printed = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "server.cli", "flags", "--redis-url", redis_url,
+             "--account", "farmer"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert printed.returncode == 0, printed.stderr
+        assert [json.loads(line) for line in printed.stdout.splitlines()] == flagged
     finally:
         await redis.aclose()
