@@ -59,7 +59,7 @@ def test_the_description_has_every_type_and_kind_but_the_correspondence_ones():
 
 
 @pytest.mark.parametrize("name", SERVER_TYPES)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_each_server_message_reaches_version_1_in_its_shape(name, data):
     msg = data.draw(for_type(MESSAGES[Direction.SERVER][name]))
@@ -69,7 +69,7 @@ def test_each_server_message_reaches_version_1_in_its_shape(name, data):
 
 
 @pytest.mark.parametrize("kind", sorted(set(EVENT_KINDS) - CORRESPONDENCE_ONLY))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_each_event_kind_reaches_version_1_in_its_shape(kind, data):
     event = m.Event(
