@@ -27,6 +27,7 @@ from server.match import tally
 from server.match.bus import Bus, Committed, GameFinished, MatchFinished
 from server.match.clock import ServerClock, sweep_deadlines
 from server.match.gateway import Gateway
+from server.match.history import read_log
 from server.match.hub import Hub
 from server.match.rematch import Rematches
 from server.match.service import MatchService
@@ -39,6 +40,7 @@ from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
 from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
+from server.players.farming import Rules
 from server.players.friends import Friends
 from server.players.games import MyGames
 from server.players.mail import Mailer
@@ -69,6 +71,7 @@ from server.web import (
     seeks,
     skill,
     trainer,
+    versions,
 )
 from server.web import tournaments as tournaments_api
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
@@ -151,6 +154,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         clock.now,
         top,
         held=moderation_store.rating_held,
+        read_log=lambda m: read_log(store, m),
+        rules=Rules(settings.rated_min_plays, settings.rated_pair_daily),
     )
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
@@ -292,6 +297,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
+        *versions.routes,
         *accounts_api.routes,
         *hints.routes,
         *pace.routes,

@@ -301,12 +301,16 @@ class MatchClient:
                 async for frame in ws:
                     if isinstance(frame, str):
                         continue
-                    await self._received(codec.decode_from_server(frame))
+                    await self._received(self.decode(frame))
             except ConnectionClosed:
                 pass
             finally:
                 writer.cancel()
             return ws.close_code
+
+    def decode(self, frame: bytes) -> m.ServerMessage:
+        """A server frame as a message (a client of an older protocol version overrides it)."""
+        return codec.decode_from_server(frame)
 
     async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[tuple[bytes, bool]]) -> None:
         """Sends this connection's frames in the core's order (``drop_next``: the next frame

@@ -84,6 +84,11 @@ class Settings:
     workers: int = 1
     # Experience (points of rated matches) a player needs to be on the leaderboard.
     leaderboard_experience: int = 25
+    # The rules against rating farming (server/players/farming.py, docs/fairplay.md): a rated
+    # match ended before each player made this many checker plays is abandoned; only this many
+    # rated matches a day between the same two accounts move their ratings (0: no such rule).
+    rated_min_plays: int = 3
+    rated_pair_daily: int = 3
     # Tournaments an account may have created and not yet finished (server/competition).
     tournaments_per_account: int = 3
     # Failed logins allowed per account in 15 minutes (then 429 until the window passes).
@@ -138,6 +143,8 @@ class Settings:
             raise SettingsError("durability must be required or degraded")
         if not 0 < self.probe_seconds <= self.probe_timeout_seconds:
             raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
+        if self.rated_min_plays < 0 or self.rated_pair_daily < 0:
+            raise SettingsError("rated_min_plays and rated_pair_daily must be 0 or more")
         if self.tournaments_per_account < 0:
             raise SettingsError("tournaments_per_account must be 0 or more")
         if self.workers < 1:
