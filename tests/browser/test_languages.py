@@ -45,8 +45,13 @@ async def test_pages_in_turkish_greek_arabic(net) -> None:
             for name, path in PAGES.items():
                 await page.goto(net.base + path)
                 await page.wait_for_selector(".topbar .lang-select")
-                await page.wait_for_function("!document.body.innerText.includes('Loading')")
-                html = await page.evaluate("[document.documentElement.lang, document.documentElement.dir]")
+                loading = json.loads((MESSAGES / f"{lang}.json").read_text("utf-8"))[
+                    "common.loading"
+                ]
+                await page.wait_for_function(
+                    "w => !document.body.innerText.includes(w)", arg=loading
+                )
+                html = await page.evaluate("[document.documentElement.lang, document.dir]")
                 assert html == [lang, "rtl" if lang == "ar" else "ltr"]
                 text = await page.evaluate("document.body.innerText")
                 assert english_left(text, lang) == [], (lang, name)
@@ -58,7 +63,8 @@ async def test_pages_in_turkish_greek_arabic(net) -> None:
                     # Mirrored: the brand sits at the right edge of the header.
                     box = await page.locator(".topbar .brand").bounding_box()
                     assert box is not None and box["x"] > viewport["width"] / 2
-                await page.screenshot(path=SCREENSHOTS / f"lang-{name}-{lang}-{label}.png", full_page=True)
+                shot = SCREENSHOTS / f"lang-{name}-{lang}-{label}.png"
+                await page.screenshot(path=shot, full_page=True)
             await page.context.close()
 
 
