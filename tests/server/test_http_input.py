@@ -131,6 +131,10 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/tournaments"),
         ("POST", "/api/tournaments/{tournament}/join"),
         ("POST", "/api/tournaments/{tournament}/withdraw"),
+        ("POST", "/api/reports"),
+        ("POST", "/api/moderation/actions"),
+        ("POST", "/api/moderation/reports/{id}/dismiss"),
+        ("DELETE", "/api/moderation/flags/{name}"),
     }
 
 
