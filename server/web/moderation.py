@@ -63,6 +63,8 @@ ACTION: Fields = {
 DISMISS: Fields = {"reason": STRING}
 NO_STORE = {"Cache-Control": "no-store"}
 RECENT = 20
+RATING_FLAGS = 50
+"""The newest matches flagged by the rules against rating farming shown in the queue."""
 """The recent games a moderator sees of a player."""
 ASSIST_MATCHES = 30
 """The latest matches of an account whose rated games the engine-assist verdict reads."""
@@ -166,7 +168,11 @@ async def queue(request: Request) -> JSONResponse:
     await moderator(request)
     reports = await store(request).open_reports()
     flags = await store(request).flags()
-    return JSONResponse({"reports": reports, "flags": flags}, headers=NO_STORE)
+    # The rules against rating farming flag matches, not accounts (docs/fairplay.md).
+    rating_flags = await players.players(request).accounts.store.flagged(RATING_FLAGS)
+    return JSONResponse(
+        {"reports": reports, "flags": flags, "rating_flags": rating_flags}, headers=NO_STORE
+    )
 
 
 @handles_errors
@@ -191,6 +197,7 @@ async def player(request: Request) -> JSONResponse:
             "recent": history,
             "audit": await s.audit(50, target.name),
             "assist": flag_of(target.name, verdict, now(request)) | {"flagged": verdict.flagged},
+            "rating_flags": await accounts.flagged(RECENT, name=target.key),
         },
         headers=NO_STORE,
     )
