@@ -58,7 +58,9 @@ export interface Flag {
   readonly pr: number;
   readonly best_share: number;
   readonly decisions: number;
-  readonly games: readonly { readonly match: string; readonly link: string; readonly pr: number; readonly decisions: number }[];
+  /** Mean seconds from the player's roll to the play over the timed games, or null. */
+  readonly seconds: number | null;
+  readonly games: readonly { readonly match: string; readonly link: string; readonly pr: number; readonly decisions: number; readonly seconds: number | null }[];
 }
 
 /** A match the rules against rating farming flagged (docs/fairplay.md): for review only. */

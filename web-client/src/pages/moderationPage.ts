@@ -154,7 +154,7 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
       { class: 'flag-item' },
       h('p', {}, h('strong', { text: f.name }), h('span', { class: 'sub', text: ` · ${when(f.at)}` })),
       h('p', { class: 'sub', text: f.summary }),
-      h('ul', { class: 'plain' }, ...f.games.slice(0, 12).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` PR ${g.pr.toFixed(1)} over ${g.decisions} decisions` })))),
+      h('ul', { class: 'plain' }, ...f.games.slice(0, 12).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` PR ${g.pr.toFixed(1)} over ${g.decisions} decisions${g.seconds === null ? '' : ` · ${g.seconds.toFixed(1)} s a play`}` })))),
       h('div', { class: 'row report-actions' }, look, reason, clear),
     );
   }
