@@ -78,12 +78,21 @@ class Verdict:
     clean_games: float
     games: tuple[GameFigures, ...]
 
+    @property
+    def seconds(self) -> float | None:
+        """Mean seconds a checker play took over the window's games whose times are known
+        (each game weighted by its decisions), or None."""
+        timed = [g for g in self.games if g.seconds is not None and g.decisions]
+        n = sum(g.decisions for g in timed)
+        return sum(g.seconds * g.decisions for g in timed) / n if n else None  # type: ignore[operator]
+
     def summary(self) -> str:
         """One line for a moderator."""
+        timing = "" if self.seconds is None else f"; {self.seconds:.1f} s a play on average"
         return (
             f"PR {self.pr:.2f} over {self.decisions} non-trivial decisions in "
             f"{len(self.games)} games; best play {100 * self.best_share:.0f}% of the time; "
-            f"{100 * self.clean_games:.0f}% of games under PR {GAME_PR:g}"
+            f"{100 * self.clean_games:.0f}% of games under PR {GAME_PR:g}{timing}"
         )
 
 
@@ -124,6 +133,31 @@ def figures(match: str, report: Mapping[str, Any], seat: int) -> GameFigures:
         error += lost
         best += lost < BEST_EPSILON
     return GameFigures(match, decisions, error, best)
+
+
+def play_seconds(events: Iterable[tuple[int, str, int, int | None]], seat: int) -> dict[int, float]:
+    """Mean seconds each game's checker plays of ``seat`` took, by game: from the roll (a
+    ``dice`` event of kind ``turn``) to the play (``moved``), in the server time of the match's
+    log (each event ``(t_ms, kind, game, seat_or_roller)``). The decision times a moderator
+    weighs with the figures: engine relays tend to take the same time for easy and hard plays.
+
+    >>> log = [(0, "dice", 1, 0), (4000, "moved", 1, 0), (5000, "dice", 1, 1),
+    ...        (6000, "moved", 1, 1), (9000, "dice", 1, 0), (11000, "moved", 1, 0),
+    ...        (20000, "dice", 2, 0), (21500, "moved", 2, 0)]
+    >>> play_seconds(log, 0)
+    {1: 3.0, 2: 1.5}
+    >>> play_seconds(log, 1)
+    {1: 1.0}
+    """
+    rolled: int | None = None
+    times: dict[int, list[float]] = {}
+    for t, kind, game, who in events:
+        if kind == "dice":
+            rolled = t if who == seat else None
+        elif kind == "moved" and who == seat and rolled is not None:
+            times.setdefault(game, []).append((t - rolled) / 1000)
+            rolled = None
+    return {game: sum(ts) / len(ts) for game, ts in times.items()}
 
 
 def windows(games: Sequence[GameFigures], size: int) -> Iterable[Sequence[GameFigures]]:

@@ -228,7 +228,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(Committed, "notices", turn_notices.committed)
     bus.on(MatchFinished, "notices", turn_notices.finished)
     # Engine-assisted play (docs/moderation.md): the accounts of a rated match judged again.
-    watch = moderation.AssistWatch(accounts_store, moderation_store, clock.now)
+    watch = moderation.AssistWatch(
+        accounts_store, moderation_store, clock.now, lambda m: read_log(store, m)
+    )
     bus.on(MatchFinished, "assist", watch.finished)
 
     @contextlib.asynccontextmanager

@@ -23,7 +23,9 @@ into the queue's ``flags`` with its evidence, for a moderator to review (never a
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgpack
@@ -32,9 +34,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from analysis import assist
+from protocol import events as pe
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode, status_of
 from server.match.bus import MatchFinished
+from server.match.history import Logged, read_log
 from server.match.service import NotFound
 from server.match.store import seats_key
 from server.players import moderation as rules
@@ -63,6 +67,8 @@ ACTION: Fields = {
 DISMISS: Fields = {"reason": STRING}
 NO_STORE = {"Cache-Control": "no-store"}
 RECENT = 20
+RATING_FLAGS = 50
+"""The newest matches flagged by the rules against rating farming shown in the queue."""
 """The recent games a moderator sees of a player."""
 ASSIST_MATCHES = 30
 """The latest matches of an account whose rated games the engine-assist verdict reads."""
@@ -70,6 +76,8 @@ ASSIST_GAMES = 12
 """The window: the latest analysed rated games (about 250 non-trivial decisions)."""
 GAMES_READ = 40
 """Games of a match whose analyses are looked for."""
+ReadLog = Callable[[str], Awaitable[list[Logged]]]
+"""A match's log with its server times (:func:`server.match.history.read_log`)."""
 
 
 def _rules_refused(exc: rules.Refused) -> JSONResponse:
@@ -166,7 +174,11 @@ async def queue(request: Request) -> JSONResponse:
     await moderator(request)
     reports = await store(request).open_reports()
     flags = await store(request).flags()
-    return JSONResponse({"reports": reports, "flags": flags}, headers=NO_STORE)
+    # The rules against rating farming flag matches, not accounts (docs/fairplay.md).
+    rating_flags = await players.players(request).accounts.store.flagged(RATING_FLAGS)
+    return JSONResponse(
+        {"reports": reports, "flags": flags, "rating_flags": rating_flags}, headers=NO_STORE
+    )
 
 
 @handles_errors
@@ -180,7 +192,9 @@ async def player(request: Request) -> JSONResponse:
         target.key, False, 0, RECENT)]  # fmt: skip
     for entry in history:
         entry["link"] = f"/m/{entry['match']}"
-    verdict = await assist_verdict(accounts, target.id, target.key)
+    verdict = await assist_verdict(
+        accounts, target.id, target.key, lambda m: read_log(service(request).store, m)
+    )
     return JSONResponse(
         {
             "name": target.name,
@@ -191,6 +205,7 @@ async def player(request: Request) -> JSONResponse:
             "recent": history,
             "audit": await s.audit(50, target.name),
             "assist": flag_of(target.name, verdict, now(request)) | {"flagged": verdict.flagged},
+            "rating_flags": await accounts.flagged(RECENT, name=target.key),
         },
         headers=NO_STORE,
     )
@@ -258,9 +273,11 @@ async def audit(request: Request) -> JSONResponse:
 # ---------------------------------------------------------------- engine-assisted play
 
 
-async def assist_verdict(accounts: AccountsStore, account_id: str, key: str) -> assist.Verdict:
+async def assist_verdict(
+    accounts: AccountsStore, account_id: str, key: str, read_log: ReadLog
+) -> assist.Verdict:
     """The detector's verdict on the account's latest analysed games of rated matches (its own
-    seat's decisions in each)."""
+    seat's decisions in each, with the time its plays took from the match's log)."""
     redis = accounts.redis
     games: list[assist.GameFigures] = []
     entries = [msgpack.unpackb(e, raw=False) for e in await accounts.history(
@@ -274,12 +291,28 @@ async def assist_verdict(accounts: AccountsStore, account_id: str, key: str) -> 
         if not seats:
             continue
         reports = await redis.mget([report_key(match, g) for g in range(GAMES_READ)])
-        for raw in reports:
+        seconds: dict[int, float] | None = None
+        for game, raw in enumerate(reports):
             if raw:
                 body = json.loads(raw)
                 if body.get("status") == "done":
-                    games.append(assist.figures(match, body, seats[0]))
+                    if seconds is None:
+                        seconds = assist.play_seconds(timed_events(await read_log(match)), seats[0])
+                    figures = assist.figures(match, body, seats[0])
+                    games.append(dataclasses.replace(figures, seconds=seconds.get(game)))
     return assist.verdict(games[:ASSIST_GAMES])
+
+
+def timed_events(log: list[Logged]) -> list[tuple[int, str, int, int | None]]:
+    """The rolls and plays of a match's log with their server times, for
+    :func:`analysis.assist.play_seconds`."""
+    out: list[tuple[int, str, int, int | None]] = []
+    for e in log:
+        if isinstance(e.data, pe.Dice):
+            out.append((e.t, "dice", e.data.game, e.data.roller))
+        elif isinstance(e.data, pe.Moved):
+            out.append((e.t, "moved", e.data.game, e.data.seat))
+    return out
 
 
 def flag_of(name: str, v: assist.Verdict, now: int) -> dict[str, Any]:
@@ -290,12 +323,14 @@ def flag_of(name: str, v: assist.Verdict, now: int) -> dict[str, Any]:
         "pr": round(v.pr, 2),
         "best_share": round(v.best_share, 3),
         "decisions": v.decisions,
+        "seconds": None if v.seconds is None else round(v.seconds, 1),
         "games": [
             {
                 "match": g.match,
                 "link": f"/m/{g.match}",
                 "pr": round(g.pr, 2),
                 "decisions": g.decisions,
+                "seconds": None if g.seconds is None else round(g.seconds, 1),
             }
             for g in v.games
         ],
@@ -306,7 +341,10 @@ class AssistWatch:
     """The match-event bus's listener (wired in server/app.py): each account of a rated match
     that ended is judged again, and flagged when the detector says so."""
 
-    def __init__(self, accounts: AccountsStore, moderation: ModerationStore, now: Any) -> None:
+    def __init__(
+        self, accounts: AccountsStore, moderation: ModerationStore, now: Any, read_log: ReadLog
+    ) -> None:
+        self.read_log = read_log
         self.accounts = accounts
         self.moderation = moderation
         self.now = now
@@ -319,7 +357,7 @@ class AssistWatch:
         for ref in (a0, a1):
             if ref:
                 key, account_id = ref.decode().split(" ", 1)
-                v = await assist_verdict(self.accounts, account_id, key)
+                v = await assist_verdict(self.accounts, account_id, key, self.read_log)
                 if v.flagged:
                     row = await self.accounts.account(key)
                     name = row["name"] if row else key

@@ -30,6 +30,7 @@ async def farm_server(redis_url):
         FAIRGAMMON_RATED_MIN_PLAYS="3",  # the production default (the harness turns it off)
         FAIRGAMMON_RATED_PAIR_DAILY="1",  # (3 by default) the cap shows with two matches
         FAIRGAMMON_LEADERBOARD_EXPERIENCE="3",
+        FAIRGAMMON_MODERATORS="mia",
     )
     proc.start()
     yield proc
@@ -91,6 +92,13 @@ async def test_two_accounts_from_one_address_cannot_farm_a_rating(farm_server, r
         assert [f["match"] for f in await AccountsStore(redis).flagged(name="mule")] == [
             f["match"] for f in flagged
         ]
+        # ... which the moderators' queue and a player's evidence show (docs/moderation.md).
+        mia = await signed_up(proc.base, "mia")
+        assert (await farmer.get("/api/moderation/reports")).status == 403  # moderators only
+        queue = (await mia.get("/api/moderation/reports")).body
+        assert queue["rating_flags"] == flagged, queue
+        evidence = (await mia.get("/api/moderation/players/Mule")).body
+        assert [f["match"] for f in evidence["rating_flags"]] == [f["match"] for f in flagged]
 
         # The positive control: a 1-point match played out moves both ratings (and is flagged).
         # The thrown matches did not count toward the pair's daily cap (1 here): the next one

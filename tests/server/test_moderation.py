@@ -16,10 +16,12 @@ from harness.accounts import Browser, signed_up
 from harness.serverproc import ServerProcess
 from harness.srv_support import Peer, Seated
 from protocol import codec
+from protocol import events as pe
 from protocol import messages as m
 from protocol.client import play_random
 from protocol.errors import ErrorCode
-from server.match.store import seats_key
+from server.match.history import parse_log
+from server.match.store import Store, seats_key
 from server.players.accounts_store import history_key
 from server.work.analysis_queue import report_key
 
@@ -254,6 +256,28 @@ async def test_an_engine_like_account_is_flagged_for_review_when_a_rated_match_e
     assert flag["name"] == "ann" and flag["pr"] == 0 and len(flag["games"]) == 8
     assert flag["games"][0]["link"] == f"/m/{0:032x}"
     assert "PR 0.00 over 200" in flag["summary"]
+    # The time each play took comes from the match's log: with the analysis of the match just
+    # played stored, Ann's evidence gives the mean seconds from her rolls to her plays in it,
+    # as the log's server times say (the planted games have no log: unknown).
+    redis = aioredis.from_url(redis_url)
+    try:
+        log = parse_log(await Store(redis).log_entries(match))
+        turns = [{"seat": 0, "action": "move", "plays": 6, "forced": False, "equity_lost": 0.0}]
+        await redis.set(report_key(match, 1), json.dumps({"status": "done", "turns": turns}))
+    finally:
+        await redis.aclose()
+    waits, rolled = [], None
+    for e in log:
+        if isinstance(e.data, pe.Dice):
+            rolled = e.t if e.data.roller == 0 else None
+        elif isinstance(e.data, pe.Moved) and e.data.seat == 0 and rolled is not None:
+            waits.append((e.t - rolled) / 1000)  # a 1-point match: one game
+            rolled = None
+    assert waits, "Ann played no checker after a roll of hers"
+    games = (await mia.get("/api/moderation/players/ann")).body["assist"]["games"]
+    timed = next(g for g in games if g["match"] == match)
+    assert timed["seconds"] == round(sum(waits) / len(waits), 1), (timed, waits)
+    assert [g["seconds"] for g in games if g["match"] != match] == [None] * 8
     # Never a sanction: Ann still plays rated. A moderator clears the flag after review.
     assert (await ann.post("/api/matches", {"mode": "match", "length": 3, "rated": True})
             ).status == 201  # fmt: skip

@@ -58,7 +58,19 @@ export interface Flag {
   readonly pr: number;
   readonly best_share: number;
   readonly decisions: number;
-  readonly games: readonly { readonly match: string; readonly link: string; readonly pr: number; readonly decisions: number }[];
+  /** Mean seconds from the player's roll to the play over the timed games, or null. */
+  readonly seconds: number | null;
+  readonly games: readonly { readonly match: string; readonly link: string; readonly pr: number; readonly decisions: number; readonly seconds: number | null }[];
+}
+
+/** A match the rules against rating farming flagged (docs/fairplay.md): for review only. */
+export interface RatingFlag {
+  readonly match: string;
+  readonly at: number;
+  readonly flags: readonly string[];
+  readonly accounts: readonly (string | null)[];
+  readonly shared: readonly string[];
+  readonly void: 'early' | 'repeat' | null;
 }
 
 export interface Evidence {
@@ -71,6 +83,8 @@ export interface Evidence {
   readonly audit: readonly AuditEntry[];
   /** The engine-assist detector's verdict on the latest analysed rated games, now. */
   readonly assist: Flag & { readonly flagged: boolean };
+  /** The player's matches flagged by the rules against rating farming, newest first. */
+  readonly rating_flags: readonly RatingFlag[];
 }
 
 /** What a report names besides the player: the match, and one of its chat lines. */
@@ -82,7 +96,7 @@ export interface ReportTarget {
 }
 
 export const fileReport = (target: ReportTarget, reason: string) => call<{ id: number }>('POST', '/api/reports', { ...target, reason });
-export const getQueue = () => call<{ reports: Report[]; flags: Flag[] }>('GET', '/api/moderation/reports');
+export const getQueue = () => call<{ reports: Report[]; flags: Flag[]; rating_flags: RatingFlag[] }>('GET', '/api/moderation/reports');
 export const getEvidence = (name: string) => call<Evidence>('GET', `/api/moderation/players/${encodeURIComponent(name)}`);
 export const getChat = (match: string) => call<{ match: string; link: string; players: ChatLineSeen[]; spectators: ChatLineSeen[] }>('GET', `/api/moderation/chat/${encodeURIComponent(match)}`);
 export const getAudit = (name?: string) => call<{ entries: AuditEntry[] }>('GET', `/api/moderation/audit${name ? `?name=${encodeURIComponent(name)}` : ''}`);

@@ -11,6 +11,7 @@ import {
   type ChatLineSeen,
   type Evidence,
   type Flag,
+  type RatingFlag,
   type Report,
   SANCTION_KINDS,
   type SanctionKind,
@@ -36,6 +37,17 @@ const ACTION_WORDS: Record<AuditEntry['action'], string> = { mute: 'muted', susp
 const when = (ms: number): string => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 const matchLink = (link: string, text = 'Match'): HTMLElement => h('a', { href: link, text });
 
+const RATING_FLAG_WORDS: Record<string, string> = { same_address: 'the accounts share an address', repeat_pair: "past the pair's rated matches of the day" };
+const VOID_WORDS: Record<string, string> = { early: 'abandoned: too short to count', repeat: 'played, unrated (daily cap)' };
+
+/** Why the rules flagged the match, and what they made of it (docs/fairplay.md). */
+function ratingFlagWords(f: RatingFlag): string {
+  const why = f.flags.map((k) => RATING_FLAG_WORDS[k] ?? k).join('; ');
+  const shared = f.shared.length ? ` (${f.shared.join(', ')})` : '';
+  const made = f.void ? VOID_WORDS[f.void] ?? f.void : 'rated';
+  return `${why}${shared} · ${made}`;
+}
+
 function chatList(lines: readonly ChatLineSeen[], marked?: number): HTMLElement {
   if (!lines.length) return h('p', { class: 'sub', text: 'No lines.' });
   return h(
@@ -57,6 +69,7 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   const error = h('p', { class: 'form-error', role: 'alert' });
   const queue = h('section', { class: 'card mod-queue' });
   const flags = h('section', { class: 'card mod-flags' });
+  const ratingFlags = h('section', { class: 'card mod-rating-flags' });
   const player = h('section', { class: 'card mod-player' });
   const chat = h('section', { class: 'card mod-chat-card', hidden: '' });
   const audit = h('section', { class: 'card mod-audit' });
@@ -74,6 +87,25 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
     flags.replaceChildren(h('h2', { text: 'Engine-assist flags' }), h('p', { class: 'sub', text: 'Accounts whose play is implausibly close to the engine over their recent rated games: for review, never an automatic sanction.' }));
     if (!q.flags.length) flags.append(h('p', { class: 'sub', text: 'No account is flagged.' }));
     for (const f of q.flags) flags.append(flagItem(f));
+    ratingFlags.replaceChildren(h('h2', { text: 'Rating flags' }), h('p', { class: 'sub', text: 'Rated matches between accounts sharing an address, or past the pair\'s three rated matches a day: for review, never an automatic sanction.' }));
+    if (!q.rating_flags.length) ratingFlags.append(h('p', { class: 'sub', text: 'No match is flagged.' }));
+    else ratingFlags.append(h('ul', { class: 'plain rating-flags' }, ...q.rating_flags.map(ratingFlagItem)));
+  }
+
+  function ratingFlagItem(f: RatingFlag): HTMLElement {
+    const names = f.accounts.map((n) => n ?? 'Guest').join(' vs ');
+    const looks = f.accounts.filter((n): n is string => n !== null).map((n) => {
+      const look = button(`Look at ${n}`, 'btn small look');
+      look.addEventListener('click', () => void showPlayer(n, null).catch(fail));
+      return look;
+    });
+    return h(
+      'li',
+      { class: 'rating-flag', 'data-match': f.match },
+      h('p', {}, matchLink(`/m/${f.match}`), h('span', { class: 'sub', text: ` · ${names} · ${when(f.at)}` })),
+      h('p', { class: 'sub', text: ratingFlagWords(f) }),
+      h('div', { class: 'row report-actions' }, ...looks),
+    );
   }
 
   function reportItem(r: Report): HTMLElement {
@@ -122,7 +154,7 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
       { class: 'flag-item' },
       h('p', {}, h('strong', { text: f.name }), h('span', { class: 'sub', text: ` · ${when(f.at)}` })),
       h('p', { class: 'sub', text: f.summary }),
-      h('ul', { class: 'plain' }, ...f.games.slice(0, 12).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` PR ${g.pr.toFixed(1)} over ${g.decisions} decisions` })))),
+      h('ul', { class: 'plain' }, ...f.games.slice(0, 12).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` PR ${g.pr.toFixed(1)} over ${g.decisions} decisions${g.seconds === null ? '' : ` · ${g.seconds.toFixed(1)} s a play`}` })))),
       h('div', { class: 'row report-actions' }, look, reason, clear),
     );
   }
@@ -174,6 +206,9 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
       h('p', {}, h('a', { href: `/u/${encodeURIComponent(ev.name)}`, class: 'player-name' }, h('strong', { text: ev.name })), h('span', { class: 'sub', text: ` · rating ${ev.rating.toFixed(2)} · ${ev.matches} matches` })),
       ...(report ? [h('p', { class: 'sub answering', text: `Answering report #${report.id}: ${report.reason}` })] : []),
       h('p', { class: `sub assist${ev.assist.flagged ? ' flagged' : ''}`, text: `Engine assist${ev.assist.flagged ? ' (flagged)' : ''}: ${ev.assist.decisions ? ev.assist.summary : 'no analysed rated game yet'}` }),
+      ...(ev.rating_flags.length
+        ? [h('h3', { text: 'Rating flags' }), h('ul', { class: 'plain rating-flags' }, ...ev.rating_flags.map((f) => h('li', { class: 'rating-flag', 'data-match': f.match }, matchLink(`/m/${f.match}`), h('span', { class: 'sub', text: ` ${f.accounts.map((n) => n ?? 'Guest').join(' vs ')} · ${ratingFlagWords(f)}` }))))]
+        : []),
       h('h3', { text: 'Sanctions in force' }),
       inForce.length
         ? h(
@@ -220,6 +255,6 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
     return;
   }
   player.replaceChildren(h('h2', { text: 'Player' }), lookupForm);
-  main.replaceChildren(h('h1', { class: 'mod-title', text: 'Moderation' }), error, queue, player, chat, flags, audit);
+  main.replaceChildren(h('h1', { class: 'mod-title', text: 'Moderation' }), error, queue, player, chat, flags, ratingFlags, audit);
   await showAudit().catch(fail);
 }
