@@ -75,6 +75,8 @@ class Account:
     rating: float
     experience: int
     matches: int
+    bot: bool = False
+    """A bot account: an outside engine, rated in the bots' pool (docs/accounts.md)."""
 
     @classmethod
     def of(cls, row: dict[str, str]) -> Account:
@@ -85,6 +87,7 @@ class Account:
             float(row.get("rating", START_RATING)),
             int(row.get("exp", 0)),
             int(row.get("matches", 0)),
+            row.get("bot") == "1",
         )
 
     @property
@@ -98,6 +101,7 @@ class Account:
             "rating": round(self.rating, 2),
             "experience": self.experience,
             "matches": self.matches,
+            "bot": self.bot,
         }
 
 

@@ -53,6 +53,7 @@ from server.match.tokens import new_match_id
 from server.ops.addresses import address_key
 from server.players import profiles as players
 from server.players.accounts import Account
+from server.players.results import refs
 from server.web.common import (
     BadRequest,
     clean_name,
@@ -328,13 +329,16 @@ async def list_matches(request: Request) -> JSONResponse:
     now = service(request).now()
     try:
         ids = await store.listed(index, 50)
-        rows = await store.listing(ids, (botmatch.BOT_FIELD, players.RATED_FIELD))
+        fields = (botmatch.BOT_FIELD, players.RATED_FIELD, "a0", "a1")
+        rows = await store.listing(ids, fields)
         listed, stale = [], []
-        for match_id, (blob, (bot, rated)) in zip(ids, rows, strict=True):
+        for match_id, (blob, (bot, rated, a0, a1)) in zip(ids, rows, strict=True):
             summary = msgpack.unpackb(blob, raw=False) if blob else None
             if summary is not None and _belongs(summary, status):
                 if limits.listable(summary, now):  # else expiring: the sweeper ends it
-                    label = {"bot": bot.decode() if bot else None, "rated": rated == b"1"}
+                    label = {"bot": bot.decode() if bot else None, "rated": rated == b"1",
+                             "bot_accounts": await players.bot_accounts(request,
+                                                                        list(refs([a0, a1])))}
                     listed.append({**summary, **label})
             else:
                 stale.append(match_id)
