@@ -23,11 +23,8 @@ async def play_out(ws: str, match: str, tokens: tuple[str, str], seed: int) -> N
     a, b = MatchClient(ws, match, tokens[0]), MatchClient(ws, match, tokens[1])
     async with a, b:
         rng = random.Random(seed)
-        done = await asyncio.wait_for(
-            asyncio.gather(play_random(a, random.Random(rng.random())),
-                           play_random(b, random.Random(rng.random()))),  # fmt: skip
-            60,
-        )
+        seats = (play_random(c, random.Random(rng.random())) for c in (a, b))
+        done = await asyncio.wait_for(asyncio.gather(*seats), 60)
     assert done[0] is not None and done[0].winner in (0, 1)
 
 
@@ -37,7 +34,7 @@ async def board(browser: Browser, pool: str) -> list[tuple[str, float, bool]]:
     return [(p["username"], p["rating"], p["bot"]) for p in body["players"]]
 
 
-async def until(check, what: str) -> None:  # noqa: ANN001
+async def until(check, what: str) -> None:
     for _ in range(200):
         if await check():
             return
@@ -74,8 +71,12 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     assert (refused.status, refused.body["error"]) == (409, "bot_refused"), refused.body
     cli = subprocess.run(
         [sys.executable, "-m", "server.cli", "accounts", "bot", "RAY_BOT"],
-        env={**os.environ, "REDIS_URL": redis_url}, capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
+        env={**os.environ, "REDIS_URL": redis_url},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert cli.returncode == 0 and "ray_bot is a bot account" in cli.stdout, cli
     assert (await ray.get("/api/account")).body["bot"] is True
     assert (await ann.get("/api/players/ann")).body["bot"] is False
