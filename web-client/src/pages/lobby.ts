@@ -5,6 +5,7 @@
  * last options are remembered in this browser.
  */
 
+import { withBotTag } from '../ui/botTag';
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
@@ -151,10 +152,11 @@ export function startLobby(root: HTMLElement): void {
     }
   };
   const row = (m: MatchSummary, live: boolean) => {
-    const who = live ? `${m.names[0] ?? '?'} vs ${m.names[1] ?? '?'}` : (m.names[0] ?? 'Guest');
+    const named = (seat: 0 | 1, none: string) => withBotTag(document.createTextNode(m.names[seat] ?? none), m.bot_accounts?.[seat]);
+    const who = live ? [...named(0, '?'), ' vs ', ...named(1, '?')] : named(0, 'Guest');
     const score = live && m.mode !== 'single_game' ? ` · ${m.score[0]}–${m.score[1]}` : '';
     const rated = m.rated ? ' · rated' : '';
-    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock, m.reserve, m.days) + rated + score }));
+    const info = h('span', { class: 'minfo' }, h('strong', {}, ...who), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock, m.reserve, m.days) + rated + score }));
     let action: HTMLElement;
     if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: 'Watch' });
     else {
