@@ -3,8 +3,8 @@ account asks to be a bot, the operator marks another with ``fairgammon accounts 
 who played rated cannot ask; the two bots, driven by the public client library
 (protocol/client), are paired by rated seeks and play a rated match that moves their ratings in
 the bots' pool only (the humans' leaderboard and the Top Gamer board unchanged), while a
-human's rated seek waits beside them unpaired; a rated match or a challenge across the pools is
-refused ``bot_pool``; every name the API gives carries its ``bot`` flag."""
+human's rated seek waits beside them unpaired; a rated match, a challenge or a rated tournament
+across the pools is refused ``bot_pool``; every name the API gives carries its ``bot`` flag."""
 
 from __future__ import annotations
 
@@ -118,6 +118,11 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     offer = {"name": "bob", "match": casual.body["match"], "invite": casual.body["invite"]}
     dare = await zed.post("/api/challenges", offer)
     assert (dare.status, dare.body["error"]) == (403, "bot_pool"), dare.body
+    cup = {"kind": "knockout", "length": 1, "clock": 20, "max_players": 4, "rated": True}
+    made = await bob.post("/api/tournaments", cup)
+    assert made.status == 201, made.body
+    entry = await zed.post(f"/api/tournaments/{made.body['tournament']}/join", {})
+    assert (entry.status, entry.body["error"]) == (403, "bot_pool"), entry.body
     listed = (await bob.get("/api/matches?status=open")).body["matches"]
     assert {m["id"]: m["bot_accounts"] for m in listed}[casual.body["match"]] == [True, False]
 
