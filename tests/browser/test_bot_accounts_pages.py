@@ -1,17 +1,19 @@
 """The BOT tag in Chromium (docs/accounts.md, "Bot accounts"): two bot accounts play a rated
 match through the public client library; on a 360 px phone and on desktop, the bot's profile,
 the bots' leaderboard and the match page's players bars show BOT beside their names (and the
-humans' leaderboard does not list them), nothing overflows the phone; screenshots of each."""
+humans' leaderboard does not list them), nothing overflows the phone; screenshots of each. On
+desktop, a guest who ticks "Bot accounts welcome" is paired with a bot's seek."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import pytest
 from playwright.async_api import Page
 
-from harness.accounts import signed_up
+from harness.accounts import Browser, signed_up
 from harness.browser import DESKTOP, SCREENSHOTS
 from harness.serverproc import ServerProcess
 from protocol.client import MatchClient, play_random
@@ -33,6 +35,22 @@ async def fits(page: Page, width: int) -> None:
     """Nothing is wider than the window."""
     wide = await page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width, (page.url, wide)
+
+
+async def welcomes_a_bot(page: Page, base: str, bot: Browser) -> None:
+    """A guest's seek with "Bot accounts welcome" ticked is paired with a bot's seek (an
+    unticked one never is: tests/server/test_bot_accounts.py); the bot's bar says BOT."""
+    await page.goto(f"{base}/")
+    await page.locator(".seek-custom summary").click()
+    await page.fill(".seek-custom input[name=seek_clock]", "45")
+    await page.locator(".seek-custom input[name=seek_bots]").check()
+    await page.locator(".seek-custom .seek-custom-go").click()
+    await page.locator(".seek-status:has-text('Looking')").wait_for()
+    made = await bot.post("/api/seeks", {"mode": "single_game", "clock": 45})
+    assert made.body["state"] == "paired", made.body
+    await page.wait_for_url(re.compile(rf".*/m/{made.body['match']}$"))
+    await page.locator(".player .bot-tag:visible").wait_for()
+    assert await page.locator(".player .bot-tag:visible").count() == 1
 
 
 async def test_bot_accounts_are_labelled_on_phone_and_desktop(net: NetPages, server) -> None:
@@ -58,6 +76,8 @@ async def test_bot_accounts_are_labelled_on_phone_and_desktop(net: NetPages, ser
         size = f"{viewport['width']}x{viewport['height']}"
         page = await net.new(viewport, who=size)
 
+        if viewport is DESKTOP:
+            await welcomes_a_bot(page, net.base, zed)
         await page.goto(f"{net.base}/u/zed_engine")
         await page.locator(".profile-head h1 .bot-tag").wait_for()
         assert await page.locator(".profile-head h1").text_content() == "zed_engine BOT"
