@@ -4,7 +4,8 @@ who played rated cannot ask; the two bots, driven by the public client library
 (protocol/client), are paired by rated seeks and play a rated match that moves their ratings in
 the bots' pool only (the humans' leaderboard and the Top Gamer board unchanged), while a
 human's rated seek waits beside them unpaired; a rated match, a challenge or a rated tournament
-across the pools is refused ``bot_pool``; every name the API gives carries its ``bot`` flag."""
+across the pools is refused ``bot_pool`` (a human may challenge a bot); every name the API
+gives carries its ``bot`` flag."""
 
 from __future__ import annotations
 
@@ -118,6 +119,13 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     offer = {"name": "bob", "match": casual.body["match"], "invite": casual.body["invite"]}
     dare = await zed.post("/api/challenges", offer)
     assert (dare.status, dare.body["error"]) == (403, "bot_pool"), dare.body
+    mine = await bob.post("/api/matches", {"mode": "match", "length": 1})
+    offer = {"name": "Zed_bot", "match": mine.body["match"], "invite": mine.body["invite"]}
+    assert (await bob.post("/api/challenges", offer)).status == 201  # anyone challenges a bot
+    sent = (await bob.get("/api/my/challenges")).body["sent"]
+    got = (await zed.get("/api/my/challenges")).body["received"]
+    assert [(c["to"], c["bot"]) for c in sent] == [("zed_bot", True)], sent
+    assert [(c["from"], c["bot"]) for c in got] == [("bob", False)], got
     cup = {"kind": "knockout", "length": 1, "clock": 20, "max_players": 4, "rated": True}
     made = await bob.post("/api/tournaments", cup)
     assert made.status == 201, made.body
