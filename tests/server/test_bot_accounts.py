@@ -131,6 +131,12 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     assert made.status == 201, made.body
     entry = await zed.post(f"/api/tournaments/{made.body['tournament']}/join", {})
     assert (entry.status, entry.body["error"]) == (403, "bot_pool"), entry.body
+    friendly = await bob.post("/api/tournaments", {**cup, "rated": False})
+    tid = friendly.body["tournament"]
+    assert (await zed.post(f"/api/tournaments/{tid}/join", {})).status == 200
+    assert (await bob.post(f"/api/tournaments/{tid}/join", {})).status == 200
+    entrants = (await ann.get(f"/api/tournaments/{tid}")).body["players"]
+    assert [(p["name"], p["bot"]) for p in entrants] == [("Zed_bot", True), ("bob", False)]
     listed = (await bob.get("/api/matches?status=open")).body["matches"]
     assert {m["id"]: m["bot_accounts"] for m in listed}[casual.body["match"]] == [True, False]
 
