@@ -207,8 +207,8 @@ async def top_gamers(request: Request) -> Response:
     rows = await p.accounts.store.accounts([line["key"] for line in top])
     out = []
     for line, row in zip(top, rows, strict=True):
-        if row is None:
-            continue  # deleted
+        if row is None or row.get("bot") == "1":
+            continue  # deleted, or a bot account (bots are on neither Top Gamer board)
         account = Account.of(row)
         entry = {k: v for k, v in line.items() if k != "key"}
         out.append({"rank": len(out) + 1, "username": account.name, **entry})

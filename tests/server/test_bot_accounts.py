@@ -70,14 +70,7 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     assert mine.status == 200 and mine.body["bot"] is True, mine.body
     refused = await ann.post("/api/my/bot", {})
     assert (refused.status, refused.body["error"]) == (409, "bot_refused"), refused.body
-    cli = subprocess.run(
-        [sys.executable, "-m", "server.cli", "accounts", "bot", "RAY_BOT"],
-        env={**os.environ, "REDIS_URL": redis_url},
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
+    cli = operator(redis_url, "RAY_BOT")
     assert cli.returncode == 0 and "ray_bot is a bot account" in cli.stdout, cli
     assert (await ray.get("/api/account")).body["bot"] is True
     assert (await ann.get("/api/players/ann")).body["bot"] is False
@@ -139,6 +132,30 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     assert [(p["name"], p["bot"]) for p in entrants] == [("Zed_bot", True), ("bob", False)]
     listed = (await bob.get("/api/matches?status=open")).body["matches"]
     assert {m["id"]: m["bot_accounts"] for m in listed}[casual.body["match"]] == [True, False]
+
+    # The operator moves a human to the bots' pool and back: the rating goes with the account,
+    # and a bot is on no Top Gamer board whatever points it had.
+    assert operator(redis_url, "bob").returncode == 0
+    assert [n for n, _, _ in await board(ann, "humans")] == ["ann"]
+    assert "bob" in [n for n, _, _ in await board(ann, "bots")]
+    assert [p["username"] for p in (await ann.get("/api/top?period=week")).body["players"]] == [
+        n for n, _, _ in humans if n == "ann"
+    ]
+    assert operator(redis_url, "bob", "--off").returncode == 0
+    assert await board(ann, "humans") == humans
+    assert operator(redis_url, "nobody_here").returncode == 1
+
+
+def operator(redis_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``fairgammon accounts bot ARGS`` on the test's Redis."""
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", "accounts", "bot", *args],
+        env={**os.environ, "REDIS_URL": redis_url},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
 
 
 async def _count(browser: Browser, pool: str, n: int) -> bool:
