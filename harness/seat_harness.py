@@ -45,6 +45,7 @@ class Client:
     ended: sc.Ended | None = None
     wake: float | None = None
     connect_at: float | None = None
+    watch: float | None = None
     online: bool = False
 
     def chain(self, need: sc.NeedChain) -> sc.Held | None:
@@ -102,6 +103,11 @@ class Room:
         self.lose_next_ack: set[int] = set()
         self.drop_outgoing: set[int] = set()
         """Seats whose frames are lost (in flight when their link drops)."""
+        self.probe_every: float | None = None
+        """Seconds: probe every welcomed client this often, as the server does (None: never)."""
+        self._next_probe: float | None = None
+        self.frozen = False
+        """The server process is stopped: it serves nothing and sends nothing (frames wait)."""
 
     @property
     def outage(self) -> bool:
@@ -167,6 +173,11 @@ class Room:
                 c.notices.append(e)
             elif isinstance(e, sc.Ended):
                 c.ended = e
+            elif isinstance(e, sc.Watch):
+                c.watch = e.at
+            elif isinstance(e, sc.Drop):
+                c.watch = None
+                self.drop(c)
 
     def to(self, c: Client, msg: m.ServerMessage) -> None:
         if c.online:
@@ -174,7 +185,7 @@ class Room:
 
     def pump(self, limit: int | None = None) -> None:
         """Serve the frames sent so far (``limit``: only that many)."""
-        while self.inbox and limit != 0:
+        while self.inbox and limit != 0 and not self.frozen:
             limit = None if limit is None else limit - 1
             c, msg = self.inbox.popleft()
             if c.online:
@@ -239,7 +250,12 @@ class Room:
         """Move the clock, waking cores and reconnecting them when they ask."""
         end = self.now + seconds
         while self.now < end:
-            due = [t for c in self.clients for t in (c.wake, c.connect_at) if t is not None]
+            timers = (t for c in self.clients for t in (c.wake, c.connect_at, c.watch))
+            due = [t for t in timers if t is not None]
+            if self.probe_every is not None:
+                if self._next_probe is None:
+                    self._next_probe = self.now + self.probe_every
+                due.append(self._next_probe)
             nxt = min([*due, end])
             # A millisecond after the time asked for, as a real timer fires: no tie between
             # "due" and "not yet" that the last bit of a float could decide.
@@ -248,8 +264,17 @@ class Room:
                 if c.wake is not None and c.wake <= self.now:
                     c.wake = None
                     self.effects(c, c.core.tick(self.now))
+                if c.watch is not None and c.watch <= self.now:
+                    c.watch = None
+                    self.effects(c, c.core.silent(self.now))
                 if c.connect_at is not None and c.connect_at <= self.now and c.ended is None:
                     self.connect(c)
+            if self._next_probe is not None and self._next_probe <= self.now:
+                self._next_probe += self.probe_every or 0
+                if not self.frozen:
+                    for c in self.clients:
+                        if c.online and c.core.welcomed:
+                            self.to(c, m.Probe(self.server_ms))
             self.pump()
             if nxt >= end:
                 break

@@ -69,6 +69,11 @@ class ServerProcess:
             "FAIRGAMMON_ANALYSERS": "0",
             # And one that does, only 1-ply (FAIRGAMMON_ANALYSIS_DEEP=1 for the deeper pass).
             "FAIRGAMMON_ANALYSIS_DEEP": "0",
+            # The rules against rating farming off (server/players/farming.py): most tests end
+            # rated matches by leaving at once, or play one pair many times, to test other
+            # things; tests/server/test_farming.py runs the production defaults.
+            "FAIRGAMMON_RATED_MIN_PLAYS": "0",
+            "FAIRGAMMON_RATED_PAIR_DAILY": "0",
         }
         env.update(self.env)
         log_dir = Path(os.environ.get("FAIRGAMMON_TEST_LOGS", "/tmp"))

@@ -38,6 +38,7 @@ from protocol.http_errors import STATUS, HttpCode
 from protocol.refusals import PLAYER_WORDS
 from protocol.registry import EVENT_KINDS, MESSAGES, NESTED, Direction, Envelope, MessageType
 from protocol.schema import Field, struct_spec
+from protocol.versions import ADDED, SUNSET
 
 _BLOCK = re.compile(
     r"(<!-- generated:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)",
@@ -172,6 +173,19 @@ def limit_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def version_table() -> str:
+    """Each version spoken, what it added to existing maps, and the deprecated ones' last day
+    (``protocol.versions``)."""
+    rows = ["| `hello.proto` | fields added to existing maps | kept until |", "|---|---|---|"]
+    for v in limits.PROTOCOL_VERSIONS:
+        added = ", ".join(
+            f"`{where}.{name}`" for where, names in ADDED.get(v, {}).items() for name in names
+        )
+        until = SUNSET.get(v, "newest" if v == limits.PROTOCOL_VERSION else "not deprecated")
+        rows.append(f"| {v} | {added or '—'} | {until} |")
+    return "\n".join(rows) + "\n"
+
+
 def _limit_doc(name: str) -> str:
     source = Path(limits.__file__).read_text()
     m = re.search(rf"^{name} = .*?\n(\"\"\"(?P<doc>.*?)\"\"\")?", source, re.M | re.S)
@@ -298,6 +312,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "http-error-codes": http_error_codes,
     "refusal-words": refusal_words,
     "close-codes": close_codes,
+    "versions": version_table,
     "limits": limit_table,
     "example-turn": example_turn,
     "example-hex": example_hex,

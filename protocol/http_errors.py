@@ -66,6 +66,12 @@ class HttpCode(enum.StrEnum):
     # Bot accounts (docs/accounts.md, "Bot accounts")
     BOT_POOL = "bot_pool"
     BOT_REFUSED = "bot_refused"
+    # Reports and moderators (docs/moderation.md)
+    MUTED = "muted"
+    BANNED = "banned"
+    RATING_SUSPENDED = "rating_suspended"
+    NOT_MODERATOR = "not_moderator"
+    SANCTION_CONFLICT = "sanction_conflict"
 
 
 ApiErrorCode = ErrorCode | HttpCode
@@ -117,6 +123,15 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "\"Bot accounts\")",
     HttpCode.BOT_REFUSED: "`POST /api/my/bot`: the account has played a rated match against "
     "humans (only the operator can make it a bot)",
+    HttpCode.MUTED: "a moderator muted the account: it cannot chat (on the WebSocket the "
+    "line is refused with `forbidden`, the message saying so)",
+    HttpCode.BANNED: "a moderator banned the account: it cannot play rated, chat or report",
+    HttpCode.RATING_SUSPENDED: "a moderator suspended the account's rating: creating, "
+    "joining, seeking or accepting a rated match, or joining a rated tournament, is refused",
+    HttpCode.NOT_MODERATOR: "a moderation route called by an account the operator did not "
+    "name a moderator (`FAIRGAMMON_MODERATORS`)",
+    HttpCode.SANCTION_CONFLICT: "laying a sanction the account is already under, or lifting "
+    "one it is not under",
 }
 
 STATUS: dict[HttpCode, int] = {
@@ -146,6 +161,11 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.VACATION_USED: 409,
     HttpCode.BOT_POOL: 403,
     HttpCode.BOT_REFUSED: 409,
+    HttpCode.MUTED: 403,
+    HttpCode.BANNED: 403,
+    HttpCode.RATING_SUSPENDED: 403,
+    HttpCode.NOT_MODERATOR: 403,
+    HttpCode.SANCTION_CONFLICT: 409,
 }
 """The HTTP status each code is answered with."""
 

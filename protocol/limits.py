@@ -18,11 +18,16 @@ from __future__ import annotations
 PROTOCOL_VERSION = 3
 """The value of `hello.proto` this code speaks (version 3: correspondence matches)."""
 
-PROTOCOL_VERSIONS = (2, 3)
+PROTOCOL_VERSIONS = (1, 2, 3)
 """The values of `hello.proto` a server accepts. Version 2 is version 3 without
 correspondence matches: every frame of any other match is the same in both, and a version-2
 `hello` for a correspondence match is refused `unsupported_version` (its decoder would refuse
-the match's `move_time`, and it could not deposit reveals: docs/protocol.md, "Correspondence")."""
+the match's `move_time`, and it could not deposit reveals: docs/protocol.md, "Correspondence").
+Version 1 is version 2 without the time reserve: it plays matches without one, and its frames
+lack the fields version 2 added (protocol/versions.py)."""
+
+RESERVE_VERSION = 2
+"""The lowest `hello.proto` that may take part in a match with a time reserve."""
 
 CORRESPONDENCE_VERSION = 3
 """The lowest `hello.proto` that may take part in a correspondence match."""

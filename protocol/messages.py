@@ -57,7 +57,7 @@ class Hello:
         int,
         Const(L.PROTOCOL_VERSION, ErrorCode.UNSUPPORTED_VERSION, also=L.PROTOCOL_VERSIONS),
         "protocol version (other values: unsupported_version; 2 for any match but a "
-        "correspondence match)",
+        "correspondence match; 1, deprecated, for a match with no time reserve either)",
     ]
     match: MatchId
     token: Annotated[str | None, Nullable(TOKEN), "the seat token, nil to watch as a spectator"]

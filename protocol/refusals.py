@@ -97,6 +97,12 @@ PLAYER_WORDS: dict[ApiErrorCode, str] = {
     HttpCode.BOT_POOL: "Bots are rated apart: a bot and a human play unrated matches only.",
     HttpCode.BOT_REFUSED: "This account has played rated matches against people: "
     "it cannot become a bot.",
+    # Reports and moderators (docs/moderation.md)
+    HttpCode.MUTED: "A moderator silenced your account: you cannot chat.",
+    HttpCode.BANNED: "A moderator barred your account: you cannot play rated, chat or report.",
+    HttpCode.RATING_SUSPENDED: "A moderator suspended your rating: you can only play unrated.",
+    HttpCode.NOT_MODERATOR: "Only moderators see this.",
+    HttpCode.SANCTION_CONFLICT: "That sanction is already in force, or is not: reload the page.",
 }
 """The sentence a page shows for each refusal a player can cause."""
 

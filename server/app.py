@@ -27,6 +27,7 @@ from server.match import tally
 from server.match.bus import Bus, Committed, GameFinished, MatchFinished
 from server.match.clock import ServerClock, sweep_deadlines
 from server.match.gateway import Gateway
+from server.match.history import read_log
 from server.match.hub import Hub
 from server.match.rematch import Rematches
 from server.match.service import MatchService
@@ -39,9 +40,11 @@ from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
 from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
+from server.players.farming import Rules
 from server.players.friends import Friends
 from server.players.games import MyGames
 from server.players.mail import Mailer
+from server.players.moderation_store import ModerationStore
 from server.players.notice_hub import NoticeHub
 from server.players.notices import Notices, tournament_round
 from server.players.profiles import Players, seat_link
@@ -59,6 +62,7 @@ from server.web import (
     hints,
     imports,
     lobby,
+    moderation,
     notices,
     pace,
     pages,
@@ -67,6 +71,7 @@ from server.web import (
     seeks,
     skill,
     trainer,
+    versions,
 )
 from server.web import tournaments as tournaments_api
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
@@ -140,11 +145,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
     guard = durability.Guard(target, settings.durability)
     accounts_store = AccountsStore(store.redis)
     top = TopBoards(store.redis)  # the Top Gamer boards (server/players/top.py)
-    results = Results(accounts_store, lambda m: matches.load(m, fresh=True), clock.now, top)
+    # Reports, sanctions and their audit log (docs/moderation.md): chat, rated play and the
+    # results obey them.
+    moderation_store = ModerationStore(store.redis)
+    results = Results(
+        accounts_store,
+        lambda m: matches.load(m, fresh=True),
+        clock.now,
+        top,
+        held=moderation_store.rating_held,
+        read_log=lambda m: read_log(store, m),
+        rules=Rules(settings.rated_min_plays, settings.rated_pair_daily),
+    )
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
-        store, matches, accounts, gateway.connections, settings.chat_burst, settings.chat_per_minute
+        store,
+        matches,
+        accounts,
+        gateway.connections,
+        settings.chat_burst,
+        settings.chat_per_minute,
+        moderation_store.sanctions,
     )
     my_games = MyGames(store)
     vacations = Vacations(
@@ -157,6 +179,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         my_games,
         vacations,
         settings.games_per_account,
+        moderation_store,
     )
     # Quick pairing (server/competition: the pool in Redis, the matches it arranges).
     news = News(store.redis, target)
@@ -204,6 +227,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     turn_notices = TurnNotices(store, notes, settings.base_url, follows)
     bus.on(Committed, "notices", turn_notices.committed)
     bus.on(MatchFinished, "notices", turn_notices.finished)
+    # Engine-assisted play (docs/moderation.md): the accounts of a rated match judged again.
+    watch = moderation.AssistWatch(accounts_store, moderation_store, clock.now)
+    bus.on(MatchFinished, "assist", watch.finished)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -231,6 +257,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.notices = notes
         app.state.notice_hub = notice_hub
         app.state.mailer = mailer
+        app.state.moderation = moderation_store
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -270,6 +297,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/metrics", metrics.endpoint),
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
+        *versions.routes,
         *accounts_api.routes,
         *hints.routes,
         *pace.routes,
@@ -286,6 +314,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *friends.routes,
         *challenges.routes,
         *notices.routes,
+        *moderation.routes,
         *pages.routes(settings.web_dist),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

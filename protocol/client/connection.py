@@ -14,7 +14,8 @@ numbered actions that survive reconnects, retries of ``rate_limited``/``retry_la
 horizon, reconnection that stops only on a definitive answer, automatic commit, reveal and
 re-commitment, verification of every roll. This class only moves bytes, runs timers and keeps
 the dice secrets in ``secrets_store``. With ``fallback_urls`` (other processes serving the same
-Redis) every reconnect tries the next URL in turn.
+Redis) every reconnect tries the next URL in turn. A server that sends nothing for ``dead_link``
+seconds (it probes every 2 s: frozen, or the link is gone) is left for the next URL.
 """
 
 from __future__ import annotations
@@ -145,6 +146,7 @@ class MatchClient:
         on_event: Callable[[m.ServerMessage], None] | None = None,
         fallback_urls: Sequence[str] = (),
         rng: random.Random | None = None,
+        dead_link: float | None = sc.DEAD_LINK,
     ) -> None:
         self.url = url
         self.urls = (url, *fallback_urls)
@@ -157,7 +159,7 @@ class MatchClient:
         self.reconnect = reconnect
         self.chain_length = chain_length
         self.on_event = on_event
-        config = sc.Config(chain_length, auto_commit, auto_reveal, auto_roll)
+        config = sc.Config(chain_length, auto_commit, auto_reveal, auto_roll, dead_link=dead_link)
         self.core = sc.SeatCore(match_id, token, name, config, (rng or random.Random()).random)
         self.rejects: list[m.Reject] = []
         self.notices: list[sc.Notice] = []
@@ -174,6 +176,9 @@ class MatchClient:
         self._outbox: asyncio.Queue[tuple[bytes, bool]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._watch: asyncio.TimerHandle | None = None
+        self.dead_links = 0
+        """Links this client dropped because the server had gone silent."""
         self._connect_at = 0.0
         self._changed = asyncio.Condition()
         self._connected = asyncio.Event()
@@ -248,6 +253,8 @@ class MatchClient:
                 await self._task
         if self._timer is not None:
             self._timer.cancel()
+        if self._watch is not None:
+            self._watch.cancel()
 
     async def drop(self) -> None:
         """Cut the connection abruptly (tests: what a network failure looks like); the client
@@ -301,12 +308,16 @@ class MatchClient:
                 async for frame in ws:
                     if isinstance(frame, str):
                         continue
-                    await self._received(codec.decode_from_server(frame))
+                    await self._received(self.decode(frame))
             except ConnectionClosed:
                 pass
             finally:
                 writer.cancel()
             return ws.close_code
+
+    def decode(self, frame: bytes) -> m.ServerMessage:
+        """A server frame as a message (a client of an older protocol version overrides it)."""
+        return codec.decode_from_server(frame)
 
     async def _write(self, ws: ClientConnection, outbox: asyncio.Queue[tuple[bytes, bool]]) -> None:
         """Sends this connection's frames in the core's order (``drop_next``: the next frame
@@ -353,6 +364,12 @@ class MatchClient:
                 self.notices.append(effect)
             elif isinstance(effect, sc.Ended):
                 self._ended(effect)
+            elif isinstance(effect, sc.Watch):
+                if self._watch is not None:
+                    self._watch.cancel()
+                self._watch = asyncio.get_running_loop().call_at(effect.at, self._silent)
+            elif isinstance(effect, sc.Drop):
+                self._dead()
 
     def _answered(self, answer: sc.Answer) -> None:
         if answer.kind == "recommit" and not answer.local:
@@ -377,6 +394,18 @@ class MatchClient:
             self._timer.cancel()
         loop = asyncio.get_running_loop()
         self._timer = loop.call_at(at, self._tick)
+
+    def _silent(self) -> None:
+        self._watch = None
+        self._apply(self.core.silent(self._now()))
+
+    def _dead(self) -> None:
+        """The server went silent: abort the socket (no closing handshake: a frozen server
+        would not answer it); the session ends as after any drop and the next URL is tried."""
+        self.dead_links += 1
+        self._connected.clear()
+        if self._ws is not None:
+            self._ws.transport.abort()  # type: ignore[attr-defined]
 
     def _tick(self) -> None:
         self._timer = None

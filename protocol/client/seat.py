@@ -17,12 +17,15 @@ input                     meaning
 ``roll/reveal/commit``    dice actions whose link or commitment come from the seat's chain
 ``chain_ready(...)``      the chain asked for by :class:`NeedChain` (or None: none stored)
 ``tick(now)``             the time asked for by :class:`Wake` has come
+``silent(now)``           the time asked for by :class:`Watch` has come (the dead-link check)
 ========================  ====================================================================
 
 Effects: :class:`Send` (a frame to send), :class:`Answer` (an action's final answer),
 :class:`Wake` (call ``tick`` then), :class:`Connect` (connect again then), :class:`NeedChain`
 (load or make a dice chain: the adapter holds the secrets), :class:`Notice` (tell the user),
-:class:`Ended` (stop for good, with the reason).
+:class:`Ended` (stop for good, with the reason), :class:`Watch` (call ``silent`` then),
+:class:`Drop` (the link is dead: abort the socket without a closing handshake, then report
+``closed(None, now)`` as for any drop).
 
 The decisions, which the browser's twin (``web-client/src/net/seatCore.ts``) makes the same way:
 
@@ -39,6 +42,14 @@ The decisions, which the browser's twin (``web-client/src/net/seatCore.ts``) mak
   it (:func:`definitive`): the match is over, the seat was taken over (4003), the token or the
   match was refused (4001, 4004), the protocol version or our frames were refused (4005, 4000,
   1003, 1008, 1009), or the HTTP upgrade was refused with a 4xx status.
+* **Dead links** (with ``Config.dead_link``; docs/protocol.md, "Slow readers and dead links"):
+  the server sends a welcomed connection a ``probe`` every 2 s, so a link that has carried no
+  frame for :data:`DEAD_LINK` seconds (3 missed probes), counted from the last frame received
+  or from ``opened`` before the welcome, is presumed dead (a frozen or unreachable server):
+  :class:`Drop`, then the reconnection above (to the next URL where there are several). The
+  decision is on the time elapsed since the last frame, not on how many times the timer fired
+  (a background browser tab fires timers late): ``silent(now)`` answers another
+  :class:`Watch` until the time has really passed.
 * **Automatic actions** run only on the state of the match as it is now: after the welcome,
   once the events have caught up with the version it announced, and never in the middle of a
   transition (an event without a clock). They are: commit (between games after
@@ -92,6 +103,9 @@ RETRY_FIRST = 0.05
 again (doubled up to the cap)."""
 RETRY_CAP = 2.0
 """Seconds: the longest pause between two sends of a refused-for-now action."""
+DEAD_LINK = 6.0
+"""Seconds without any frame from the server after which a link is presumed dead (the server
+probes every 2 s: three missed probes)."""
 
 BETWEEN_ROLLS = pe.PLAYER_DECISIONS
 """Clock phases between two rolls (a player's decisions): a re-commitment is accepted then."""
@@ -191,6 +205,19 @@ class Connect:
 
 
 @dataclass(frozen=True, slots=True)
+class Watch:
+    """Call :meth:`SeatCore.silent` at ``at`` (one timer: a later Watch replaces it)."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """The link heard nothing for ``Config.dead_link`` seconds: abort the socket (no closing
+    handshake: the server is frozen or gone), then call ``closed(None, now)``."""
+
+
+@dataclass(frozen=True, slots=True)
 class NeedChain:
     """Give the core this seat's chain for ``game`` with :meth:`SeatCore.chain_ready`.
 
@@ -221,7 +248,7 @@ class Ended:
     code: int | None = None
 
 
-Effect = Send | Answer | Wake | Connect | NeedChain | Notice | Ended
+Effect = Send | Answer | Wake | Connect | NeedChain | Notice | Ended | Watch | Drop
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +285,9 @@ class Config:
     """``hello.last_v`` of the first connection: None (a snapshot) or 0 (the whole log)."""
     reconnect_cap: float = RECONNECT_CAP
     """The longest pause between reconnection attempts (seconds)."""
+    dead_link: float | None = None
+    """Seconds of silence from the server after which the link is dropped (None: never; the
+    adapters use :data:`DEAD_LINK`)."""
 
 
 # ---------------------------------------------------------------- actions in flight
@@ -328,18 +358,38 @@ class SeatCore:
         deposit for (the snapshot does not say which one is wanted)."""
         self.server_offset_ms = 0
         """Server clock minus ``now`` (ms), from the welcome: for the next game's commit."""
+        self.heard: float | None = None
+        """When the open link last carried a frame (or opened); None: no link open."""
 
     # ================================================================ connection
 
     def opened(self, now: float) -> list[Effect]:
         self.welcomed = False
+        self.heard = now
         last_v = self.tracker.version if self.welcomes else self.config.first_last_v
-        return [Send(m.Hello(PROTOCOL_VERSION, self.match_id, self.token, last_v, self.name))]
+        out: list[Effect] = [
+            Send(m.Hello(PROTOCOL_VERSION, self.match_id, self.token, last_v, self.name))
+        ]
+        if self.config.dead_link is not None:
+            out.append(Watch(now + self.config.dead_link))
+        return out
+
+    def silent(self, now: float) -> list[Effect]:
+        """The time of a :class:`Watch` has come: :class:`Drop` the link if it has really
+        heard nothing for ``dead_link`` seconds, else watch again until then."""
+        limit, heard = self.config.dead_link, self.heard
+        if limit is None or heard is None or self.ended is not None:
+            return []
+        if now - heard >= limit:
+            self.heard = None
+            return [Drop()]
+        return [Watch(heard + limit)]
 
     def closed(self, code: int | None, now: float) -> list[Effect]:
         """The connection ended (``code`` None: dropped without a close frame, or it could not
         be opened: refused, or the handshake failed)."""
         self.welcomed = False
+        self.heard = None
         for p in self._pending.values():
             if p.state == "sent":
                 p.state = "unsent"  # sent again after the next welcome
@@ -388,6 +438,7 @@ class SeatCore:
 
     def receive(self, msg: m.ServerMessage, now: float) -> list[Effect]:
         out: list[Effect] = []
+        self.heard = now
         if isinstance(msg, m.Event):
             self._event(msg, out)
         elif isinstance(msg, m.Ack | m.Reject):

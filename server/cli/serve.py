@@ -53,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--log-level", help="debug, info, warning or error")
     parser.add_argument(
+        "--moderators", help="comma-separated account names that may moderate (docs/moderation.md)"
+    )
+    parser.add_argument(
         "--bots", type=int, help="bot worker processes alongside (default FAIRGAMMON_BOTS, else 1)"
     )
     parser.add_argument(
@@ -73,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
     from server.ops.redis_process import RedisNotFound
     from server.ops.settings import Settings, SettingsError
 
-    origins = proxies = None
+    origins = proxies = moderators = None
+    if args.moderators:
+        moderators = tuple(n.strip() for n in args.moderators.split(",") if n.strip())
     if args.allowed_origins:
         origins = tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip())
     if args.trusted_proxies:
@@ -93,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             trusted_proxies=proxies,
             durability=args.durability,
             log_level=args.log_level,
+            moderators=moderators,
         )
     except SettingsError as exc:
         raise UsageError(str(exc)) from None
@@ -117,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         ("FAIRGAMMON_REQUEST_TIMEOUT_SECONDS", str(settings.request_timeout_seconds)),
         ("FAIRGAMMON_DURABILITY", settings.durability),
         ("FAIRGAMMON_LOG_LEVEL", settings.log_level),
+        ("FAIRGAMMON_MODERATORS", ",".join(settings.moderators)),
     ):
         os.environ[name] = value
     if settings.redis_url:

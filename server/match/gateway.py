@@ -29,7 +29,13 @@ from protocol import codec
 from protocol import messages as m
 from protocol.close_codes import CloseCode
 from protocol.errors import DecodeError, ErrorCode
-from protocol.limits import CORRESPONDENCE_VERSION, MAX_BAD_FRAMES
+from protocol.limits import (
+    CORRESPONDENCE_VERSION,
+    MAX_BAD_FRAMES,
+    PROTOCOL_VERSION,
+    RESERVE_VERSION,
+)
+from protocol.versions import for_version
 from server.machine import commands as c
 from server.machine import core
 from server.machine.state import MatchState
@@ -317,6 +323,18 @@ class Gateway:
                 f"a correspondence match needs protocol version {CORRESPONDENCE_VERSION}",
             )
             return False
+        if hello.proto < RESERVE_VERSION and (await self.matches.load(match_id)).config.reserve_ms:
+            # A version-1 client knows no time reserve: its deadlines would be wrong (docs/
+            # protocol.md, "Versions and deprecation"): refused before it takes a seat.
+            await self._close(
+                conn,
+                CloseCode.UNSUPPORTED_VERSION,
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"a match with a time reserve needs protocol version {RESERVE_VERSION}",
+            )
+            return False
+        if hello.proto < PROTOCOL_VERSION:
+            conn.outbox.transform = lambda frame, proto=hello.proto: for_version(frame, proto)
         seat = None
         if hello.token is not None:
             seat = seat_of(hashes, hello.token)

@@ -103,6 +103,15 @@ _FORFEIT_REASON = {
 }
 
 
+def plays(log: list[Logged]) -> tuple[int, int]:
+    """The checker plays each seat made in the whole match (a forced pass is none)."""
+    out = [0, 0]
+    for e in log:
+        if isinstance(e.data, pe.Moved) and e.data.moves:
+            out[e.data.seat] += 1
+    return out[0], out[1]
+
+
 def finished_games(log: list[Logged]) -> list[int]:
     return [e.data.game for e in log if isinstance(e.data, pe.GameOver)]
 

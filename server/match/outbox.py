@@ -47,6 +47,8 @@ class Outbox:
         self._wanted = 0
         self._task: asyncio.Task[None] | None = None
         self.on_overflow = on_overflow
+        self.transform: Callable[[bytes], bytes] | None = None
+        """What every frame becomes as it is written (an older protocol version's frames)."""
         self.closed = False
         self.sealed = False
         self.overflowed = False
@@ -77,7 +79,8 @@ class Outbox:
                     self._ready.clear()
                     await self._ready.wait()
                     continue
-                await self._write(self._frames.popleft())
+                frame = self._frames.popleft()
+                await self._write(self.transform(frame) if self.transform else frame)
                 if not self._space.is_set() and len(self._frames) <= self._wanted:
                     self._space.set()
         except Exception:

@@ -84,6 +84,11 @@ class Settings:
     workers: int = 1
     # Experience (points of rated matches) a player needs to be on the leaderboard.
     leaderboard_experience: int = 25
+    # The rules against rating farming (server/players/farming.py, docs/fairplay.md): a rated
+    # match ended before each player made this many checker plays is abandoned; only this many
+    # rated matches a day between the same two accounts move their ratings (0: no such rule).
+    rated_min_plays: int = 3
+    rated_pair_daily: int = 3
     # Tournaments an account may have created and not yet finished (server/competition).
     tournaments_per_account: int = 3
     # Failed logins allowed per account in 15 minutes (then 429 until the window passes).
@@ -102,6 +107,9 @@ class Settings:
     # e-mail is ever sent, the default) and the sender's address.
     smtp: str = ""
     mail_from: str = "fairgammon@localhost"
+    # Moderators (docs/moderation.md): the account names, comma-separated, that see the reports'
+    # queue and may mute, suspend and ban (none by default).
+    moderators: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -135,6 +143,8 @@ class Settings:
             raise SettingsError("durability must be required or degraded")
         if not 0 < self.probe_seconds <= self.probe_timeout_seconds:
             raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
+        if self.rated_min_plays < 0 or self.rated_pair_daily < 0:
+            raise SettingsError("rated_min_plays and rated_pair_daily must be 0 or more")
         if self.tournaments_per_account < 0:
             raise SettingsError("tournaments_per_account must be 0 or more")
         if self.workers < 1:
@@ -154,6 +164,9 @@ class Settings:
                 parse_sentinels(self.redis_sentinel)
             except ValueError as exc:
                 raise SettingsError(f"REDIS_SENTINEL: {exc}") from None
+        for name in self.moderators:
+            if not 3 <= len(name) <= 20 or not all(c.isalnum() or c in "_-" for c in name):
+                raise SettingsError(f"moderator {name!r} is not an account name")
         for origin in self.allowed_origins:
             if not origin.startswith(("http://", "https://")) or origin.endswith("/"):
                 raise SettingsError(f"allowed origin {origin!r} must look like https://host[:port]")
@@ -173,6 +186,10 @@ class Settings:
             return self.public_url.rstrip("/")
         host = "localhost" if self.host in ("127.0.0.1", "0.0.0.0", "::") else self.host
         return f"http://{host}:{self.port}"
+
+    def is_moderator(self, account_key: str) -> bool:
+        """Whether the account (by its lowercased name) is one the operator named a moderator."""
+        return account_key in {name.lower() for name in self.moderators}
 
     def origins(self) -> frozenset[str]:
         if self.allowed_origins:

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 
 from protocol.http_errors import ApiErrorCode, HttpCode, status_of
+from server.ops.addresses import address_key as address_unit
 from server.players.accounts_store import AccountsStore, account_key, address_key, fails_key
 from server.players.ratings import START_RATING
 
@@ -244,6 +245,7 @@ class Accounts:
         if not await self.store.create(name, account_id, record, now, START_RATING):
             raise AccountError(HttpCode.NAME_TAKEN, "this username is taken")
         await self.store.count(address_key("signup", address), t.window_ms)
+        await self.store.seen(name, address_unit(address), now)
         return await self._opened(name)
 
     async def login(self, username: object, password: object, address: str) -> tuple[Account, str]:
@@ -272,6 +274,7 @@ class Accounts:
                 await self.store.count(fails_key(username), t.window_ms)
             raise AccountError(HttpCode.BAD_LOGIN, "wrong username or password")
         await self.store.clear(fails_key(username))
+        await self.store.seen(username, address_unit(address), int(time.time() * 1000))
         return await self._opened(username)
 
     async def _opened(self, name: str) -> tuple[Account, str]:

@@ -21,18 +21,28 @@ to record, the per-address login throttle) are separate single-key commands.
                                to this account (a later result waits for them)
     fg:{u:<name>}:rlock        string: who is computing a rated result of this account now
                                (expiring: a lock whose holder died lapses)
+    fg:{u:<name>}:addrs        sorted set: the addresses (server/ops/addresses.py's unit) the
+                               account signed up or logged in from, by last time ms (the
+                               newest ADDRESSES kept)
+    fg:{u:<name>}:flags        sorted set: match ids flagged for fair play with this account,
+                               by time ms (docs/fairplay.md)
     fg:{m:<id>}:result         msgpack: the match's result for its players (set once, NX)
+    fg:pair:<a>:<b>            sorted set: the rated matches between accounts <a> < <b> (names
+                               lowercased) that moved the ratings, by server time ms (expiring)
     fg:login:<address>         counter: failed logins from one address (expiring)
     fg:signup:<address>        counter: sign-ups from one address (expiring)
     fg:idx:leaders             sorted set: rated human accounts by rating
     fg:idx:leaders:bots        sorted set: rated bot accounts by rating (their own pool)
     fg:idx:results             sorted set: matches whose result is still to be recorded
+    fg:idx:fairflags           sorted set: every match flagged for fair play, by time ms (the
+                               flags themselves are the result's ``flags`` and ``shared``)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgpack
 import redis.asyncio as aioredis
 
 LEADERS = "fg:idx:leaders"
@@ -43,6 +53,10 @@ def leaders_key(bot: bool) -> str:
     """The leaderboard index of one rating pool: humans', or bots'."""
     return BOT_LEADERS if bot else LEADERS
 RESULTS_DUE = "fg:idx:results"
+FAIR_FLAGS = "fg:idx:fairflags"
+ADDRESSES = 20
+"""The addresses kept per account (the newest)."""
+PAIR_TTL_MS = 2 * 86_400_000
 
 
 def tag(name: str) -> str:
@@ -83,6 +97,19 @@ def pending_key(name: str) -> str:
 
 def lock_key(name: str) -> str:
     return f"{tag(name)}:rlock"
+
+
+def addresses_key(name: str) -> str:
+    return f"{tag(name)}:addrs"
+
+
+def flags_key(name: str) -> str:
+    return f"{tag(name)}:flags"
+
+
+def pair_key(a: str, b: str) -> str:
+    low, high = sorted((a.lower(), b.lower()))
+    return f"fg:pair:{low}:{high}"
 
 
 def result_key(match_id: str) -> str:
@@ -258,6 +285,8 @@ class AccountsStore:
             chart_key(name),
             pending_key(name),
             lock_key(name),
+            addresses_key(name),
+            flags_key(name),
             *(session_key(name, d.decode()) for d in digests),
         ]
         await self.redis.delete(*keys)  # one slot: atomic
@@ -269,6 +298,24 @@ class AccountsStore:
         rated match against humans. 1 done, 0 no such account, -1 refused."""
         keys = [account_key(name), LEADERS, BOT_LEADERS]
         return int(await self._mark_bot(keys=keys, args=[account_id, int(on), int(only_fresh)]))
+
+    # --- addresses (fair play: docs/fairplay.md)
+
+    async def seen(self, name: str, address: str, now: int) -> None:
+        """Note that the account signed up or logged in from ``address`` (keeps the newest)."""
+        async with self.redis.pipeline(transaction=True) as pipe:  # one slot
+            pipe.zadd(addresses_key(name), {address: now})
+            pipe.zremrangebyrank(addresses_key(name), 0, -ADDRESSES - 1)
+            await pipe.execute()
+
+    async def shared_addresses(self, a: str, b: str) -> tuple[str, ...]:
+        """The addresses both accounts were seen at (two slots: two reads)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrange(addresses_key(a), 0, -1)
+            pipe.zrange(addresses_key(b), 0, -1)
+            first, second = await pipe.execute()
+        shared = {x.decode() for x in first} & {x.decode() for x in second}
+        return tuple(sorted(shared - {"unknown"}))
 
     # --- sessions
 
@@ -352,6 +399,57 @@ class AccountsStore:
 
     async def pending(self, name: str) -> list[str]:
         return sorted(m.decode() for m in await self.redis.smembers(pending_key(name)))
+
+    async def unpend(self, name: str, match_id: str) -> None:
+        """A pending rated result that records nothing for this account (abandoned early)."""
+        await self.redis.srem(pending_key(name), match_id)
+
+    async def pair_counted(self, a: str, b: str, match_id: str, since: int) -> int:
+        """How many rated matches between accounts ``a`` and ``b`` other than ``match_id``
+        moved the ratings since ``since`` (server time ms)."""
+        key = pair_key(a, b)
+        async with self.redis.pipeline(transaction=True) as pipe:  # one key
+            pipe.zremrangebyscore(key, "-inf", f"({since}")
+            pipe.zrangebyscore(key, since, "+inf")
+            _, members = await pipe.execute()
+        return sum(1 for m in members if m.decode() != match_id)
+
+    async def pair_count(self, a: str, b: str, match_id: str, at: int) -> None:
+        """Count ``match_id`` among the pair's rated matches (idempotent: keyed by the id)."""
+        key = pair_key(a, b)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(key, {match_id: at}, nx=True)
+            pipe.pexpire(key, PAIR_TTL_MS)
+            await pipe.execute()
+
+    async def flag(self, names: Sequence[str], match_id: str, wall: int) -> None:
+        """Put a flagged match in the moderators' index and each account's (idempotent)."""
+        await self.redis.zadd(FAIR_FLAGS, {match_id: wall})
+        for name in names:
+            await self.redis.zadd(flags_key(name), {match_id: wall})
+
+    async def flagged(self, count: int = 50, name: str | None = None) -> list[dict[str, object]]:
+        """The newest flagged matches (of one account when ``name`` is given), for the
+        moderators: ``{match, at, flags, accounts, shared}`` each, newest first (the read
+        function documented in docs/fairplay.md)."""
+        index = FAIR_FLAGS if name is None else flags_key(name)
+        rows = await self.redis.zrevrange(index, 0, count - 1, withscores=True)
+        out: list[dict[str, object]] = []
+        for member, wall in rows:
+            match_id = member.decode()
+            blob = await self.result(match_id)
+            if blob is None:
+                continue
+            result = msgpack.unpackb(blob, raw=False)
+            out.append({
+                "match": match_id,
+                "at": int(wall),
+                "flags": list(result.get("flags", [])),
+                "accounts": [ref[0] if ref else None for ref in result["accounts"]],
+                "shared": list(result.get("shared", [])),
+                "void": result.get("void"),
+            })
+        return out
 
     async def put_result(self, match_id: str, blob: bytes) -> bytes:
         """Store a match's result unless one is stored; the stored one (first writer wins)."""

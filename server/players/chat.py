@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -46,6 +47,7 @@ from server.match.store import Store, channel, seats_key
 from server.ops import logs
 from server.ops.addresses import address_key
 from server.ops.allowance import TAKE_TOKEN
+from server.players import moderation as moderation_rules
 from server.players.accounts import COOKIE, Accounts
 
 log = logs.get("chat")
@@ -117,19 +119,23 @@ class ChatRooms:
         connections: Connections,
         burst: int,
         per_minute: float,
+        sanctions: Callable[[str], Awaitable[moderation_rules.Sanctions]] | None = None,
     ) -> None:
         """``burst`` lines at once per speaker (a seat, or a spectator's client address) of a
         match, then ``per_minute`` (the settings ``chat_burst`` and ``chat_per_minute``, from
-        ``FAIRGAMMON_CHAT_BURST`` and ``FAIRGAMMON_CHAT_PER_MINUTE``: 5 and 30)."""
+        ``FAIRGAMMON_CHAT_BURST`` and ``FAIRGAMMON_CHAT_PER_MINUTE``: 5 and 30). A line of an
+        account that a moderator muted or banned (``moderation``) is refused: ``forbidden``,
+        the message saying so (docs/moderation.md): ``sanctions`` reads an account's, by id."""
         self.redis: aioredis.Redis = store.redis
         self.matches = matches
         self.accounts = accounts
         self.connections = connections
+        self.sanctions = sanctions
         # On a cluster the line goes out on the match's sharded channel, as its events do.
         self._say = store.script(_SAY)
         self.burst = burst
         self.per_ms = per_minute / 60_000
-        self._speakers: weakref.WeakKeyDictionary[Connection, tuple[str | None, bool]] = (
+        self._speakers: weakref.WeakKeyDictionary[Connection, tuple[str | None, str | None]] = (
             weakref.WeakKeyDictionary()
         )
         connections.on_message((m.ChatSend, m.ChatSync), self.handle)
@@ -175,11 +181,17 @@ class ChatRooms:
             conn.send_message(m.Reject(None, ErrorCode.FORBIDDEN, "players do not talk here"))
             return
         name, account = await self._speaker(conn, message.name)
+        if account is not None and self.sanctions is not None:
+            why = moderation_rules.may_chat(await self.sanctions(account))
+            if why is not None:
+                detail = f"{why}: a moderator {why} this account, it cannot chat"
+                conn.send_message(m.Reject(None, ErrorCode.FORBIDDEN, detail))
+                return
         match_id = conn.match_id
         keys = [stream_key(match_id, room), counter_key(match_id),
                 allowance_key(match_id, speaker(conn))]  # fmt: skip
         seat = -1 if conn.seat is None else conn.seat
-        args = [room, seat, name, int(account), message.text, self.matches.now(),
+        args = [room, seat, name, int(account is not None), message.text, self.matches.now(),
                 channel(match_id), MAX_LINES, self.burst, self.per_ms]  # fmt: skip
         said = int(await self._say(keys=keys, args=args))
         if said < 0:
@@ -187,17 +199,19 @@ class ChatRooms:
             detail = f"slow down: {who} may chat again in {math.ceil(-said / 1000)} s"
             conn.send_message(m.Reject(None, ErrorCode.RATE_LIMITED, detail))
 
-    async def _speaker(self, conn: Connection, typed: str | None) -> tuple[str, bool]:
-        """The name a connection speaks under, and whether it is a signed-in account's."""
+    async def _speaker(self, conn: Connection, typed: str | None) -> tuple[str, str | None]:
+        """The name a connection speaks under, and the id of its signed-in account (None for
+        a guest)."""
         known = self._speakers.get(conn)
         if known is None:
             if conn.seat is not None:
                 state = await self.matches.load(conn.match_id)
                 linked = await self.redis.hget(seats_key(conn.match_id), f"a{conn.seat}")
-                known = (state.names[conn.seat] or "Guest", linked is not None)
+                account_id = linked.decode().split(" ", 1)[1] if linked else None
+                known = (state.names[conn.seat] or "Guest", account_id)
             else:
                 account = await self.accounts.session(conn.cookies.get(COOKIE))
-                known = (account.name, True) if account else (None, False)
+                known = (account.name, account.id) if account else (None, None)
             self._speakers[conn] = known
         name, account = known
         return (name or typed or "Spectator"), account

@@ -16,8 +16,10 @@ from starlette.requests import Request
 from engine.match import MatchOptions, Mode
 from protocol.errors import ErrorCode
 from protocol.http_errors import ApiErrorCode, HttpCode, status_of
+from server.players import moderation as moderation_rules
 from server.players.accounts import COOKIE, Account, Accounts
 from server.players.games import MyGames
+from server.players.moderation_store import ModerationStore
 from server.players.results import Results
 from server.players.vacation import Vacations
 
@@ -44,6 +46,7 @@ class Players:
     games: MyGames
     vacations: Vacations
     games_per_account: int = 100
+    moderation: ModerationStore | None = None
 
 
 def players(request: Request) -> Players:
@@ -96,12 +99,33 @@ def same_pool(a: bool, b: bool) -> None:
         raise Refused(HttpCode.BOT_POOL, "bots are rated apart: a bot and a human play unrated")
 
 
+SANCTION_WORDS = {
+    "banned": (HttpCode.BANNED, "a moderator banned this account"),
+    "rating_suspended": (HttpCode.RATING_SUSPENDED, "a moderator suspended this account's rating"),
+    "muted": (HttpCode.MUTED, "a moderator muted this account"),
+}
+
+
+async def may_play_rated(request: Request, account: Account | None) -> None:
+    """A banned account, or one whose rating a moderator suspended, plays no rated match
+    (docs/moderation.md): :class:`Refused` ``banned`` or ``rating_suspended``."""
+    store = players(request).moderation
+    if store is None or account is None:
+        return
+    why = moderation_rules.may_play_rated(await store.sanctions(account.id))
+    if why is not None:
+        code, message = SANCTION_WORDS[why]
+        raise Refused(code, f"{message}: it cannot play rated")
+
+
 async def check_join(request: Request, match_id: str, account: Account | None) -> None:
-    """A rated match takes only a signed-in player of the creator's rating pool (humans or
-    bots), and nobody plays their own account."""
+    """A rated match takes only a signed-in player in good standing, of the creator's rating
+    pool (humans or bots), and nobody plays their own account."""
     creator, _, rated = await players(request).results.seats(match_id)
     if rated and account is None:
         raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to join a rated match")
+    if rated:
+        await may_play_rated(request, account)
     if account is not None and creator is not None and creator[1] == account.id:
         raise Refused(HttpCode.SAME_ACCOUNT, "this is your own match")
     if rated and account is not None and creator is not None:

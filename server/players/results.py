@@ -37,6 +37,13 @@ anyway, it is recorded unrated here). The stored result names the pool (``bots``
 
 A match nobody started (abandoned before its first game: both seats silent, nobody to blame)
 is recorded for no one: no history line, no count, no rating.
+
+A rated match between two accounts is also judged by the rules against rating farming
+(:mod:`server.players.farming`, docs/fairplay.md) when its result is computed, once, under the
+rating locks: ended before each player made a few checker plays, it is abandoned (recorded for
+no one, like the above); past the pair's daily cap it is recorded unrated; the match is flagged
+for the moderators when the accounts share an address or pass that cap. What decided is kept
+in the result (``void``, ``flags``, ``shared``), so a retry applies the same verdict.
 """
 
 from __future__ import annotations
@@ -53,9 +60,11 @@ import msgpack
 from engine.match import Mode
 from server.machine.state import MatchState
 from server.match.bus import MatchFinished, MatchFinishing
+from server.match.history import Logged, plays
 from server.match.store import seats_key
 from server.ops import faults, logs
 from server.players.accounts_store import AccountsStore
+from server.players.farming import WINDOW_MS, Facts, Rules, assess
 from server.players.ratings import Standing, rate
 from server.players.top import TopBoards
 
@@ -70,6 +79,7 @@ LOCK_WAIT_S = 5.0
 """How long a rated result waits for the locks before it is left to the sweeper."""
 
 LoadState = Callable[[str], Awaitable[MatchState]]
+ReadLog = Callable[[str], Awaitable[list[Logged]]]
 
 
 class Busy(Exception):
@@ -104,13 +114,23 @@ class Results:
         load: LoadState,
         now: Callable[[], int],
         top: TopBoards | None = None,
+        held: Callable[[str], Awaitable[bool]] | None = None,
+        read_log: ReadLog | None = None,
+        rules: Rules | None = None,
     ) -> None:
         self.store = store
+        self.held = held
+        """Whether an account's rating is held by a moderator (suspended or banned: its match
+        ends unrated; docs/moderation.md), by account id."""
         self.redis = store.redis
         self.load = load
         self.now = now
         self.top = top
         """The Top Gamer boards, told every rated result (they count each once)."""
+        self.read_log = read_log
+        """The match's event log (the checker plays of each seat); None: the farming rules
+        are not applied (unit tests of the saga alone)."""
+        self.rules = rules or Rules()
 
     async def seats(self, match_id: str) -> tuple[Any, Any, bool]:
         a0, a1, rated = await self.redis.hmget(seats_key(match_id), "a0", "a1", "rated")
@@ -171,6 +191,11 @@ class Results:
                     await self.store.pend(key, match_id)
             blob = await self.store.put_result(match_id, await self._result(state, r0, r1, rated))
         result = msgpack.unpackb(blob, raw=False)
+        names = [ref[0] for ref in result["accounts"] if ref is not None]
+        if result["rated"]:  # counted for the pair's daily cap once it is stored (idempotent)
+            await self.store.pair_count(names[0], names[1], match_id, result["at"])
+        if result.get("flags"):
+            await self.store.flag(names, match_id, result["wall"])
         for seat in (0, 1):
             if result["accounts"][seat] is not None:
                 await self._apply(state, result, seat)
@@ -192,6 +217,9 @@ class Results:
     async def _apply(self, state: MatchState, result: dict[str, Any], seat: int) -> None:
         """Record the match for the account in ``seat`` (once: the script keeps a done set)."""
         key, account_id = result["accounts"][seat]
+        if not result.get("counted", True):
+            await self.store.unpend(key, state.match_id)  # abandoned early: nobody's
+            return
         record = self._entry(state, result, seat)
         after = await self.store.record(
             key,
@@ -236,6 +264,8 @@ class Results:
         winner = state.match.winner
         deltas = [0.0, 0.0]
         bots = False
+        verdict = None
+        shared: tuple[str, ...] = ()
         rated = (
             rated
             and r0 is not None
@@ -245,17 +275,22 @@ class Results:
             and options.mode is Mode.MATCH
             and options.length >= 1
         )
+        if rated and self.held is not None and (await self.held(r0[1]) or await self.held(r1[1])):
+            rated = False  # a moderator suspended a rating while the match was played
         if rated:
             rows = await self.store.accounts([r0[0], r1[0]])
             row0, row1 = rows
             bots = bool(row0 and row0.get("bot") == "1")
             mixed = bool(row1 and (row1.get("bot") == "1") != bots)
             if row0 and row1 and (row0["id"], row1["id"]) == (r0[1], r1[1]) and not mixed:
+                verdict, shared = await self._assess(state, r0[0], r1[0])
+                rated = verdict.rated
+            else:
+                rated = False  # an account was deleted meanwhile, or a bot met a human
+            if rated:
                 a = Standing(float(row0["rating"]), int(row0["exp"]))
                 b = Standing(float(row1["rating"]), int(row1["exp"]))
                 deltas = list(rate(a, b, winner, options.length).deltas)
-            else:
-                rated = False  # an account was deleted meanwhile, or a bot met a human
         out = {
             "rated": rated,
             "deltas": deltas,
@@ -265,8 +300,21 @@ class Results:
             "accounts": [list(r0) if r0 else None, list(r1) if r1 else None],
             "at": self.now(),
             "wall": _wall(),
+            "counted": verdict.counted if verdict else True,
+            "void": verdict.void if verdict else None,
+            "flags": list(verdict.flags) if verdict else [],
+            "shared": list(shared) if verdict and verdict.flags else [],
         }
         return msgpack.packb(out, use_bin_type=True)
+
+    async def _assess(self, state: MatchState, a: str, b: str) -> tuple[Any, tuple[str, ...]]:
+        """The farming rules' verdict on a rated match between accounts ``a`` and ``b``
+        (called under both rating locks, before the result is stored), and their shared
+        addresses."""
+        counts = plays(await self.read_log(state.match_id)) if self.read_log else (1 << 30,) * 2
+        earlier = await self.store.pair_counted(a, b, state.match_id, self.now() - WINDOW_MS)
+        shared = await self.store.shared_addresses(a, b)
+        return assess(Facts(counts, earlier, shared), self.rules), shared
 
     @staticmethod
     def _entry(state: MatchState, result: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -284,6 +332,7 @@ class Results:
             "won": None if result["winner"] is None else result["winner"] == seat,
             "rated": result["rated"],
             "change": round(result["deltas"][seat], 2) if result["rated"] else None,
+            "void": result.get("void"),
             "private": state.config.private,
         }
 

@@ -131,6 +131,7 @@ async def profile(request: Request) -> Response:
     history = [msgpack.unpackb(e, raw=False) for e in entries]
     for entry in history:
         entry["link"] = f"/m/{entry['match']}"
+        entry.setdefault("void", None)  # lines stored before docs/fairplay.md's rules
     points = [msgpack.unpackb(c, raw=False) for c in await store.chart(account.key, CHART_POINTS)]
     chart = [{"at": at, "rating": round(r, 2), "match": m or None} for at, r, m in points]
     # The tournaments the player finished (server/competition: docs/tournaments.md).

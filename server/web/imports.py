@@ -30,11 +30,11 @@ from starlette.routing import Route
 from engine.importer import MatchFileError, read_match
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
+from server.match.record_json import record_body
 from server.players.accounts import Account
 from server.players.profiles import signed_in
 from server.web.common import BadRequest, answering, error
 from server.web.http_input import BOOLEAN, Fields, takes, takes_file
-from server.web.records import record_body
 from server.work import import_queue as queue
 
 MAX_FILE_BYTES = 1024 * 1024

@@ -167,6 +167,8 @@ async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
         raise BadRequest(ErrorCode.BAD_FIELD, str(exc)) from None
     account = await players.signed_in(request)
     rated = players.rated_choice(body, terms.options, account)
+    if rated:
+        await players.may_play_rated(request, account)
     name = account.name if account else clean_name(body.get("name"))
     extra = players.seat_fields(0, account, rated)
     if terms.days:

@@ -38,6 +38,7 @@ PAGES: tuple[str, ...] = (
     "/notices",
     "/friends",
     "/games",
+    "/moderation",
 )
 """The client's pages: each path answers ``index.html``, whose script picks the page by its
 path. The client's list (``web-client/src/generated/catalog.ts``) is generated from this one by

@@ -24,16 +24,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from analysis.game import GameInput
-from analysis.trainer import board_ids
-from engine.match import Mode
-from engine.position import Position
-from engine.position_id import encode
-from engine.record import MatchRecord
-from engine.turns import game_turns
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
-from server.match.history import Logged, find_game, finished_games, match_record
+from server.match.history import Logged, finished_games, match_record
+from server.match.record_json import record_body
 from server.match.store import Store
 from server.web.common import MATCH_ID, error, log_or_error
 from server.work import analysis_queue
@@ -42,52 +36,6 @@ from server.work import analysis_queue
 def record_json(match_id: str, log: list[Logged], game_no: int) -> dict[str, Any]:
     """The record of game ``game_no`` (KeyError when it has not started)."""
     return record_body(match_record(log), game_no, match_id, log[-1].v)
-
-
-def record_body(record: MatchRecord, game_no: int, ident: str, v: int) -> dict[str, Any]:
-    """The record of game ``game_no`` of ``record`` (KeyError when it has not started), named
-    ``ident`` (a match, or an import: ``GET /api/imports/{import}/games/{n}/record.json``)."""
-    game = find_game(record, game_no)
-    options = record.options
-    given = GameInput.of(record, game)
-    turns = []
-    for t in game_turns(game):
-        ids = board_ids(t, length=given.length, score=given.score, crawford=given.crawford)
-        turns.append({
-            "seat": t.seat,
-            "action": t.action.value,
-            "dice": sorted(t.dice, reverse=True) if t.dice else None,
-            "text": t.text,
-            "moves": [list(m) for m in t.moves],
-            "position": encode(t.after),
-            "cube": t.cube_after,
-            "owner": t.owner_after,
-            "board": {"position_id": ids[0], "match_id": ids[1]} if ids else None,
-        })
-    result = None
-    if game.result is not None:
-        r = game.result
-        result = {
-            "winner": r.winner,
-            "points": game.points if game.points is not None else r.points,
-            "result": r.counted.word,  # what the game counted, as game_over says
-            "reason": r.reason.value,
-            "score": list(game.final_score) if game.final_score else None,
-        }
-    return {
-        "match": ident,
-        "game": game.number,
-        "games": [g.number for g in record.games],
-        "v": v,
-        "names": list(record.names),
-        "mode": options.mode.value,
-        "length": options.length if options.mode is Mode.MATCH else None,
-        "score": list(game.score),
-        "crawford": game.crawford,
-        "start": encode(Position.start()),
-        "turns": turns,
-        "result": result,
-    }
 
 
 async def game_record(request: Request) -> Response:

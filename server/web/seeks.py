@@ -117,6 +117,8 @@ async def create_seek(request: Request, body: dict[str, Any]) -> Response:
         raise BadRequest(ErrorCode.BAD_FIELD, exc.detail) from None
     account = await players.signed_in(request)
     rated = players.rated_choice(body, options, account)
+    if rated:
+        await players.may_play_rated(request, account)  # docs/moderation.md
     range_ = body.get("range")
     if range_ is not None:
         if account is None:

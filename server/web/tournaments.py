@@ -398,9 +398,11 @@ async def join_tournament(request: Request, body: dict[str, Any]) -> Response:
     tid = tournament_of(request)
     account = await account_or_refuse(request, "join a tournament")
     shell = tournaments(request)
-    if account.bot and (await shell.load(tid)).state.config.rated:
-        refusal = "bots are rated apart: a bot joins unrated tournaments"
-        raise BadRequest(HttpCode.BOT_POOL, refusal, 403)
+    if (await shell.load(tid)).state.config.rated:
+        if account.bot:
+            refusal = "bots are rated apart: a bot joins unrated tournaments"
+            raise BadRequest(HttpCode.BOT_POOL, refusal, 403)
+        await players.may_play_rated(request, account)  # docs/moderation.md
     await shell.join(tid, account.id, account.name, account.rating, account.ref)
     return JSONResponse(await view(request, await shell.load(tid), account))
 

@@ -178,8 +178,9 @@ def test_the_route_tables_name_only_catalogued_codes_with_their_status():
             if code in HttpCode.__members__.values():
                 assert status == STATUS[HttpCode(code)], (route, status, code)
             named.add(code)
-    # Every HTTP-only code is named by a route, but bad_origin (any changing request: prose).
-    assert {c.value for c in HttpCode} - named == {"bad_origin"}
+    # Every HTTP-only code is named by a route, but bad_origin (any changing request: prose)
+    # and muted (a chat line, refused on the WebSocket as forbidden: the client's words for it).
+    assert {c.value for c in HttpCode} - named == {"bad_origin", "muted"}
 
 
 def test_the_web_client_compares_codes_only_with_catalogued_ones():

@@ -275,3 +275,59 @@ def test_one_numbered_action_in_flight_so_no_retry_is_overtaken():
     sent = [msg for _, msg in a.sends(m.Resign)[before:]]
     assert [r.level for r in sent] == ["single", "gammon"]
     assert sent[0].seq < sent[1].seq
+
+
+# ---------------------------------------------------------------- dead links
+
+
+def _probed_room(seed: int) -> tuple[Room, ...]:
+    room = Room(MatchOptions.single_game(), seed, clock_ms=600_000)
+    room.probe_every = 2.0  # as the server does for every welcomed connection
+    a = room.client(0, dead_link=sc.DEAD_LINK)
+    b = room.client(1, dead_link=sc.DEAD_LINK)
+    room.connect(a)
+    room.connect(b)
+    return room, a, b
+
+
+def test_a_link_that_hears_the_probes_is_kept_for_ten_minutes():
+    room, a, _ = _probed_room(41)
+    welcomes = a.core.welcomes
+    room.advance(600)
+    assert a.online and a.core.welcomed and a.core.welcomes == welcomes  # never dropped
+    assert a.watch is not None  # and still watching
+
+
+def test_a_frozen_server_is_left_six_seconds_after_its_last_frame_and_rejoined_after():
+    room, a, _ = _probed_room(42)
+    room.advance(9)
+    heard = a.core.heard
+    assert heard is not None and room.now - heard < 2.1  # probes arrive
+    hellos = len(a.sends(m.Hello))
+    room.frozen = True
+    while a.core.welcomed:
+        room.advance(0.01)
+    assert room.now - heard == pytest.approx(sc.DEAD_LINK, abs=0.02)
+    # It reconnects at once; the frozen server does not answer the hello: dropped 6 s after
+    # opening, and it connects again.
+    room.advance(sc.DEAD_LINK + 1)
+    opens = [t for t, _ in a.sends(m.Hello)[hellos:]]
+    assert len(opens) == 2 and 0 < opens[0] - heard - sc.DEAD_LINK < sc.RECONNECT_CAP
+    assert sc.DEAD_LINK < opens[1] - opens[0] < sc.DEAD_LINK + sc.RECONNECT_CAP
+    assert a.online and not a.core.welcomed
+    room.frozen = False
+    room.advance(1)
+    assert a.core.welcomed and a.core.welcomes == 2  # the server runs again: resumed
+
+
+def test_the_check_decides_on_the_time_since_the_last_frame_not_on_late_timers():
+    core = sc.SeatCore("00" * 16, "t", config=sc.Config(dead_link=6.0))
+    assert sc.Watch(6.0) in core.opened(0.0)
+    for now in range(2, 61, 2):
+        core.receive(m.Probe(now), float(now))
+    assert core.silent(60.0) == [sc.Watch(66.0)]  # fired 54 s late, but a frame just came
+    assert core.silent(65.99) == [sc.Watch(66.0)]
+    assert core.silent(66.0) == [sc.Drop()]
+    assert core.silent(70.0) == []  # dropped: nothing left to watch
+    assert sc.Watch(6.0) not in sc.SeatCore("00" * 16).opened(0.0)  # off by default
+    assert sc.SeatCore("00" * 16).silent(1e9) == []

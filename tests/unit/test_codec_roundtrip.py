@@ -122,7 +122,7 @@ def test_the_error_code_travels_as_its_string():
         (Move(1, True, 1, ()), ErrorCode.BAD_FIELD, "move.game: expected int, got bool"),
         (Move(1, 1, 1, ((8, 26),)), ErrorCode.BAD_FIELD, "move.moves[0][1]: 26"),
         (Move(1, 1, 1, ((8, 5),) * 5), ErrorCode.BAD_FIELD, "move.moves: 5 elements"),
-        (Hello(1, "0" * 32, None, None, None), ErrorCode.UNSUPPORTED_VERSION, "hello.proto"),
+        (Hello(0, "0" * 32, None, None, None), ErrorCode.UNSUPPORTED_VERSION, "hello.proto"),
         (Hello(2, "0" * 32, None, None, "a\x07"), ErrorCode.BAD_FIELD, "hello.name: control"),
         (Reject(1, "illegal_play", ""), ErrorCode.BAD_FIELD, "reject.code: expected ErrorCode"),  # type: ignore[arg-type]
         (Event(0, Passed(1, 0, 1)), ErrorCode.BAD_FIELD, "event passed.v: 0 is out of range"),

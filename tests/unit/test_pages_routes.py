@@ -78,7 +78,8 @@ async def test_pages_and_the_app_shell_files(tmp_path: Path) -> None:
 
 def concrete(path: str) -> str:
     """A route's path with its parameters filled in."""
-    filled = {"match_id": "a" * 32, "game": "1", "name": "ann_b", "tournament": "b" * 32}
+    filled = {"match_id": "a" * 32, "game": "1", "name": "ann_b", "tournament": "b" * 32,
+              "import_id": "c" * 24}
     return re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: filled[m.group(1)], path)
 
 

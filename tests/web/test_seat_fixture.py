@@ -35,6 +35,7 @@ def test_the_conversations_cover_what_the_cores_decide() -> None:
     outs = [o for c in FIXTURE["conversations"] for s in c["steps"] for o in s["out"]]
     kinds = {k for o in outs for k in o}
     assert {"send", "answer", "wake", "connect", "need", "notice", "ended"} <= kinds
+    assert {"watch", "drop"} <= kinds  # the dead-link check (frozen_server)
     sent = {decode_from_client(bytes.fromhex(o["send"])).__class__.__name__
             for o in outs if "send" in o}  # fmt: skip
     assert {"Hello", "Commit", "Recommit", "Reveal", "Roll", "Move", "Echo"} - sent == set()
@@ -59,7 +60,7 @@ def test_the_python_core_replays_each_conversation(conv: dict[str, Any]) -> None
     cfg = conv["config"]
     config = sc.Config(
         cfg["chainLength"], cfg["autoCommit"], cfg["autoReveal"], cfg["autoRoll"],
-        cfg["nextGameShare"], cfg["firstLastV"], cfg["reconnectCap"],
+        cfg["nextGameShare"], cfg["firstLastV"], cfg["reconnectCap"], cfg["deadLink"],
     )  # fmt: skip
     cycle = itertools.cycle(FIXTURE["jitter"])
     core = sc.SeatCore(conv["match_id"], conv["token"], None, config, lambda: next(cycle))

@@ -14,6 +14,7 @@ import './ui/record.css';
 import './ui/analyse.css';
 import './ui/imports.css';
 import './ui/friends.css';
+import './ui/moderation.css';
 import { startLobby } from './pages/lobby';
 import { startMatchPage } from './pages/matchPage';
 import { startImportReplayPage, startReplayPage } from './pages/replayPage';
@@ -29,6 +30,7 @@ import { startTrainerPage } from './pages/trainerPage';
 import { startNoticesPage } from './pages/noticesPage';
 import { startFriendsPage } from './pages/friendsPage';
 import { startGamesPage } from './pages/gamesPage';
+import { startModerationPage } from './pages/moderationPage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
@@ -52,6 +54,7 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
   '/notices': (root) => void startNoticesPage(root),
   '/friends': (root) => void startFriendsPage(root),
   '/games': (root) => void startGamesPage(root),
+  '/moderation': (root) => void startModerationPage(root),
 };
 
 const root = document.getElementById('app')!;

@@ -16,7 +16,7 @@ const SRC = join(import.meta.dirname, '..', 'src');
 
 /** The layers, lowest first: folders of src/ (or files directly in it). */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['engine', 'generated'],
+  ['engine', 'generated', 'i18n'],
   ['fairdice'],
   ['net'],
   ['view'],

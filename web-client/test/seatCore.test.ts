@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import fixture from './fixtures/seat-conversations.json';
 import { OwnChain, fromHex, toHex } from '../src/fairdice';
 import { decodeFrame } from '../src/net/codec';
-import { type Action, type Seat, actionFrame, echo, hello, parseServerFrame, resync } from '../src/net/protocol';
-import { type Effect, type Held, SeatCore, definitive } from '../src/net/seatCore';
+import { type Action, type Seat, type ServerFrame, actionFrame, echo, hello, parseServerFrame, resync } from '../src/net/protocol';
+import { DEAD_LINK_MS, type Effect, type Held, SeatCore, definitive } from '../src/net/seatCore';
 
 interface Step {
   in: string;
@@ -37,6 +37,7 @@ interface Conversation {
     nextGameShare: number | null;
     firstLastV: number | null;
     reconnectCap: number;
+    deadLink: number | null;
   };
   steps: Step[];
 }
@@ -62,6 +63,10 @@ function rendered(c: Conversation, e: Effect): Record<string, unknown> {
       return { wake: e.at / 1000 };
     case 'connect':
       return { connect: e.at / 1000 };
+    case 'watch':
+      return { watch: e.at / 1000 };
+    case 'drop':
+      return { drop: true };
     case 'needChain':
       return { need: e.game, purpose: e.purpose, from: e.fromK, length: e.length, n: e.n };
     case 'notice':
@@ -76,7 +81,7 @@ function same(actual: Record<string, unknown>[], expected: Record<string, unknow
   if (actual.length !== expected.length) return false;
   return actual.every((a, i) => {
     const b = expected[i]!;
-    for (const k of ['wake', 'connect']) {
+    for (const k of ['wake', 'connect', 'watch']) {
       if (k in a && k in b) return Math.abs((a[k] as number) - (b[k] as number)) < 1e-9;
     }
     return JSON.stringify(a) === JSON.stringify(b);
@@ -90,7 +95,7 @@ async function replay(c: Conversation): Promise<number> {
   const core = new SeatCore(
     c.match_id,
     c.token !== null,
-    { ...cfg, reconnectCapMs: cfg.reconnectCap * 1000 },
+    { ...cfg, reconnectCapMs: cfg.reconnectCap * 1000, deadLinkMs: cfg.deadLink === null ? null : cfg.deadLink * 1000 },
     jitter,
   );
   let sends = 0;
@@ -120,6 +125,9 @@ async function replay(c: Conversation): Promise<number> {
         break;
       case 'tick':
         result = core.tick(now);
+        break;
+      case 'silent':
+        result = core.silent(now);
         break;
       case 'chain_ready': {
         const h = step.held!;
@@ -152,6 +160,7 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       'match_with_cube',
       'outage',
       'drops',
+      'frozen_server',
       'new_device',
       'reload_after_recommit',
       'catch_up',
@@ -166,6 +175,11 @@ describe('the TypeScript seat core decides as the Python core does', () => {
     ]);
   });
 
+  it('drops a silent link after the same time', () => {
+    const frozen = FIXTURE.conversations.find((c) => c.name === 'frozen_server')!;
+    expect(frozen.config.deadLink! * 1000).toBe(DEAD_LINK_MS);
+  });
+
   it('ends for good on the same close codes', () => {
     expect(FIXTURE.closes.length).toBeGreaterThan(30);
     for (const [code, over, reason] of FIXTURE.closes) {
@@ -178,4 +192,36 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       expect(await replay(c)).toBeGreaterThan(0); // each step compared inside
     });
   }
+});
+
+describe('a link that hears nothing from the server is dropped', () => {
+  const probe = (t: number) => ({ t: 'probe', p: { t } }) as unknown as ServerFrame;
+  const core = () => new SeatCore('00'.repeat(16), true, { deadLinkMs: DEAD_LINK_MS });
+
+  it('keeps a link that hears the probes, however late its timer fires', () => {
+    const c = core();
+    expect(c.opened(0)).toContainEqual({ t: 'watch', at: DEAD_LINK_MS });
+    for (let now = 2000; now <= 60_000; now += 2000) c.receive(probe(now), now);
+    // The timer of a background tab fires 54 s late: the last frame came 0 s ago.
+    expect(c.silent(60_000)).toEqual([{ t: 'watch', at: 60_000 + DEAD_LINK_MS }]);
+    expect(c.silent(60_000 + DEAD_LINK_MS - 1)).toEqual([{ t: 'watch', at: 60_000 + DEAD_LINK_MS }]);
+  });
+
+  it('drops it 6 s after the last frame, and before the welcome 6 s after opening', () => {
+    const c = core();
+    c.opened(0);
+    c.receive(probe(1), 2000);
+    expect(c.silent(7999)).toEqual([{ t: 'watch', at: 8000 }]);
+    expect(c.silent(8000)).toEqual([{ t: 'drop' }]);
+    expect(c.silent(9000)).toEqual([]); // dropped: nothing more to watch
+    expect(c.closed(null, 8000)).toEqual([{ t: 'connect', at: 8000 + 50 * (0.5 + 0.5) }]);
+    expect(c.opened(8050)).toContainEqual({ t: 'watch', at: 8050 + DEAD_LINK_MS });
+    expect(c.silent(8050 + DEAD_LINK_MS)).toEqual([{ t: 'drop' }]); // no welcome either
+  });
+
+  it('never drops without deadLinkMs (the default)', () => {
+    const c = new SeatCore('00'.repeat(16), true);
+    expect(c.opened(0).some((e) => e.t === 'watch')).toBe(false);
+    expect(c.silent(1e9)).toEqual([]);
+  });
 });

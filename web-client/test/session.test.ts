@@ -148,27 +148,30 @@ describe('match session: handshake, versions and resume', () => {
     expect(s.lastError?.code).toBe('replaced');
   });
 
-  it('probes a silent socket, then drops it and opens a new one', () => {
+  it('leaves a server silent for 6 s (its probes stopped) and opens a new socket', () => {
     const { env } = session(null);
     env.last.open();
     welcome(env.last, 'spectator', 0);
-    const pings = env.last.of('ping').length;
-    env.advance(25_500);
+    env.advance(2_000);
+    env.last.deliver({ t: 'probe', p: { t: 1 } });
+    env.advance(5_900); // 5.9 s after the last frame
     expect(env.sockets.length).toBe(1);
-    expect(env.last.of('ping').length).toBeGreaterThan(pings); // the probe (and the beats)
-    env.advance(5_000);
-    expect(env.sockets.length).toBeGreaterThanOrEqual(2);
+    env.advance(200); // 6 s, then the reconnect pause (at most 75 ms after a healthy session)
+    expect(env.sockets.length).toBe(2);
+    env.last.open(); // a new socket that hears nothing either, not even a welcome
+    env.advance(6_100);
+    expect(env.sockets.length).toBe(3);
   });
 
-  it('keeps a quiet socket that answers the probe', () => {
+  it('keeps a quiet socket that hears the probes', () => {
     const { env } = session(null);
     const sock = env.last;
     sock.open();
     welcome(sock, 'spectator', 0);
-    env.advance(25_500);
-    const probe = sock.of('ping').at(-1)!.p as { t: number };
-    sock.deliver({ t: 'pong', p: { t: probe.t, server_time: probe.t } });
-    env.advance(5_000);
+    for (let i = 1; i <= 30; i++) {
+      env.advance(2_000);
+      sock.deliver({ t: 'probe', p: { t: i } });
+    }
     expect(env.sockets.length).toBe(1);
   });
 

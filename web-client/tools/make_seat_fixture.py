@@ -71,6 +71,10 @@ def effect(e: sc.Effect) -> dict[str, Any]:
                 "n": e.n}  # fmt: skip
     if isinstance(e, sc.Notice):
         return {"notice": str(e.kind)}
+    if isinstance(e, sc.Watch):
+        return {"watch": secs(e.at)}
+    if isinstance(e, sc.Drop):
+        return {"drop": True}
     assert isinstance(e, sc.Ended)
     return {"ended": str(e.reason), "code": e.code}
 
@@ -115,6 +119,7 @@ class Recording:
         wrap("roll", lambda now: {"now": secs(now)})
         wrap("next_game", lambda now: {"now": secs(now)})
         wrap("tick", lambda now: {"now": secs(now)})
+        wrap("silent", lambda now: {"now": secs(now)})
         wrap("chain_ready", lambda game, h, now: {"game": game, "held": held(h), "now": secs(now)})
 
     def render(self, name: str, what: str, match_id: str) -> dict[str, Any]:
@@ -132,6 +137,7 @@ class Recording:
                 "nextGameShare": cfg.next_game_share,
                 "firstLastV": cfg.first_last_v,
                 "reconnectCap": cfg.reconnect_cap,
+                "deadLink": cfg.dead_link,
             },
             "steps": self.steps,
         }
@@ -414,8 +420,33 @@ def correspondence() -> list[dict[str, Any]]:
     return [out, *visits]
 
 
+def frozen_server() -> dict[str, Any]:
+    room = Room(MatchOptions.single_game(), 33, clock_ms=120_000)  # outlasts the freeze
+    a, b = fresh(room, 0, dead_link=sc.DEAD_LINK), fresh(room, 1, dead_link=sc.DEAD_LINK)
+    room.probe_every = 2.0  # as the server does
+    rng = random.Random(33)
+    rec = Recording(a, room)
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: a.core.tracker.k > 3, rng)
+    room.advance(20)  # probes keep the link: nothing is dropped
+    assert not any(s["in"] == "closed" for s in rec.steps)
+    room.frozen = True
+    frozen_at = room.now
+    room.advance(15)  # dropped, reconnected: the hello is not answered either, dropped again
+    drops = [s["now"] for s in rec.steps if s["in"] == "closed"]
+    assert len(drops) == 2 and 4 <= drops[0] - frozen_at <= sc.DEAD_LINK + 0.01, drops
+    room.frozen = False
+    room.advance(1)
+    assert a.core.welcomed
+    room.play_until(lambda: a.core.tracker.k > 6, rng)
+    return rec.render("frozen_server", "the server probes every 2 s; frozen, its link is dropped "
+                      "6 s after the last frame, and again 6 s after an unanswered hello",
+                      room.match_id)  # fmt: skip
+
+
 def conversations() -> list[dict[str, Any]]:
-    out = [single_game(), match_with_cube(), outage(), drops()]
+    out = [single_game(), match_with_cube(), outage(), drops(), frozen_server()]
     out += new_device()["list"]
     out.append(catch_up())
     out += [recommit_limit(), recommit_refused(), owed_reveal(), old_device(), run_out()]

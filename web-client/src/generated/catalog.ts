@@ -33,6 +33,7 @@ export const PAGE_PATHS = [
   '/notices',
   '/friends',
   '/games',
+  '/moderation',
 ] as const;
 
 export type PagePath = (typeof PAGE_PATHS)[number];
@@ -114,4 +115,9 @@ export const REFUSAL_WORDS: Readonly<Record<string, string>> = {
   vacation_used: "That is more vacation than you have left this year.",
   bot_pool: "Bots are rated apart: a bot and a human play unrated matches only.",
   bot_refused: "This account has played rated matches against people: it cannot become a bot.",
+  muted: "A moderator silenced your account: you cannot chat.",
+  banned: "A moderator barred your account: you cannot play rated, chat or report.",
+  rating_suspended: "A moderator suspended your rating: you can only play unrated.",
+  not_moderator: "Only moderators see this.",
+  sanction_conflict: "That sanction is already in force, or is not: reload the page.",
 };

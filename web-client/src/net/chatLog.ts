@@ -73,7 +73,10 @@ export class ChatLog {
    */
   refused(code: string, message: string): void {
     if (CHAT_REFUSALS.has(code) && this.now() - this.sentAt < 5000) {
-      this.refusal = refusalText(code, message);
+      // A muted or banned account's line is refused `forbidden`, the message saying which
+      // (docs/moderation.md): the words are those of the HTTP code of the same name.
+      const sanction = code === 'forbidden' ? /^(muted|banned)\b/.exec(message)?.[1] : undefined;
+      this.refusal = refusalText(sanction ?? code, message);
       this.revision += 1;
     }
   }

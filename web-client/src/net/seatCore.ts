@@ -19,6 +19,11 @@
  *   the match never waits for it: its reveal of the opponent's next roll while the opponent
  *   decides, and in a match its commitment to the next game and the reveals that game's
  *   roll-off asks for (`rolloff_ahead`; after a snapshot, found by trying from roll 1);
+ * - dead links (with `deadLinkMs`; docs/protocol.md, "Slow readers and dead links"): the server
+ *   probes a welcomed connection every 2 s, so a link that carried no frame for `DEAD_LINK_MS`
+ *   (from the last frame received, or from `opened` before the welcome) is dropped (`drop`) and
+ *   reconnected. `silent(now)`, called when a `watch` is due, decides on the time elapsed since
+ *   the last frame, not on how often its timer fired (background tabs fire timers late);
  * - a seat lacking its chain re-commits between rolls (docs/fairness.md, section 7), once per
  *   roll index, at most 3 times a game; later actions are held back until the server answered.
  *
@@ -39,6 +44,8 @@ export const RESTART_SPREAD_MS = 500;
 export const RESTART_RETRY_MS = 250;
 export const RETRY_FIRST_MS = 50;
 export const RETRY_CAP_MS = 2000;
+/** A link that heard no frame from the server for this long is dropped (3 missed probes). */
+export const DEAD_LINK_MS = 6000;
 
 /** Clock phases between two rolls (a player's decisions): a re-commitment is accepted then. */
 export const BETWEEN_ROLLS: ReadonlySet<ClockPhase> = RESERVE_PHASES;
@@ -102,6 +109,10 @@ export type Effect =
     }
   | { readonly t: 'wake'; readonly at: number }
   | { readonly t: 'connect'; readonly at: number }
+  /** Call silent() at `at` (one timer: a later watch replaces it). */
+  | { readonly t: 'watch'; readonly at: number }
+  /** The link heard nothing for `deadLinkMs`: drop the socket, then call closed() as for any drop. */
+  | { readonly t: 'drop' }
   | { readonly t: 'needChain'; readonly game: number; readonly purpose: NeedPurpose; readonly fromK: number; readonly length: number; readonly n: number }
   | { readonly t: 'notice'; readonly kind: NoticeKind; readonly game: number; readonly k: number; readonly text: string; readonly alarm: boolean }
   | { readonly t: 'ended'; readonly reason: EndReason; readonly code: number | null };
@@ -123,6 +134,8 @@ export interface SeatConfig {
   /** `hello.last_v` of the first connection: null (a snapshot) or 0 (the whole log). */
   firstLastV: number | null;
   reconnectCapMs: number;
+  /** Silence from the server (ms) after which the link is dropped (null: never; the page uses DEAD_LINK_MS). */
+  deadLinkMs: number | null;
 }
 
 export const DEFAULT_CONFIG: SeatConfig = {
@@ -133,6 +146,7 @@ export const DEFAULT_CONFIG: SeatConfig = {
   nextGameShare: null,
   firstLastV: null,
   reconnectCapMs: RECONNECT_CAP_MS,
+  deadLinkMs: null,
 };
 
 type Build = readonly [kind: string, game: number, k: number];
@@ -162,6 +176,8 @@ export class SeatCore {
   ended: { reason: EndReason; code: number | null } | null = null;
   /** Server clock minus `now` (ms), from the welcome. */
   serverOffset = 0;
+  /** When the open link last carried a frame (or opened); null: no link open. */
+  heard: number | null = null;
   /** The last event applied had no clock: more of the same transition follow. */
   midTransition = false;
   private readonly pending = new Map<number, Pending>();
@@ -195,14 +211,30 @@ export class SeatCore {
 
   // ---- connection ----------------------------------------------------------------------------
 
-  opened(_now: number): Effect[] {
+  opened(now: number): Effect[] {
     this.welcomed = false;
+    this.heard = now;
     const lastV = this.welcomes ? this.tracker.version : this.config.firstLastV;
-    return [{ t: 'send', frame: { t: 'hello', lastV } }];
+    const out: Effect[] = [{ t: 'send', frame: { t: 'hello', lastV } }];
+    if (this.config.deadLinkMs !== null) out.push({ t: 'watch', at: now + this.config.deadLinkMs });
+    return out;
+  }
+
+  /** A watch is due: drop the link if it really heard nothing for `deadLinkMs`, else watch again. */
+  silent(now: number): Effect[] {
+    const limit = this.config.deadLinkMs;
+    const heard = this.heard;
+    if (limit === null || heard === null || this.ended) return [];
+    if (now - heard >= limit) {
+      this.heard = null;
+      return [{ t: 'drop' }];
+    }
+    return [{ t: 'watch', at: heard + limit }];
   }
 
   closed(code: number | null, now: number): Effect[] {
     this.welcomed = false;
+    this.heard = null;
     this.midTransition = false;
     for (const p of this.pending.values()) if (p.state === 'sent') p.state = 'unsent';
     if (this.ended) return [];
@@ -239,6 +271,7 @@ export class SeatCore {
 
   receive(frame: ServerFrame, now: number): Effect[] {
     const out: Effect[] = [];
+    this.heard = now;
     switch (frame.t) {
       case 'event':
         this.onEvent(frame, out);

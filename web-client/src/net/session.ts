@@ -43,7 +43,7 @@ import {
   ping,
   resync,
 } from './protocol';
-import { type Effect, type Held, type NeedPurpose, type Reply, SeatCore } from './seatCore';
+import { DEAD_LINK_MS, type Effect, type Held, type NeedPurpose, type Reply, SeatCore } from './seatCore';
 import { type SeatRecord, loadSeq, saveSeq } from './storage';
 import type { Tracker } from './tracker';
 import { RecordBook } from './record';
@@ -115,6 +115,7 @@ export class MatchSession {
   private pingTimer: unknown = null;
   private wakeTimer: unknown = null;
   private wakeAt: number | null = null;
+  private watchTimer: unknown = null;
   private savedSeq: number;
 
   constructor(private readonly options: SessionOptions) {
@@ -129,6 +130,8 @@ export class MatchSession {
         nextGameShare: options.autoNextShare ?? 0.5,
         // Version 0 asks for the whole log: every roll can be verified (or a snapshot if too long).
         firstLastV: 0,
+        // A server that sends no frame (its probes come every 2 s) for this long is left.
+        deadLinkMs: DEAD_LINK_MS,
       },
       () => options.env.random(),
       seat,
@@ -195,6 +198,7 @@ export class MatchSession {
     this.apply(this.core.stop());
     if (this.pingTimer !== null) this.options.env.clearTimeout(this.pingTimer);
     if (this.wakeTimer !== null) this.options.env.clearTimeout(this.wakeTimer);
+    if (this.watchTimer !== null) this.options.env.clearTimeout(this.watchTimer);
   }
 
   subscribe(listener: () => void): () => void {
@@ -238,6 +242,12 @@ export class MatchSession {
         case 'notice':
           this.say(this.noticeText(e.kind, e.k, e.text), e.alarm);
           break;
+        case 'watch':
+          this.watch(e.at);
+          break;
+        case 'drop':
+          this.connection.drop(); // then lost(): the core says when to come back
+          break;
         default:
           break; // connect and ended: the Connection asked through lost()
       }
@@ -265,6 +275,15 @@ export class MatchSession {
       this.wakeTimer = this.wakeAt = null;
       this.apply(this.core.tick(this.now()));
       this.emit();
+    }, Math.max(0, at - this.now()));
+  }
+
+  /** The dead-link check: the core decides on the time since the last frame, however late this fires. */
+  private watch(at: number): void {
+    if (this.watchTimer !== null) this.options.env.clearTimeout(this.watchTimer);
+    this.watchTimer = this.options.env.setTimeout(() => {
+      this.watchTimer = null;
+      this.apply(this.core.silent(this.now()));
     }, Math.max(0, at - this.now()));
   }
 

@@ -8,6 +8,7 @@
 import { type AccountInfo, logIn, logOut, signUp, whoAmI } from '../net/accountApi';
 import { errorWords } from '../net/refusals';
 import { button, h } from '../ui/dom';
+import { t } from '../i18n';
 import { bell } from './bell';
 
 let current: Promise<AccountInfo | null> | null = null;
@@ -23,10 +24,10 @@ export const rating = (r: number): string => r.toFixed(2);
 /** The header box; calls `changed` after signing in or out (the page usually reloads). */
 export function accountBox(changed: () => void = () => location.reload()): HTMLElement {
   const box = h('span', { class: 'account-box' });
-  const board = h('a', { class: 'leaders-link', href: '/leaderboard', text: 'Leaderboard' });
+  const board = h('a', { class: 'leaders-link', href: '/leaderboard', text: t('nav.leaderboard') });
   void account().then((me) => {
     if (me) {
-      const out = button('Sign out', 'btn ghost small signout');
+      const out = button(t('account.signOut'), 'btn ghost small signout');
       out.addEventListener('click', async () => {
         out.disabled = true;
         await logOut().catch(() => undefined);
@@ -35,7 +36,7 @@ export function accountBox(changed: () => void = () => location.reload()): HTMLE
       const who = h('a', { class: 'me', href: `/u/${encodeURIComponent(me.username)}` }, h('strong', { text: me.username }), h('span', { class: 'my-rating', text: ` ${rating(me.rating)}` }));
       box.replaceChildren(board, bell(), who, out);
     } else {
-      const open = button('Sign in', 'btn small signin');
+      const open = button(t('account.signIn'), 'btn small signin');
       open.addEventListener('click', () => document.body.append(signInDialog(changed)));
       box.replaceChildren(board, open);
     }

@@ -4,20 +4,34 @@ import type { SecretStorage } from '../fairdice';
 import { saveName } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { CORRESPONDENCE_DAYS } from '../generated/catalog';
+import { LANGUAGES, applyToDocument, language, setLanguage, t, type Lang } from '../i18n';
 
 /** The server's WebSocket endpoint (same host as the page). */
 export function wsUrl(loc: Location = location): string {
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`;
 }
 
-/** The page header: the brand (to the lobby) and optional items on the right. */
+/** The page header: the brand (to the lobby), optional items, and the language selector. */
 export function pageHeader(...right: Node[]): HTMLElement {
+  applyToDocument();
   return h(
     'header',
     { class: 'topbar' },
     h('a', { class: 'brand', href: '/' }, h('span', { class: 'logo', 'aria-hidden': 'true' }), 'fairgammon'),
-    h('span', { class: 'matchbox' }, ...right),
+    h('span', { class: 'matchbox' }, ...right, languageSelect()),
   );
+}
+
+/** The compact language picker of every page: the pick is remembered and the page reloads in it. */
+export function languageSelect(): HTMLSelectElement {
+  const select = h('select', { class: 'lang-select', name: 'lang', 'aria-label': t('header.language') });
+  for (const l of LANGUAGES) select.append(h('option', { value: l.code, lang: l.code, text: l.name }));
+  select.value = language();
+  select.addEventListener('change', () => {
+    setLanguage(select.value as Lang, true);
+    location.reload();
+  });
+  return select;
 }
 
 /** Copy `text`; falls back to selecting an input when the clipboard API is unavailable. */
@@ -41,12 +55,12 @@ export async function copyText(text: string, input?: HTMLInputElement): Promise<
 export function linkField(label: string, url: string, cls: string): HTMLElement {
   const input = h('input', { type: 'text', readonly: '', value: url, class: 'linkbox', 'aria-label': label, spellcheck: 'false' });
   input.addEventListener('focus', () => input.select());
-  const copy = button('Copy', `btn copy ${cls}-copy`);
+  const copy = button(t('common.copy'), `btn copy ${cls}-copy`);
   copy.addEventListener('click', async () => {
     const ok = await copyText(url, input);
     const lbl = copy.querySelector('.lbl')!;
-    lbl.textContent = ok ? 'Copied ✓' : 'Select and copy';
-    setTimeout(() => (lbl.textContent = 'Copy'), 1800);
+    lbl.textContent = ok ? t('common.copied') : t('common.selectAndCopy');
+    setTimeout(() => (lbl.textContent = t('common.copy')), 1800);
   });
   return h('div', { class: `field link ${cls}` }, h('span', { class: 'flabel', text: label }), h('div', { class: 'linkrow' }, input, copy));
 }
@@ -54,17 +68,17 @@ export function linkField(label: string, url: string, cls: string): HTMLElement 
 /** Words for the match options, e.g. "Match to 5 · 30 s per move + 2 min reserve", or with
  * `days` (correspondence) "Match to 5 · 2 days per move". */
 export function describeOptions(mode: string, length: number | null, clock: number, reserve = 0, days = 0): string {
-  const what = mode === 'match' ? `Match to ${length}` : mode === 'money' ? 'Money session' : 'Single game';
-  if (days > 0) return `${what} · ${days} day${days === 1 ? '' : 's'} per move`;
-  return `${what} · ${clock} s per move${reserve > 0 ? ` + ${reserveWords(reserve)} reserve` : ''}`;
+  const what = mode === 'match' ? t('options.match', { length: length ?? 0 }) : mode === 'money' ? t('options.money') : t('options.single');
+  if (days > 0) return t('options.days', { what, days });
+  return reserve > 0 ? t('options.clockReserve', { what, seconds: clock, reserve: reserveWords(reserve) }) : t('options.clock', { what, seconds: clock });
 }
 
 /** The pace of a new match: "Real time" (0) or 1-7 days per move (correspondence: the days of
  * protocol/limits.py, generated into the catalog). */
 export function paceSelect(): HTMLSelectElement {
   const pace = h('select', { name: 'pace' });
-  pace.append(h('option', { value: '0', text: 'Real time' }));
-  for (const d of CORRESPONDENCE_DAYS) pace.append(h('option', { value: String(d), text: `${d} day${d === 1 ? '' : 's'} per move` }));
+  pace.append(h('option', { value: '0', text: t('options.realTime') }));
+  for (const d of CORRESPONDENCE_DAYS) pace.append(h('option', { value: String(d), text: t('options.daysPerMove', { days: d }) }));
   return pace;
 }
 
@@ -77,7 +91,7 @@ export function limitPace(pace: HTMLSelectElement, mode: string): void {
 
 /** "2 min", "90 s": a time reserve in seconds, in words. */
 export function reserveWords(seconds: number): string {
-  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+  return seconds % 60 === 0 ? t('time.minutes', { n: seconds / 60 }) : t('time.seconds', { n: seconds });
 }
 
 /** The time reserves the lobby offers (seconds per player for the match). */
@@ -97,5 +111,5 @@ export function heroSection(title: string, text: string, cls = 'hero'): HTMLElem
 export function rememberName(storage: SecretStorage, input: HTMLInputElement): string {
   const n = input.value.trim().replace(/\s+/g, ' ');
   saveName(storage, n);
-  return n || 'Guest';
+  return n || t('common.guest');
 }

@@ -5,7 +5,7 @@
  * last options are remembered in this browser.
  */
 
-import { withBotTag } from '../ui/botTag';
+import { botTag, withBotTag } from '../ui/botTag';
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
@@ -14,6 +14,7 @@ import { botChoice } from './botPanel';
 import { RESERVE_CHOICES, describeOptions, heroSection, limitPace, pageHeader, paceSelect, rememberName, reserveWords } from './common';
 import { account, accountBox } from './account';
 import { hasSavedGame } from './localPage';
+import { t } from '../i18n';
 import { quickPairing } from './quickPair';
 
 const REFRESH_MS = 4000;
@@ -24,14 +25,14 @@ export function startLobby(root: HTMLElement): void {
   const error = h('p', { class: 'form-error', role: 'alert' });
 
   // ---- create ----
-  const name = h('input', { type: 'text', name: 'name', maxlength: '24', autocomplete: 'nickname', placeholder: 'Guest' });
+  const name = h('input', { type: 'text', name: 'name', maxlength: '24', autocomplete: 'nickname', placeholder: t('common.guest') });
   name.value = loadName(storage);
   const modes = [
-    ['single_game', 'Single game', 'One game, no cube'],
-    ['match', 'Match', 'First to N points'],
-    ['money', 'Money', 'Play on, cube and all'],
+    ['single_game', t('lobby.modeSingle'), t('lobby.modeSingleHint')],
+    ['match', t('lobby.modeMatch'), t('lobby.modeMatchHint')],
+    ['money', t('lobby.modeMoney'), t('lobby.modeMoneyHint')],
   ] as const;
-  const modeGroup = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Kind of match' });
+  const modeGroup = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': t('lobby.kindOfMatch') });
   for (const [value, label, hint] of modes) {
     const input = h('input', { type: 'radio', name: 'mode', value, id: `mode-${value}` });
     input.checked = options.mode === value;
@@ -45,33 +46,33 @@ export function startLobby(root: HTMLElement): void {
   clock.value = String(options.clock);
   // The time reserve: a bank per player for the whole match, for the decisions that take longer.
   const reserve = h('select', { name: 'reserve' });
-  for (const seconds of RESERVE_CHOICES) reserve.append(h('option', { value: String(seconds), text: seconds ? reserveWords(seconds) : 'None' }));
+  for (const seconds of RESERVE_CHOICES) reserve.append(h('option', { value: String(seconds), text: seconds ? reserveWords(seconds) : t('lobby.reserveNone') }));
   reserve.value = String(RESERVE_CHOICES.includes(options.reserve) ? options.reserve : 0);
   const check = (key: string, label: string, on: boolean) => {
     const input = h('input', { type: 'checkbox', name: key });
     input.checked = on;
     return { input, label: h('label', { class: 'toggle' }, input, h('span', { text: label })) };
   };
-  const priv = check('private', 'Private: only people with the invite link can join', options.private);
-  const rated = check('rated', 'Rated: counts for both ratings (signed-in players only)', false);
+  const priv = check('private', t('lobby.private'), options.private);
+  const rated = check('rated', t('lobby.rated'), false);
   rated.label.hidden = true;
-  const jacoby = check('jacoby', 'Jacoby rule', options.jacoby);
-  const beavers = check('beavers', 'Beavers', options.beavers);
-  const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
+  const jacoby = check('jacoby', t('lobby.jacoby'), options.jacoby);
+  const beavers = check('beavers', t('lobby.beavers'), options.beavers);
+  const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.pointsToWin') }), length);
   // Correspondence (signed-in players): days per move instead of seconds, played from anywhere.
   const pace = paceSelect();
-  const paceField = h('label', { class: 'field pace-field', title: 'Correspondence: each player has days for each decision and plays from any device' }, h('span', { class: 'flabel', text: 'Pace' }), pace);
+  const paceField = h('label', { class: 'field pace-field', title: t('lobby.paceHint') }, h('span', { class: 'flabel', text: t('lobby.pace') }), pace);
   paceField.hidden = true;
-  const clockField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock);
-  const reserveField = h('label', { class: 'field', title: 'Extra time for the whole match, used when a decision takes longer than the seconds per move' }, h('span', { class: 'flabel', text: 'Time reserve' }), reserve);
+  const clockField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.secondsPerMove') }), clock);
+  const reserveField = h('label', { class: 'field', title: t('lobby.reserveHint') }, h('span', { class: 'flabel', text: t('lobby.timeReserve') }), reserve);
   const moneyField = h('div', { class: 'field inline' }, jacoby.label, beavers.label);
-  const create = button('Create match', 'btn primary create');
+  const create = button(t('lobby.createMatch'), 'btn primary create');
   create.setAttribute('type', 'submit');
   const form = h(
     'form',
     { class: 'card create-card', 'aria-labelledby': 'create-title' },
-    h('h2', { id: 'create-title', text: 'New match' }),
-    h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Your name' }), name),
+    h('h2', { id: 'create-title', text: t('lobby.newMatch') }),
+    h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.yourName') }), name),
     modeGroup,
     h(
       'div',
@@ -152,15 +153,17 @@ export function startLobby(root: HTMLElement): void {
     }
   };
   const row = (m: MatchSummary, live: boolean) => {
-    const named = (seat: 0 | 1, none: string) => withBotTag(document.createTextNode(m.names[seat] ?? none), m.bot_accounts?.[seat]);
-    const who = live ? [...named(0, '?'), ' vs ', ...named(1, '?')] : named(0, 'Guest');
-    const score = live && m.mode !== 'single_game' ? ` · ${m.score[0]}–${m.score[1]}` : '';
-    const rated = m.rated ? ' · rated' : '';
-    const info = h('span', { class: 'minfo' }, h('strong', {}, ...who), h('span', { class: 'sub', text: describeOptions(m.mode, m.length, m.clock, m.reserve, m.days) + rated + score }));
+    const who = live ? t('lobby.versus', { a: m.names[0] ?? '?', b: m.names[1] ?? '?' }) : (m.names[0] ?? t('common.guest'));
+    const options = describeOptions(m.mode, m.length, m.clock, m.reserve, m.days);
+    const rated = m.rated ? 'yes' : 'no';
+    const sub = live && m.mode !== 'single_game' ? t('lobby.rowLive', { options, rated, s0: m.score[0] ?? 0, s1: m.score[1] ?? 0 }) : t('lobby.row', { options, rated });
+    // A bot account's name carries the BOT tag (docs/accounts.md, "Bot accounts").
+    const tagged = live ? [who, ...(m.bot_accounts?.some(Boolean) ? [' ', botTag()] : [])] : withBotTag(document.createTextNode(who), m.bot_accounts?.[0]);
+    const info = h('span', { class: 'minfo' }, h('strong', {}, ...tagged), h('span', { class: 'sub', text: sub }));
     let action: HTMLElement;
-    if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: 'Watch' });
+    if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: t('lobby.watch') });
     else {
-      const b = button('Join', 'btn primary join');
+      const b = button(t('lobby.join'), 'btn primary join');
       b.addEventListener('click', () => void joinAs(m, b));
       action = b;
     }
@@ -172,68 +175,67 @@ export function startLobby(root: HTMLElement): void {
   const refresh = async () => {
     try {
       const [open, live] = await Promise.all([listMatches('open'), listMatches('live')]);
-      fill(openList, open.filter((m) => !m.private), false, 'No open matches right now: create one and share the link.');
-      fill(liveList, live, true, 'Nobody is playing right now.');
+      fill(openList, open.filter((m) => !m.private), false, t('lobby.noOpen'));
+      fill(liveList, live, true, t('lobby.nobodyPlaying'));
     } catch (err) {
-      const text = err instanceof LobbyError ? errorWords(err) : 'The lobby cannot be reached.';
+      const text = err instanceof LobbyError ? errorWords(err) : t('lobby.unreachable');
       openList.replaceChildren(h('li', { class: 'empty', text }));
     }
   };
 
   // ---- join by link ----
-  const linkInput = h('input', { type: 'url', placeholder: 'Paste an invite or spectator link', 'aria-label': 'Invite or spectator link' });
-  const linkForm = h('form', { class: 'linkform' }, linkInput, button('Go', 'btn go'));
+  const linkInput = h('input', { type: 'url', placeholder: t('lobby.linkPlaceholder'), 'aria-label': t('lobby.linkLabel') });
+  const linkForm = h('form', { class: 'linkform' }, linkInput, button(t('lobby.go'), 'btn go'));
   linkForm.addEventListener('submit', (e) => {
     e.preventDefault();
     try {
       const url = new URL(linkInput.value.trim(), location.href);
       if (url.origin === location.origin && url.pathname.startsWith('/m/')) location.assign(url.pathname + url.hash);
-      else error.textContent = 'That is not a fairgammon match link of this server.';
+      else error.textContent = t('lobby.notOurLink');
     } catch {
-      error.textContent = 'That is not a link.';
+      error.textContent = t('lobby.notALink');
     }
   });
 
   const hero = heroSection(
-    'Backgammon with dice nobody can fix',
-    'Both browsers commit to secret hash chains and every roll comes from both — not even the server can choose or predict the dice. ' +
-      'Every roll is checked on your screen as it happens.',
+    t('lobby.heroTitle'),
+    t('lobby.heroText'),
   );
   const side = h(
     'div',
     { class: 'lobby-side' },
     quickPairing(storage, () => (signedIn ? name.value : rememberName(storage, name))),
-    h('section', { class: 'card' }, h('h2', { text: 'Open matches' }), openList),
-    h('section', { class: 'card' }, h('h2', { text: 'Live now' }), liveList),
-    h('section', { class: 'card' }, h('h2', { text: 'Have a link?' }), linkForm),
+    h('section', { class: 'card' }, h('h2', { text: t('lobby.openMatches') }), openList),
+    h('section', { class: 'card' }, h('h2', { text: t('lobby.liveNow') }), liveList),
+    h('section', { class: 'card' }, h('h2', { text: t('lobby.haveLink') }), linkForm),
     h(
       'p',
       { class: 'lobby-links' },
-      h('a', { href: '/local', text: hasSavedGame() ? 'Resume the game on this device' : 'Play on this device (two players)' }),
+      h('a', { href: '/local', text: hasSavedGame() ? t('lobby.resumeLocal') : t('lobby.playLocal') }),
       ' · ',
-      h('a', { href: '/rules', text: 'How to play' }),
+      h('a', { href: '/rules', text: t('nav.howToPlay') }),
       ' · ',
-      h('a', { href: '/verify', text: 'Verify a transcript' }),
+      h('a', { href: '/verify', text: t('nav.verify') }),
       ' · ',
-      h('a', { href: '/leaderboard', text: 'Leaderboard' }),
+      h('a', { href: '/leaderboard', text: t('nav.leaderboard') }),
       ' · ',
-      h('a', { href: '/tournaments', text: 'Tournaments' }),
+      h('a', { href: '/tournaments', text: t('nav.tournaments') }),
       ' · ',
-      h('a', { href: '/analyse', text: 'Analysis board' }),
+      h('a', { href: '/analyse', text: t('nav.analyse') }),
       ' · ',
-      h('a', { href: '/trainer', text: 'Trainer' }),
+      h('a', { href: '/trainer', text: t('nav.trainer') }),
       ' · ',
-      h('a', { href: '/imports', text: 'Import a match' }),
+      h('a', { href: '/imports', text: t('nav.imports') }),
       ' · ',
-      h('a', { href: '/games', text: 'My games' }),
+      h('a', { href: '/games', text: t('nav.games') }),
       ' · ',
-      h('a', { href: '/friends', text: 'Friends' }),
+      h('a', { href: '/friends', text: t('nav.friends') }),
     ),
   );
   root.classList.add('fg-app', 'lobby-page');
   root.replaceChildren(pageHeader(accountBox()), h('main', { class: 'lobby' }, hero, h('div', { class: 'lobby-grid' }, form, side)));
-  fill(openList, [], false, 'Loading…');
-  fill(liveList, [], true, 'Loading…');
+  fill(openList, [], false, t('common.loading'));
+  fill(liveList, [], true, t('common.loading'));
   void refresh();
   setInterval(() => {
     if (document.visibilityState === 'visible') void refresh();

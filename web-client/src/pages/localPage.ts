@@ -13,6 +13,7 @@ import type { MatchKind } from '../view/gameView';
 import { LocalGame, type LocalSave } from '../view/localGame';
 import { achievementsPanel, followGame } from './achievements';
 import { pageHeader } from './common';
+import { t } from '../i18n';
 import { tidyNames } from './localNames';
 import './local.css';
 
@@ -86,7 +87,7 @@ function resumeScreen(root: HTMLElement, saved: Stored): void {
     setupScreen(root);
   });
   root.replaceChildren(
-    pageHeader(h('a', { href: '/rules', text: 'How to play' })),
+    pageHeader(h('a', { href: '/rules', text: t('nav.howToPlay') })),
     h(
       'main',
       { class: 'center-card' },
@@ -153,7 +154,7 @@ function setupScreen(root: HTMLElement): void {
     };
     void play(root, setup, null);
   });
-  root.replaceChildren(pageHeader(h('a', { href: '/rules', text: 'How to play' })), h('main', { class: 'center-card' }, form));
+  root.replaceChildren(pageHeader(h('a', { href: '/rules', text: t('nav.howToPlay') })), h('main', { class: 'center-card' }, form));
 }
 
 async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null): Promise<void> {
@@ -181,7 +182,7 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
   app.overlay.append(cover);
   app.sideLinks.append(
     h('div', { class: 'row local-actions' }, pauseBtn, newGame),
-    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: 'Back to the lobby' }), h('a', { class: 'rules-link', href: '/rules', text: 'How to play' })),
+    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: 'Back to the lobby' }), h('a', { class: 'rules-link', href: '/rules', text: t('nav.howToPlay') })),
   );
   const render = () => {
     cover.hidden = !game.paused;

@@ -31,6 +31,8 @@ import type { SecretStorage } from '../fairdice';
 import { BoardApp } from '../ui/app';
 import { chatPanel } from '../ui/chatPanel';
 import { account } from './account';
+import { reportButton, reportDialog } from './report';
+import type { ChatLine } from '../net/protocol';
 import { button, h } from '../ui/dom';
 import { followComputerMatch } from './achievements';
 import { ConnectionBanner } from './banner';
@@ -182,10 +184,23 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
       if (s.bot_accounts?.some(Boolean)) app.markBots(s.bot_accounts);
     })
     .catch(() => undefined);
-  const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n));
+  // A signed-in viewer reports a player of the match, or a line of the chat (docs/moderation.md).
+  const reporting: { line: ((line: ChatLine) => void) | null } = { line: null };
+  const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n), reporting);
   // Against the computer a player has nobody to talk to: no chat (spectators keep theirs).
   const chatBox = h('div', { class: 'chat-box' }, chat.el);
   app.sideExtra.prepend(chatBox);
+  const reports = h('div', { class: 'row report-row', hidden: '' });
+  app.sideExtra.append(reports);
+  void account().then(async (me) => {
+    if (!me) return;
+    reporting.line = (line) => document.body.append(reportDialog({ name: line.name, match: matchId, room: line.room, line: line.n }, line.text));
+    chat.refresh();
+    const summary = await getMatch(matchId).catch(() => null);
+    const others = (summary?.names ?? []).filter((n, i): n is string => n !== null && summary?.accounts?.[i] === true && n.toLowerCase() !== me.username.toLowerCase());
+    reports.replaceChildren(...others.map((n) => reportButton({ name: n, match: matchId }, `Report ${n}`)));
+    reports.hidden = others.length === 0;
+  });
   const moves = liveRecord(session, matchId);
   app.sideMain.append(moves.el);
   void attachBotPanel(app, session, matchId, record).then((level) => {

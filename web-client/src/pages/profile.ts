@@ -17,6 +17,7 @@ import { myNav } from './mine';
 import { block, follow, getFriends, unfollow } from '../net/friendsApi';
 import { pageHeader } from './common';
 import { ratingChart } from './ratingChart';
+import { reportButton } from './report';
 import { skillCards } from './skillPanel';
 
 const what = (e: HistoryEntry): string => (e.mode === 'match' ? `${e.length}-point match` : e.mode === 'money' ? 'Money session' : 'Single game');
@@ -163,7 +164,7 @@ async function peopleActions(name: string, own: boolean): Promise<HTMLElement> {
       error.textContent = errorWords(err);
     }
   });
-  box.append(toggle, dare, shun, error);
+  box.append(toggle, dare, shun, reportButton({ name }), error);
   return box;
 }
 

@@ -8,6 +8,7 @@ import '../ui/pages.css';
 import './rules.css';
 import { h } from '../ui/dom';
 import { pageHeader } from './common';
+import { t } from '../i18n';
 
 type Block = string | readonly string[];
 
@@ -127,7 +128,7 @@ export function startRulesPage(root: HTMLElement): void {
   }
   toc.append(list, h('p', { class: 'links' }, h('a', { class: 'btn primary', href: '/', text: 'Play online' }), h('a', { class: 'btn', href: '/local', text: 'Play on this device' })));
   root.replaceChildren(
-    pageHeader(h('a', { href: '/', text: 'Lobby' })),
+    pageHeader(h('a', { href: '/', text: t('nav.lobby') })),
     h('main', { class: 'rules' }, h('h1', { text: 'How to play backgammon' }), h('div', { class: 'rules-grid' }, toc, body)),
   );
   document.title = 'How to play · fairgammon';

@@ -6,7 +6,7 @@
  */
 
 import type { SecretStorage } from '../fairdice';
-import type { ChatRoom } from '../net/protocol';
+import type { ChatLine, ChatRoom } from '../net/protocol';
 import { MAX_CHAT_CHARS } from '../net/protocol';
 import type { MatchSession } from '../net/session';
 import { button, h } from './dom';
@@ -19,7 +19,9 @@ export function chatPanel(
   storage: SecretStorage,
   spectatorName: () => string | null,
   setSpectatorName: (name: string) => void = () => undefined,
-): { el: HTMLElement; render: () => void } {
+  /** Set (once the viewer is known to be signed in): how a signed-in speaker's line is reported. */
+  reporting: { line: ((line: ChatLine) => void) | null } = { line: null },
+): { el: HTMLElement; render: () => void; refresh: () => void } {
   const chat = session.chat;
   // A guest spectator chats under the name typed here (kept like the lobby's name); a
   // signed-in one under the account's name whatever is typed.
@@ -110,11 +112,23 @@ export function chatPanel(
               { class: `chat-line${l.seat !== null && l.seat === chat.seat ? ' mine' : ''}` },
               h('span', { class: 'who', text: l.account ? l.name : l.seat === null ? `${l.name} (guest)` : l.name }),
               h('span', { class: 'said', text: l.text }),
+              ...(reporting.line && l.account && !(l.seat !== null && l.seat === chat.seat) ? [flag(l)] : []),
             ),
           )
         : [h('li', { class: 'chat-empty', text: room === 'players' ? 'Say hello to your opponent.' : 'Spectators talk here; the players do not see it during the match.' })]),
     );
     list.scrollTop = list.scrollHeight;
   }
-  return { el, render };
+  /** The button that reports a signed-in speaker's line (docs/moderation.md). */
+  function flag(line: ChatLine): HTMLElement {
+    const b = h('button', { type: 'button', class: 'chat-report', title: `Report this line of ${line.name}`, 'aria-label': `Report this line of ${line.name}` }); // its flag drawn by CSS: not part of the line's text
+    b.addEventListener('click', () => reporting.line?.(line));
+    return b;
+  }
+  /** Draw again (whether lines may be reported changed). */
+  const refresh = () => {
+    shown = '';
+    render();
+  };
+  return { el, render, refresh };
 }

@@ -1,0 +1,81 @@
+"""What each older protocol version lacks, and the frames a server sends a client of that version
+(pure): the one place that knows the wire's history (docs/protocol.md, "Versions and
+deprecation").
+
+Version 2 added the time reserve: ``match_created.reserve`` (so also the snapshot's
+``settings.reserve``) and ``clock.reserves`` (in an event's ``n`` and the snapshot's
+``game.clock``). A version-1 client takes part only in matches without a reserve (its
+``hello`` for another match is refused ``unsupported_version``), and :func:`for_version` takes
+those fields out of every frame it is sent, so it receives exactly the frames version 1 had.
+Version 3 added no field to any frame of a match an older client may play.
+
+>>> from protocol.codec import encode
+>>> from protocol.events import Clock, Passed
+>>> from protocol.messages import Event
+>>> frame = encode(Event(v=3, data=Passed(1, 1, 7), next=Clock("decide", (0,), 123)))
+>>> import msgpack
+
+from protocol.limits import PROTOCOL_VERSION, PROTOCOL_VERSIONS
+>>> msgpack.unpackb(for_version(frame, 1))["n"]
+{'phase': 'decide', 'seats': [0], 'deadline': 123}
+>>> for_version(frame, 2) == frame
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from protocol.limits import PROTOCOL_VERSION, PROTOCOL_VERSIONS
+
+ADDED: dict[int, dict[str, tuple[str, ...]]] = {
+    2: {"match_created": ("reserve",), "clock": ("reserves",)},
+}
+"""The fields each version added to existing maps (the map named as the docs' tables name it),
+for the docs and for :func:`for_version`."""
+
+SUNSET: dict[int, str] = {1: "2027-06-30"}
+"""The deprecated versions and the last day (UTC) a server is promised to speak each: at least
+six months after the version that replaced it shipped (docs/protocol.md, "Versions and
+deprecation"); told to every client at ``GET /api/protocol``."""
+
+
+def info() -> dict[str, object]:
+    """What ``GET /api/protocol`` answers: the newest version, every version spoken, and the
+    deprecated ones with their last day."""
+    return {
+        "version": PROTOCOL_VERSION,
+        "versions": list(PROTOCOL_VERSIONS),
+        "deprecated": [{"version": v, "until": day} for v, day in sorted(SUNSET.items())],
+    }
+
+
+def for_version(frame: bytes, proto: int) -> bytes:
+    """The server's frame as a client of version ``proto`` is to receive it: unchanged for
+    version 2 and later; for version 1 without the fields version 2 added."""
+    if proto >= 2:
+        return frame
+    obj = msgpack.unpackb(frame, raw=False)
+    changed = False
+    kind = obj.get("t")
+    if kind == "event":
+        payload = obj.get("p")
+        if obj.get("k") == "match_created" and isinstance(payload, dict):
+            changed |= _drop(payload, ADDED[2]["match_created"])
+        changed |= _drop(obj.get("n"), ADDED[2]["clock"])
+    elif kind == "snapshot":
+        state = (obj.get("p") or {}).get("state") or {}
+        changed |= _drop(state.get("settings"), ADDED[2]["match_created"])
+        changed |= _drop((state.get("game") or {}).get("clock"), ADDED[2]["clock"])
+    return msgpack.packb(obj, use_bin_type=True) if changed else frame
+
+
+def _drop(fields: Any, names: tuple[str, ...]) -> bool:
+    if not isinstance(fields, dict):
+        return False
+    found = [n for n in names if n in fields]
+    for name in found:
+        del fields[name]
+    return bool(found)

@@ -1,0 +1,122 @@
+/**
+ * The browser's words: one message catalogue per language (messages/<code>.json, English the
+ * source), ICU message syntax (./format.ts), the language chosen from the browser or the player's
+ * pick (remembered in localStorage), and `<html lang dir>` naming it. docs/architecture.md,
+ * "Languages", says how to add a key or a language.
+ */
+
+import en from './messages/en.json';
+import tr from './messages/tr.json';
+import el from './messages/el.json';
+import ar from './messages/ar.json';
+import ru from './messages/ru.json';
+import de from './messages/de.json';
+import es from './messages/es.json';
+import fr from './messages/fr.json';
+import it from './messages/it.json';
+import { formatParts, parse, type Args, type Part } from './format';
+
+export type MessageKey = keyof typeof en;
+export type Catalogue = Readonly<Record<MessageKey, string>>;
+
+/** The languages offered: code, its own name, and its direction. */
+export const LANGUAGES = [
+  { code: 'en', name: 'English', dir: 'ltr' },
+  { code: 'tr', name: 'Türkçe', dir: 'ltr' },
+  { code: 'el', name: 'Ελληνικά', dir: 'ltr' },
+  { code: 'ar', name: 'العربية', dir: 'rtl' },
+  { code: 'ru', name: 'Русский', dir: 'ltr' },
+  { code: 'de', name: 'Deutsch', dir: 'ltr' },
+  { code: 'es', name: 'Español', dir: 'ltr' },
+  { code: 'fr', name: 'Français', dir: 'ltr' },
+  { code: 'it', name: 'Italiano', dir: 'ltr' },
+] as const;
+export type Lang = (typeof LANGUAGES)[number]['code'];
+
+/** Every catalogue by its language (tests check them against the English one). */
+export const CATALOGUES: Readonly<Record<Lang, Partial<Record<string, string>>>> = { en, tr, el, ar, ru, de, es, fr, it };
+
+const STORE_KEY = 'fg:lang';
+
+/** The first of `wanted` (BCP 47 tags, most wanted first) that we speak, else English. */
+export function pickLanguage(wanted: readonly string[]): Lang {
+  for (const tag of wanted) {
+    const base = tag.toLowerCase().split(/[-_]/)[0];
+    const found = LANGUAGES.find((l) => l.code === base);
+    if (found) return found.code;
+  }
+  return 'en';
+}
+
+function stored(): string | null {
+  try {
+    return localStorage.getItem(STORE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The language to show: the player's remembered pick, else the browser's languages. */
+export function initialLanguage(): Lang {
+  const pick = stored();
+  if (pick && LANGUAGES.some((l) => l.code === pick)) return pick as Lang;
+  const nav = typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  return pickLanguage(nav);
+}
+
+let current: Lang = typeof window === 'undefined' ? 'en' : initialLanguage();
+const cache = new Map<string, Part[]>();
+
+/** The language being shown. */
+export function language(): Lang {
+  return current;
+}
+
+/** Its direction. */
+export function direction(lang: Lang = current): 'ltr' | 'rtl' {
+  return LANGUAGES.find((l) => l.code === lang)!.dir;
+}
+
+/** Show `lang` from now on (and name it on `<html>`); `remember` keeps it for next visits. */
+export function setLanguage(lang: Lang, remember = false): void {
+  current = lang;
+  if (remember) {
+    try {
+      localStorage.setItem(STORE_KEY, lang);
+    } catch {
+      /* private mode: the pick lasts this page */
+    }
+  }
+  applyToDocument();
+}
+
+/** Name the language and direction on `<html>`. */
+export function applyToDocument(): void {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = current;
+  document.documentElement.dir = direction();
+}
+
+/** The message `key` in the current language (English when a catalogue lacks it), formatted. */
+export function t(key: MessageKey, args?: Args, lang: Lang = current): string {
+  const source = CATALOGUES[lang][key] ?? en[key];
+  const id = `${lang}\u0000${key}`;
+  let parts = cache.get(id);
+  if (!parts) cache.set(id, (parts = parse(source)));
+  return formatParts(parts, lang, args);
+}
+
+/** A number per locale. */
+export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(current, options).format(n);
+}
+
+/** A date (and time) per locale. */
+export function formatDate(d: Date | number | string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
+  return new Intl.DateTimeFormat(current, options).format(new Date(d));
+}
+
+/** "3 days ago", "in 2 hours" per locale. */
+export function formatRelative(value: number, unit: Intl.RelativeTimeFormatUnit): string {
+  return new Intl.RelativeTimeFormat(current, { numeric: 'auto' }).format(value, unit);
+}
