@@ -63,6 +63,9 @@ class HttpCode(enum.StrEnum):
     # Correspondence, friends, challenges (docs/correspondence.md, docs/friends.md)
     TOO_MANY_GAMES = "too_many_games"
     VACATION_USED = "vacation_used"
+    # Bot accounts (docs/accounts.md, "Bot accounts")
+    BOT_POOL = "bot_pool"
+    BOT_REFUSED = "bot_refused"
     # Reports and moderators (docs/moderation.md)
     MUTED = "muted"
     BANNED = "banned"
@@ -115,6 +118,11 @@ DESCRIPTIONS: dict[HttpCode, str] = {
     "account already plays as many as it may at once (`FAIRGAMMON_GAMES_PER_ACCOUNT`)",
     HttpCode.VACATION_USED: "a vacation longer than the days left this year "
     "(`FAIRGAMMON_VACATION_DAYS` a year)",
+    HttpCode.BOT_POOL: "bots are rated apart from humans: a rated match, seek or challenge "
+    "between a bot account and a human's, or a bot's challenge to a human (docs/accounts.md, "
+    "\"Bot accounts\")",
+    HttpCode.BOT_REFUSED: "`POST /api/my/bot`: the account has played a rated match against "
+    "humans (only the operator can make it a bot)",
     HttpCode.MUTED: "a moderator muted the account: it cannot chat (on the WebSocket the "
     "line is refused with `forbidden`, the message saying so)",
     HttpCode.BANNED: "a moderator banned the account: it cannot play rated, chat or report",
@@ -151,6 +159,8 @@ STATUS: dict[HttpCode, int] = {
     HttpCode.BAD_MATCH_FILE: 400,
     HttpCode.TOO_MANY_GAMES: 409,
     HttpCode.VACATION_USED: 409,
+    HttpCode.BOT_POOL: 403,
+    HttpCode.BOT_REFUSED: 409,
     HttpCode.MUTED: 403,
     HttpCode.BANNED: 403,
     HttpCode.RATING_SUSPENDED: 403,

@@ -94,6 +94,9 @@ PLAYER_WORDS: dict[ApiErrorCode, str] = {
     # Correspondence
     HttpCode.TOO_MANY_GAMES: "You already play as many correspondence matches as allowed.",
     HttpCode.VACATION_USED: "That is more vacation than you have left this year.",
+    HttpCode.BOT_POOL: "Bots are rated apart: a bot and a human play unrated matches only.",
+    HttpCode.BOT_REFUSED: "This account has played rated matches against people: "
+    "it cannot become a bot.",
     # Reports and moderators (docs/moderation.md)
     HttpCode.MUTED: "A moderator silenced your account: you cannot chat.",
     HttpCode.BANNED: "A moderator barred your account: you cannot play rated, chat or report.",

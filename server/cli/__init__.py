@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play-random": ("play_random", "a bot that joins a match and plays random legal moves"),
     "bots": ("bots", "run bot worker processes: the computer opponent (docs/bots.md)"),
     "analyse": ("analyse", "run analysis worker processes: luck and skill of every finished game"),
+    "accounts": ("accounts", "operator's account commands: mark a bot account (docs/accounts.md)"),
     "flags": ("flags", "print the matches flagged for fair play, newest first (docs/fairplay.md)"),
 }
 

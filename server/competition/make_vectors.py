@@ -138,6 +138,23 @@ def named() -> list[dict[str, Any]]:
             m5("a", "b1", t + 7_000, account="ann", rating=1500, range=100),
             m5("b", "b2", t, account="bob", rating=1600),
         ]),
+        case("a human's seek excludes bots by default", t, [
+            m5("a", "b1", t - 100, rated=False, account="ann", rating=1500),
+            m5("b", "b2", t - 50, rated=False, account="bot1", rating=1500, bot=True, bots=True),
+        ]),
+        case("a human who accepts bots meets one, unrated", t, [
+            m5("a", "b1", t - 100, rated=False, account="ann", rating=1500, bots=True),
+            m5("b", "b2", t - 50, rated=False, account="bot1", rating=1500, bot=True),
+        ]),
+        case("rated: a bot never meets a human", t, [
+            m5("a", "b1", t - 100, account="ann", rating=1500, bots=True),
+            m5("b", "b2", t - 50, account="bot1", rating=1500, bot=True, bots=True),
+        ]),
+        case("two bots pair, skipping a human", t, [
+            m5("a", "b1", t - 300, account="bot1", rating=1500, bot=True),
+            m5("b", "b2", t - 200, account="ann", rating=1500),
+            m5("c", "b3", t - 100, account="bot2", rating=1500, bot=True),
+        ]),
         case("four in a row pair 1-2 and 3-4", t, [
             Seek(s, "single_game", 0, 30, False, f"b{i}", t - 100 + i)
             for i, s in enumerate("abcd")

@@ -120,13 +120,16 @@ class QuickPairing:
         account: str | None = None,
         rating: int | None = None,
         range: int | None = None,
+        bot: bool = False,
+        bots: bool = False,
     ) -> str:
         """Queue a seek (refused with ``bad_seek`` when the rules cannot read it) and pair what
         can be paired now; its id."""
         now = self.now()
         seek_id = secrets.token_hex(16)
         seek = check(
-            Seek(seek_id, mode, length, clock, rated, browser, now, account, rating, range)
+            Seek(seek_id, mode, length, clock, rated, browser, now, account, rating, range, bot,
+                 bots)
         )
         stored = seek_json(seek, name=seeker.name, ref=seeker.ref)
         run = await self.pool.run(now, (seek.id, stored))

@@ -25,9 +25,9 @@ takes the time ``now`` (and optionally one new seek) and, atomically:
 2. reads the pool in queue order; the seeks queued ``SEEK_TTL_MS`` ago or more are gone;
 3. pairs the live seeks oldest first: in each set of terms (seeks of different terms never
    fit), each unpaired seek takes the oldest unpaired later seek that fits (the rules of
-   :func:`~server.competition.seeks.fits`, in whole numbers: the widening is
-   ``range + WIDEN_POINTS × ((w − w mod WIDEN_EVERY_MS) / WIDEN_EVERY_MS)``); the pairs are
-   listed in the order the global loop forms them (by the older seek's place in the queue);
+   :func:`~server.competition.seeks.fits`, bots and humans included, in whole numbers: the
+   widening is ``range + WIDEN_POINTS × ((w − w mod WIDEN_EVERY_MS) / WIDEN_EVERY_MS)``); the pairs
+   are listed in the order the global loop forms them (by the older seek's place in the queue);
 4. finds the seeks to offer the computer (:func:`~server.competition.seeks.offer_computer`,
    over the whole pool as read);
 5. writes the outcome: each pair leaves the pool, its match id is
@@ -63,7 +63,8 @@ LAUNCH_LEASE_MS = 3_000
 """How long the process that paired two seeks has to create their match before others may."""
 
 TAG = "fg:{seeks}"
-RULE_FIELDS = ("mode", "length", "clock", "rated", "browser", "since", "account", "rating", "range")
+RULE_FIELDS = ("mode", "length", "clock", "rated", "browser", "since", "account", "rating", "range",
+               "bot", "bots")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +157,11 @@ local function fits(a, b)
   if a.id == b.id or a.browser == b.browser then return false end
   if a.account ~= nil and a.account == b.account then return false end
   if a.rated and (a.rating == nil or b.rating == nil) then return false end
+  if (a.bot == true) ~= (b.bot == true) then
+    local human = a
+    if a.bot == true then human = b end
+    if a.rated or human.bots ~= true then return false end
+  end
   local sides = {{a, b}, {b, a}}
   for k = 1, 2 do
     local me, other = sides[k][1], sides[k][2]

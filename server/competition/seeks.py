@@ -10,6 +10,9 @@ Two seeks *fit* at time ``now`` when
 * they are different seeks on the same terms (mode, length, clock, rated);
 * they are not the same person: different browsers, and not the same account;
 * a rated seek comes from an account with a rating (so both do: the terms are the same);
+* bots and humans (docs/accounts.md, "Bot accounts"): a seek of a bot account (``bot``) fits a
+  human's seek only when the human's accepts bots (``bots``, false unless asked) and neither is
+  rated (bots are rated apart); two bots' seeks fit as any two seeks;
 * for each of the two that has a range, the other has a rating and the gap between the ratings
   is at most the range *as widened by waiting*:
   ``range + WIDEN_POINTS × ⌊max(0, now − since) / WIDEN_EVERY_MS⌋`` — 50 points more every
@@ -63,6 +66,10 @@ class Seek:
     account: str | None = None
     rating: int | None = None
     range: int | None = None
+    bot: bool = False
+    """The seeker is a bot account."""
+    bots: bool = False
+    """A human's seek that accepts a bot opponent (unrated only)."""
 
     @property
     def terms(self) -> tuple[str, int, int, bool]:
@@ -84,8 +91,11 @@ def check(seek: Seek) -> Seek:
     for name in ("length", "clock", "since"):
         if not _whole(getattr(seek, name)) or getattr(seek, name) < 0:
             raise bad(f"{name} is a whole number, 0 or more")
-    if not isinstance(seek.rated, bool):
-        raise bad("rated is true or false")
+    for name in ("rated", "bot", "bots"):
+        if not isinstance(getattr(seek, name), bool):
+            raise bad(f"{name} is true or false")
+    if seek.bot and seek.account is None:
+        raise bad("a bot is an account")
     if seek.account is not None and (not isinstance(seek.account, str) or not seek.account):
         raise bad("account is a non-empty string or none")
     if seek.rating is not None and (seek.account is None or not _whole(seek.rating)):
@@ -116,6 +126,10 @@ def fits(a: Seek, b: Seek, now: int) -> bool:
         return False
     if a.rated and (a.rating is None or b.rating is None):
         return False
+    if a.bot != b.bot:
+        human = b if a.bot else a
+        if a.rated or not human.bots:
+            return False
     for me, other in ((a, b), (b, a)):
         gap = allowed_gap(me, now)
         if gap is None:

@@ -76,6 +76,8 @@ class Account:
     rating: float
     experience: int
     matches: int
+    bot: bool = False
+    """A bot account: an outside engine, rated in the bots' pool (docs/accounts.md)."""
 
     @classmethod
     def of(cls, row: dict[str, str]) -> Account:
@@ -86,6 +88,7 @@ class Account:
             float(row.get("rating", START_RATING)),
             int(row.get("exp", 0)),
             int(row.get("matches", 0)),
+            row.get("bot") == "1",
         )
 
     @property
@@ -99,6 +102,7 @@ class Account:
             "rating": round(self.rating, 2),
             "experience": self.experience,
             "matches": self.matches,
+            "bot": self.bot,
         }
 
 

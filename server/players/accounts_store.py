@@ -6,7 +6,9 @@ under the match's own tag ``{m:<id>}``. The global indexes (the leaderboard, the
 to record, the per-address login throttle) are separate single-key commands.
 
     fg:{u:<name>}:acct         hash: id, name (as typed at sign-up), pw (scrypt record),
-                               created, rating, exp, matches, wins
+                               created, rating, exp, matches, wins, rated_humans (rated
+                               matches against human accounts), bot ('1': a bot account,
+                               docs/accounts.md "Bot accounts"; absent otherwise)
     fg:{u:<name>}:s:<sha256>   string: the account id; one per session, expiring
     fg:{u:<name>}:sessions     set: the <sha256> of each session (for logout everywhere)
     fg:{u:<name>}:fails        counter: failed logins in the current window (expiring)
@@ -29,7 +31,8 @@ to record, the per-address login throttle) are separate single-key commands.
                                lowercased) that moved the ratings, by server time ms (expiring)
     fg:login:<address>         counter: failed logins from one address (expiring)
     fg:signup:<address>        counter: sign-ups from one address (expiring)
-    fg:idx:leaders             sorted set: rated accounts by rating
+    fg:idx:leaders             sorted set: rated human accounts by rating
+    fg:idx:leaders:bots        sorted set: rated bot accounts by rating (their own pool)
     fg:idx:results             sorted set: matches whose result is still to be recorded
     fg:idx:fairflags           sorted set: every match flagged for fair play, by time ms (the
                                flags themselves are the result's ``flags`` and ``shared``)
@@ -43,6 +46,12 @@ import msgpack
 import redis.asyncio as aioredis
 
 LEADERS = "fg:idx:leaders"
+BOT_LEADERS = "fg:idx:leaders:bots"
+
+
+def leaders_key(bot: bool) -> str:
+    """The leaderboard index of one rating pool: humans', or bots'."""
+    return BOT_LEADERS if bot else LEADERS
 RESULTS_DUE = "fg:idx:results"
 FAIR_FLAGS = "fg:idx:fairflags"
 ADDRESSES = 20
@@ -144,7 +153,8 @@ return n
 """
 
 # KEYS: acct, done, hist, pub, chart, rpending. ARGV: match id, account id, rated (0/1), rating
-# change, experience gain, won (0/1), history record, public (0/1), time ms.
+# change, experience gain, won (0/1), history record, public (0/1), time ms, human pool (0/1:
+# a rated match between human accounts, counted in rated_humans).
 # Records one finished match for one account, once: returns the rating after it, or -1 when
 # the account is gone (deleted, or deleted and signed up again: another id), or the rating
 # unchanged when the match was recorded already. The match is no longer pending either way.
@@ -160,6 +170,9 @@ local rating = redis.call('HGET', KEYS[1], 'rating')
 if ARGV[3] == '1' then
   rating = redis.call('HINCRBYFLOAT', KEYS[1], 'rating', ARGV[4])
   redis.call('HINCRBY', KEYS[1], 'exp', ARGV[5])
+  if ARGV[10] == '1' then
+    redis.call('HINCRBY', KEYS[1], 'rated_humans', 1)
+  end
   local label = ARGV[1]
   if ARGV[8] ~= '1' then
     label = ''
@@ -174,6 +187,37 @@ if ARGV[8] == '1' then
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 return rating
+"""
+
+# KEYS: acct, human leaders, bot leaders. ARGV: account id, on (0/1), only if no rated match
+# against humans (0/1). Marks or unmarks a bot account and moves its leaderboard entry to its
+# pool's board: 1 done, 0 no such account, -1 refused (it played rated against humans).
+_MARK_BOT = """
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then
+  return 0
+end
+if ARGV[3] == '1' then
+  -- rated_humans is counted since bot accounts exist; before, every rated match was one
+  local against = redis.call('HGET', KEYS[1], 'rated_humans')
+  if against == false then against = redis.call('HGET', KEYS[1], 'exp') or '0' end
+  if tonumber(against) > 0 then
+    return -1
+  end
+end
+local key = string.lower(redis.call('HGET', KEYS[1], 'name'))
+redis.call('ZREM', KEYS[2], key)
+redis.call('ZREM', KEYS[3], key)
+if ARGV[2] == '1' then
+  redis.call('HSET', KEYS[1], 'bot', '1')
+else
+  redis.call('HDEL', KEYS[1], 'bot')
+end
+if tonumber(redis.call('HGET', KEYS[1], 'exp') or '0') > 0 then
+  local board = KEYS[2]
+  if ARGV[2] == '1' then board = KEYS[3] end
+  redis.call('ZADD', board, redis.call('HGET', KEYS[1], 'rating'), key)
+end
+return 1
 """
 
 # KEYS: lock. ARGV: owner. Releases the lock if this owner still holds it.
@@ -206,6 +250,7 @@ class AccountsStore:
         self._record = redis.register_script(_RECORD)
         self._claim = redis.register_script(_CLAIM)
         self._unlock = redis.register_script(_UNLOCK)
+        self._mark_bot = redis.register_script(_MARK_BOT)
 
     # --- accounts
 
@@ -246,6 +291,13 @@ class AccountsStore:
         ]
         await self.redis.delete(*keys)  # one slot: atomic
         await self.redis.zrem(LEADERS, name.lower())
+        await self.redis.zrem(BOT_LEADERS, name.lower())
+
+    async def mark_bot(self, name: str, account_id: str, on: bool, only_fresh: bool) -> int:
+        """Mark (``on``) or unmark a bot account; ``only_fresh``: refuse one that played a
+        rated match against humans. 1 done, 0 no such account, -1 refused."""
+        keys = [account_key(name), LEADERS, BOT_LEADERS]
+        return int(await self._mark_bot(keys=keys, args=[account_id, int(on), int(only_fresh)]))
 
     # --- addresses (fair play: docs/fairplay.md)
 
@@ -317,6 +369,7 @@ class AccountsStore:
         record: bytes,
         public: bool,
         now: int,
+        humans: bool = False,
     ) -> float | None:
         """Record a finished match for one account, once (see ``_RECORD``): the rating after
         it, or None when the account is gone."""
@@ -329,7 +382,7 @@ class AccountsStore:
             pending_key(name),
         ]
         args = [match_id, account_id, int(rated), repr(delta), experience, int(won), record,
-                int(public), now]  # fmt: skip
+                int(public), now, int(humans)]  # fmt: skip
         out = float(await self._record(keys=keys, args=args))
         return None if out < 0 else out
 
@@ -418,11 +471,11 @@ class AccountsStore:
     async def chart(self, name: str, points: int) -> list[bytes]:
         return await self.redis.lrange(chart_key(name), -points, -1)
 
-    async def lead(self, name: str, rating: float) -> None:
-        await self.redis.zadd(LEADERS, {name.lower(): rating})
+    async def lead(self, name: str, rating: float, bot: bool = False) -> None:
+        await self.redis.zadd(leaders_key(bot), {name.lower(): rating})
 
-    async def leaders(self, count: int) -> list[tuple[str, float]]:
-        rows = await self.redis.zrevrange(LEADERS, 0, count - 1, withscores=True)
+    async def leaders(self, count: int, bots: bool = False) -> list[tuple[str, float]]:
+        rows = await self.redis.zrevrange(leaders_key(bots), 0, count - 1, withscores=True)
         return [(m.decode(), float(s)) for m, s in rows]
 
     async def due(self, match_id: str, at: int) -> None:

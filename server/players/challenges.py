@@ -22,6 +22,7 @@ import msgpack
 from redis import asyncio as aioredis
 
 from server.match.store import Store
+from server.players import accounts_store
 from server.players.accounts_store import tag
 
 MAX_PENDING = 20
@@ -86,7 +87,9 @@ class Challenges:
 
     async def listing(self, account_key: str, now: int) -> dict[str, list[dict[str, Any]]]:
         """The open challenges the account received and sent, newest first, each with the
-        match's terms: ``{match, from, to, mode, length, days, clock, created}``."""
+        match's terms: ``{match, from, to, bot, mode, length, days, clock, created}`` (``bot``:
+        whether the other player, the sender of one received or the receiver of one sent, is
+        a bot account: docs/accounts.md, "Bot accounts")."""
         out: dict[str, list[dict[str, Any]]] = {}
         for box, key in (("received", inbox_key(account_key)), ("sent", outbox_key(account_key))):
             ids = [m.decode() for m in await self.redis.zrevrange(key, 0, 99)]
@@ -94,11 +97,16 @@ class Challenges:
             summaries = await self.store.listing(ids, ("a1",)) if ids else []
             for match_id, (blob, _) in zip(ids, summaries, strict=True):
                 c = await self.get(match_id)
+                other = None if c is None else c.sender if box == "received" else c.receiver
+                bot = None
+                if other is not None:
+                    bot = await self.redis.hget(accounts_store.account_key(other), "bot")
                 summary = msgpack.unpackb(blob, raw=False) if blob else None
                 if c is None or summary is None or summary["phase"] != "waiting":
                     stale.append(match_id)
                     continue
                 rows.append({"match": match_id, "from": summary["names"][0], "to": c.receiver,
+                             "bot": bot == b"1",
                              "mode": summary["mode"], "length": summary["length"],
                              "days": summary.get("days", 0), "clock": summary["clock"],
                              "created": summary["created"]})  # fmt: skip

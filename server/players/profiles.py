@@ -92,6 +92,13 @@ def seat_link(seat: int, ref: str | None, rated: bool = False) -> dict[str, byte
     return fields
 
 
+def same_pool(a: bool, b: bool) -> None:
+    """A rated match is between two humans or two bots (bots are rated apart: docs/accounts.md,
+    "Bot accounts"): ``bot_pool`` otherwise."""
+    if a != b:
+        raise Refused(HttpCode.BOT_POOL, "bots are rated apart: a bot and a human play unrated")
+
+
 SANCTION_WORDS = {
     "banned": (HttpCode.BANNED, "a moderator banned this account"),
     "rating_suspended": (HttpCode.RATING_SUSPENDED, "a moderator suspended this account's rating"),
@@ -112,8 +119,8 @@ async def may_play_rated(request: Request, account: Account | None) -> None:
 
 
 async def check_join(request: Request, match_id: str, account: Account | None) -> None:
-    """A rated match takes only a signed-in player in good standing, and nobody plays their
-    own account."""
+    """A rated match takes only a signed-in player in good standing, of the creator's rating
+    pool (humans or bots), and nobody plays their own account."""
     creator, _, rated = await players(request).results.seats(match_id)
     if rated and account is None:
         raise Refused(HttpCode.NEEDS_ACCOUNT, "sign in to join a rated match")
@@ -121,6 +128,10 @@ async def check_join(request: Request, match_id: str, account: Account | None) -
         await may_play_rated(request, account)
     if account is not None and creator is not None and creator[1] == account.id:
         raise Refused(HttpCode.SAME_ACCOUNT, "this is your own match")
+    if rated and account is not None and creator is not None:
+        row = await players(request).accounts.store.account(creator[0])
+        if row is not None:
+            same_pool(row.get("bot") == "1", account.bot)
 
 
 async def may_start(request: Request, account: Account | None) -> None:
@@ -144,6 +155,20 @@ async def took_seat(request: Request, account: Account, match_id: str, seat: int
 
 
 async def match_accounts(request: Request, match_id: str) -> dict[str, Any]:
-    """For a match's summary: whether it is rated, and which seats are accounts."""
+    """For a match's summary: whether it is rated, which seats are accounts, and which are
+    bot accounts (``bot_accounts``: outside engines, docs/accounts.md "Bot accounts"; not the
+    built-in computer, the summary's ``bot``)."""
     r0, r1, rated = await players(request).results.seats(match_id)
-    return {"rated": rated, "accounts": [r0 is not None, r1 is not None]}
+    return {"rated": rated, "accounts": [r0 is not None, r1 is not None],
+            "bot_accounts": await bot_accounts(request, [r0, r1])}  # fmt: skip
+
+
+async def bot_accounts(request: Request, refs: list[Any]) -> list[bool]:
+    """Whether each seat's account (a ``(key, id)`` or None) is a bot account."""
+    keys = [ref[0] for ref in refs if ref is not None]
+    rows = iter(await players(request).accounts.store.accounts(keys) if keys else [])
+    out = []
+    for ref in refs:
+        row = next(rows) if ref is not None else None
+        out.append(bool(row and row.get("id") == ref[1] and row.get("bot") == "1"))
+    return out

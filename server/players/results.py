@@ -30,6 +30,11 @@ applied (the account's ``rpending`` set, which the recording script empties). So
 two rated matches end at the same moment has the second change computed from the rating the
 first one left, as if one had ended after the other (in the order they are recorded).
 
+Bot accounts (docs/accounts.md, "Bot accounts") are rated in a pool of their own: a rated
+match between two bots moves their ratings and the bots' leaderboard; a match between a bot and
+a human is never rated (the lobby refuses to seat one as rated; should one be stored as rated
+anyway, it is recorded unrated here). The stored result names the pool (``bots``).
+
 A match nobody started (abandoned before its first game: both seats silent, nobody to blame)
 is recorded for no one: no history line, no count, no rating.
 
@@ -228,9 +233,10 @@ class Results:
             not state.config.private,
             result["at"],
         )
+        bots = bool(result.get("bots"))
         if after is not None and result["rated"]:
-            await self.store.lead(key, after)
-        if result["rated"] and self.top is not None:
+            await self.store.lead(key, after, bot=bots)
+        if result["rated"] and self.top is not None and not bots:
             wall = result.get("wall") or _wall()  # results stored before "wall": now
             await self.top.rated(state.match_id, key, result["deltas"][seat], wall)
 
@@ -257,6 +263,7 @@ class Results:
         options = state.config.options
         winner = state.match.winner
         deltas = [0.0, 0.0]
+        bots = False
         verdict = None
         shared: tuple[str, ...] = ()
         rated = (
@@ -273,11 +280,13 @@ class Results:
         if rated:
             rows = await self.store.accounts([r0[0], r1[0]])
             row0, row1 = rows
-            if row0 and row1 and (row0["id"], row1["id"]) == (r0[1], r1[1]):
+            bots = bool(row0 and row0.get("bot") == "1")
+            mixed = bool(row1 and (row1.get("bot") == "1") != bots)
+            if row0 and row1 and (row0["id"], row1["id"]) == (r0[1], r1[1]) and not mixed:
                 verdict, shared = await self._assess(state, r0[0], r1[0])
                 rated = verdict.rated
             else:
-                rated = False  # an account was deleted meanwhile
+                rated = False  # an account was deleted meanwhile, or a bot met a human
             if rated:
                 a = Standing(float(row0["rating"]), int(row0["exp"]))
                 b = Standing(float(row1["rating"]), int(row1["exp"]))
@@ -286,6 +295,7 @@ class Results:
             "rated": rated,
             "deltas": deltas,
             "exp": options.length if rated else 0,
+            "bots": rated and bots,
             "winner": winner,
             "accounts": [list(r0) if r0 else None, list(r1) if r1 else None],
             "at": self.now(),

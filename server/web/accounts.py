@@ -6,7 +6,8 @@
     DELETE /api/account          {} or no body         -> 200, account and sessions gone
     GET    /api/account                                -> who am I ({signed_in: false} if nobody)
     GET    /api/players/{name}?page=<n>                -> profile, rating chart, history
-    GET    /api/leaderboard                            -> the top rated players
+    GET    /api/leaderboard?pool=humans|bots           -> the top rated players of a pool
+    POST   /api/my/bot           {} or no body         -> 200, the account is now a bot account
     GET    /api/top?period=week|month                  -> the Top Gamer board of the period
 
 State-changing requests also pass :mod:`server.web.origin`. The lobby asks
@@ -34,6 +35,7 @@ from server.web.http_input import NO_FIELDS, STRING, Fields, takes
 PAGE = 20
 CHART_POINTS = 500
 LEADERS = 50
+POOLS = ("humans", "bots")
 CREDENTIALS: Fields = {"username": STRING, "password": STRING}
 
 
@@ -153,20 +155,46 @@ async def profile(request: Request) -> Response:
 
 
 @handles_account_errors
+@takes(NO_FIELDS)
+async def become_bot(request: Request, body: dict[str, Any]) -> Response:
+    """The account asks to be a bot account (docs/accounts.md, "Bot accounts"): granted to an
+    account that never played a rated match against humans; for good (only the operator
+    turns it back)."""
+    account = await signed_in(request)
+    if account is None:
+        return error(HttpCode.NEEDS_ACCOUNT, "not signed in")
+    if not account.bot:
+        done = await players(request).accounts.store.mark_bot(
+            account.key, account.id, on=True, only_fresh=True
+        )
+        if done < 0:
+            return error(HttpCode.BOT_REFUSED, "this account has played rated matches against "
+                         "humans: only the operator can make it a bot")  # fmt: skip
+        if done == 0:
+            return error(HttpCode.SIGNED_OUT, "not signed in")
+    return JSONResponse({"signed_in": True, **account.public(), "bot": True})
+
+
+@handles_account_errors
 async def leaderboard(request: Request) -> Response:
+    pool = request.query_params.get("pool", "humans")
+    if pool not in POOLS:
+        return error(ErrorCode.BAD_FIELD, "pool is humans or bots", 400)
     p = players(request)
     store = p.accounts.store
-    top = await store.leaders(LEADERS * 4)
+    top = await store.leaders(LEADERS * 4, bots=pool == "bots")
     rows = await store.accounts([key for key, _ in top])
     out = []
     for row in rows:
         if row is None or int(row.get("exp", 0)) < p.min_experience:
             continue
+        if (row.get("bot") == "1") != (pool == "bots"):
+            continue  # moved to the other pool meanwhile
         account = Account.of(row)
         out.append({"rank": len(out) + 1, **account.public(), "wins": int(row.get("wins", 0))})
         if len(out) == LEADERS:
             break
-    return JSONResponse({"min_experience": p.min_experience, "players": out})
+    return JSONResponse({"min_experience": p.min_experience, "pool": pool, "players": out})
 
 
 @handles_account_errors
@@ -180,8 +208,8 @@ async def top_gamers(request: Request) -> Response:
     rows = await p.accounts.store.accounts([line["key"] for line in top])
     out = []
     for line, row in zip(top, rows, strict=True):
-        if row is None:
-            continue  # deleted
+        if row is None or row.get("bot") == "1":
+            continue  # deleted, or a bot account (bots are on neither Top Gamer board)
         account = Account.of(row)
         entry = {k: v for k, v in line.items() if k != "key"}
         out.append({"rank": len(out) + 1, "username": account.name, **entry})
@@ -200,4 +228,5 @@ routes = [
     Route("/api/account", delete_account, methods=["DELETE"]),
     Route("/api/players/{name}", profile, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
+    Route("/api/my/bot", become_bot, methods=["POST"]),
 ]

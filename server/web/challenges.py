@@ -73,9 +73,13 @@ async def offer(request: Request, body: dict[str, Any]) -> JSONResponse:
     match_id = body["match"]
     if len(match_id) > 64 or len(body["invite"]) > 512:
         raise BadRequest(ErrorCode.BAD_FIELD, "match is a match id, invite its invite link")
-    refs = await matches.store.seat_fields(match_id, ["a0", "a1"])
+    refs = await matches.store.seat_fields(match_id, ["a0", "a1", "rated"])
     if not refs[0] or refs[0].decode() != account.ref or refs[1]:
         raise BadRequest(ErrorCode.NOT_FOUND, "you have no open match of that id", 404)
+    if account.bot and not target.bot:
+        raise BadRequest(HttpCode.BOT_POOL, "a bot challenges only bots", 403)
+    if refs[2] == b"1" and account.bot != target.bot:
+        raise BadRequest(HttpCode.BOT_POOL, "bots are rated apart: challenge a bot unrated", 403)
     state = await matches.load(match_id, fresh=True)
     if state.is_over or state.names[1] is not None:
         raise BadRequest(ErrorCode.NOT_FOUND, "that match is no longer open", 404)

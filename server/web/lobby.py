@@ -53,6 +53,7 @@ from server.match.tokens import new_match_id
 from server.ops.addresses import address_key
 from server.players import profiles as players
 from server.players.accounts import Account
+from server.players.results import refs
 from server.web.common import (
     BadRequest,
     clean_name,
@@ -330,16 +331,22 @@ async def list_matches(request: Request) -> JSONResponse:
     now = service(request).now()
     try:
         ids = await store.listed(index, 50)
-        rows = await store.listing(ids, (botmatch.BOT_FIELD, players.RATED_FIELD))
-        listed, stale = [], []
-        for match_id, (blob, (bot, rated)) in zip(ids, rows, strict=True):
+        fields = (botmatch.BOT_FIELD, players.RATED_FIELD, "a0", "a1")
+        rows = await store.listing(ids, fields)
+        listed, stale, seats = [], [], []
+        for match_id, (blob, (bot, rated, a0, a1)) in zip(ids, rows, strict=True):
             summary = msgpack.unpackb(blob, raw=False) if blob else None
             if summary is not None and _belongs(summary, status):
                 if limits.listable(summary, now):  # else expiring: the sweeper ends it
                     label = {"bot": bot.decode() if bot else None, "rated": rated == b"1"}
                     listed.append({**summary, **label})
+                    seats += refs([a0, a1])
             else:
                 stale.append(match_id)
+        # Which seats bot accounts hold: every listed seat's account read at once.
+        bots = await players.bot_accounts(request, seats)
+        for i, entry in enumerate(listed):
+            entry["bot_accounts"] = bots[2 * i : 2 * i + 2]
         # The indexes are hints (a crash can leave one behind): the stored summary decides,
         # and a stale entry is dropped on the way.
         if stale:

@@ -1,7 +1,8 @@
 """Quick pairing over HTTP (JSON) and its own small WebSocket (docs/protocol.md, "Quick
 pairing"):
 
-    POST   /api/seeks    {mode, length?, clock?, rated?, range?, name?} -> 201 {seek, state…}
+    POST   /api/seeks    {mode, length?, clock?, rated?, range?, bots?, name?}
+                         -> 201 {seek, state…}
     GET    /api/seeks    -> {looking: [{mode, length, clock, rated, count}]}
     GET    /api/seeks/{seek}   -> {seek, state: waiting | paired | gone, …}
     DELETE /api/seeks/{seek}   -> the same, once it left the pool
@@ -13,8 +14,9 @@ paired into (``{state: "paired", match, seat, token, page}``), so any client can
 browser is told apart by a cookie of its own (``fg_browser``, set on the first seek): the pool
 never pairs two seeks of one browser, nor of one account. Rated seeks and rating ranges need
 the session cookie (an account with its rating). Seeks count against the lobby's creation
-limits per client address (server/web/limits.py). The rules: docs/tournaments.md, "Quick
-pairing"; the shell: :mod:`server.competition.quick`.
+limits per client address (server/web/limits.py). A bot account's seek is a bot's; a
+human's accepts bots only with ``bots: true`` (unrated: docs/accounts.md, "Bot accounts").
+The rules: docs/tournaments.md, "Quick pairing"; the shell: :mod:`server.competition.quick`.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ SEEK: Fields = {
     "clock": INTEGER,
     "rated": BOOLEAN,
     "range": Field(int, nullable=True),
+    "bots": BOOLEAN,
     "name": STRING_OR_NULL,
 }
 
@@ -130,10 +133,11 @@ async def create_seek(request: Request, body: dict[str, Any]) -> Response:
         browser = secrets.token_urlsafe(16)
     if account is not None:
         seeker = Seeker(account.name, account.ref)
-        identity = {"account": account.id, "rating": round(account.rating), "range": range_}
+        identity = {"account": account.id, "rating": round(account.rating), "range": range_,
+                    "bot": account.bot, "bots": account.bot or body.get("bots", False)}
     else:
         seeker = Seeker(clean_name(body.get("name")))
-        identity = {}
+        identity = {"bots": body.get("bots", False)}
     pairing = quick(request)
     try:
         seek_id = await pairing.seek(mode, length, clock, rated, browser, seeker, **identity)

@@ -276,6 +276,16 @@ async def view(request: Request, current: Current, viewer: Account | None) -> di
     return {**kept[1], "now": service(request).now(), "me": me, "you": you}
 
 
+async def bot_players(request: Request, current: Current) -> set[str]:
+    """The players of the tournament who are bot accounts (docs/accounts.md, "Bot accounts")."""
+    state = current.state
+    refs = await tournaments(request).refs(state.id, *(p.id for p in state.players))
+    ids = [p.id for p in state.players if refs.get(p.id)]
+    keys = [refs[p].partition(" ")[0] for p in ids]
+    rows = await players.players(request).accounts.store.accounts(keys) if keys else []
+    return {p for p, row in zip(ids, rows, strict=True) if row and row.get("bot") == "1"}
+
+
 async def public_view(request: Request, current: Current) -> dict[str, Any]:
     """What every viewer of the tournament is shown (:func:`view` adds ``now``, ``me``,
     ``you``)."""
@@ -283,6 +293,7 @@ async def public_view(request: Request, current: Current) -> dict[str, Any]:
     state = current.state
     config = state.config
     names = names_of(state)
+    bots = await bot_players(request, current)
     base = request.app.state.services.settings.base_url
     decided = list(state.pairings)
     if config.kind is Kind.ARENA:
@@ -298,6 +309,7 @@ async def public_view(request: Request, current: Current) -> dict[str, Any]:
     table = [
         {
             "rank": line.rank,
+            "bot": line.player in bots,
             "name": line.name,
             "points": line.points,
             "tiebreaks": list(line.tiebreaks),
@@ -341,6 +353,7 @@ async def public_view(request: Request, current: Current) -> dict[str, Any]:
         "players": [
             {
                 "name": p.name,
+                "bot": p.id in bots,
                 "rating": round(p.rating),
                 "seed": p.seed,
                 "points": p.points,
@@ -386,6 +399,9 @@ async def join_tournament(request: Request, body: dict[str, Any]) -> Response:
     account = await account_or_refuse(request, "join a tournament")
     shell = tournaments(request)
     if (await shell.load(tid)).state.config.rated:
+        if account.bot:
+            refusal = "bots are rated apart: a bot joins unrated tournaments"
+            raise BadRequest(HttpCode.BOT_POOL, refusal, 403)
         await players.may_play_rated(request, account)  # docs/moderation.md
     await shell.join(tid, account.id, account.name, account.rating, account.ref)
     return JSONResponse(await view(request, await shell.load(tid), account))

@@ -42,7 +42,8 @@ async def test_signup_sets_a_safe_session_cookie_and_whoami_knows_the_player(ser
     browser = Browser(server.base, origin=server.base)
     reply = await browser.signup("Alice_1", PASSWORD)
     assert reply.status == 201
-    assert reply.body == {"username": "Alice_1", "rating": 1500.0, "experience": 0, "matches": 0}
+    assert reply.body == {"username": "Alice_1", "rating": 1500.0, "experience": 0, "matches": 0,
+                          "bot": False}
     (cookie,) = reply.set_cookie
     flags = {part.strip().lower() for part in cookie.split(";")}
     assert "httponly" in flags and "samesite=lax" in flags and "path=/" in flags

@@ -128,6 +128,7 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/my/notices/read"),
         ("POST", "/api/my/privacy"),
         ("POST", "/api/my/vacation"),
+        ("POST", "/api/my/bot"),
         ("POST", "/api/tournaments"),
         ("POST", "/api/tournaments/{tournament}/join"),
         ("POST", "/api/tournaments/{tournament}/withdraw"),

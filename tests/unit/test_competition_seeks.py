@@ -42,6 +42,9 @@ def plain_fits(a: dict[str, Any], b: dict[str, Any], now: int, rules: dict[str, 
         return False
     if a["rated"] and (a["rating"] is None or b["rating"] is None):
         return False
+    bot_and_human = [s for s in (a, b) if s["bot"]] and [s for s in (a, b) if not s["bot"]]
+    if bot_and_human and (a["rated"] or not all(s["bots"] for s in (a, b) if not s["bot"])):
+        return False  # bots are rated apart; a human meets one only when asking to, unrated
     for me, other in ((a, b), (b, a)):
         gap = widest(me)
         if gap is not None and (
@@ -122,6 +125,10 @@ def test_the_named_cases_say_what_their_names_say() -> None:
     assert pairs("a range skips the oldest seek for a closer one") == [["a", "c"]]
     assert pairs("an unrated range needs the other's rating") == []
     assert pairs("unrated, no range: a guest meets an account") == [["a", "b"]]
+    assert pairs("a human's seek excludes bots by default") == []
+    assert pairs("a human who accepts bots meets one, unrated") == [["a", "b"]]
+    assert pairs("rated: a bot never meets a human") == []
+    assert pairs("two bots pair, skipping a human") == [["a", "c"]]
     assert pairs("a seek 10 minutes old is gone") == [["b", "c"]]
     assert by_name["a seek 10 minutes old is gone"]["expired"] == ["a"]
     assert by_name["alone for 5 s: offered the computer"]["computer"] == ["a", "b"]
@@ -143,6 +150,8 @@ SEEKS = st.builds(
     account=st.sampled_from([None, "ann", "bob", "cat"]),
     rating=st.integers(1000, 2200),
     range=st.one_of(st.none(), st.integers(0, 400)),
+    bot=st.booleans(),
+    bots=st.booleans(),
 )
 
 

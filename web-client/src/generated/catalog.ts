@@ -113,6 +113,8 @@ export const REFUSAL_WORDS: Readonly<Record<string, string>> = {
   bad_match_file: "That file is not a match this site can read.",
   too_many_games: "You already play as many correspondence matches as allowed.",
   vacation_used: "That is more vacation than you have left this year.",
+  bot_pool: "Bots are rated apart: a bot and a human play unrated matches only.",
+  bot_refused: "This account has played rated matches against people: it cannot become a bot.",
   muted: "A moderator silenced your account: you cannot chat.",
   banned: "A moderator barred your account: you cannot play rated, chat or report.",
   rating_suspended: "A moderator suspended your rating: you can only play unrated.",

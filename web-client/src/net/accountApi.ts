@@ -10,6 +10,8 @@ export interface AccountInfo {
   readonly rating: number;
   readonly experience: number;
   readonly matches: number;
+  /** A bot account: an outside engine, rated apart from people (docs/accounts.md, "Bot accounts"). */
+  readonly bot?: boolean;
 }
 
 export interface HistoryEntry {
@@ -80,7 +82,8 @@ export async function whoAmI(): Promise<AccountInfo | null> {
 }
 
 export const getProfile = (name: string, page = 1) => call<Profile>('GET', `/api/players/${encodeURIComponent(name)}?page=${page}`);
-export const getLeaderboard = () => call<{ min_experience: number; players: Leader[] }>('GET', '/api/leaderboard');
+export const getLeaderboard = (pool: 'humans' | 'bots' = 'humans') =>
+  call<{ min_experience: number; pool: string; players: Leader[] }>('GET', `/api/leaderboard?pool=${pool}`);
 
 /** One line of a Top Gamer board (docs/accounts.md, "Top Gamer"). */
 export interface TopGamer {

@@ -41,6 +41,8 @@ export interface Challenge {
   readonly match: string;
   readonly from: string;
   readonly to: string;
+  /** The other player (the sender of one received, the receiver of one sent) is a bot account. */
+  readonly bot?: boolean;
   readonly mode: 'single_game' | 'match' | 'money';
   readonly length: number;
   /** Days per decision (a correspondence match), 0 in real time. */

@@ -52,6 +52,8 @@ export interface MatchSummary {
   readonly bot?: string | null;
   /** A looked-up match: which seats are accounts (docs/accounts.md). */
   readonly accounts?: readonly [boolean, boolean];
+  /** Which seats bot accounts hold (docs/accounts.md, "Bot accounts"; not the computer, `bot`). */
+  readonly bot_accounts?: readonly [boolean, boolean];
   /** Days per decision of a correspondence match (docs/correspondence.md), 0 in real time. */
   readonly days?: number;
 }

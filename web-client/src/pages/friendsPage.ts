@@ -31,6 +31,7 @@ import { errorWords } from '../net/refusals';
 import { button, h } from '../ui/dom';
 import { accountBox } from './account';
 import { acceptAndPlay, challengeDialog } from './challenge';
+import { withBotTag } from '../ui/botTag';
 import { describeOptions, pageHeader } from './common';
 import { myNav, needAccount } from './mine';
 
@@ -100,7 +101,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
       return h(
         'li',
         { 'data-match': c.match, class: received ? 'received' : 'sent' },
-        h('span', { class: 'minfo' }, h('strong', {}, received ? 'From ' : 'To ', profileLink(other)), h('span', { class: 'sub', text: describeOptions(c.mode, c.length, c.clock, 0, c.days) })),
+        h('span', { class: 'minfo' }, h('strong', {}, received ? 'From ' : 'To ', ...withBotTag(profileLink(other), c.bot)), h('span', { class: 'sub', text: describeOptions(c.mode, c.length, c.clock, 0, c.days) })),
         h('span', { class: 'row-actions' }, ...buttons),
       );
     };

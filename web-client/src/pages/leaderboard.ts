@@ -1,7 +1,9 @@
 /** The leaderboard at `/leaderboard`: the top rated players with enough experience, and the
- * Top Gamer boards of this week and this month (docs/accounts.md). */
+ * Top Gamer boards of this week and this month (docs/accounts.md); `/leaderboard?pool=bots`:
+ * the bot accounts' own board (they are rated apart: docs/accounts.md, "Bot accounts"). */
 
 import { getLeaderboard, getTopGamers, type TopGamer } from '../net/accountApi';
+import { withBotTag } from '../ui/botTag';
 import { h } from '../ui/dom';
 import { accountBox, rating } from './account';
 import { pageHeader } from './common';
@@ -11,14 +13,22 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
   const main = h('main', { class: 'players' });
   root.replaceChildren(pageHeader(accountBox()), main);
   document.title = 'Leaderboard · fairgammon';
+  const bots = new URLSearchParams(location.search).get('pool') === 'bots';
+  const tabs = h(
+    'p',
+    { class: 'pool-tabs' },
+    h('a', { href: '/leaderboard', text: 'People', ...(bots ? {} : { 'aria-current': 'page' }) }),
+    ' · ',
+    h('a', { href: '/leaderboard?pool=bots', text: 'Bots', ...(bots ? { 'aria-current': 'page' } : {}) }),
+  );
   try {
-    const [board, week, month] = await Promise.all([getLeaderboard(), getTopGamers('week'), getTopGamers('month')]);
+    const [board, week, month] = await Promise.all([getLeaderboard(bots ? 'bots' : 'humans'), getTopGamers('week'), getTopGamers('month')]);
     const rows = board.players.map((p) =>
       h(
         'tr',
         {},
         h('td', { class: 'rank', text: String(p.rank) }),
-        h('td', {}, h('a', { href: `/u/${encodeURIComponent(p.username)}`, text: p.username })),
+        h('td', {}, ...withBotTag(h('a', { href: `/u/${encodeURIComponent(p.username)}`, text: p.username }), p.bot)),
         h('td', { class: 'num', text: rating(p.rating) }),
         h('td', { class: 'num', text: String(p.experience) }),
         h('td', { class: 'num', text: String(p.matches) }),
@@ -28,14 +38,16 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
       h(
         'section',
         { class: 'card leaderboard' },
-        h('h1', { text: 'Leaderboard' }),
-        h('p', { class: 'sub', text: `Rated players with at least ${board.min_experience} point${board.min_experience === 1 ? '' : 's'} of experience (the total length of their rated matches).` }),
+        h('h1', { text: bots ? 'Leaderboard · bots' : 'Leaderboard' }),
+        tabs,
+        h('p', { class: 'sub', text: `${bots ? 'Bot accounts, rated among themselves,' : 'Rated players'} with at least ${board.min_experience} point${board.min_experience === 1 ? '' : 's'} of experience (the total length of their rated matches).` }),
         rows.length
           ? h('div', { class: 'table-scroll' }, h('table', { class: 'history leaders' }, h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Experience', 'Matches'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows)))
           : h('p', { class: 'sub', text: 'Nobody yet: play rated matches to appear here.' }),
       ),
-      topGamers(`Top Gamer · this week (${week.period})`, 'week', week.players),
-      topGamers(`Top Gamer · this month (${month.period})`, 'month', month.players),
+      ...(bots
+        ? []
+        : [topGamers(`Top Gamer · this week (${week.period})`, 'week', week.players), topGamers(`Top Gamer · this month (${month.period})`, 'month', month.players)]),
     );
   } catch (err) {
     main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: 'Leaderboard' }), h('p', { text: err instanceof Error ? err.message : String(err) })));

@@ -5,6 +5,7 @@
  * last options are remembered in this browser.
  */
 
+import { botTag, withBotTag } from '../ui/botTag';
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
 import { type CreateOptions, browserStorage, loadName, loadOptions, saveOptions, saveSeat } from '../net/storage';
@@ -156,7 +157,9 @@ export function startLobby(root: HTMLElement): void {
     const options = describeOptions(m.mode, m.length, m.clock, m.reserve, m.days);
     const rated = m.rated ? 'yes' : 'no';
     const sub = live && m.mode !== 'single_game' ? t('lobby.rowLive', { options, rated, s0: m.score[0] ?? 0, s1: m.score[1] ?? 0 }) : t('lobby.row', { options, rated });
-    const info = h('span', { class: 'minfo' }, h('strong', { text: who }), h('span', { class: 'sub', text: sub }));
+    // A bot account's name carries the BOT tag (docs/accounts.md, "Bot accounts").
+    const tagged = live ? [who, ...(m.bot_accounts?.some(Boolean) ? [' ', botTag()] : [])] : withBotTag(document.createTextNode(who), m.bot_accounts?.[0]);
+    const info = h('span', { class: 'minfo' }, h('strong', {}, ...tagged), h('span', { class: 'sub', text: sub }));
     let action: HTMLElement;
     if (live) action = h('a', { class: 'btn watch', href: `/m/${m.id}#watch`, text: t('lobby.watch') });
     else {

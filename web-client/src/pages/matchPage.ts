@@ -178,6 +178,12 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
   app.sideLinks.append(info.el);
   // Against the computer: achievements (the summary says whether the opponent is one).
   void followComputerMatch(() => getMatch(matchId), game, () => app.undoCount, app.sideExtra);
+  // Bot accounts (outside engines) get a BOT tag on their bar.
+  void getMatch(matchId)
+    .then((s) => {
+      if (s.bot_accounts?.some(Boolean)) app.markBots(s.bot_accounts);
+    })
+    .catch(() => undefined);
   // A signed-in viewer reports a player of the match, or a line of the chat (docs/moderation.md).
   const reporting: { line: ((line: ChatLine) => void) | null } = { line: null };
   const chat = chatPanel(session, storage, () => loadName(storage) || null, (n) => saveName(storage, n), reporting);

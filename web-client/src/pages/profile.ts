@@ -10,6 +10,7 @@ import { errorWords } from '../net/refusals';
 import { MATCH_KIND } from '../net/tracker';
 import { matchScore } from '../engine/matchRules';
 import { button, h } from '../ui/dom';
+import { withBotTag } from '../ui/botTag';
 import { account, accountBox, rating } from './account';
 import { challengeDialog } from './challenge';
 import { myNav } from './mine';
@@ -88,7 +89,7 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
       pager.append(prev, h('span', { class: 'sub', text: ` Page ${p.page} of ${p.pages} ` }), next);
     }
     const kids: Node[] = [
-      h('section', { class: 'card profile-head' }, h('h1', { text: p.username }), await peopleActions(p.username, p.own), stats),
+      h('section', { class: 'card profile-head' }, h('h1', {}, ...withBotTag(document.createTextNode(p.username), p.bot)), await peopleActions(p.username, p.own), stats),
       h('section', { class: 'card chart-card' }, h('h2', { text: 'Rating' }), chart),
       h('section', { class: 'card history-card' }, h('h2', { text: 'Matches' }), table, pager),
     ];

@@ -83,7 +83,7 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
       offer.hidden = !state.computer;
     }
   };
-  const seek = async (format: Format, extra: { rated?: boolean; range?: number } = {}) => {
+  const seek = async (format: Format, extra: { rated?: boolean; range?: number; bots?: boolean } = {}) => {
     for (const b of buttons) b.disabled = true;
     status.textContent = '';
     try {
@@ -145,6 +145,9 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
   const length = h('input', { type: 'number', name: 'seek_length', min: '1', max: '25', value: '7' });
   const clock = h('input', { type: 'number', name: 'seek_clock', min: '5', max: '600', value: '60' });
   const rated = h('input', { type: 'checkbox', name: 'seek_rated' });
+  // Bot accounts (outside engines) are met only when asked for, and unrated (docs/accounts.md).
+  const bots = h('input', { type: 'checkbox', name: 'seek_bots' });
+  const botsField = h('label', { class: 'check seek-bots' }, bots, h('span', { text: 'Bot accounts welcome (unrated)' }));
   const range = h('select', { name: 'seek_range' });
   range.append(h('option', { value: '', text: 'Any rating' }));
   for (const r of [100, 200, 400]) range.append(h('option', { value: String(r), text: `Within ±${r}` }));
@@ -161,14 +164,15 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
   buttons.push(go);
   go.addEventListener('click', () => {
     const format: Format = { mode: mode.value as Format['mode'], length: mode.value === 'match' ? Number(length.value) : 0, clock: Number(clock.value) };
-    const extra: { rated?: boolean; range?: number } = {};
+    const extra: { rated?: boolean; range?: number; bots?: boolean } = {};
+    if (bots.checked) extra.bots = true;
     if (!accountOnly.hidden) {
       extra.rated = rated.checked;
       if (range.value) extra.range = Number(range.value);
     }
     void seek(format, extra);
   });
-  const custom = h('details', { class: 'seek-custom' }, h('summary', { text: 'Other terms' }), h('div', { class: 'field-row' }, field('Game', mode), lengthField, field('Seconds per move', clock)), accountOnly, go);
+  const custom = h('details', { class: 'seek-custom' }, h('summary', { text: 'Other terms' }), h('div', { class: 'field-row' }, field('Game', mode), lengthField, field('Seconds per move', clock)), accountOnly, botsField, go);
   void account()
     .then((me) => {
       accountOnly.hidden = me === null;

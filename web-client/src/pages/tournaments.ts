@@ -13,6 +13,7 @@ import type { Seat } from '../engine/seat';
 import { button, h } from '../ui/dom';
 import { account, accountBox } from './account';
 import { describeOptions, pageHeader } from './common';
+import { withBotTag } from '../ui/botTag';
 
 interface Summary {
   readonly id: string;
@@ -49,8 +50,8 @@ interface TournamentView {
   readonly next: number | null;
   readonly end: string | null;
   readonly round: number;
-  readonly players: readonly { name: string; rating: number; withdrawn: boolean }[];
-  readonly standings: readonly { rank: number; name: string; points: number; won: number; played: number; withdrawn: boolean }[];
+  readonly players: readonly { name: string; bot?: boolean; rating: number; withdrawn: boolean }[];
+  readonly standings: readonly { rank: number; name: string; bot?: boolean; points: number; won: number; played: number; withdrawn: boolean }[];
   readonly rounds: readonly { round: number; pairings: readonly PairingView[] }[];
   readonly running: readonly PairingView[];
   readonly winner: string | null;
@@ -252,12 +253,12 @@ export async function startTournament(root: HTMLElement, tid: string): Promise<v
         'tbody',
         {},
         ...v.standings.map((s) =>
-          h('tr', { class: s.withdrawn ? 'withdrawn' : '' }, h('td', { class: 'rank', text: String(s.rank) }), h('td', { text: s.name + (s.withdrawn ? ' (withdrew)' : '') }), h('td', { class: 'num', text: String(s.points) }), h('td', { class: 'num', text: String(s.won) }), h('td', { class: 'num', text: String(s.played) })),
+          h('tr', { class: s.withdrawn ? 'withdrawn' : '' }, h('td', { class: 'rank', text: String(s.rank) }), h('td', {}, ...withBotTag(document.createTextNode(s.name + (s.withdrawn ? ' (withdrew)' : '')), s.bot)), h('td', { class: 'num', text: String(s.points) }), h('td', { class: 'num', text: String(s.won) }), h('td', { class: 'num', text: String(s.played) })),
         ),
       ),
     );
     const rounds = v.rounds.map((r) => h('div', { class: 'round' }, h('h3', { text: v.kind === 'arena' ? 'Games' : `Round ${r.round}` }), h('ul', { class: 'pairings' }, ...r.pairings.map(pairingLine))));
-    const signups = v.state === 'open' ? [h('section', { class: 'card entrants' }, h('h2', { text: 'Players' }), h('ul', { class: 'matchlist' }, ...(v.players.length ? v.players.filter((p) => !p.withdrawn).map((p) => h('li', { text: `${p.name} · ${p.rating}` })) : [h('li', { class: 'empty', text: 'Nobody yet.' })])))] : [];
+    const signups = v.state === 'open' ? [h('section', { class: 'card entrants' }, h('h2', { text: 'Players' }), h('ul', { class: 'matchlist' }, ...(v.players.length ? v.players.filter((p) => !p.withdrawn).map((p) => h('li', {}, ...withBotTag(document.createTextNode(p.name), p.bot), ` · ${p.rating}`)) : [h('li', { class: 'empty', text: 'Nobody yet.' })])))] : [];
     main.replaceChildren(
       h('section', { class: 'card tournament-head' }, h('h1', { text: v.name }), h('p', { class: 'sub', text: terms({ ...v.terms, kind: v.kind }) }), h('p', { class: `tstate ${v.state}`, text: status }), clockLine, ...actions, error),
       ...mine,

@@ -492,6 +492,15 @@ export class BoardApp {
 
   // ---- rendering ----------------------------------------------------------------------------
 
+  /** Which seats bot accounts hold (outside engines, docs/accounts.md "Bot accounts"): their
+   * bars show a BOT tag. */
+  markBots(seats: readonly [boolean, boolean]): void {
+    this.botSeats = seats;
+    this.render();
+  }
+
+  private botSeats: readonly [boolean, boolean] = [false, false];
+
   /** Draw `play` (a hint: `[from, to]` in `seat`'s points) as arrows on the board until the
    * player starts moving checkers, or until cleared with null. */
   showPlay(play: { readonly seat: Seat; readonly moves: readonly (readonly [number, number])[] } | null): void {
@@ -512,7 +521,7 @@ export class BoardApp {
     this.renderHeader();
     for (const [where, seat] of [['top', scene.top], ['bottom', scene.bottom]] as const) {
       const acting = scene.acting === seat || (view.phase === 'rolling' && view.turn === seat);
-      this.bars[where].render(view, seat, scene.pips[seat]!, acting);
+      this.bars[where].render(view, seat, scene.pips[seat]!, acting, this.botSeats[seat]);
     }
     this.renderControls(scene);
     this.moves.render(scene, scene.interactive ? this.ui : null);

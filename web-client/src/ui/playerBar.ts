@@ -1,6 +1,7 @@
 /** A player's bar above or below the board: colour, name, presence, pips, turn and clock. */
 
 import type { GameView, Seat } from '../view/gameView';
+import { botTag } from './botTag';
 import { h } from './dom';
 import { clockFace, formatClock } from './format';
 
@@ -9,6 +10,7 @@ export class PlayerBar {
   private readonly chip = h('span', { class: 'chip', 'aria-hidden': 'true' });
   private readonly name = h('span', { class: 'pname' });
   private readonly presence = h('span', { class: 'presence' });
+  private readonly botMark = botTag();
   private readonly pips = h('span', { class: 'pips' });
   private readonly turn = h('span', { class: 'turnmark' });
   private readonly clockText = h('span', { class: 'time' });
@@ -18,12 +20,13 @@ export class PlayerBar {
 
   constructor(position: 'top' | 'bottom') {
     this.clock = h('span', { class: 'clock', role: 'timer' }, this.clockText, this.reserveText, h('span', { class: 'meter' }, this.clockFill));
-    const who = h('span', { class: 'who' }, this.chip, h('span', { class: 'namebox' }, this.name, this.presence));
+    const who = h('span', { class: 'who' }, this.chip, h('span', { class: 'namebox' }, this.name, this.botMark, this.presence));
     this.root = h('div', { class: `player ${position}` }, who, this.turn, this.pips, this.clock);
   }
 
-  /** Show `seat` of `view`; `acting` = that seat owes a decision now. */
-  render(view: GameView, seat: Seat, pips: number, acting: boolean): void {
+  /** Show `seat` of `view`; `acting` = that seat owes a decision now; `bot` = a bot account holds it. */
+  render(view: GameView, seat: Seat, pips: number, acting: boolean, bot = false): void {
+    this.botMark.hidden = !bot;
     const player = view.players[seat];
     this.root.dataset.seat = String(seat);
     this.chip.className = `chip s${seat}`;

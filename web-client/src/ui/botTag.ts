@@ -1,0 +1,13 @@
+/** The BOT tag shown beside the name of a bot account (an outside engine playing under its own
+ * account, rated apart from people: docs/accounts.md, "Bot accounts"). */
+
+import { h } from './dom';
+
+export function botTag(): HTMLElement {
+  return h('span', { class: 'bot-tag', text: 'BOT', title: 'A bot account: a computer program, rated apart from people' });
+}
+
+/** `name` as a link or text, followed by the BOT tag when `bot`. */
+export function withBotTag(name: Node, bot: boolean | undefined): (Node | string)[] {
+  return bot ? [name, ' ', botTag()] : [name];
+}
