@@ -138,6 +138,12 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     assert [(p["name"], p["bot"]) for p in entrants] == [("Zed_bot", True), ("bob", False)]
     listed = (await bob.get("/api/matches?status=open")).body["matches"]
     assert {m["id"]: m["bot_accounts"] for m in listed}[casual.body["match"]] == [True, False]
+    # A person's open match in the lobby does not take a bot, but with its invite it does.
+    lobbied = await bob.post("/api/matches", {"mode": "match", "length": 1})
+    path = f"/api/matches/{lobbied.body['match']}/join"
+    uninvited = await zed.post(path, {})
+    assert (uninvited.status, uninvited.body["error"]) == (403, "bot_pool"), uninvited.body
+    assert (await zed.post(path, {"invite": lobbied.body["invite"]})).status == 200
 
     # The operator moves a human to the bots' pool and back: the rating goes with the account,
     # and a bot is on no Top Gamer board whatever points it had.
