@@ -200,7 +200,8 @@ class Friends:
             account = Account.of(row_)
             tell = bool(await self.redis.sismember(tell_key(me.key), key))
             row: dict[str, Any] = {"name": account.name, "mutual": mutual, "online": None,
-                                   "playing": None, "tell": tell}  # fmt: skip
+                                   "playing": None, "tell": tell,
+                                   "bot": row_.get("bot") == "1"}  # fmt: skip
             if may(level, follows_me=True, i_follow=mutual):
                 seen = await self.redis.get(seen_key(key))
                 row["online"] = seen is not None and now - int(seen) < SEEN_MS

@@ -134,6 +134,20 @@ async def check_join(request: Request, match_id: str, account: Account | None) -
             same_pool(row.get("bot") == "1", account.bot)
 
 
+async def bots_welcome(
+    request: Request, match_id: str, account: Account | None, invited: bool
+) -> None:
+    """A bot account takes a seat in a person's match only when invited (an invite link or a
+    challenge): a person's open match in the lobby is not a pool that accepts bots
+    (docs/accounts.md, "Bot accounts"); ``bot_pool`` otherwise."""
+    if account is None or not account.bot or invited:
+        return
+    creator, _, _ = await players(request).results.seats(match_id)
+    row = await players(request).accounts.store.account(creator[0]) if creator else None
+    if row is None or row.get("bot") != "1":
+        raise Refused(HttpCode.BOT_POOL, "a bot joins a person's match only when invited")
+
+
 async def may_start(request: Request, account: Account | None) -> None:
     """A correspondence match is for a signed-in player with room for one more."""
     if account is None:

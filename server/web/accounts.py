@@ -129,9 +129,16 @@ async def profile(request: Request) -> Response:
     total = await store.history_length(account.key, public=not own)
     entries = await store.history(account.key, not own, (page - 1) * PAGE, PAGE)
     history = [msgpack.unpackb(e, raw=False) for e in entries]
+    # Which opponents are bot accounts now (one read for the page's accounts).
+    named = sorted({e["opponent"].lower() for e in history if e.get("opponent_account")})
+    bots = {k for k, r in zip(named, await store.accounts(named) if named else [], strict=True)
+            if r and r.get("bot") == "1"}  # fmt: skip
     for entry in history:
         entry["link"] = f"/m/{entry['match']}"
         entry.setdefault("void", None)  # lines stored before docs/fairplay.md's rules
+        entry["opponent_bot"] = bool(entry.get("opponent_account")) and (
+            entry["opponent"].lower() in bots
+        )
     points = [msgpack.unpackb(c, raw=False) for c in await store.chart(account.key, CHART_POINTS)]
     chart = [{"at": at, "rating": round(r, 2), "match": m or None} for at, r, m in points]
     # The tournaments the player finished (server/competition: docs/tournaments.md).

@@ -253,6 +253,7 @@ async def join_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     invite = invite_code(body.get("invite"))
     account = await players.signed_in(request)
     await players.check_join(request, match_id, account)
+    await players.bots_welcome(request, match_id, account, invited=invite is not None)
     if (await service(request).load(match_id)).config.correspondence:
         await players.may_start(request, account)
     name = account.name if account else clean_name(body.get("name"))

@@ -103,6 +103,12 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     assert still["state"] == "waiting", still  # the human was never paired with a bot
     profile = (await ann.get("/api/players/ray_bot")).body
     assert profile["bot"] is True and profile["experience"] == 1 and profile["history"][0]["rated"]
+    line = profile["history"][0]  # its opponent, the other bot, is tagged in its history
+    assert line["opponent"] == "Zed_bot" and line["opponent_bot"] is True, line
+    for name in ("ray_bot", "bob"):  # followed: the friends page's list says which is a bot
+        assert (await ann.post("/api/my/friends", {"name": name})).status in (200, 201)
+    following = (await ann.get("/api/my/friends")).body["following"]
+    assert {f["name"]: f["bot"] for f in following} == {"ray_bot": True, "bob": False}
 
     # Across the pools: a rated join and a bot's challenge to a human are refused.
     own = await zed.post("/api/matches", {"mode": "match", "length": 1, "rated": True})
@@ -132,6 +138,12 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     assert [(p["name"], p["bot"]) for p in entrants] == [("Zed_bot", True), ("bob", False)]
     listed = (await bob.get("/api/matches?status=open")).body["matches"]
     assert {m["id"]: m["bot_accounts"] for m in listed}[casual.body["match"]] == [True, False]
+    # A person's open match in the lobby does not take a bot, but with its invite it does.
+    lobbied = await bob.post("/api/matches", {"mode": "match", "length": 1})
+    path = f"/api/matches/{lobbied.body['match']}/join"
+    uninvited = await zed.post(path, {})
+    assert (uninvited.status, uninvited.body["error"]) == (403, "bot_pool"), uninvited.body
+    assert (await zed.post(path, {"invite": lobbied.body["invite"]})).status == 200
 
     # The operator moves a human to the bots' pool and back: the rating goes with the account,
     # and a bot is on no Top Gamer board whatever points it had.

@@ -38,7 +38,8 @@ async def test_following_blocking_and_privacy(server):
     got = await ann.post("/api/my/friends", {"name": "BEN"})
     assert got.status == 200, got.body
     row = row_of(got.body, "ben")
-    assert row == {"name": "ben", "mutual": False, "online": True, "playing": [], "tell": False}
+    assert row == {"name": "ben", "mutual": False, "online": True, "playing": [], "tell": False,
+                   "bot": False}
     assert (await ann.post("/api/my/friends", {"name": "nobody"})).status == 404
     refused = await ann.post("/api/my/friends", {"name": "ann"})
     assert (refused.status, refused.body["error"]) == (400, "bad_field")
@@ -60,7 +61,7 @@ async def test_following_blocking_and_privacy(server):
     # ... until Ben follows her back.
     back = await ben.post("/api/my/friends", {"name": "ann"})
     assert row_of(back.body, "Ann") == {"name": "Ann", "mutual": True, "online": True,
-                                        "playing": [], "tell": False}  # fmt: skip
+                                        "playing": [], "tell": False, "bot": False}  # fmt: skip
     row = row_of((await ann.get("/api/my/friends")).body, "ben")
     assert row is not None and row["mutual"] and [g["match"] for g in row["playing"]] == [match]
     bad = await ben.post("/api/my/privacy", {"show": "all"})

@@ -19,6 +19,8 @@ export interface HistoryEntry {
   readonly at: number;
   readonly opponent: string;
   readonly opponent_account: boolean;
+  /** The opponent is a bot account now (docs/accounts.md, "Bot accounts"). */
+  readonly opponent_bot?: boolean;
   readonly mode: 'single_game' | 'match' | 'money';
   readonly length: number;
   readonly score: readonly [number, number];

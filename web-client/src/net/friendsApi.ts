@@ -19,6 +19,8 @@ export interface Followed {
   readonly playing: readonly { readonly match: string; readonly watch: string }[] | null;
   /** A `friend_playing` notice when they start a match. */
   readonly tell: boolean;
+  /** A bot account (docs/accounts.md, "Bot accounts"): tagged BOT. */
+  readonly bot?: boolean;
 }
 
 export interface Friends {

@@ -134,7 +134,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
       h(
         'span',
         { class: 'minfo' },
-        h('strong', {}, h('span', { class: 'presence-dot', 'aria-hidden': 'true' }), profileLink(f.name)),
+        h('strong', {}, h('span', { class: 'presence-dot', 'aria-hidden': 'true' }), ...withBotTag(profileLink(f.name), f.bot)),
         h('span', { class: 'sub', text: [f.mutual ? 'friends' : 'following', status, f.playing?.length ? 'playing now' : ''].filter(Boolean).join(' · ') }),
         h('label', { class: 'toggle tell-toggle' }, tell, h('span', { text: 'Tell me when they start a match' })),
       ),

@@ -29,7 +29,7 @@ function historyRow(e: HistoryEntry): HTMLElement {
   // The match score never passes the length (a gammon at 2 in a match to 1 won it 1–0).
   const shown = matchScore({ kind: MATCH_KIND[e.mode], length: e.length, jacoby: false }, e.score);
   const change = e.change === null ? '' : `${e.change > 0 ? '+' : ''}${e.change.toFixed(2)}`;
-  const opponent = e.opponent_account ? h('a', { href: `/u/${encodeURIComponent(e.opponent)}`, text: e.opponent }) : h('span', { text: `${e.opponent} (guest)` });
+  const opponent = e.opponent_account ? h('span', {}, ...withBotTag(h('a', { href: `/u/${encodeURIComponent(e.opponent)}`, text: e.opponent }), e.opponent_bot)) : h('span', { text: `${e.opponent} (guest)` });
   return h(
     'tr',
     { class: e.won ? 'won' : e.won === false ? 'lost' : '' },
