@@ -21,8 +21,9 @@ token (``web-client/src/net/storage.ts``); their progress stays in the browser:
     POST /api/trainer/guest/answer   {seats, progress, puzzle, answer}
 
 Each token proves its seat (the server keeps only token hashes): the puzzles are that seat's
-errors in the match's finished, analysed games. At most :data:`GUEST_MATCHES` seats; a
-malformed item or a token that holds no seat of its match is ``400 bad_field`` (nothing read);
+errors in the match's finished, analysed games; a token that holds no seat of its match (or a
+match no longer kept) gives nothing. At most :data:`GUEST_MATCHES` seats; a malformed item is
+``400 bad_field`` (nothing read);
 bodies up to :data:`GUEST_BODY_BYTES` (the browser's progress has one entry per puzzle met).
 ``progress`` is what the last answer returned (null at first): both answers carry the new
 ``progress`` for the browser to keep.
@@ -206,9 +207,8 @@ async def _guest_collect(request: Request, body: dict[str, Any]) -> list[Puzzle]
     for match, token in _guest_seats(body):
         hashes = await store.seat_hashes(match)
         seat = seat_of(hashes, token) if hashes else None
-        if seat is None:
-            raise BadRequest(ErrorCode.BAD_FIELD, "seats: a token holds no seat of its match")
-        held.append((match, seat))
+        if seat is not None:  # (a match gone, or a token of nothing: no puzzles from it)
+            held.append((match, seat))
     out: list[Puzzle] = []
     for match, seat in held:
         out += await _match_puzzles(request, match, [seat])

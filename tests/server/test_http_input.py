@@ -92,7 +92,8 @@ def body_routes() -> list[tuple[str, str, http_input.Fields]]:
 
 
 ROUTES = body_routes()
-WRONG = {str: 1, int: "1", bool: 1, list: "1", dict: "1"}  # a value of another JSON type than the declared one
+# A value of another JSON type than the declared one.
+WRONG = {str: 1, int: "1", bool: 1, list: "1", dict: "1"}
 
 
 def test_the_enumeration_finds_every_route_that_takes_a_body():

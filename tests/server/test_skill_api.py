@@ -97,12 +97,14 @@ async def test_skill_record_and_dice_audit(server) -> None:
         "answer": best})).body
     assert good["right"] is True and good["streak"] == 1
     assert good["progress"]["answered"] == 1
-    # Ann's token gives Ann's puzzles to whoever holds it; no token, a wrong one or a
-    # malformed item reads nothing.
+    # Ann's token gives Ann's puzzles to whoever holds it; a wrong token gives nothing, a
+    # malformed item is refused.
     again = (await bob.post("/api/trainer/guest",
                             {"seats": [{"match": match_id, "token": created["token"]}]})).body
     assert again["total"] == len(errors)
-    for bad in ([{"match": match_id, "token": "not-the-token"}], [{"match": "zz", "token": "x"}],
+    wrong_token = [{"match": match_id, "token": "not-the-token"}]
+    assert (await bob.post("/api/trainer/guest", {"seats": wrong_token})).body["total"] == 0
+    for bad in ([{"match": "zz", "token": "x"}],
                 ["nonsense"], [{"match": match_id, "token": joined["token"]}] * 51):
         refused = await bob.post("/api/trainer/guest", {"seats": bad})
         assert refused.status == 400 and refused.body["error"] == "bad_field", refused
