@@ -50,12 +50,15 @@ STRING, INTEGER, BOOLEAN = Field(str), Field(int), Field(bool)
 ARRAY_OR_NULL = Field(list, nullable=True)
 """An array (its items are the route's to check), or null."""
 STRING_OR_NULL = Field(str, nullable=True)
+OBJECT_OR_NULL = Field(dict, nullable=True)
+"""A JSON object (its members are the route's to check), or null."""
 Fields = Mapping[str, Field]
 """A route's body: its field names, each with its type. An empty mapping: no fields at all."""
 
 NO_FIELDS: Fields = {}
 
-_KINDS = {str: "a string", int: "an integer", bool: "a boolean", list: "an array"}
+_KINDS = {str: "a string", int: "an integer", bool: "a boolean", list: "an array",
+          dict: "an object"}
 
 
 def checked_fields(body: dict[str, Any], fields: Fields) -> dict[str, Any]:
@@ -118,16 +121,17 @@ def nesting(text: str) -> int:
     return deepest
 
 
-def _too_large() -> BadRequest:
-    limit = L.MAX_HTTP_BODY_BYTES
+def _too_large(limit: int = L.MAX_HTTP_BODY_BYTES) -> BadRequest:
     return BadRequest(ErrorCode.TOO_LARGE, f"request body over {limit} bytes", 413)
 
 
-async def read_body(request: Request, limit: int = L.MAX_HTTP_BODY_BYTES) -> bytes:
+async def read_body(request: Request, limit: int = L.MAX_HTTP_BODY_BYTES,
+                    json_body: bool = False) -> bytes:
     """The request's body, read as it comes and never past ``limit``: 413 ``too_large`` once its
     declared length or its bytes so far are over it."""
     declared = request.headers.get("content-length", "")
-    too_large = _too_large() if limit == L.MAX_HTTP_BODY_BYTES else BadRequest(
+    json_body = json_body or limit == L.MAX_HTTP_BODY_BYTES
+    too_large = _too_large(limit) if json_body else BadRequest(
         ErrorCode.TOO_LARGE, f"a file over {limit} bytes", 413)
     if declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise too_large
@@ -187,16 +191,17 @@ def parse(raw: bytes) -> dict[str, Any]:
     return body
 
 
-async def read_json(request: Request, fields: Fields) -> dict[str, Any]:
-    """The request's JSON body, read within the limits and holding only ``fields`` (module
-    docstring); its null fields are left out."""
-    return checked_fields(parse(await read_body(request)), fields)
+async def read_json(request: Request, fields: Fields,
+                    limit: int = L.MAX_HTTP_BODY_BYTES) -> dict[str, Any]:
+    """The request's JSON body, read within the limits (``limit`` bytes: a route may declare a
+    larger one) and holding only ``fields`` (module docstring); its null fields are left out."""
+    return checked_fields(parse(await read_body(request, limit, json_body=True)), fields)
 
 
 BodyHandler = Callable[[Request, dict[str, Any]], Awaitable[Response]]
 
 
-def takes(fields: Fields) -> Callable[[BodyHandler], Endpoint]:
+def takes(fields: Fields, limit: int = L.MAX_HTTP_BODY_BYTES) -> Callable[[BodyHandler], Endpoint]:
     """Declare a route's body: the endpoint reads it with :func:`read_json` before anything
     else and calls ``handler(request, body)``. It keeps the declaration as ``body_fields``
     (tests/server/test_http_input.py sends every route an undeclared field)."""
@@ -204,7 +209,7 @@ def takes(fields: Fields) -> Callable[[BodyHandler], Endpoint]:
     def declare(handler: BodyHandler) -> Endpoint:
         @functools.wraps(handler)
         async def endpoint(request: Request) -> Response:
-            return await handler(request, await read_json(request, fields))
+            return await handler(request, await read_json(request, fields, limit))
 
         endpoint.body_fields = fields  # type: ignore[attr-defined]
         return endpoint

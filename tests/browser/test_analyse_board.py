@@ -111,6 +111,19 @@ async def test_analysis_board(net: NetPages, server) -> None:
     assert "Borne off: yours 1" in await page.locator(".an-edit-note").inner_text()
     await page.locator(".an-add-mine").click()
     assert await page.locator(".an-pid").input_value() == "4HPwATDgc/ABMA"
+    # Dragging with the mouse (pointer events): the top checker of the 6-point to the 5-point
+    # (4HPwATDQc/ABMA: engine.position_id of that position).
+    tri = page.locator("polygon[data-point='6']")
+    five = page.locator("polygon[data-point='5']")
+    box6, box5 = await tri.bounding_box(), await five.bounding_box()
+    assert box6 and box5
+    bottom = box6["y"] + box6["height"] - box6["width"] / 2
+    await page.mouse.move(box6["x"] + box6["width"] / 2, bottom)
+    await page.mouse.down()
+    await page.mouse.move(box5["x"] + box5["width"] / 2, bottom, steps=5)
+    await page.mouse.up()
+    assert await page.locator(".an-pid").input_value() == "4HPwATDQc/ABMA"
+    await page.locator(".an-start").click()
     # The cube and the score: a 5-point match at 3-4 (the player on roll trails), a 2-cube
     # theirs; the position becomes an XGID (the engine's, tests/unit/test_xgid.py's vectors) and
     # the server analyses that state: the opponent's cube, so no double for the player on roll.

@@ -54,6 +54,12 @@ async def test_profile_pr_chart_and_dice_audit(net: NetPages, server) -> None:
         await asyncio.sleep(0.1)
     await page.goto(f"{server.base}/u/skilled")
     await page.locator(".pr-chart circle.pr-dot").first.wait_for()
+    # The luck-adjusted results as a series: one bar per match, titled with its figure.
+    bars = page.locator(".luck-chart rect.luck-bar")
+    assert await bars.count() == len(body["matches"])
+    figure = body["matches"][-1]["luck_adjusted"]
+    title = await bars.last.locator("title").text_content()
+    assert title == f"Luck-adjusted {'+' if figure >= 0 else ''}{figure:.2f}"
     names = [n.split()[0] for n in await page.locator(".audit-table tr:first-child th:first-child")
              .all_inner_texts()]
     assert names == ["Faces", "Doubles", "Entering", "Chances"]

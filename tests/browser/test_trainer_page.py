@@ -2,7 +2,8 @@
 signed-in player who imported a badly played money game gets their errors as puzzles: the
 position on the board, the roll's plays (or the cube answers) to choose from, a verdict naming
 the best play, the streak and rating, the next puzzle. Phone (390x844) and desktop (1440x900)
-screenshots go to artifacts/screenshots."""
+screenshots go to artifacts/screenshots. A guest (no account) whose browser holds the seat of a
+finished, analysed match trains on that seat's errors, the progress kept in the browser."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from engine.match import MatchOptions
 from harness.analysis import constructed_game
 from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from harness.serverproc import ServerProcess
+from harness.srv_support import play_out
+from protocol.client import MatchClient, create_match, join_match
+from protocol.client.lobby import get
 from tests.browser.conftest import NetPages
 
 WAIT = 60_000
@@ -38,7 +42,7 @@ async def test_trainer_page(net: NetPages, server) -> None:
     page = await net.new(DESKTOP, who="desk")
     page.set_default_timeout(WAIT)
     await page.goto(f"{server.base}/trainer")
-    await page.get_by_text("Sign in (in the lobby) to practise").wait_for()
+    await page.get_by_text("Play a game (or sign in, in the lobby) to practise").wait_for()
     made = await page.evaluate(
         """async (text) => {
           const j = {'Content-Type': 'application/json'};
@@ -94,3 +98,36 @@ async def test_trainer_page(net: NetPages, server) -> None:
     await phone.locator(".tr-choice").first.wait_for(timeout=WAIT)
     assert await phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     await phone.screenshot(path=SCREENSHOTS / "trainer-390x844.png", full_page=True)
+
+    # A guest: a match played to the end, its seat kept by this browser as the client keeps it
+    # (fairgammon.seat.<match>); the trainer shows that seat's errors, and keeps the progress.
+    created = await create_match(server.base, mode="match", length=1, name="Guest")
+    match_id = created["match"]
+    joined = await join_match(server.base, match_id, name="Other")
+    a = MatchClient(server.ws, match_id, created["token"])
+    b = MatchClient(server.ws, match_id, joined["token"])
+    async with a, b:
+        await play_out(a, b, seed=21)
+    for _ in range(600):
+        report = await get(server.base, f"/api/matches/{match_id}/games/1/analysis.json")
+        if report["status"] == "done":
+            break
+        await asyncio.sleep(0.1)
+    errors = [t for t in report["turns"] if t["seat"] == created["seat"] and (
+        ((t["equity_lost"] or 0) >= 0.04 and (t["best"] or t["best_action"]))
+        or (t["cube_lost"] or 0) >= 0.04)]
+    guest = await net.new(DESKTOP, who="guest")
+    guest.set_default_timeout(WAIT)
+    await guest.goto(f"{server.base}/")
+    await guest.evaluate(
+        "([m, r]) => localStorage.setItem('fairgammon.seat.' + m, JSON.stringify(r))",
+        [match_id, {"seat": created["seat"], "token": created["token"]}])
+    await guest.goto(f"{server.base}/trainer")
+    await guest.locator(".tr-choice").first.wait_for()
+    assert f"of {len(errors)}" in await guest.locator(".tr-stats").inner_text()
+    shown = await guest.evaluate("window.fairgammon.trainer.puzzle()")
+    assert shown["source"].startswith(f"m:{match_id}/1/")
+    await guest.locator(".tr-choice").first.click()
+    await guest.locator(".tr-next").wait_for()
+    kept = await guest.evaluate("JSON.parse(localStorage.getItem('fairgammon.trainer'))")
+    assert kept["answered"] == 1 and shown["id"] in kept["entries"]

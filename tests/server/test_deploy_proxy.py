@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import urllib.error
+import urllib.request
 
 from harness.proxy_process import ProxyProcess
 from harness.srv_support import check_barrier, check_stream, seat_two, stored_frames
@@ -43,5 +45,20 @@ async def test_a_match_through_the_proxy_survives_the_loss_of_a_replica(redis_pr
                 check_stream(recorder.messages, log)
                 check_barrier(recorder.messages)
             assert await verified_and_replayed(proxy.base, survivor.redis_url, seated.match_id)
+            # Bodies: a 200 KiB match file reaches the server (which wants a session: 401),
+            # where any other route keeps the proxy's 16 KiB bound (413 from nginx).
+            assert await asyncio.to_thread(post, f"{proxy.base}/api/imports", 200 * 1024) == 401
+            assert await asyncio.to_thread(post, f"{proxy.base}/api/matches", 20 * 1024) == 413
         finally:
             proxy.stop()
+
+
+def post(url: str, size: int) -> int:
+    """The status of a POST of ``size`` bytes to ``url``."""
+    request = urllib.request.Request(url, data=b"x" * size, method="POST",
+                                     headers={"Content-Type": "text/plain"})  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as refused:
+        return refused.code

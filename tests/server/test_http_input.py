@@ -92,7 +92,8 @@ def body_routes() -> list[tuple[str, str, http_input.Fields]]:
 
 
 ROUTES = body_routes()
-WRONG = {str: 1, int: "1", bool: 1, list: "1"}  # a value of another JSON type than the declared one
+# A value of another JSON type than the declared one.
+WRONG = {str: 1, int: "1", bool: 1, list: "1", dict: "1"}
 
 
 def test_the_enumeration_finds_every_route_that_takes_a_body():
@@ -115,6 +116,8 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
         ("POST", "/api/rollouts/{rollout}/cancel"),
         ("POST", "/api/imports/{import}/share"),
         ("POST", "/api/trainer/answer"),
+        ("POST", "/api/trainer/guest"),
+        ("POST", "/api/trainer/guest/answer"),
         ("DELETE", "/api/my/blocks/{name}"),
         ("DELETE", "/api/my/friends/{name}"),
         ("DELETE", "/api/my/vacation"),
@@ -161,7 +164,8 @@ async def test_every_declared_field_refuses_another_json_type(server):
     for method, path, fields in ROUTES:
         for name, field in fields.items():
             arrays = [] if field.kind is list else [[1]]
-            wrongs = [WRONG[field.kind], *arrays, {"a": 1}] + ([] if field.nullable else [None])
+            objects = [] if field.kind is dict else [{"a": 1}]
+            wrongs = [WRONG[field.kind], *arrays, *objects] + ([] if field.nullable else [None])
             for value in wrongs:
                 data = json.dumps({name: value}).encode()
                 status, answer = await send(server.base, method, path, data)

@@ -2,13 +2,14 @@
 player's finished match appears with the PR of its analysis, and the dice audit counts exactly
 the player's rolls of the move record (the opening roll left out), which are the rolls of the
 game's transcript, verified (commit-reveal chains and the plays replayed) and counted here
-independently; the player's errors in that match are their trainer puzzles."""
+independently; the player's errors in that match are their trainer puzzles, and the guest's
+errors theirs, proven by the seat token their browser keeps."""
 
 from __future__ import annotations
 
 import asyncio
 
-from harness.accounts import signed_up
+from harness.accounts import Browser, signed_up
 from harness.srv_support import play_out, server_fixture
 from protocol.client import MatchClient, join_match
 from protocol.client.lobby import get
@@ -76,3 +77,36 @@ async def test_skill_record_and_dice_audit(server) -> None:
                             {"puzzle": trainer["puzzle"]["id"], "answer": "nonsense"})).body
     turn = report["turns"][errors[0]]
     assert wrong["right"] is False and wrong["best"] in (turn["best"], turn["best_action"])
+
+    # The guest (Bob, no account): the seat token proves the seat; the puzzles are exactly the
+    # guest's errors, progress comes back for the browser to keep.
+    other = 1 - seat
+    guest_errors = [i for i, t in enumerate(report["turns"]) if t["seat"] == other and (
+        ((t["equity_lost"] or 0) >= 0.04 and (t["best"] or t["best_action"]))
+        or (t["cube_lost"] or 0) >= 0.04)]
+    bob = Browser(server.base)
+    seats = [{"match": match_id, "token": joined["token"]}]
+    first = (await bob.post("/api/trainer/guest", {"seats": seats, "progress": None})).body
+    assert first["total"] == len(guest_errors) > 0, (first, guest_errors)
+    assert first["progress"]["answered"] == 0
+    assert first["puzzle"]["source"] == f"m:{match_id}/1/{guest_errors[0]}"
+    turn = report["turns"][guest_errors[0]]
+    best = turn["best"] or turn["best_action"]
+    good = (await bob.post("/api/trainer/guest/answer", {
+        "seats": seats, "progress": first["progress"], "puzzle": first["puzzle"]["id"],
+        "answer": best})).body
+    assert good["right"] is True and good["streak"] == 1
+    assert good["progress"]["answered"] == 1
+    # Ann's token gives Ann's puzzles to whoever holds it; a wrong token gives nothing, a
+    # malformed item is refused.
+    again = (await bob.post("/api/trainer/guest",
+                            {"seats": [{"match": match_id, "token": created["token"]}]})).body
+    assert again["total"] == len(errors)
+    wrong_token = [{"match": match_id, "token": "not-the-token"}]
+    assert (await bob.post("/api/trainer/guest", {"seats": wrong_token})).body["total"] == 0
+    for bad in ([{"match": "zz", "token": "x"}],
+                ["nonsense"], [{"match": match_id, "token": joined["token"]}] * 51):
+        refused = await bob.post("/api/trainer/guest", {"seats": bad})
+        assert refused.status == 400 and refused.body["error"] == "bad_field", refused
+    refused = await bob.post("/api/trainer/guest", {"seats": seats, "progress": {"streak": "x"}})
+    assert refused.status == 400

@@ -141,3 +141,30 @@ export function loadOptions(storage: SecretStorage): CreateOptions {
 export function saveOptions(storage: SecretStorage, options: CreateOptions): void {
   write(storage, 'fairgammon.options', options);
 }
+
+/** The seats this browser holds (match and seat token), for the guests' trainer: every
+ *  `fairgammon.seat.<match>` record, at most `limit` of them. */
+export function heldSeats(storage: Storage, limit = 50): { match: string; token: string }[] {
+  const out: { match: string; token: string }[] = [];
+  try {
+    for (let i = 0; i < storage.length && out.length < limit; i++) {
+      const key = storage.key(i);
+      if (!key?.startsWith('fairgammon.seat.')) continue;
+      const match = key.slice('fairgammon.seat.'.length);
+      const record = read<SeatRecord>(storage, key);
+      if (/^[0-9a-f]{32}$/.test(match) && record && typeof record.token === 'string' && record.token) out.push({ match, token: record.token });
+    }
+  } catch {
+    // blocked storage: no seats
+  }
+  return out;
+}
+
+/** The guests' trainer progress (`fairgammon.trainer`), as the server last answered it. */
+export function loadTrainerProgress(storage: SecretStorage): unknown {
+  return read<unknown>(storage, 'fairgammon.trainer');
+}
+
+export function saveTrainerProgress(storage: SecretStorage, progress: unknown): void {
+  write(storage, 'fairgammon.trainer', progress);
+}

@@ -93,6 +93,7 @@ export function startAnalysePage(root: HTMLElement): void {
     h('div', { class: 'an-row' }, field('Dice', h('span', { class: 'an-dice' }, d1, d2)), field('Depth', plySel), go),
     status,
   );
+  const editNote = h('p', { class: 'an-edit-note', 'aria-live': 'polite' });
   const editor = buildEditor();
   const rollout = new RolloutPanel();
   const trialsSel = h('select', { class: 'ro-trials', 'aria-label': 'Games' });
@@ -286,7 +287,7 @@ export function startAnalysePage(root: HTMLElement): void {
   function buildEditor(): HTMLElement {
     const point = h('select', { class: 'an-point', 'aria-label': 'Point' }, h('option', { value: '25', text: 'Bar' }));
     for (let p = 24; p >= 1; p--) point.append(h('option', { value: String(p), text: `Point ${p}` }));
-    const note = h('p', { class: 'an-edit-note', 'aria-live': 'polite' });
+    const note = editNote;
     const edit = (who: 'mover' | 'opponent', delta: 1 | -1) => () => {
       const p = Number(point.value);
       const slot = who === 'mover' ? p : p === 25 ? 25 : 25 - p;
@@ -340,6 +341,36 @@ export function startAnalysePage(root: HTMLElement): void {
     );
   }
 
+  // Dragging a checker on the board (pointer events: mouse, touch and pen): from a point, the
+  // bar or the tray to a point, the bar or the tray (a tray checker dropped on a point is put
+  // back on the board). The buttons above remain the accessible way to do the same.
+  const slotUnder = (x: number, y: number): number | null => {
+    for (const el of document.elementsFromPoint(x, y)) {
+      const p = (el as Element).getAttribute?.('data-point');
+      if (p) return Number(p);
+      if (el.classList?.contains('barwood')) return 25;
+      if (el.classList?.contains('tray')) return 0;
+    }
+    return null;
+  };
+  let dragging: { side: 'mover' | 'opponent'; from: number } | null = null;
+  root.addEventListener('pointerdown', (e) => {
+    const checker = document.elementsFromPoint(e.clientX, e.clientY).map((el) => el.closest('.checker')).find((c) => c);
+    const from = checker ? slotUnder(e.clientX, e.clientY) : null;
+    if (!checker || from === null) return;
+    dragging = { side: checker.classList.contains('s0') ? 'mover' : 'opponent', from };
+  });
+  root.addEventListener('pointerup', (e) => {
+    const drag = dragging;
+    dragging = null;
+    const to = drag ? slotUnder(e.clientX, e.clientY) : null;
+    if (!drag || to === null || to === drag.from) return;
+    const moved = dragChecker(position, drag.side, drag.from, to);
+    if (typeof moved === 'string') return void (editNote.textContent = moved);
+    setPosition(moved);
+    editNote.textContent = `Borne off: yours ${moved.mover[0]}, theirs ${moved.opponent[0]}.`;
+  });
+
   function setPosition(p: Position): void {
     position = p;
     answer = null;
@@ -387,6 +418,23 @@ export function startAnalysePage(root: HTMLElement): void {
   addEventListener('hashchange', load);
   load();
   Object.assign(window, { fairgammon: { analyse: { answer: () => answer, chosen: () => chosen, rollout: () => rollout.last } } });
+}
+
+/**
+ * The position after dragging one checker of `side` from `from` to `to` (points 1..24 in the
+ * mover's numbering as drawn, 25 the bar, 0 the tray), or why not.
+ */
+export function dragChecker(position: Position, side: 'mover' | 'opponent', from: number, to: number): Position | string {
+  const slot = (p: number) => (side === 'mover' || p === 0 || p === 25 ? p : 25 - p);
+  const mine = [...(side === 'mover' ? position.mover : position.opponent)];
+  const other = side === 'mover' ? position.opponent : position.mover;
+  const a = slot(from);
+  const b = slot(to);
+  if (!(mine[a]! > 0)) return 'No checker there.';
+  if (b >= 1 && b <= 24 && other[25 - b]! > 0) return 'The other side holds that point.';
+  mine[a] = mine[a]! - 1;
+  mine[b] = mine[b]! + 1;
+  return side === 'mover' ? { mover: mine, opponent: position.opponent } : { mover: position.mover, opponent: mine };
 }
 
 function offBoard(): Board {

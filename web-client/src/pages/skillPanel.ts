@@ -66,6 +66,35 @@ export function prChart(matches: readonly SkillMatch[]): SVGSVGElement {
   return svg;
 }
 
+/** The luck-adjusted result per match (bars up for a gain, down for a loss, in points) and their
+ *  running total (a line), on the same match axis as the PR chart. */
+export function luckChart(matches: readonly SkillMatch[]): SVGSVGElement {
+  const W = 360;
+  const H = 120;
+  const pad = { l: 40, r: 10, t: 10, b: 10 };
+  let total = 0;
+  const totals = matches.map((m) => (total += m.luck_adjusted));
+  const hi = Math.max(1, ...matches.map((m) => Math.abs(m.luck_adjusted)), ...totals.map(Math.abs));
+  const step = (W - pad.l - pad.r) / Math.max(1, matches.length);
+  const x = (i: number) => pad.l + (i + 0.5) * step;
+  const y = (v: number) => pad.t + ((hi - v) / (2 * hi)) * (H - pad.t - pad.b);
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'luck-chart', role: 'img' }) as SVGSVGElement;
+  svg.append(el('title', {}, `Luck-adjusted result over ${matches.length} match${matches.length === 1 ? '' : 'es'}`));
+  for (const v of [hi, 0, -hi]) {
+    svg.append(el('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }));
+    svg.append(el('text', { x: pad.l - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, v.toFixed(1)));
+  }
+  matches.forEach((m, i) => {
+    const v = m.luck_adjusted;
+    const bar = el('rect', { x: x(i) - Math.min(8, step / 3), width: Math.min(16, (2 * step) / 3), y: Math.min(y(v), y(0)), height: Math.max(1, Math.abs(y(v) - y(0))), class: `luck-bar ${v >= 0 ? 'gain' : 'loss'}` });
+    bar.append(el('title', {}, `Luck-adjusted ${v >= 0 ? '+' : ''}${v.toFixed(2)}`));
+    svg.append(bar);
+  });
+  const line = totals.map((t, i) => `${x(i).toFixed(1)},${y(t).toFixed(1)}`);
+  if (line.length > 1) svg.append(el('path', { d: `M${line.join(' L')}`, class: 'line luck-total' }));
+  return svg;
+}
+
 const TITLES: Record<string, string> = { faces: 'Faces', doubles: 'Doubles', entering: 'Entering from the bar', hits: 'Chances to hit' };
 
 function auditTable(t: AuditTable): HTMLElement {
@@ -88,7 +117,7 @@ export async function skillCards(name: string): Promise<HTMLElement[]> {
   }
   const analysed = doc.matches.filter((m) => m.pr !== null);
   const chart = analysed.length
-    ? h('div', {}, prChart(doc.matches), h('p', { class: 'sub', text: `PR per match (dots) and over the last 25 games (line): ${doc.rolling === null ? '–' : doc.rolling.toFixed(1)}. Luck-adjusted result, last match: ${doc.matches.at(-1)?.luck_adjusted.toFixed(2) ?? '–'}` }))
+    ? h('div', {}, prChart(doc.matches), h('p', { class: 'sub', text: `PR per match (dots) and over the last 25 games (line): ${doc.rolling === null ? '–' : doc.rolling.toFixed(1)}.` }), luckChart(doc.matches), h('p', { class: 'sub luck-sum', text: `Luck-adjusted result per match (bars) and in all (line): ${doc.matches.reduce((a, m) => a + m.luck_adjusted, 0).toFixed(2)} points; last match ${doc.matches.at(-1)?.luck_adjusted.toFixed(2) ?? '–'}.` }))
     : h('p', { class: 'sub', text: 'No analysed match yet.' });
   const audit = doc.dice.rolls
     ? h('div', {}, h('p', { class: 'sub', text: `${doc.dice.rolls} rolls (each game's opening roll aside), every one proven by its game's transcript.` }), ...doc.dice.tables.map(auditTable))

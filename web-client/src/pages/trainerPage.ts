@@ -4,11 +4,16 @@
  * plays (in notation order, from the analysis board's 1-ply list, no figures shown), a cube
  * puzzle its two answers. After an answer: right or wrong, the best play or action, what was
  * played in the game, and the streak and puzzle rating; then the next puzzle.
+ *
+ * A guest (signed out) trains on the games played in this browser: the page sends the seat
+ * tokens it keeps (`POST /api/trainer/guest`) and keeps the progress the server answers in
+ * localStorage (`fairgammon.trainer`).
  */
 
 import { whoAmI } from '../net/accountApi';
 import { analyse } from '../net/analyseApi';
 import { decodePositionId } from '../engine/positionId';
+import { heldSeats, loadTrainerProgress, saveTrainerProgress } from '../net/storage';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import type { GameSource, GameView } from '../view/gameView';
@@ -36,6 +41,8 @@ interface TrainerDoc {
   readonly best_streak: number;
   readonly rating: number;
   readonly answered: number;
+  /** A guest's progress, to keep in this browser. */
+  readonly progress?: unknown;
 }
 
 interface Verdict extends Omit<TrainerDoc, 'puzzle'> {
@@ -56,10 +63,22 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export async function startTrainerPage(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'trainer-page');
   const me = await whoAmI();
-  if (!me) {
-    root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: 'Trainer' }), h('p', { text: 'Sign in (in the lobby) to practise the positions where you went wrong.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' }))));
+  let store: Storage | null = null;
+  try {
+    store = localStorage;
+  } catch {
+    store = null;
+  }
+  const seats = me || !store ? [] : heldSeats(store);
+  if (!me && !seats.length) {
+    root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: 'Trainer' }), h('p', { text: 'Play a game (or sign in, in the lobby) to practise the positions where you went wrong.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' }))));
     return;
   }
+  const guest = !me;
+  const progressOf = () => (store ? loadTrainerProgress(store) : null) ?? null;
+  const keep = (doc: { progress?: unknown }) => {
+    if (guest && store && doc.progress) saveTrainerProgress(store, doc.progress);
+  };
   let puzzle: PuzzleDoc | null = null;
   let boards: readonly [readonly number[], readonly number[]] = [[], []];
   const listeners = new Set<(v: GameView) => void>();
@@ -95,11 +114,12 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
     verdict.textContent = '';
     verdict.className = 'tr-verdict';
     choices.replaceChildren();
-    const doc = await call<TrainerDoc>('GET', '/api/trainer');
+    const doc = guest ? await call<TrainerDoc>('POST', '/api/trainer/guest', { seats, progress: progressOf() }) : await call<TrainerDoc>('GET', '/api/trainer');
+    keep(doc);
     showStats(doc);
     puzzle = doc.puzzle;
     if (!puzzle) {
-      question.textContent = doc.total ? 'Nothing due now: come back later.' : 'No puzzles yet: your errors in analysed games (and imports) become puzzles here.';
+      question.textContent = doc.total ? 'Nothing due now: come back later.' : guest ? 'No puzzles yet: your errors in the analysed games of this browser become puzzles here.' : 'No puzzles yet: your errors in analysed games (and imports) become puzzles here.';
       boards = [[], []];
       publish();
       return;
@@ -128,7 +148,10 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
     b.addEventListener('click', async () => {
       if (!puzzle) return;
       for (const x of choices.querySelectorAll('button')) x.disabled = true;
-      const v = await call<Verdict>('POST', '/api/trainer/answer', { puzzle: puzzle.id, answer: value });
+      const v = guest
+        ? await call<Verdict>('POST', '/api/trainer/guest/answer', { seats, progress: progressOf(), puzzle: puzzle.id, answer: value })
+        : await call<Verdict>('POST', '/api/trainer/answer', { puzzle: puzzle.id, answer: value });
+      keep(v);
       b.classList.add(v.right ? 'right' : 'wrong');
       verdict.className = `tr-verdict ${v.right ? 'right' : 'wrong'}`;
       verdict.textContent = v.right ? `Right: ${v.best_text} (in the game: ${v.played_text}, −${v.error.toFixed(3)})` : `Not quite. Best: ${v.best_text}. In the game: ${v.played_text} (−${v.error.toFixed(3)}). It comes back soon.`;
