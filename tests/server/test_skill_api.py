@@ -44,7 +44,7 @@ async def test_skill_record_and_dice_audit(server) -> None:
     rolled = [t for t in record["turns"] if t["dice"] and t["action"] in ("move", "pass")]
     dice = [t["dice"] for t in rolled[1:] if t["seat"] == seat]
     tables = {t["name"]: t for t in body["dice"]["tables"]}
-    assert body["dice"]["rolls"] == len(dice) > 5
+    assert body["dice"]["rolls"] == len(dice) > 0  # a short game (a double dropped) has few
     faces = [0] * 6
     for d1, d2 in dice:
         faces[d1 - 1] += 1
