@@ -2,7 +2,8 @@
 (docs/moderation.md): a signed-in spectator reports another's chat line from the match page
 and the player from his profile; the moderator, on a 360 px phone, reads the queue (the line in
 its context), mutes the player with a reason (the server then refuses his lines), sees it in
-the audit log, lifts it (his lines pass again) and dismisses the other report; the same page on
+the audit log, lifts it (his lines pass again), suspends his rating and bans him (each refusing
+a rated match, the ban his lines too, each lifted) and dismisses the other report; the same page on
 a desktop. Screenshots of each step, nothing wider than the screen."""
 
 from __future__ import annotations
@@ -102,6 +103,32 @@ async def test_report_queue_mute_audit_and_lift(browser, redis_url, dist) -> Non
             assert isinstance(await said(bob_ws, "sorry everyone"), m.Chat)
             latest = await mia.locator(".audit-log li").first.inner_text()
             assert "lifted the mute of bob_m" in latest
+
+            # Suspending the rating and banning, the same way: each refuses what it names (a
+            # rated match; a ban also the chat), is audited, and is lifted; then Bob plays rated.
+            for kind, code, word in (("suspend", "rating_suspended", "suspended the rating of"),
+                                     ("ban", "banned", "banned")):  # fmt: skip
+                await evidence.locator("select[name=sanction]").select_option(kind)
+                await evidence.locator("textarea[name=reason]").fill(f"{kind}: a test of it")
+                await evidence.locator("button.apply-sanction").click()
+                await mia.locator(f".evidence .sanction-{kind}").wait_for()
+                rated = await bob.post("/api/matches", {"mode": "match", "length": 3,
+                                                        "rated": True})  # fmt: skip
+                assert (rated.status, rated.body["error"]) == (403, code), rated.body
+                chat = await said(bob_ws, f"after the {kind}")
+                if kind == "ban":
+                    assert isinstance(chat, m.Reject) and chat.message.startswith("banned"), chat
+                else:
+                    assert isinstance(chat, m.Chat), chat
+                latest = await mia.locator(".audit-log li").first.inner_text()
+                assert f"mia_m {word} bob_m" in latest, latest
+                await mia.locator(".evidence textarea[name=reason]").fill("served")
+                await mia.click(f".evidence button.lift-{kind}")
+                await mia.locator(".evidence .no-sanction").wait_for()
+                rated = await bob.post("/api/matches", {"mode": "match", "length": 3,
+                                                        "rated": True})  # fmt: skip
+                assert rated.status == 201, rated.body
+            await mia.screenshot(path=SCREENSHOTS / "moderation-lifted-360.png", full_page=True)
 
             # The profile report is dismissed with a reason: the queue is empty.
             rest = mia.locator(".mod-queue .report-item")
