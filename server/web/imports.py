@@ -122,17 +122,23 @@ async def show(request: Request) -> JSONResponse:
                         headers={"Cache-Control": "no-store"})
 
 
-@handles
-async def record(request: Request) -> JSONResponse:
-    """The move record of an imported game, as ``record.json`` of a game played here (the
-    replay board reads it)."""
-    ident, stored, _ = await _visible(request)
+def _game_no(request: Request, stored: dict[str, Any]) -> int:
+    """The path's game number, one of the import's games (404 ``not_found`` otherwise)."""
     try:
         n = int(request.path_params["game"])
     except ValueError:
         n = 0
     if not 1 <= n <= int(stored["games"]):
         raise BadRequest(ErrorCode.NOT_FOUND, "no such game", 404)
+    return n
+
+
+@handles
+async def record(request: Request) -> JSONResponse:
+    """The move record of an imported game, as ``record.json`` of a game played here (the
+    replay board reads it)."""
+    ident, stored, _ = await _visible(request)
+    n = _game_no(request, stored)
     imported = read_match(stored["text"], stored["format"]).record
     try:
         body = record_body(imported, n, ident, 0)
@@ -144,12 +150,7 @@ async def record(request: Request) -> JSONResponse:
 @handles
 async def analysis(request: Request) -> JSONResponse:
     ident, stored, _ = await _visible(request)
-    try:
-        n = int(request.path_params["game"])
-    except ValueError:
-        n = 0
-    if not 1 <= n <= int(stored["games"]):
-        raise BadRequest(ErrorCode.NOT_FOUND, "no such game", 404)
+    n = _game_no(request, stored)
     got = await queue.report(_redis(request), ident, n) or {"status": "pending"}
     if got.get("status") == "failed":
         raise BadRequest(HttpCode.ANALYSIS_FAILED, got.get("message", "failed"), 500)
