@@ -34,6 +34,7 @@ import { startModerationPage } from './pages/moderationPage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
+import { applyToDocument } from './i18n';
 
 /** Each page path's page, started with the path's parameters. */
 const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => void> = {
@@ -58,6 +59,9 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
 };
 
 const root = document.getElementById('app')!;
+// <html lang dir> name the language before anything is drawn (the pages are static files: the
+// browser's languages, or the player's remembered pick, decide here).
+applyToDocument();
 const found = route(location.pathname);
 // Any other path the server answers with this page: the lobby.
 START[found?.page ?? '/'](root, found?.params ?? []);

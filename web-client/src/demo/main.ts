@@ -51,7 +51,7 @@ function presence(text: string | null): [Presence, Presence] | undefined {
   return parts as [Presence, Presence];
 }
 const root = document.getElementById('app')!;
-const app = new BoardApp(root, game, { title: 'fairgammon' });
+const app = new BoardApp(root, game, { title: 'fairgammon', languagePicker: 'side' });
 void game.start();
 // For tests and curious players: the live objects.
 Object.assign(window, { fairgammon: { game, app } });

@@ -106,6 +106,16 @@ export function t(key: MessageKey, args?: Args, lang: Lang = current): string {
   return formatParts(parts, lang, args);
 }
 
+/**
+ * `text` kept left to right inside a right-to-left sentence: dice (`6–1`) and backgammon
+ * notation (`24/18 13/9`) read the same in every language, and in Arabic the bidirectional
+ * algorithm would otherwise show `6–1` as `1–6`. Wrapped in a left-to-right isolate only when
+ * the page is right to left (the marks are invisible), so other languages get `text` as is.
+ */
+export function ltr(text: string): string {
+  return direction() === 'rtl' ? `\u2066${text}\u2069` : text;
+}
+
 /** A number per locale. */
 export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
   return new Intl.NumberFormat(current, options).format(n);

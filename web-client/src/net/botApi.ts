@@ -3,6 +3,7 @@
  * level, and ask for hints (only ever given in such a match).
  */
 
+import { type MessageKey, t } from '../i18n';
 import { BOT_LEVELS, type BotLevel } from '../generated/catalog';
 import { type Created, call } from './lobbyApi';
 import type { CreateOptions } from './storage';
@@ -11,15 +12,15 @@ import type { CreateOptions } from './storage';
 export type Level = BotLevel;
 
 /** Each level's name and one line about it, as the lobby offers them. */
-export const LEVEL_WORDS: Readonly<Record<Level, readonly [string, string]>> = {
-  easy: ['Easy', 'Just learning'],
-  normal: ['Normal', 'Casual club player'],
-  hard: ['Hard', 'Strong: gnubg 0-ply'],
-  expert: ['Expert', 'Looks further ahead'],
+export const LEVEL_WORDS: Readonly<Record<Level, readonly [MessageKey, MessageKey]>> = {
+  easy: ['level.easy', 'level.easyAbout'],
+  normal: ['level.normal', 'level.normalAbout'],
+  hard: ['level.hard', 'level.hardAbout'],
+  expert: ['level.expert', 'level.expertAbout'],
 };
 
-/** The levels in the server's order, easiest first: [level, name, about]. */
-export const LEVELS: readonly (readonly [Level, string, string])[] = BOT_LEVELS.map((l) => [l, ...LEVEL_WORDS[l]] as const);
+/** The levels in the server's order, easiest first: [level, name, about] in the page's language. */
+export const LEVELS: readonly (readonly [Level, string, string])[] = BOT_LEVELS.map((l) => [l, t(LEVEL_WORDS[l][0]), t(LEVEL_WORDS[l][1])] as const);
 
 export const levelName = (level: string): string => LEVELS.find(([l]) => l === level)?.[1] ?? level;
 

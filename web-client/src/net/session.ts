@@ -26,6 +26,8 @@ import {
 import { ChatLog } from './chatLog';
 import { refusalText } from './refusals';
 import { type Words, aboutSeat } from './voice';
+import { ltr, t as tr } from '../i18n';
+import { MAX_RECOMMITMENTS } from '../fairdice/scheme';
 import { Connection, type Env, type LinkState } from './connection';
 import { LiveVerifier, type Verdict } from './liveVerifier';
 import {
@@ -43,7 +45,7 @@ import {
   ping,
   resync,
 } from './protocol';
-import { DEAD_LINK_MS, type Effect, type Held, type NeedPurpose, type Reply, SeatCore } from './seatCore';
+import { DEAD_LINK_MS, type Effect, type Held, type NeedPurpose, type NoticeKind, type Reply, SeatCore } from './seatCore';
 import { type SeatRecord, loadSeq, saveSeq } from './storage';
 import type { Tracker } from './tracker';
 import { RecordBook } from './record';
@@ -71,9 +73,11 @@ export interface Notice extends Words {
 
 const PING_EVERY_MS = 10_000;
 
+/** A seat whose player has no name yet ("Seat 0", as the server's logs number seats). */
+const seatName = (s: Seat): string => tr('common.seatNo', { n: String(s) });
+
 /** Clock phases of a game being played: between rolls or during one. */
 const IN_GAME: ReadonlySet<ClockPhase> = new Set(['decide', 'move', 'take', 'resign', 'rolloff', 'reveal']);
-const CANNOT_STORE = 'This browser cannot store the dice secret: do not reload during this game';
 
 interface Waiting {
   readonly resolve: (reply: Reply) => void;
@@ -258,13 +262,24 @@ export class MatchSession {
     }
   }
 
-  private noticeText(kind: string, k: number, text: string): string {
-    if (kind === 'opponent_renewed') {
-      const other = this.seat === null ? null : ((1 - this.seat) as Seat);
-      const name = other === null ? 'A player' : (this.tracker.names[other] ?? `Seat ${other}`);
-      return `${name} continues on another device or browser: a new dice commitment from roll ${k}, checked like the first`;
+  /** The seat core's notice in the page's language (its own text is English, for logs). */
+  private noticeText(kind: NoticeKind, k: number, text: string): string {
+    switch (kind) {
+      case 'opponent_renewed': {
+        const other = this.seat === null ? null : ((1 - this.seat) as Seat);
+        const name = other === null ? null : (this.tracker.names[other] ?? seatName(other));
+        return tr('notice.opponentRenewed', { name: name ?? '', known: name === null ? 'no' : 'yes', k: String(k) });
+      }
+      case 'chain_renewed':
+        return tr('notice.chainRenewed');
+      case 'cannot_reveal':
+        return tr('notice.cannotReveal');
+      case 'recommit_limit':
+        return tr('notice.recommitLimit', { n: MAX_RECOMMITMENTS });
+      case 'recommit_refused':
+        // The server's reason follows the core's words.
+        return tr('notice.recommitRefused', { why: text.slice(text.indexOf(': ') + 2) });
     }
-    return text;
   }
 
   private wake(at: number): void {
@@ -306,7 +321,7 @@ export class MatchSession {
         const secret = newSecret();
         const chain = await OwnChain.create(ctx, secret, length, fromK);
         // Stored before it is sent: a reload after the re-commitment finds the new secret.
-        if (!storeRecommitted(this.options.storage, ctx, { secret, from: fromK, length, n })) this.say(CANNOT_STORE, true);
+        if (!storeRecommitted(this.options.storage, ctx, { secret, from: fromK, length, n })) this.say(tr('notice.cannotStore'), true);
         held = { chain, n };
       } else {
         const stored = loadChain(this.options.storage, ctx);
@@ -314,7 +329,7 @@ export class MatchSession {
           held = { chain: await OwnChain.create(ctx, stored.secret, stored.length ?? this.chainLength, stored.from), n: stored.n };
         } else if (purpose === 'commit') {
           const { secret, stored: kept } = obtainSecret(this.options.storage, ctx);
-          if (!kept) this.say(CANNOT_STORE, true);
+          if (!kept) this.say(tr('notice.cannotStore'), true);
           held = { chain: await OwnChain.create(ctx, secret, this.chainLength), n: 0 };
         }
       }
@@ -405,7 +420,7 @@ export class MatchSession {
 
   private afterEvent(e: EventFrame, live: boolean): void {
     const t = this.tracker;
-    const name = (s: Seat) => t.names[s] ?? `Seat ${s}`;
+    const name = (s: Seat) => t.names[s] ?? seatName(s);
     switch (e.k) {
       case 'committed': {
         const v = new LiveVerifier(this.matchBytes, e.p.game);
@@ -426,37 +441,37 @@ export class MatchSession {
         }
         void verifier.check({ k: d.k, reveals: [d.reveal0, d.reveal1], dice: [d.d1, d.d2] }).then((verdict) => {
           this.checks.set(key, verdict);
-          if (verdict.check === 'alarm') this.say(`Dice alarm: ${verdict.why}`, true);
+          if (verdict.check === 'alarm') this.say(tr('notice.diceAlarm', { why: verdict.why }), true);
           this.emit();
         });
         if (live && d.kind === 'rolloff') {
-          if (d.d1 === d.d2) this.say(`Opening roll: both rolled ${d.d1} — rolling again`);
+          if (d.d1 === d.d2) this.say(tr('notice.rolloffTie', { d: String(d.d1) }));
           else {
             const w: Seat = d.d1 > d.d2 ? 0 : 1;
-            this.say(aboutSeat(w, name(w), ['wins', 'win'], ` the opening roll ${Math.max(d.d1, d.d2)}–${Math.min(d.d1, d.d2)}`));
+            this.say(aboutSeat(w, name(w), 'notice.winsRolloff', { dice: ltr(`${Math.max(d.d1, d.d2)}–${Math.min(d.d1, d.d2)}`) }));
           }
         }
         break;
       }
       case 'passed': {
         const last = t.rolls[t.rolls.length - 1];
-        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['rolled', 'rolled'], ` ${last ? last.dice.join('–') : ''} and cannot move: the turn passes`));
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), 'notice.passed', { dice: ltr(last ? last.dice.join('–') : '') }));
         break;
       }
       case 'taken':
-        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['takes', 'take'], `: the cube is at ${e.p.value}`));
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), 'notice.takes', { value: e.p.value }));
         break;
       case 'beavered':
-        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['beavers', 'beaver'], `: the cube is at ${e.p.value}`));
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), 'notice.beavers', { value: e.p.value }));
         break;
       case 'resign_rejected':
-        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), ['rejects', 'reject'], ' the resignation: play on'));
+        if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), 'notice.rejects'));
         break;
       case 'commit_received':
-        if (live && t.betweenGames && e.p.seat !== this.seat) this.say(`${name(e.p.seat)} is ready for the next game`);
+        if (live && t.betweenGames && e.p.seat !== this.seat) this.say(tr('notice.ready', { name: name(e.p.seat) }));
         break;
       case 'seated':
-        if (live && e.p.seat === 1) this.say(`${e.p.name ?? 'Your opponent'} joined`);
+        if (live && e.p.seat === 1) this.say(e.p.name ? tr('notice.joined', { name: e.p.name }) : tr('notice.opponentJoined'));
         break;
       case 'game_over':
         // The game's reveals are all public now: its secret is of no more use.
@@ -489,10 +504,11 @@ export class MatchSession {
     const before = t.status[seat];
     t.applyPresence(seat, status, deadline);
     if (seat !== this.seat && before !== status && this.caughtUp && t.over === null) {
-      const name = t.names[seat] ?? 'Your opponent';
-      if (status === 'reconnecting') this.say(`${name} lost the connection`);
-      else if (status === 'gone') this.say(`${name} has gone`);
-      else if (before === 'reconnecting' || before === 'gone') this.say(`${name} is back`);
+      const name = t.names[seat] ?? null;
+      const args = { name: name ?? '', known: name === null ? 'no' : 'yes' };
+      if (status === 'reconnecting') this.say(tr('notice.lostConnection', args));
+      else if (status === 'gone') this.say(tr('notice.gone', args));
+      else if (before === 'reconnecting' || before === 'gone') this.say(tr('notice.back', args));
     }
   }
 

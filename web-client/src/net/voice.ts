@@ -5,6 +5,8 @@
  */
 
 import type { Seat } from '../engine/seat';
+import { type MessageKey, t } from '../i18n';
+import type { Args } from '../i18n/format';
 
 /** A notice's words: `text` for everyone, `about.you` for the player of `about.seat`. */
 export interface Words {
@@ -12,9 +14,13 @@ export interface Words {
   readonly about?: { readonly seat: Seat; readonly you: string };
 }
 
-/** A sentence about a seat's player: `verb` is [third person, second person]. */
-export function aboutSeat(seat: Seat, name: string, verb: readonly [string, string], rest: string): Words {
-  return { text: `${name} ${verb[0]}${rest}`, about: { seat, you: `You ${verb[1]}${rest}` } };
+/**
+ * A sentence about a seat's player: the message `key` says it both ways through its `who`
+ * argument (`{who, select, you {You take} other {{name} takes}}: …`), so each language words
+ * the second person its own way.
+ */
+export function aboutSeat(seat: Seat, name: string, key: MessageKey, args: Args = {}): Words {
+  return { text: t(key, { ...args, name, who: 'other' }), about: { seat, you: t(key, { ...args, name, who: 'you' }) } };
 }
 
 /** The words for the viewer (a seat, or null for a spectator). */

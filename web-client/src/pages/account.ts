@@ -49,21 +49,21 @@ export function signInDialog(done: () => void): HTMLElement {
   const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', minlength: '3', maxlength: '20', pattern: '[A-Za-z0-9_\\-]{3,20}', required: '', autocapitalize: 'off', spellcheck: 'false' });
   const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', minlength: '8', maxlength: '128', required: '' });
   const error = h('p', { class: 'form-error', role: 'alert' });
-  const login = button('Sign in', 'btn primary login');
+  const login = button(t('account.signIn'), 'btn primary login');
   login.setAttribute('type', 'submit');
-  const create = button('Create account', 'btn ghost create-account');
-  const cancel = button('Cancel', 'btn ghost cancel');
+  const create = button(t('account.create'), 'btn ghost create-account');
+  const cancel = button(t('common.cancel'), 'btn ghost cancel');
   const form = h(
     'form',
     { class: 'card account-card' },
-    h('h1', { text: 'Sign in' }),
-    h('p', { class: 'sub', text: 'Optional: an account keeps your rating, history and name. Guests play as always.' }),
-    h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Username (3–20 letters, digits, _ or -)' }), username),
-    h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Password (at least 8 characters)' }), password),
+    h('h1', { text: t('account.signIn') }),
+    h('p', { class: 'sub', text: t('account.intro') }),
+    h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('account.username') }), username),
+    h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('account.password') }), password),
     error,
     h('div', { class: 'row' }, login, create, cancel),
   );
-  const shade = h('div', { class: 'account-shade', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Sign in' }, form);
+  const shade = h('div', { class: 'account-shade', role: 'dialog', 'aria-modal': 'true', 'aria-label': t('account.signIn') }, form);
   const go = async (how: typeof logIn) => {
     error.textContent = '';
     if (!form.reportValidity()) return;

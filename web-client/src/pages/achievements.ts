@@ -4,19 +4,20 @@
  * what a view or a finished game earns; a thin layer stores them.
  */
 
+import { t } from '../i18n';
 import { BAR, OFF } from '../engine/position';
 import { h } from '../ui/dom';
 import type { GameView, Seat } from '../view/gameView';
 
 export const ACHIEVEMENTS = [
-  ['first-move', 'First move', 'Move a checker'],
-  ['hit', 'Hit!', 'Send an opposing checker to the bar'],
-  ['enter', 'Back in', 'Enter a checker from the bar'],
-  ['bear-off', 'Homeward', 'Bear a checker off'],
-  ['finish', 'Played to the end', 'Finish a game on this device'],
-  ['beat-computer', 'Beat the computer', 'Win a game against the computer'],
-  ['clean-win', 'No second thoughts', 'Beat the computer without using Undo'],
-  ['three-wins', 'Hat-trick', 'Win three games against the computer'],
+  ['first-move', 'ach.firstMove', 'ach.firstMoveWhat'],
+  ['hit', 'ach.hit', 'ach.hitWhat'],
+  ['enter', 'ach.enter', 'ach.enterWhat'],
+  ['bear-off', 'ach.bearOff', 'ach.bearOffWhat'],
+  ['finish', 'ach.finish', 'ach.finishWhat'],
+  ['beat-computer', 'ach.beatComputer', 'ach.beatComputerWhat'],
+  ['clean-win', 'ach.cleanWin', 'ach.cleanWinWhat'],
+  ['three-wins', 'ach.threeWins', 'ach.threeWinsWhat'],
 ] as const;
 
 export type AchievementId = (typeof ACHIEVEMENTS)[number][0];
@@ -118,11 +119,13 @@ export function achievementsPanel(): HTMLElement {
     const state = loadAchievements();
     const got = ACHIEVEMENTS.filter(([id]) => state.earned[id] !== undefined).length;
     const list = h('ul', { class: 'stars' });
-    for (const [id, title, what] of ACHIEVEMENTS) {
+    for (const [id, titleKey, whatKey] of ACHIEVEMENTS) {
+      const title = t(titleKey);
+      const what = t(whatKey);
       const on = state.earned[id] !== undefined;
-      list.append(h('li', { class: on ? 'earned' : '', 'data-id': id, title: what }, h('span', { class: 'star', 'aria-hidden': 'true', text: on ? '★' : '☆' }), h('span', { class: 'what' }, h('strong', { text: title }), h('span', { class: 'sub', text: ` ${what}` })), h('span', { class: 'sr-only', text: on ? ' (earned)' : ' (not yet)' })));
+      list.append(h('li', { class: on ? 'earned' : '', 'data-id': id, title: what }, h('span', { class: 'star', 'aria-hidden': 'true', text: on ? '★' : '☆' }), h('span', { class: 'what' }, h('strong', { text: title }), h('span', { class: 'sub', text: ` ${what}` })), h('span', { class: 'sr-only', text: on ? t('ach.earned') : t('ach.notYet') })));
     }
-    box.replaceChildren(h('summary', { text: `Achievements ${got} / ${ACHIEVEMENTS.length}` }), list);
+    box.replaceChildren(h('summary', { text: t('ach.summary', { got, all: ACHIEVEMENTS.length }) }), list);
   };
   render();
   listeners.add(render);

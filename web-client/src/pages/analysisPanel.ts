@@ -6,6 +6,7 @@
  * board it also says what the shown turn was worth and can show the best play.
  */
 
+import { t } from '../i18n';
 import { renderChart } from '../ui/analysisChart';
 import { button, h } from '../ui/dom';
 import type { Mark } from '../ui/moveRecord';
@@ -14,7 +15,7 @@ import { type AnalysisDoc, type DoneAnalysis, chartSeries, nextPoll, recordMarks
 export const analysisPath = (match: string, game: number): string => `/api/matches/${match}/games/${game}/analysis.json`;
 
 export class AnalysisPanel {
-  readonly el = h('section', { class: 'analysis', 'aria-label': 'Analysis' });
+  readonly el = h('section', { class: 'analysis', 'aria-label': t('analysis.title') });
   /** Called when the analysis arrives (the record's marks change). */
   onChange: () => void = () => undefined;
   /** Show this Position ID (the best play, seen by `seat`) on the board, or the real one (null). */
@@ -93,11 +94,11 @@ export class AnalysisPanel {
   }
 
   private render(): void {
-    const kids: Node[] = [h('h2', { class: 'analysis-title', text: this.withTurns ? 'Analysis' : `Analysis · game ${this.game}` })];
+    const kids: Node[] = [h('h2', { class: 'analysis-title', text: this.withTurns ? t('analysis.title') : t('analysis.titleGame', { game: this.game }) })];
     const doc = this.doc;
     if (doc === null || doc.status === 'pending') {
       const p = doc?.status === 'pending' ? doc.progress : null;
-      const text = this.failure ? `Analysis unavailable: ${this.failure}` : p ? `Analysing the game… ${p[0]} of ${p[1]} rolls` : 'Analysing the game…';
+      const text = this.failure ? t('analysis.unavailable', { why: this.failure }) : p ? t('analysis.progress', { done: p[0], total: p[1] }) : t('analysis.pending');
       kids.push(h('p', { class: 'analysis-pending', role: 'status', text }));
       if (p) {
         const bar = h('progress', { max: String(p[1]), value: String(p[0]) });
@@ -108,7 +109,7 @@ export class AnalysisPanel {
     }
     kids.push(this.summary(doc), this.chart(doc));
     if (this.withTurns) kids.push(this.turnLine(doc));
-    kids.push(h('p', { class: 'analysis-note', text: `${doc.level} analysis by neural nets. Error rate: millipoints of equity lost per decision; PR is half of it. Luck says what the dice gave, not whether they were fair: the fairness proof does that.` }));
+    kids.push(h('p', { class: 'analysis-note', text: t('analysis.note', { level: doc.level }) }));
     this.el.replaceChildren(...kids);
   }
 
@@ -123,13 +124,13 @@ export class AnalysisPanel {
       h(
         'tbody',
         {},
-        row('Error rate', (p) => `${p.error_rate.toFixed(1)}`, 'Mean equity lost per decision, in millipoints (mEMG)'),
-        row('PR', (p) => p.pr.toFixed(1), 'Performance rating: 500 × the mean error per decision (lower is better)'),
-        row('Decisions', (p) => `${p.decisions}`),
-        row('Errors · blunders', (p) => `${p.errors} · ${p.blunders}`, 'Errors lose 0.040–0.080, blunders 0.080 or more'),
-        row('Luck', (p) => signed(p.luck), 'Points the dice gave, against average rolls'),
-        row('Result', (p) => signed(p.result, 0)),
-        row('Luck-adjusted', (p) => signed(p.luck_adjusted), 'The result with both players’ luck taken out'),
+        row(t('analysis.errorRate'), (p) => `${p.error_rate.toFixed(1)}`, t('analysis.errorRateTitle')),
+        row(t('analysis.pr'), (p) => p.pr.toFixed(1), t('analysis.prTitle')),
+        row(t('analysis.decisions'), (p) => `${p.decisions}`),
+        row(t('analysis.errorsBlunders'), (p) => `${p.errors} · ${p.blunders}`, t('analysis.errorsBlundersTitle')),
+        row(t('analysis.luck'), (p) => signed(p.luck), t('analysis.luckTitle')),
+        row(t('analysis.result'), (p) => signed(p.result, 0)),
+        row(t('analysis.luckAdjusted'), (p) => signed(p.luck_adjusted), t('analysis.luckAdjustedTitle')),
       ),
     );
   }
@@ -140,9 +141,9 @@ export class AnalysisPanel {
       'p',
       { class: 'chart-legend' },
       h('span', { class: 'key equity' }),
-      `${this.names[0]}’s equity`,
+      t('analysis.equityOf', { name: this.names[0] }),
       h('span', { class: 'key luck' }),
-      `luck (${this.names[0]} − ${this.names[1]})`,
+      t('analysis.luckOf', { a: this.names[0], b: this.names[1] }),
     );
     return h('figure', { class: 'analysis-figure' }, svg, legend);
   }
@@ -150,18 +151,18 @@ export class AnalysisPanel {
   private turnLine(doc: DoneAnalysis): HTMLElement {
     const box = h('div', { class: 'analysis-turn', 'aria-live': 'polite' });
     const i = this.current;
-    const t = i !== null && i >= 0 ? doc.turns[i] : undefined;
-    if (!t) {
-      box.append(h('p', { text: 'Step through the game to see what each turn was worth.' }));
+    const turn = i !== null && i >= 0 ? doc.turns[i] : undefined;
+    if (!turn) {
+      box.append(h('p', { text: t('analysis.stepThrough') }));
       return box;
     }
-    const words = verdict(t);
-    box.append(h('p', { class: t.mark ? `verdict ${t.mark}` : 'verdict', text: words ? `${this.names[t.seat]}: ${words}` : `${this.names[t.seat]}: not judged` }));
-    if (t.action === 'move' && t.best && t.played && t.best !== t.played && this.onBest) {
-      const toggle = button(this.showingBest ? 'Show the play made' : 'Show the best play', 'btn ghost show-best');
+    const words = verdict(turn);
+    box.append(h('p', { class: turn.mark ? `verdict ${turn.mark}` : 'verdict', text: t('analysis.verdictOf', { name: this.names[turn.seat], words: words ?? 'none' }) }));
+    if (turn.action === 'move' && turn.best && turn.played && turn.best !== turn.played && this.onBest) {
+      const toggle = button(this.showingBest ? t('analysis.showMade') : t('analysis.showBest'), 'btn ghost show-best');
       toggle.addEventListener('click', () => {
         this.showingBest = !this.showingBest;
-        this.onBest?.(this.showingBest ? { id: t.best!, seat: t.seat } : null);
+        this.onBest?.(this.showingBest ? { id: turn.best!, seat: turn.seat } : null);
         this.render();
       });
       box.append(toggle);

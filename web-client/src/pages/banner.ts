@@ -3,23 +3,24 @@
  * while the server says it cannot reach its store (clocks stopped).
  */
 
+import { type MessageKey, t } from '../i18n';
 import type { MatchSession } from '../net/session';
 import { button, h } from '../ui/dom';
 import { formatClock } from '../ui/format';
 
-const FINAL_WORDS: Record<number, string> = {
-  4001: 'This seat’s key is not accepted. Open the match from the browser you joined with.',
-  4003: 'This seat is now open in another tab or device. This page stopped following the match.',
-  4004: 'This match does not exist on the server.',
-  4005: 'This page is out of date: reload it.',
-  4000: 'The server closed the connection (protocol error). Reload the page.',
-  1008: 'The server refused this page’s origin.',
+const FINAL_WORDS: Record<number, MessageKey> = {
+  4001: 'banner.badKey',
+  4003: 'banner.elsewhere',
+  4004: 'banner.noMatch',
+  4005: 'banner.outOfDate',
+  4000: 'banner.protocol',
+  1008: 'banner.origin',
 };
 
 export class ConnectionBanner {
   readonly el: HTMLElement;
   private readonly text = h('span', { class: 'banner-text' });
-  private readonly retry = button('Retry now', 'btn retry');
+  private readonly retry = button(t('banner.retry'), 'btn retry');
 
   constructor(private readonly session: MatchSession) {
     this.retry.addEventListener('click', () => session.connection.retryNow());
@@ -33,12 +34,13 @@ export class ConnectionBanner {
     let retry = false;
     if (c.state === 'closed') {
       const code = c.lastClose?.code ?? 0;
-      text = FINAL_WORDS[code] ?? (s.tracker.over ? '' : 'Disconnected from the server. Reload the page to reconnect.');
+      const words = FINAL_WORDS[code];
+      text = words ? t(words) : s.tracker.over ? '' : t('banner.disconnected');
     } else if (s.storeTrouble) {
-      text = 'Server trouble: clocks are stopped. Play resumes when it is fixed.';
+      text = t('banner.storeTrouble');
     } else if (c.state === 'connecting' && (s.everOnline || c.attempts > 0)) {
       const wait = c.retryAt === null ? 0 : c.retryAt - Date.now();
-      text = wait > 400 ? `Offline — reconnecting in ${formatClock(wait)}…` : 'Offline — reconnecting…';
+      text = wait > 400 ? t('banner.reconnectingIn', { time: formatClock(wait) }) : t('banner.reconnecting');
       retry = wait > 400;
     }
     this.el.hidden = text === '';

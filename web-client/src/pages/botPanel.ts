@@ -6,6 +6,7 @@
  */
 
 import '../ui/bots.css';
+import { t } from '../i18n';
 import { LEVELS, type Level, createBotMatch, levelName, setPace } from '../net/botApi';
 import { getMatch } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
@@ -28,14 +29,14 @@ export function botChoice(readOptions: () => CreateOptions, playerName: () => st
     // storage unavailable: the default level
   }
   const chosen = LEVELS.some(([l]) => l === saved) ? (saved as Level) : 'normal';
-  const group = h('div', { class: 'segmented levels', role: 'radiogroup', 'aria-label': 'Computer level' });
+  const group = h('div', { class: 'segmented levels', role: 'radiogroup', 'aria-label': t('bot.level') });
   for (const [value, label, hint] of LEVELS) {
     const input = h('input', { type: 'radio', name: 'bot-level', value, id: `level-${value}` });
     input.checked = value === chosen;
     group.append(h('label', { for: `level-${value}`, class: 'seg' }, input, h('span', { class: 'seg-title', text: label }), h('span', { class: 'seg-hint', text: hint })));
   }
   const error = h('p', { class: 'form-error', role: 'alert' });
-  const play = button('Play the computer', 'btn primary play-bot');
+  const play = button(t('bot.play'), 'btn primary play-bot');
   play.addEventListener('click', async () => {
     const level = (group.querySelector<HTMLInputElement>('input:checked')?.value ?? 'normal') as Level;
     error.textContent = '';
@@ -57,8 +58,8 @@ export function botChoice(readOptions: () => CreateOptions, playerName: () => st
   return h(
     'section',
     { class: 'bot-choice', 'aria-labelledby': 'bot-title' },
-    h('h2', { id: 'bot-title', text: 'Or play the computer now' }),
-    h('p', { class: 'sub', text: 'Same options as above; the computer plays with fair dice like anyone, and offers hints.' }),
+    h('h2', { id: 'bot-title', text: t('bot.title') }),
+    h('p', { class: 'sub', text: t('bot.intro') }),
     group,
     error,
     play,
@@ -87,7 +88,7 @@ export async function attachBotPanel(app: BoardApp, session: MatchSession, match
   const panel = h(
     'section',
     { class: 'bot-panel', 'data-level': level },
-    h('div', { class: 'bot-head' }, h('span', { class: 'bot-badge', text: 'Computer' }), h('strong', { class: 'bot-level', text: levelName(level) })),
+    h('div', { class: 'bot-head' }, h('span', { class: 'bot-badge', text: t('bot.computer') }), h('strong', { class: 'bot-level', text: levelName(level) })),
     status,
   );
   if (record) {
@@ -96,7 +97,7 @@ export async function attachBotPanel(app: BoardApp, session: MatchSession, match
     app.afterActions.append(hint.out);
     const fast = h('input', { type: 'checkbox', class: 'fast-play', name: 'fast' });
     fast.addEventListener('change', () => app.updateSettings({ fast: fast.checked }));
-    panel.append(h('label', { class: 'toggle fast-toggle' }, fast, h('span', { text: 'Fast play: short pauses, and the computer answers at once' })));
+    panel.append(h('label', { class: 'toggle fast-toggle' }, fast, h('span', { text: t('bot.fast') })));
     // The computer's think time follows the setting: told now, and at each change.
     let told: boolean | null = null;
     app.onSettings((settings) => {
@@ -108,16 +109,16 @@ export async function attachBotPanel(app: BoardApp, session: MatchSession, match
   }
   app.sideExtra.prepend(panel);
   const doing: Record<string, string> = {
-    decide: 'Thinking about the cube…',
-    move: 'Thinking about its move…',
-    take: 'Thinking about your double…',
-    resign: 'Considering your resignation…',
+    decide: t('bot.thinkCube'),
+    move: t('bot.thinkMove'),
+    take: t('bot.thinkTake'),
+    resign: t('bot.thinkResign'),
   };
   const render = () => {
-    const t = session.tracker;
-    const owed = t.over ? null : t.owes(botSeat);
+    const tr = session.tracker;
+    const owed = tr.over ? null : tr.owes(botSeat);
     const text = owed ? doing[owed] : null;
-    status.textContent = t.over ? 'Match over.' : (text ?? 'Waiting for you.');
+    status.textContent = tr.over ? t('bot.matchOver') : (text ?? t('bot.waiting'));
     panel.classList.toggle('thinking', text !== null && text !== undefined);
   };
   session.subscribe(render);

@@ -4,7 +4,8 @@ import type { SecretStorage } from '../fairdice';
 import { saveName } from '../net/storage';
 import { button, h } from '../ui/dom';
 import { CORRESPONDENCE_DAYS } from '../generated/catalog';
-import { LANGUAGES, applyToDocument, language, setLanguage, t, type Lang } from '../i18n';
+import { applyToDocument, t } from '../i18n';
+import { languageSelect } from '../ui/languageSelect';
 
 /** The server's WebSocket endpoint (same host as the page). */
 export function wsUrl(loc: Location = location): string {
@@ -22,17 +23,6 @@ export function pageHeader(...right: Node[]): HTMLElement {
   );
 }
 
-/** The compact language picker of every page: the pick is remembered and the page reloads in it. */
-export function languageSelect(): HTMLSelectElement {
-  const select = h('select', { class: 'lang-select', name: 'lang', 'aria-label': t('header.language') });
-  for (const l of LANGUAGES) select.append(h('option', { value: l.code, lang: l.code, text: l.name }));
-  select.value = language();
-  select.addEventListener('change', () => {
-    setLanguage(select.value as Lang, true);
-    location.reload();
-  });
-  return select;
-}
 
 /** Copy `text`; falls back to selecting an input when the clipboard API is unavailable. */
 export async function copyText(text: string, input?: HTMLInputElement): Promise<boolean> {

@@ -11,19 +11,14 @@
  * player's own (take and pass).
  */
 
+import { ltr, t } from '../i18n';
 import { type CubeHint, type Hint, type HintPlay, getHint } from '../net/botApi';
 import { errorWords } from '../net/refusals';
 import type { MatchSession } from '../net/session';
 import type { SeatRecord } from '../net/storage';
 import { button, h } from '../ui/dom';
 
-const ADVICE: Record<string, string> = {
-  double: 'Double',
-  no_double: 'No double: roll',
-  take: 'Take',
-  drop: 'Drop (pass)',
-  beaver: 'Beaver: take and redouble',
-};
+
 
 const signed = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(3);
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -35,21 +30,21 @@ export function hintPanel(
   record: SeatRecord,
   showPlay: (play: { seat: 0 | 1; moves: HintPlay['moves'] } | null) => void = () => undefined,
 ): { button: HTMLButtonElement; out: HTMLElement } {
-  const ask = button('Hint', 'btn ghost hint');
-  ask.title = 'The best plays of this roll, or the cube advice';
+  const ask = button(t('hint.button'), 'btn ghost hint');
+  ask.title = t('hint.buttonTitle');
   const out = h('div', { class: 'hint-out', 'aria-live': 'polite' });
   let shownFor = '';
 
   const decision = () => {
-    const t = session.tracker;
-    const owed = t.over ? null : t.owes(record.seat);
+    const tr = session.tracker;
+    const owed = tr.over ? null : tr.owes(record.seat);
     return owed === 'move' || owed === 'decide' || owed === 'take' ? owed : null;
   };
   const render = () => {
-    const t = session.tracker;
+    const version = session.tracker.version;
     ask.hidden = decision() === null;
     // A hint belongs to one decision: clear it once the game has moved on.
-    if (shownFor && shownFor !== `${t.version}`) {
+    if (shownFor && shownFor !== `${version}`) {
       out.replaceChildren();
       shownFor = '';
       showPlay(null);
@@ -59,7 +54,7 @@ export function hintPanel(
   ask.addEventListener('click', async () => {
     ask.disabled = true;
     const at = `${session.tracker.version}`;
-    out.replaceChildren(h('p', { class: 'sub', text: 'Thinking…' }));
+    out.replaceChildren(h('p', { class: 'sub', text: t('hint.thinking') }));
     out.hidden = false;
     try {
       const hint = await getHint(matchId, record.token);
@@ -83,16 +78,16 @@ export function hintPanel(
 
 function show(hint: Hint, onPick: (play: HintPlay) => void): HTMLElement[] {
   if (hint.phase === 'move') {
-    if (!hint.plays.length) return [h('p', { class: 'sub', text: 'No legal play: the turn passes.' })];
+    if (!hint.plays.length) return [h('p', { class: 'sub', text: t('hint.noPlay') })];
     const list = h('ol', { class: 'hint-plays' });
     const items: HTMLElement[] = [];
     hint.plays.forEach((p, i) => {
       const item = h(
         'li',
-        { class: i === 0 ? 'best shown' : '', title: 'Show this play on the board', tabindex: '0' },
-        h('span', { class: 'hint-moves', text: p.play }),
+        { class: i === 0 ? 'best shown' : '', title: t('hint.showPlay'), tabindex: '0' },
+        h('span', { class: 'hint-moves', text: ltr(p.play) }),
         h('span', { class: 'hint-eq', text: signed(p.equity) }),
-        h('span', { class: 'hint-win', text: `win ${percent(p.win)}` }),
+        h('span', { class: 'hint-win', text: t('hint.win', { p: percent(p.win) }) }),
       );
       const pick = () => {
         for (const other of items) other.classList.toggle('shown', other === item);
@@ -103,32 +98,32 @@ function show(hint: Hint, onPick: (play: HintPlay) => void): HTMLElement[] {
       items.push(item);
       list.append(item);
     });
-    return [h('p', { class: 'hint-title', text: 'Best plays (the arrows show the one picked)' }), list];
+    return [h('p', { class: 'hint-title', text: t('hint.bestPlays') }), list];
   }
-  if (!hint.cube) return [h('p', { class: 'sub', text: 'You cannot double now: just roll.' })];
+  if (!hint.cube) return [h('p', { class: 'sub', text: t('hint.cannotDouble') })];
   return cubeAdvice(hint.cube);
 }
 
 function cubeAdvice(c: CubeHint): HTMLElement[] {
-  const title = h('p', { class: 'hint-title' }, 'Cube: ', h('strong', { class: 'hint-action', text: ADVICE[c.action] ?? c.action }));
+  const title = h('p', { class: 'hint-title' }, t('hint.cube'), ' ', h('strong', { class: 'hint-action', text: t('hint.advice', { action: c.action }) }));
   if (c.dead) {
     return [
       title,
       h('p', {
         class: 'hint-cube hint-dead sub',
-        text: `The cube is dead: any win already gives you the points you need, so a double gains you nothing and can only help your opponent (after the Crawford game their next win counts double). Win ${percent(c.win)}.`,
+        text: t('hint.dead', { p: percent(c.win) }),
       }),
     ];
   }
   // The figures of the player who must decide: facing a double, theirs after take and pass.
   const figures = (
     c.take !== null && c.pass !== null
-      ? [`Take ${signed(c.take)}`, `Pass ${signed(c.pass)}`, `win ${percent(c.win)}`]
+      ? [t('hint.take', { e: signed(c.take) }), t('hint.pass', { e: signed(c.pass) }), t('hint.win', { p: percent(c.win) })]
       : [
-          c.no_double === null ? null : `No double ${signed(c.no_double)}`,
-          c.double_take === null ? null : `Double/take ${signed(c.double_take)}`,
-          c.double_pass === null ? null : `Double/pass ${signed(c.double_pass)}`,
-          `win ${percent(c.win)}`,
+          c.no_double === null ? null : t('hint.noDouble', { e: signed(c.no_double) }),
+          c.double_take === null ? null : t('hint.doubleTake', { e: signed(c.double_take) }),
+          c.double_pass === null ? null : t('hint.doublePass', { e: signed(c.double_pass) }),
+          t('hint.win', { p: percent(c.win) }),
         ]
   ).filter((x): x is string => x !== null);
   return [title, h('p', { class: 'hint-cube sub', text: figures.join(' · ') })];

@@ -5,6 +5,7 @@
  * that game's mistakes).
  */
 
+import { t as tr } from '../i18n';
 import type { MatchSession } from '../net/session';
 import { type Mark, MoveRecordPanel, type RecordGame } from '../ui/moveRecord';
 import { AnalysisPanel } from './analysisPanel';
@@ -34,7 +35,7 @@ export function liveRecord(session: MatchSession, matchId: string): { el: HTMLEl
         })
         .catch(() => asked.delete(game));
     }
-    const names: [string, string] = [t.names[0] ?? 'Seat 1', t.names[1] ?? 'Seat 2'];
+    const names: [string, string] = [t.names[0] ?? tr('common.seatNo', { n: '1' }), t.names[1] ?? tr('common.seatNo', { n: '2' })];
     const numbers = book.gameNumbers();
     const finished = numbers.filter((n) => book.entries(n).some((e) => e.action === 'win'));
     const last = finished[finished.length - 1];
@@ -48,15 +49,15 @@ export function liveRecord(session: MatchSession, matchId: string): { el: HTMLEl
       p.start();
     }
     const marksOf = (n: number): Map<number, Mark> | undefined => (analysis?.game === n ? analysis.panel.marks() : undefined);
-    const games: RecordGame[] = numbers.map((n) => ({ number: n, label: `Game ${n}`, entries: book.entries(n), marks: marksOf(n) }));
+    const games: RecordGame[] = numbers.map((n) => ({ number: n, label: tr('record.game', { n }), entries: book.entries(n), marks: marksOf(n) }));
     const loading = [...book.partial.keys()].length > 0;
-    panel.render({ names, games, note: loading ? 'Loading the earlier turns…' : undefined });
+    panel.render({ names, games, note: loading ? tr('record.loadingEarlier') : undefined });
     // Never an empty record: it appears with the first entry (or the earlier turns loading).
     el.hidden = !loading && games.every((g) => g.entries.length === 0);
     const key = finished.join(',');
     if (key !== linkKey) {
       linkKey = key;
-      links.replaceChildren(...finished.map((n) => h('a', { class: 'replay-link', href: replayPath(matchId, n), text: `Replay game ${n}` })));
+      links.replaceChildren(...finished.map((n) => h('a', { class: 'replay-link', href: replayPath(matchId, n), text: tr('record.replayGame', { n }) })));
     }
   };
   return { el, render };

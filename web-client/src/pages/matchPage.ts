@@ -39,6 +39,7 @@ import { ConnectionBanner } from './banner';
 import { liveRecord } from './liveRecord';
 import { attachBotPanel } from './botPanel';
 import { describeOptions, linkField, pageHeader, rememberName, wsUrl } from './common';
+import { t } from '../i18n';
 
 const MATCH_ID = /^[0-9a-f]{32}$/;
 
@@ -100,7 +101,7 @@ function notFound(root: HTMLElement): void {
     h(
       'main',
       { class: 'center-card' },
-      h('section', { class: 'card' }, h('h1', { text: 'No such match' }), h('p', { text: 'The link may be mistyped, or the match is gone.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' })),
+      h('section', { class: 'card' }, h('h1', { text: t('match.notFound') }), h('p', { text: t('match.notFoundText') }), h('a', { class: 'btn primary', href: '/', text: t('match.toLobby') })),
     ),
   );
 }
@@ -114,7 +115,7 @@ function joinScreen(
   summary: Awaited<ReturnType<typeof getMatch>>,
 ): Promise<SeatRecord | null> {
   return new Promise((resolve) => {
-    const name = h('input', { type: 'text', name: 'name', maxlength: '24', autocomplete: 'nickname', placeholder: 'Guest', 'aria-label': 'Your name' });
+    const name = h('input', { type: 'text', name: 'name', maxlength: '24', autocomplete: 'nickname', placeholder: t('common.guest'), 'aria-label': t('lobby.yourName') });
     name.value = loadName(storage);
     // A signed-in player plays under the account's name (the server ignores a typed one).
     void account().then((me) => {
@@ -123,16 +124,16 @@ function joinScreen(
       name.disabled = true;
     });
     const error = h('p', { class: 'form-error', role: 'alert' });
-    const join = button('Join and play', 'btn primary join');
+    const join = button(t('match.joinAndPlay'), 'btn primary join');
     join.setAttribute('type', 'submit');
-    const watch = button('Just watch', 'btn ghost watch');
+    const watch = button(t('match.justWatch'), 'btn ghost watch');
     watch.addEventListener('click', () => resolve(null));
     const form = h(
       'form',
       { class: 'card join-card' },
-      h('h1', { text: `${summary.names[0] ?? 'Someone'} invites you to play` }),
+      h('h1', { text: summary.names[0] ? t('match.invites', { name: summary.names[0] }) : t('match.someoneInvites') }),
       h('p', { class: 'sub', text: describeOptions(summary.mode, summary.length, summary.clock, summary.reserve, summary.days) }),
-      h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Your name' }), name),
+      h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.yourName') }), name),
       error,
       h('div', { class: 'row' }, join, watch),
     );
@@ -198,7 +199,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     chat.refresh();
     const summary = await getMatch(matchId).catch(() => null);
     const others = (summary?.names ?? []).filter((n, i): n is string => n !== null && summary?.accounts?.[i] === true && n.toLowerCase() !== me.username.toLowerCase());
-    reports.replaceChildren(...others.map((n) => reportButton({ name: n, match: matchId }, `Report ${n}`)));
+    reports.replaceChildren(...others.map((n) => reportButton({ name: n, match: matchId }, t('report.title', { name: n }))));
     reports.hidden = others.length === 0;
   });
   const moves = liveRecord(session, matchId);
@@ -207,16 +208,16 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
     if (level !== null && record !== null) chatBox.remove();
   });
   const update = () => {
-    const t = session.tracker;
-    invite.el.hidden = !(t.clock.phase === 'waiting' && t.over === null && t.version > 0);
+    const tr = session.tracker;
+    invite.el.hidden = !(tr.clock.phase === 'waiting' && tr.over === null && tr.version > 0);
     const bad = [...session.checks].find(([, c]) => c.check === 'alarm');
     alarm.hidden = bad === undefined;
     if (bad) {
       const [key, verdict] = bad;
-      alarm.textContent = `⚠ Dice alarm in game ${key.split(':')[0]}, ${verdict.why}: these dice do not match the commitments.`;
+      alarm.textContent = t('match.diceAlarm', { game: key.split(':')[0]!, why: verdict.why });
     }
-    const names = t.names.filter(Boolean).join(' vs ');
-    document.title = names ? `${names} · fairgammon` : 'fairgammon';
+    const [n0, n1] = tr.names;
+    document.title = n0 && n1 ? `${t('lobby.versus', { a: n0, b: n1 })} · fairgammon` : n0 || n1 ? `${n0 || n1} · fairgammon` : 'fairgammon';
     banner.render();
     offer.render();
     chat.render();
@@ -245,56 +246,56 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
 /** What the creator sees until the opponent joins: the links to share. */
 function invitePanel(matchId: string, record: SeatRecord | null): { el: HTMLElement } {
   const watch = spectatorLink(matchId, record);
-  const title = record ? 'Waiting for your opponent' : 'Waiting for a second player';
+  const title = record ? t('match.waitingOpponent') : t('match.waitingSecond');
   const kids: Node[] = [h('div', { class: 'spinner', 'aria-hidden': 'true' }), h('h2', { text: title })];
   if (record?.seat === 0 && record.rematchOf) {
-    kids.push(h('p', { class: 'sub rematch-wait', text: 'Your opponent has been offered this rematch; the game starts by itself when they accept.' }));
-    const back = h('a', { href: `/m/${record.rematchOf}`, text: 'Back to the last match' });
+    kids.push(h('p', { class: 'sub rematch-wait', text: t('match.rematchWait') }));
+    const back = h('a', { href: `/m/${record.rematchOf}`, text: t('match.backToLast') });
     kids.push(h('p', { class: 'links' }, back));
   } else if (record?.seat === 0 && record.invite) {
     kids.push(
-      h('p', { class: 'sub', text: 'Send this link to the person you want to play. The game starts by itself when they join.' }),
-      linkField('Invite link', record.invite, 'invitelink'),
+      h('p', { class: 'sub', text: t('match.sendInvite') }),
+      linkField(t('match.inviteLink'), record.invite, 'invitelink'),
     );
   } else if (record?.seat === 0) {
-    kids.push(h('p', { class: 'sub', text: 'The match is listed in the lobby; the game starts by itself when someone joins.' }));
+    kids.push(h('p', { class: 'sub', text: t('match.listed') }));
   } else {
-    kids.push(h('p', { class: 'sub', text: 'The game starts as soon as a second player joins.' }));
+    kids.push(h('p', { class: 'sub', text: t('match.startsWhenSecond') }));
   }
-  kids.push(linkField('Spectator link', watch, 'watchlink'));
-  return { el: h('section', { class: 'invite', role: 'dialog', 'aria-label': 'Invite', hidden: '' }, ...kids) };
+  kids.push(linkField(t('match.spectatorLink'), watch, 'watchlink'));
+  return { el: h('section', { class: 'invite', role: 'dialog', 'aria-label': t('match.invite'), hidden: '' }, ...kids) };
 }
 
 /** The side panel of a network match: links to share and export, and leaving (always in view
  * while the match is played; gone once it is over). */
 function matchPanel(session: MatchSession, matchId: string, record: SeatRecord | null): { el: HTMLElement; render: () => void } {
-  const box = h('section', { class: 'matchinfo-panel', 'aria-label': 'Match, links and exports' });
+  const box = h('section', { class: 'matchinfo-panel', 'aria-label': t('match.panel') });
   box.append(
-    linkField('Spectator link', spectatorLink(matchId, record), 'watchlink'),
+    linkField(t('match.spectatorLink'), spectatorLink(matchId, record), 'watchlink'),
     h(
       'p',
       { class: 'links' },
-      h('a', { href: exportPaths.verify(matchId), text: 'Verify the dice' }),
-      h('a', { href: exportPaths.matchTranscript(matchId), text: 'Transcripts (JSON)' }),
-      h('a', { href: exportPaths.mat(matchId), text: 'Match file (.mat)' }),
-      h('a', { href: '/rules', text: 'How to play' }),
+      h('a', { href: exportPaths.verify(matchId), text: t('match.verifyDice') }),
+      h('a', { href: exportPaths.matchTranscript(matchId), text: t('match.transcripts') }),
+      h('a', { href: exportPaths.mat(matchId), text: t('match.matFile') }),
+      h('a', { href: '/rules', text: t('nav.howToPlay') }),
     ),
   );
   if (session.seat !== null && record) {
     // Behind a click: whoever holds this link plays the seat.
-    const more = h('details', { class: 'seat-move' }, h('summary', { text: 'Play on another device' }));
+    const more = h('details', { class: 'seat-move' }, h('summary', { text: t('match.otherDevice') }));
     more.addEventListener('toggle', () => {
       if (!more.open || more.querySelector('.seatlink')) return;
       more.append(
-        h('p', { class: 'sub', text: 'Open this link on your other device. Anyone with it plays your seat: keep it to yourself.' }),
-        linkField('Seat link', seatLink(location.origin, matchId, record), 'seatlink'),
+        h('p', { class: 'sub', text: t('match.otherDeviceText') }),
+        linkField(t('match.seatLink'), seatLink(location.origin, matchId, record), 'seatlink'),
       );
     });
     box.append(more);
   }
-  const leave = button('Leave the match (forfeit)', 'btn ghost leave');
+  const leave = button(t('match.leave'), 'btn ghost leave');
   leave.addEventListener('click', () => {
-    if (confirm('Leave the match? You lose it by forfeit.')) void session.leave();
+    if (confirm(t('match.leaveConfirm'))) void session.leave();
   });
   if (session.seat !== null) box.append(leave);
   const render = () => {
@@ -315,7 +316,7 @@ async function rematch(session: MatchSession, record: SeatRecord | null, storage
     saveSeat(storage, r.match, { seat: r.seat, token: r.token, watch: r.watch, rematchOf: r.rematch_of });
     location.assign(`/m/${r.match}`);
   } catch (err) {
-    session.say(`No rematch: ${errorWords(err)}`, true);
+    session.say(t('match.noRematch', { why: errorWords(err) }), true);
   }
 }
 
@@ -325,7 +326,7 @@ async function rematch(session: MatchSession, record: SeatRecord | null, storage
  * spectator may watch it, the player who offered it may go to it.
  */
 function rematchPanel(session: MatchSession, record: SeatRecord | null, storage: SecretStorage): { el: HTMLElement; render: () => void } {
-  const el = h('section', { class: 'banner rematch-offer', role: 'status', 'aria-label': 'Rematch', hidden: '' });
+  const el = h('section', { class: 'banner rematch-offer', role: 'status', 'aria-label': t('result.rematch'), hidden: '' });
   let shown = '';
   const render = () => {
     const offer = session.tracker.rematch;
@@ -347,10 +348,10 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
         }
       })
       .catch(() => undefined);
-    const name = session.tracker.names[offer.by] ?? 'Your opponent';
+    const name = session.tracker.names[offer.by] ?? null;
     if (record && record.seat !== offer.by) {
-      const accept = button('Accept', 'btn primary accept-rematch');
-      const decline = button('Decline', 'btn ghost decline-rematch');
+      const accept = button(t('offer.accept'), 'btn primary accept-rematch');
+      const decline = button(t('match.decline'), 'btn ghost decline-rematch');
       accept.addEventListener('click', async () => {
         accept.disabled = true;
         try {
@@ -359,7 +360,7 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
           location.assign(`/m/${offer.match}`);
         } catch (err) {
           accept.disabled = false;
-          session.say(`Could not accept the rematch: ${errorWords(err)}`, true);
+          session.say(t('match.acceptFailed', { why: errorWords(err) }), true);
         }
       });
       decline.addEventListener('click', async () => {
@@ -368,19 +369,19 @@ function rematchPanel(session: MatchSession, record: SeatRecord | null, storage:
         try {
           await declineRematch(offer.match, record.token);
         } catch (err) {
-          session.say(`Could not decline the rematch: ${errorWords(err)}`, true);
+          session.say(t('match.declineFailed', { why: errorWords(err) }), true);
         }
       });
-      el.replaceChildren(h('span', { class: 'offer-text', text: `${name} offers a rematch` }), accept, decline);
+      el.replaceChildren(h('span', { class: 'offer-text', text: name === null ? t('match.opponentOffersRematch') : t('match.offersRematch', { name }) }), accept, decline);
     } else if (record) {
       el.replaceChildren(
-        h('span', { class: 'offer-text', text: 'You offered a rematch' }),
-        h('a', { class: 'btn primary', href: `/m/${offer.match}`, text: 'Go to the rematch' }),
+        h('span', { class: 'offer-text', text: t('match.youOfferedRematch') }),
+        h('a', { class: 'btn primary', href: `/m/${offer.match}`, text: t('match.goToRematch') }),
       );
     } else {
       el.replaceChildren(
-        h('span', { class: 'offer-text', text: `${name} offered a rematch` }),
-        h('a', { class: 'btn primary watch-rematch', href: `/m/${offer.match}#watch`, text: 'Rematch: watch' }),
+        h('span', { class: 'offer-text', text: name === null ? t('match.opponentOfferedRematch') : t('match.offeredRematch', { name }) }),
+        h('a', { class: 'btn primary watch-rematch', href: `/m/${offer.match}#watch`, text: t('match.watchRematch') }),
       );
     }
   };

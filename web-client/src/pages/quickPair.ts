@@ -6,9 +6,11 @@
  * socket) or Cancel takes the seek out of the pool.
  */
 
+import { t } from '../i18n';
 import type { Seat } from '../engine/seat';
 import { createBotMatch } from '../net/botApi';
-import { LobbyError, call } from '../net/lobbyApi';
+import { call } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
 import type { SecretStorage } from '../fairdice';
 import { type CreateOptions, saveSeat } from '../net/storage';
 import { button, h } from '../ui/dom';
@@ -53,7 +55,7 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
   const status = h('p', { class: 'sub seek-status', role: 'status', 'aria-live': 'polite' });
   const offer = h('div', { class: 'seek-offer' });
   offer.hidden = true;
-  const cancel = button('Cancel', 'btn seek-cancel');
+  const cancel = button(t('common.cancel'), 'btn seek-cancel');
   cancel.hidden = true;
   const counts = new Map<string, HTMLElement>();
   const buttons: HTMLButtonElement[] = [];
@@ -72,14 +74,14 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
   const hear = (state: SeekState, format: Format) => {
     if (state.state === 'paired' && state.match && state.token !== undefined && state.seat !== undefined) {
       saveSeat(storage, state.match, { seat: state.seat, token: state.token });
-      status.textContent = 'Paired! Opening the match…';
+      status.textContent = t('seek.paired');
       socket?.close();
       location.assign(`/m/${state.match}`);
     } else if (state.state === 'gone') {
-      status.textContent = state.why === 'expired' ? 'Nobody came in 10 minutes: try again.' : 'Stopped looking.';
+      status.textContent = state.why === 'expired' ? t('seek.expired') : t('seek.stopped');
       idle();
     } else {
-      status.textContent = `Looking for ${describeOptions(format.mode, format.length, format.clock, 0)}…`;
+      status.textContent = t('seek.looking', { what: describeOptions(format.mode, format.length, format.clock, 0) });
       offer.hidden = !state.computer;
     }
   };
@@ -101,17 +103,17 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
         if (typeof e.data === 'string') hear(JSON.parse(e.data) as SeekState, format);
       };
     } catch (err) {
-      status.textContent = err instanceof LobbyError ? err.message : String(err);
+      status.textContent = errorWords(err);
       idle();
     }
   };
   cancel.addEventListener('click', () => {
     const seek = current?.seek;
     idle();
-    status.textContent = 'Stopped looking.';
+    status.textContent = t('seek.stopped');
     if (seek) void call('DELETE', `/api/seeks/${seek}`).catch(() => undefined);
   });
-  const playBot = button('Play the computer while you wait', 'btn primary seek-bot');
+  const playBot = button(t('seek.playBot'), 'btn primary seek-bot');
   playBot.addEventListener('click', async () => {
     const format: Format = current?.format ?? { mode: 'single_game', length: 0, clock: 30 };
     playBot.disabled = true;
@@ -123,14 +125,14 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
       location.assign(`/m/${created.match}`);
     } catch (err) {
       playBot.disabled = false;
-      status.textContent = err instanceof LobbyError ? err.message : String(err);
+      status.textContent = errorWords(err);
     }
   });
-  offer.append(h('p', { text: 'Nobody is looking for this game right now — play the computer while you wait?' }), playBot);
+  offer.append(h('p', { text: t('seek.nobody') }), playBot);
 
   const list = h('div', { class: 'seek-formats' });
   for (const format of FORMATS) {
-    const count = h('span', { class: 'seek-count', text: '0 looking' });
+    const count = h('span', { class: 'seek-count', text: t('seek.count', { n: 0 }) });
     counts.set(key(format), count);
     const b = button('', 'btn seek-format');
     b.dataset.format = key(format);
@@ -141,26 +143,26 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
   }
   // Other terms: any mode, length and clock; for a signed-in player rated or not and a range.
   const mode = h('select', { name: 'seek_mode' });
-  mode.append(h('option', { value: 'single_game', text: 'Single game' }), h('option', { value: 'match', text: 'Match' }), h('option', { value: 'money', text: 'Money session' }));
+  mode.append(h('option', { value: 'single_game', text: t('options.single') }), h('option', { value: 'match', text: t('lobby.modeMatch') }), h('option', { value: 'money', text: t('options.money') }));
   const length = h('input', { type: 'number', name: 'seek_length', min: '1', max: '25', value: '7' });
   const clock = h('input', { type: 'number', name: 'seek_clock', min: '5', max: '600', value: '60' });
   const rated = h('input', { type: 'checkbox', name: 'seek_rated' });
   // Bot accounts (outside engines) are met only when asked for, and unrated (docs/accounts.md).
   const bots = h('input', { type: 'checkbox', name: 'seek_bots' });
-  const botsField = h('label', { class: 'check seek-bots' }, bots, h('span', { text: 'Bot accounts welcome (unrated)' }));
+  const botsField = h('label', { class: 'check seek-bots' }, bots, h('span', { text: t('seek.bots') }));
   const range = h('select', { name: 'seek_range' });
-  range.append(h('option', { value: '', text: 'Any rating' }));
-  for (const r of [100, 200, 400]) range.append(h('option', { value: String(r), text: `Within ±${r}` }));
+  range.append(h('option', { value: '', text: t('seek.anyRating') }));
+  for (const r of [100, 200, 400]) range.append(h('option', { value: String(r), text: t('seek.within', { r }) }));
   const field = (label: string, input: HTMLElement) => h('label', { class: 'field' }, h('span', { class: 'flabel', text: label }), input);
-  const lengthField = field('Points', length);
-  const accountOnly = h('div', { class: 'field-row seek-account' }, h('label', { class: 'check' }, rated, h('span', { text: 'Rated' })), field('Opponent', range));
+  const lengthField = field(t('seek.points'), length);
+  const accountOnly = h('div', { class: 'field-row seek-account' }, h('label', { class: 'check' }, rated, h('span', { text: t('seek.rated') })), field(t('seek.opponent'), range));
   accountOnly.hidden = true;
   const showLength = () => {
     lengthField.hidden = mode.value !== 'match';
   };
   mode.addEventListener('change', showLength);
   showLength();
-  const go = button('Seek', 'btn primary seek-custom-go');
+  const go = button(t('seek.seek'), 'btn primary seek-custom-go');
   buttons.push(go);
   go.addEventListener('click', () => {
     const format: Format = { mode: mode.value as Format['mode'], length: mode.value === 'match' ? Number(length.value) : 0, clock: Number(clock.value) };
@@ -172,7 +174,7 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
     }
     void seek(format, extra);
   });
-  const custom = h('details', { class: 'seek-custom' }, h('summary', { text: 'Other terms' }), h('div', { class: 'field-row' }, field('Game', mode), lengthField, field('Seconds per move', clock)), accountOnly, botsField, go);
+  const custom = h('details', { class: 'seek-custom' }, h('summary', { text: t('seek.otherTerms') }), h('div', { class: 'field-row' }, field(t('seek.game'), mode), lengthField, field(t('lobby.secondsPerMove'), clock)), accountOnly, botsField, go);
   void account()
     .then((me) => {
       accountOnly.hidden = me === null;
@@ -184,7 +186,7 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
       const { looking } = await call<{ looking: Looking[] }>('GET', '/api/seeks');
       const by = new Map<string, number>();
       for (const l of looking) by.set(key(l), (by.get(key(l)) ?? 0) + l.count);
-      for (const [k, el] of counts) el.textContent = `${by.get(k) ?? 0} looking`;
+      for (const [k, el] of counts) el.textContent = t('seek.count', { n: by.get(k) ?? 0 });
     } catch {
       // the counts wait for the next refresh
     }
@@ -193,5 +195,5 @@ export function quickPairing(storage: SecretStorage, playerName: () => string): 
   setInterval(() => {
     if (document.visibilityState === 'visible') void refresh();
   }, REFRESH_MS);
-  return h('section', { class: 'card quick-pairing' }, h('h2', { text: 'Quick pairing' }), h('p', { class: 'sub', text: 'Pick a game: you are paired with the next player who wants the same.' }), list, custom, status, offer, cancel);
+  return h('section', { class: 'card quick-pairing' }, h('h2', { text: t('seek.title') }), h('p', { class: 'sub', text: t('seek.intro') }), list, custom, status, offer, cancel);
 }

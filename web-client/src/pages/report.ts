@@ -6,27 +6,28 @@
 
 import { type ReportTarget, fileReport } from '../net/moderationApi';
 import { errorWords } from '../net/refusals';
+import { t } from '../i18n';
 import { button, h } from '../ui/dom';
 
 /** A modal that files a report about `target`; `quoted`: the chat line reported, as said. */
 export function reportDialog(target: ReportTarget, quoted?: string): HTMLElement {
-  const reason = h('textarea', { name: 'reason', rows: '3', maxlength: '500', minlength: '3', required: '', placeholder: 'What happened?' });
+  const reason = h('textarea', { name: 'reason', rows: '3', maxlength: '500', minlength: '3', required: '', placeholder: t('report.placeholder') });
   const error = h('p', { class: 'form-error', role: 'alert' });
-  const send = button('Send report', 'btn primary send-report');
+  const send = button(t('report.send'), 'btn primary send-report');
   send.setAttribute('type', 'submit');
-  const cancel = button('Cancel', 'btn ghost cancel');
-  const what = target.line !== undefined ? `this line of ${target.name}` : target.match ? `${target.name} in this match` : target.name;
+  const cancel = button(t('common.cancel'), 'btn ghost cancel');
+  const what = target.line !== undefined ? 'line' : target.match ? 'match' : 'player';
   const form = h(
     'form',
     { class: 'card account-card report-card' },
-    h('h1', { text: `Report ${target.name}` }),
-    h('p', { class: 'sub', text: `You report ${what} to the moderators. They see the match, its chat and the player's recent games, and decide; the player is not told who reported.` }),
+    h('h1', { text: t('report.title', { name: target.name }) }),
+    h('p', { class: 'sub', text: t('report.intro', { name: target.name, what }) }),
     ...(quoted === undefined ? [] : [h('blockquote', { class: 'reported-line', text: quoted })]),
-    h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Reason' }), reason),
+    h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('report.reason') }), reason),
     error,
     h('div', { class: 'row' }, send, cancel),
   );
-  const shade = h('div', { class: 'account-shade', role: 'dialog', 'aria-modal': 'true', 'aria-label': `Report ${target.name}` }, form);
+  const shade = h('div', { class: 'account-shade', role: 'dialog', 'aria-modal': 'true', 'aria-label': t('report.title', { name: target.name }) }, form);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!form.reportValidity()) return;
@@ -34,8 +35,8 @@ export function reportDialog(target: ReportTarget, quoted?: string): HTMLElement
     send.disabled = true;
     try {
       await fileReport(target, reason.value);
-      form.replaceChildren(h('h1', { text: 'Report sent' }), h('p', { class: 'sub report-sent', text: 'Thank you: a moderator will look at it.' }), cancel);
-      cancel.querySelector('.lbl')!.textContent = 'Close';
+      form.replaceChildren(h('h1', { text: t('report.sent') }), h('p', { class: 'sub report-sent', text: t('report.thanks') }), cancel);
+      cancel.querySelector('.lbl')!.textContent = t('common.close');
       cancel.focus();
     } catch (err) {
       error.textContent = errorWords(err);
@@ -51,7 +52,7 @@ export function reportDialog(target: ReportTarget, quoted?: string): HTMLElement
 }
 
 /** A small "Report" button that opens the dialog. */
-export function reportButton(target: ReportTarget, label = 'Report', quoted?: string): HTMLButtonElement {
+export function reportButton(target: ReportTarget, label = t('report.button'), quoted?: string): HTMLButtonElement {
   const b = button(label, 'btn ghost small report');
   b.addEventListener('click', () => document.body.append(reportDialog(target, quoted)));
   return b;

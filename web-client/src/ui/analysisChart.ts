@@ -5,6 +5,7 @@
  * is ahead, below it seat 1.
  */
 
+import { t } from '../i18n';
 import type { ChartPoint } from '../view/analysis';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -21,7 +22,7 @@ function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, 
 export function renderChart(points: readonly ChartPoint[], names: readonly [string, string], current: number | null): SVGSVGElement {
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'analysis-chart', role: 'img' });
   const title = el('title', {});
-  title.textContent = `Equity and luck over the game: above the line ${names[0]} is ahead, below it ${names[1]}`;
+  title.textContent = t('analysis.chartTitle', { a: names[0], b: names[1] });
   svg.append(title);
   const extent = Math.max(1, ...points.map((p) => Math.abs(p.equity)), ...points.map((p) => Math.abs(p.luck)));
   const top = Math.ceil(extent);
@@ -37,12 +38,12 @@ export function renderChart(points: readonly ChartPoint[], names: readonly [stri
     svg.append(label);
   }
   const who = (text: string, v: number) => {
-    const t = el('text', { x: PAD.l + 4, y: v, class: 'chart-name' });
-    t.textContent = text;
-    svg.append(t);
+    const node = el('text', { x: PAD.l + 4, y: v, class: 'chart-name' });
+    node.textContent = text;
+    svg.append(node);
   };
-  who(`${names[0]} ahead`, PAD.t + 10);
-  who(`${names[1]} ahead`, H - PAD.b - 4);
+  who(t('analysis.ahead', { name: names[0] }), PAD.t + 10);
+  who(t('analysis.ahead', { name: names[1] }), H - PAD.b - 4);
   if (current !== null && current >= 0 && current < points.length) {
     svg.append(el('line', { x1: x(current), x2: x(current), y1: PAD.t, y2: H - PAD.b, class: 'chart-now' }));
   }
@@ -55,9 +56,9 @@ export function renderChart(points: readonly ChartPoint[], names: readonly [stri
   for (const p of points) {
     if (!p.mark) continue;
     const dot = el('circle', { cx: x(p.i).toFixed(1), cy: y(p.equity).toFixed(1), r: p.mark === 'blunder' ? 3.6 : 2.8, class: `chart-mark ${p.mark}` });
-    const t = el('title', {});
-    t.textContent = `${p.mark === 'blunder' ? 'Blunder' : 'Error'} by ${names[p.seat]}`;
-    dot.append(t);
+    const tip = el('title', {});
+    tip.textContent = t('analysis.markBy', { mark: p.mark, name: names[p.seat]! });
+    dot.append(tip);
     svg.append(dot);
   }
   return svg;

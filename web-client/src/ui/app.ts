@@ -13,7 +13,9 @@ import { BoardSvg } from './boardSvg';
 import { renderOffer, renderResult } from './dialogs';
 import { button, h } from './dom';
 import { renderFairness } from './fairnessPanel';
-import { RESIGN_NAMES, diceCheckLine, matchLabel, pointsLabel, shownScore, statusLine } from './format';
+import { applyToDocument, t } from '../i18n';
+import { languageSelect } from './languageSelect';
+import { diceCheckLine, matchLabel, shownScore, statusLine } from './format';
 import { commandFor, moveFocus } from './keyboard';
 import * as mc from './moveController';
 import { MoveListPanel } from './moveList';
@@ -29,6 +31,9 @@ export interface BoardAppOptions {
   readonly title?: string;
   /** Where the brand in the header leads (the lobby), if anywhere. */
   readonly home?: string;
+  /** Where the language picker goes: the header (pages of the site), or the end of the side
+   * column (the practice page, whose header has nothing to focus: Tab reaches the board first). */
+  readonly languagePicker?: 'header' | 'side';
 }
 
 export class BoardApp {
@@ -46,9 +51,9 @@ export class BoardApp {
   private readonly header = {
     match: h('span', { class: 'matchinfo' }),
     score: h('span', { class: 'score' }),
-    crawford: h('span', { class: 'badge crawford', text: 'Crawford', title: 'Crawford game: no doubling' }),
+    crawford: h('span', { class: 'badge crawford', text: t('board.crawford'), title: t('board.crawfordTitle') }),
     watchers: h('span', { class: 'badge watchers' }),
-    spectating: h('span', { class: 'badge spectating', text: 'Spectating' }),
+    spectating: h('span', { class: 'badge spectating', text: t('board.spectating') }),
   };
   private readonly notice = h('div', { class: 'toast', role: 'status', 'aria-live': 'polite' });
   private readonly result = h('div', { class: 'result', role: 'dialog', 'aria-labelledby': 'result-title', hidden: '' });
@@ -57,17 +62,17 @@ export class BoardApp {
   private readonly announce = h('div', { class: 'sr-only', 'aria-live': 'assertive' });
   private readonly check = h('div', { class: 'check' });
   private readonly buttons = {
-    roll: button('Roll', 'btn primary roll', 'D'),
-    double: button('Double', 'btn double', '⇧D'),
-    undo: button('Undo', 'btn undo', 'U'),
-    redo: button('Redo', 'btn redo', 'R'),
-    end: button('End turn', 'btn primary end', 'E'),
+    roll: button(t('board.roll'), 'btn primary roll', 'D'),
+    double: button(t('board.double'), 'btn double', '⇧D'),
+    undo: button(t('board.undo'), 'btn undo', 'U'),
+    redo: button(t('board.redo'), 'btn redo', 'R'),
+    end: button(t('board.endTurn'), 'btn primary end', 'E'),
   };
   /** The second step of a double: nothing is offered before this is confirmed. */
-  private readonly doubleAsk = h('div', { class: 'double-ask', role: 'group', 'aria-label': 'Confirm the double', hidden: '' });
+  private readonly doubleAsk = h('div', { class: 'double-ask', role: 'group', 'aria-label': t('board.confirmDouble'), hidden: '' });
   private doubleArmed = false;
   /** The second step of a resignation (with a warning when the game cannot be lost that badly). */
-  private readonly resignAsk = h('div', { class: 'resign-ask', role: 'group', 'aria-label': 'Confirm the resignation', hidden: '' });
+  private readonly resignAsk = h('div', { class: 'resign-ask', role: 'group', 'aria-label': t('board.confirmResign'), hidden: '' });
   private resignArmed: 1 | 2 | 3 | null = null;
   /** What the controls send: each action once per state of the game (GameView.version). */
   private readonly actions: GameActions;
@@ -124,7 +129,7 @@ export class BoardApp {
       choose: (i) => this.withUi((ui) => mc.pickChoice(ui, i)),
       cancel: () => this.withUi(mc.clear),
     });
-    this.build(options.title ?? 'fairgammon', options.home);
+    this.build(options.title ?? 'fairgammon', options.home, options.languagePicker ?? 'header');
     source.subscribe((v) => this.setView(v));
     document.addEventListener('keydown', (e) => this.onKey(e));
     setInterval(() => this.tick(), 200);
@@ -133,22 +138,23 @@ export class BoardApp {
 
   // ---- layout -------------------------------------------------------------------------------
 
-  private build(title: string, home?: string): void {
+  private build(title: string, home: string | undefined, picker: 'header' | 'side'): void {
     const hd = this.header;
     const logo = h('span', { class: 'logo', 'aria-hidden': 'true' });
-    const brand = home ? h('a', { class: 'brand', href: home, title: 'Lobby' }, logo, title) : h('span', { class: 'brand' }, logo, title);
+    const brand = home ? h('a', { class: 'brand', href: home, title: t('nav.lobby') }, logo, title) : h('span', { class: 'brand' }, logo, title);
     const header = h(
       'header',
       { class: 'topbar' },
       brand,
-      h('span', { class: 'matchbox' }, this.headerExtra, hd.match, hd.score, hd.crawford, hd.watchers, hd.spectating),
+      h('span', { class: 'matchbox' }, this.headerExtra, hd.match, hd.score, hd.crawford, hd.watchers, hd.spectating, ...(picker === 'header' ? [languageSelect()] : [])),
     );
+    applyToDocument();
     // Nothing a decision is about is covered: offers and results sit beside (or, on a phone,
     // under) the board, and notices take the status line's place for a moment.
     const boardWrap = h('div', { class: 'board-wrap' }, this.board.el, this.overlay);
     const boardArea = h(
       'section',
-      { class: 'board-area', 'aria-label': 'Game' },
+      { class: 'board-area', 'aria-label': t('board.game') },
       this.bars.top.root,
       boardWrap,
       this.bars.bottom.root,
@@ -161,9 +167,9 @@ export class BoardApp {
     b.end.addEventListener('click', () => this.endTurn());
     const actions = h('div', { class: 'actions' }, b.roll, b.undo, b.redo, b.end, b.double, this.actionsExtra);
 
-    this.resign.append(h('summary', { text: 'Resign…' }));
+    this.resign.append(h('summary', { text: t('board.resignMenu') }));
     for (const level of [1, 2, 3] as const) {
-      const rb = button(`Resign ${RESIGN_NAMES[level]}`, `btn ghost resign-${level}`);
+      const rb = button(t('board.resign', { level }), `btn ghost resign-${level}`);
       rb.addEventListener('click', () => {
         this.resign.open = false;
         this.armResign(level);
@@ -173,7 +179,7 @@ export class BoardApp {
     }
     const side = h(
       'aside',
-      { class: 'side', 'aria-label': 'Controls' },
+      { class: 'side', 'aria-label': t('board.controls') },
       h('div', { class: 'callouts' }, this.offer, this.result),
       h('div', { class: 'statusbox' }, this.status, this.notice),
       this.announce,
@@ -189,6 +195,7 @@ export class BoardApp {
       this.fairness,
       this.buildSettings(),
       this.sideExtra,
+      ...(picker === 'side' ? [h('p', { class: 'side-language' }, languageSelect())] : []),
     );
     this.root.classList.add('fg-app');
     applyBoardOptions(this.root, this.settings);
@@ -328,8 +335,8 @@ export class BoardApp {
       // Screen readers hear each step (the board itself changes silently).
       this.announce.textContent =
         steps.length > before && last
-          ? `Moved ${stepLabel(last)} with the ${last.die}`
-          : `Undone. Moves made: ${steps.length ? steps.map(stepLabel).join(', ') : 'none'}`;
+          ? t('board.moved', { step: stepLabel(last), die: String(last.die) })
+          : t('board.undone', { n: steps.length, steps: steps.map(stepLabel).join(', ') });
     }
     if (moved) this.cancelSend();
     if (moved && this.settings.autoConfirm && mc.complete(ui) && ui.turn.maxUsed > 0) {
@@ -436,11 +443,11 @@ export class BoardApp {
 
   private onKey(e: KeyboardEvent): void {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target as HTMLElement | null;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
-    const onBoard = this.board.hasFocus() || t === document.body || t === null;
-    if (e.key.startsWith('Arrow') && t?.closest('.movelist')) {
-      this.moves.step(t, e.key === 'ArrowDown' || e.key === 'ArrowRight');
+    const target = e.target as HTMLElement | null;
+    if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
+    const onBoard = this.board.hasFocus() || target === document.body || target === null;
+    if (e.key.startsWith('Arrow') && target?.closest('.movelist')) {
+      this.moves.step(target, e.key === 'ArrowDown' || e.key === 'ArrowRight');
       e.preventDefault();
       return;
     }
@@ -539,8 +546,8 @@ export class BoardApp {
     this.header.score.textContent = match.kind === 'single' ? '' : `${players[0].name} ${a} – ${b} ${players[1].name}`;
     this.header.crawford.hidden = !match.crawford;
     this.header.watchers.hidden = spectators === 0;
-    this.header.watchers.textContent = `${spectators} watching`;
-    this.header.watchers.setAttribute('aria-label', `${spectators} spectator${spectators === 1 ? '' : 's'} watching`);
+    this.header.watchers.textContent = t('board.watching', { n: spectators });
+    this.header.watchers.setAttribute('aria-label', t('board.watchingLabel', { n: spectators }));
     this.header.spectating.hidden = this.view.viewer !== null;
     // The legal steps of this roll, only while this screen plays it (never an empty panel).
     this.moves.root.hidden = this.view.viewer === null || !this.scene?.interactive;
@@ -582,8 +589,8 @@ export class BoardApp {
     const ui = scene.interactive ? this.ui : null;
     this.status.textContent =
       (!view.pending && view.status) || statusLine(view, scene.interactive, ui?.turn.maxUsed ?? 0, ui?.turn.steps.length ?? 0);
-    if (this.sendTimer !== null && scene.interactive) this.status.textContent = 'Sending your move… (Undo to change it)';
-    else if (this.rollTimer !== null && this.deciding()) this.status.textContent = 'Rolling… (Double instead?)';
+    if (this.sendTimer !== null && scene.interactive) this.status.textContent = t('status.sendingUndo');
+    else if (this.rollTimer !== null && this.deciding()) this.status.textContent = t('status.rollingDouble');
     const d = view.dice;
     this.check.className = `check ${d ? d.check : 'none'}`;
     this.check.textContent = diceCheckLine(d);
@@ -595,11 +602,12 @@ export class BoardApp {
     if (!armed) return;
     if (this.doubleAsk.dataset.value === String(this.view.cube.value * 2)) return;
     this.doubleAsk.dataset.value = String(this.view.cube.value * 2);
-    const yes = button(`Double to ${this.view.cube.value * 2}`, 'btn primary confirm-double', '⇧D');
-    const no = button('Cancel', 'btn ghost cancel-double', 'Esc');
+    const value = this.view.cube.value * 2;
+    const yes = button(t('board.doubleTo', { value }), 'btn primary confirm-double', '⇧D');
+    const no = button(t('common.cancel'), 'btn ghost cancel-double', 'Esc');
     yes.addEventListener('click', () => this.sendDouble());
     no.addEventListener('click', () => this.disarmDouble());
-    this.doubleAsk.replaceChildren(h('p', { class: 'ask', text: `Offer the cube at ${this.view.cube.value * 2}? Your opponent may take or drop.` }), h('div', { class: 'row' }, yes, no));
+    this.doubleAsk.replaceChildren(h('p', { class: 'ask', text: t('board.doubleAsk', { value }) }), h('div', { class: 'row' }, yes, no));
   }
 
   /** Offer the double asked for: once (the button goes as it is clicked). */
@@ -642,17 +650,17 @@ export class BoardApp {
     const theirs = v.boards[other(me)];
     const points = level * v.cube.value;
     const them = v.players[other(me)].name;
-    const kids: Node[] = [h('p', { class: 'ask', text: `Resign ${RESIGN_NAMES[level]}? ${them} wins ${pointsLabel(points)}.` })];
+    const kids: Node[] = [h('p', { class: 'ask', text: t('board.resignAsk', { level, name: them, points }) })];
     // A resignation worth more than the game can cost: say so before it is sent.
     if (cannotLose(mine, theirs, 1)) {
-      kids.push(h('p', { class: 'warn', role: 'alert', text: 'You cannot lose this game: you bear off before your opponent can, whatever the dice. Resigning gives it away.' }));
+      kids.push(h('p', { class: 'warn', role: 'alert', text: t('board.cannotLose') }));
     } else if (level > 1 && cannotLose(mine, theirs, level)) {
-      kids.push(h('p', { class: 'warn', role: 'alert', text: `You cannot lose ${RESIGN_NAMES[level]} here, whatever the dice: at worst you lose ${RESIGN_NAMES[(level - 1) as 1 | 2]}.` }));
+      kids.push(h('p', { class: 'warn', role: 'alert', text: t('board.cannotLoseLevel', { level }) }));
     } else if (level > worstPossible(mine, theirs)) {
-      kids.push(h('p', { class: 'warn', role: 'alert', text: 'The game can no longer end that badly for you.' }));
+      kids.push(h('p', { class: 'warn', role: 'alert', text: t('board.cannotEndThatBadly') }));
     }
-    const yes = button(`Resign ${RESIGN_NAMES[level]}`, 'btn primary confirm-resign');
-    const no = button('Cancel', 'btn ghost cancel-resign', 'Esc');
+    const yes = button(t('board.resign', { level }), 'btn primary confirm-resign');
+    const no = button(t('common.cancel'), 'btn ghost cancel-resign', 'Esc');
     yes.addEventListener('click', () => {
       this.resignArmed = null;
       this.resignAsk.hidden = true;

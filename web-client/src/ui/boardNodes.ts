@@ -9,6 +9,7 @@
  * (docs/architecture.md, "Player strings are text").
  */
 
+import { t } from '../i18n';
 import {
   BAR_W,
   BAR_X,
@@ -127,11 +128,11 @@ export function sceneNodes(scene: Scene, names: readonly [string, string]): SvgN
   const pick = scene.listPick !== null ? scene.options[scene.listPick] : undefined;
 
   // Destination and source tints under the checkers.
-  for (const t of tgt) {
-    if (t >= 1 && t <= 24) {
-      const g = pointGeom(t);
+  for (const target of tgt) {
+    if (target >= 1 && target <= 24) {
+      const g = pointGeom(target);
       const pts = `${g.x + 3},${g.baseY} ${g.x + POINT_W - 3},${g.baseY} ${g.cx},${g.tipY}`;
-      out.push(node('polygon', { class: `tgt-tri${pick?.step.to === t ? ' pick' : ''}`, points: pts }));
+      out.push(node('polygon', { class: `tgt-tri${pick?.step.to === target ? ' pick' : ''}`, points: pts }));
     }
   }
   if (tgt.has(0)) {
@@ -233,15 +234,14 @@ function diceNodes(scene: Scene, names: readonly [string, string]): SvgNode[] {
   const out: SvgNode[] = [];
   const y = MID_Y;
   const gap = DIE + 10;
-  const check = { pending: 'checking', verified: 'verified', alarm: 'MISMATCH', unverified: 'unverified' }[d.check];
   let badgeX: number;
   if (d.rollOff) {
     const bottomDie = d.dice[scene.bottom]!;
     const topDie = d.dice[scene.top]!;
     const rx = RIGHT_X + 3 * POINT_W;
     const lx = LEFT_X + 3 * POINT_W;
-    out.push(dieNode(bottomDie, rx, y, `${names[scene.bottom]} rolled ${bottomDie.value}`));
-    out.push(dieNode(topDie, lx, y, `${names[scene.top]} rolled ${topDie.value}`));
+    out.push(dieNode(bottomDie, rx, y, t('board.rolledLabel', { name: names[scene.bottom]!, value: String(bottomDie.value) })));
+    out.push(dieNode(topDie, lx, y, t('board.rolledLabel', { name: names[scene.top]!, value: String(topDie.value) })));
     badgeX = rx + DIE / 2 + 24;
   } else {
     const seat = d.dice[0]!.seat;
@@ -249,13 +249,13 @@ function diceNodes(scene: Scene, names: readonly [string, string]): SvgNode[] {
     const n = d.dice.length;
     const x0 = cx - ((n - 1) * gap) / 2;
     d.dice.forEach((die, i) => {
-      out.push(dieNode(die, x0 + i * gap, y, `die ${die.value}${die.used ? ', used' : ''}`));
+      out.push(dieNode(die, x0 + i * gap, y, t('board.dieLabel', { value: String(die.value), used: die.used ? 'yes' : 'no' })));
     });
     badgeX = x0 + (n - 1) * gap + DIE / 2 + 24;
   }
   const sym = { pending: '…', verified: '✓', alarm: '!', unverified: '?' }[d.check];
   out.push(
-    node('g', { class: `dicecheck ${d.check}`, transform: `translate(${f(badgeX)},${f(y)})`, role: 'img', 'aria-label': `dice ${check}` }, [
+    node('g', { class: `dicecheck ${d.check}`, transform: `translate(${f(badgeX)},${f(y)})`, role: 'img', 'aria-label': t('board.diceCheckLabel', { check: d.check }) }, [
       node('circle', { r: 14 }),
       node('text', { y: 5 }, sym),
     ]),
@@ -277,16 +277,10 @@ function cubeNode(scene: Scene, names: readonly [string, string]): SvgNode | nul
     y = MID_Y;
   }
   const shown = c.value === 1 ? 64 : c.value;
-  const owner =
-    c.at === 'middle'
-      ? 'centred'
-      : c.at === 'bottom'
-        ? `owned by ${names[scene.bottom]}`
-        : c.at === 'top'
-          ? `owned by ${names[scene.top]}`
-          : `offered by ${names[c.at === 'offered-bottom' ? scene.bottom : scene.top]}`;
+  const where = c.at === 'middle' ? 'middle' : c.at === 'bottom' || c.at === 'top' ? 'owned' : 'offered';
+  const name = c.at === 'middle' ? '' : names[c.at === 'bottom' || c.at === 'offered-bottom' ? scene.bottom : scene.top]!;
   const cls = `cube${c.enabled ? '' : ' off'}${c.at.startsWith('offered') ? ' offered' : ''}`;
-  return node('g', { class: cls, transform: `translate(${x},${f(y)})`, role: 'img', 'aria-label': `cube ${c.value}, ${owner}` }, [
+  return node('g', { class: cls, transform: `translate(${x},${f(y)})`, role: 'img', 'aria-label': t('board.cubeLabel', { value: String(c.value), where, name }) }, [
     node('rect', { x: -size / 2, y: -size / 2, width: size, height: size, rx: 8 }),
     node('text', { y: shown >= 10 ? 7 : 8, class: shown >= 10 ? 'two' : '' }, String(shown)),
   ]);

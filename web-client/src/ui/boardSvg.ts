@@ -4,6 +4,7 @@
  * reported as places (bottom seat's numbering: 1..24, 25 bar, 0 tray): taps and drags.
  */
 
+import { t } from '../i18n';
 import {
   BAND,
   BAR_W,
@@ -74,7 +75,7 @@ export class BoardSvg {
       viewBox: `0 0 ${W} ${H}`,
       class: 'board',
       role: 'group',
-      'aria-label': 'Backgammon board',
+      'aria-label': t('board.label'),
       'aria-roledescription': 'board',
     });
     show(this.el, staticNodes());
@@ -136,19 +137,19 @@ export class BoardSvg {
   private updateLabels(scene: Scene): void {
     const targets = new Set(scene.targets);
     for (const [place, rect] of this.hits) {
+      const state = {
+        mark: scene.selected === place ? 'selected' : scene.movable.includes(place) ? 'movable' : 'none',
+        target: targets.has(place) ? 'yes' : 'no',
+      };
       let text: string;
       if (place === 25) {
-        const n = scene.bar[scene.bottom]!;
-        text = `Bar: ${n} ${this.names[scene.bottom]} checker${n === 1 ? '' : 's'}, ${scene.bar[scene.top]} ${this.names[scene.top]}`;
+        text = t('board.barLabel', { n: scene.bar[scene.bottom]!, name: this.names[scene.bottom], m: scene.bar[scene.top]!, other: this.names[scene.top], ...state });
       } else if (place === 0) {
-        text = `Off: ${scene.off[scene.bottom]} ${this.names[scene.bottom]} checkers borne off`;
+        text = t('board.offLabel', { n: scene.off[scene.bottom]!, name: this.names[scene.bottom], ...state });
       } else {
         const s = scene.points[place];
-        text = s ? `Point ${place}: ${s.count} ${this.names[s.seat]} checker${s.count === 1 ? '' : 's'}` : `Point ${place}: empty`;
+        text = t('board.pointLabel', { point: String(place), n: s ? s.count : 0, name: s ? this.names[s.seat] : '', ...state });
       }
-      if (scene.selected === place) text += ', selected';
-      else if (scene.movable.includes(place)) text += ', can move';
-      if (targets.has(place)) text += ', destination';
       rect.setAttribute('aria-label', text);
       rect.classList.toggle('is-target', targets.has(place));
     }

@@ -9,9 +9,10 @@ import type { SecretStorage } from '../fairdice';
 import type { ChatLine, ChatRoom } from '../net/protocol';
 import { MAX_CHAT_CHARS } from '../net/protocol';
 import type { MatchSession } from '../net/session';
+import { t } from '../i18n';
 import { button, h } from './dom';
 
-export const QUICK_PHRASES = ['Good luck', 'Nice roll', 'Thanks, good game'] as const;
+export const QUICK_PHRASES = ['chat.goodLuck', 'chat.niceRoll', 'chat.thanks'] as const;
 const MUTE_KEY = 'fairgammon.mute';
 
 export function chatPanel(
@@ -25,17 +26,18 @@ export function chatPanel(
   const chat = session.chat;
   // A guest spectator chats under the name typed here (kept like the lobby's name); a
   // signed-in one under the account's name whatever is typed.
-  const nameInput = h('input', { type: 'text', maxlength: '24', placeholder: 'Spectator', 'aria-label': 'Your name in the chat', autocomplete: 'nickname' });
+  const nameInput = h('input', { type: 'text', maxlength: '24', placeholder: t('chat.spectator'), 'aria-label': t('chat.yourName'), autocomplete: 'nickname' });
   nameInput.value = spectatorName() ?? '';
   nameInput.addEventListener('change', () => setSpectatorName(nameInput.value.trim().replace(/\s+/g, ' ')));
-  const nameField = h('label', { class: 'chat-name' }, h('span', { class: 'flabel', text: 'Name' }), nameInput);
+  const nameField = h('label', { class: 'chat-name' }, h('span', { class: 'flabel', text: t('chat.name') }), nameInput);
   const list = h('ol', { class: 'chat-lines', 'aria-live': 'polite' });
-  const input = h('input', { type: 'text', maxlength: String(MAX_CHAT_CHARS), placeholder: 'Say something', 'aria-label': 'Chat message', enterkeyhint: 'send' });
-  const send = button('Send', 'btn primary small chat-send');
+  const input = h('input', { type: 'text', maxlength: String(MAX_CHAT_CHARS), placeholder: t('chat.placeholder'), 'aria-label': t('chat.message'), enterkeyhint: 'send' });
+  const send = button(t('chat.send'), 'btn primary small chat-send');
   send.setAttribute('type', 'submit');
   const form = h('form', { class: 'chat-form' }, input, send);
   const quick = h('div', { class: 'chat-quick' });
-  for (const phrase of QUICK_PHRASES) {
+  for (const key of QUICK_PHRASES) {
+    const phrase = t(key);
     const b = button(phrase, 'btn ghost small quick');
     b.addEventListener('click', () => chat.say(phrase, nameInput.value.trim() || spectatorName()));
     quick.append(b);
@@ -50,10 +52,10 @@ export function chatPanel(
   const mutes = h(
     'div',
     { class: 'chat-mutes' },
-    h('label', { class: 'toggle' }, muteOpponent, h('span', { text: 'Mute opponent' })),
-    h('label', { class: 'toggle' }, muteSpectators, h('span', { text: 'Hide spectators' })),
+    h('label', { class: 'toggle' }, muteOpponent, h('span', { text: t('chat.muteOpponent') })),
+    h('label', { class: 'toggle' }, muteSpectators, h('span', { text: t('chat.hideSpectators') })),
   );
-  const el = h('section', { class: 'chat-panel', 'aria-label': 'Chat' }, h('h2', { text: 'Chat' }), tabs, list, error, nameField, form, quick, mutes);
+  const el = h('section', { class: 'chat-panel', 'aria-label': t('chat.title') }, h('h2', { text: t('chat.title') }), tabs, list, error, nameField, form, quick, mutes);
   let room: ChatRoom | null = null;
   let shown = '';
 
@@ -86,7 +88,7 @@ export function chatPanel(
     tabs.replaceChildren(
       ...(rooms.length > 1
         ? rooms.map((r) => {
-            const b = button(r === 'players' ? 'Players' : 'Spectators', `tab chat-tab-${r}${r === room ? ' on' : ''}`);
+            const b = button(r === 'players' ? t('chat.players') : t('chat.spectators'), `tab chat-tab-${r}${r === room ? ' on' : ''}`);
             b.setAttribute('role', 'tab');
             b.setAttribute('aria-selected', String(r === room));
             b.addEventListener('click', () => {
@@ -110,18 +112,18 @@ export function chatPanel(
             h(
               'li',
               { class: `chat-line${l.seat !== null && l.seat === chat.seat ? ' mine' : ''}` },
-              h('span', { class: 'who', text: l.account ? l.name : l.seat === null ? `${l.name} (guest)` : l.name }),
+              h('span', { class: 'who', text: l.account ? l.name : l.seat === null ? t('chat.guestName', { name: l.name }) : l.name }),
               h('span', { class: 'said', text: l.text }),
               ...(reporting.line && l.account && !(l.seat !== null && l.seat === chat.seat) ? [flag(l)] : []),
             ),
           )
-        : [h('li', { class: 'chat-empty', text: room === 'players' ? 'Say hello to your opponent.' : 'Spectators talk here; the players do not see it during the match.' })]),
+        : [h('li', { class: 'chat-empty', text: room === 'players' ? t('chat.emptyPlayers') : t('chat.emptySpectators') })]),
     );
     list.scrollTop = list.scrollHeight;
   }
   /** The button that reports a signed-in speaker's line (docs/moderation.md). */
   function flag(line: ChatLine): HTMLElement {
-    const b = h('button', { type: 'button', class: 'chat-report', title: `Report this line of ${line.name}`, 'aria-label': `Report this line of ${line.name}` }); // its flag drawn by CSS: not part of the line's text
+    const b = h('button', { type: 'button', class: 'chat-report', title: t('chat.reportLine', { name: line.name }), 'aria-label': t('chat.reportLine', { name: line.name }) }); // its flag drawn by CSS: not part of the line's text
     b.addEventListener('click', () => reporting.line?.(line));
     return b;
   }

@@ -1,14 +1,15 @@
 /** Words and numbers the panels show. */
 
 import { matchScore } from '../engine/matchRules';
+import { type MessageKey, ltr, t } from '../i18n';
 import type { ClockView, FairnessView, GameView, MatchView, ResultView } from '../view/gameView';
 
 /** "0:27" for a number of milliseconds left (rounded up to whole seconds); a correspondence
  * clock's hours as "5 h 07" and days as "2 d 3 h" (rounded down: never more than is left). */
 export function formatClock(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s >= 86_400) return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+  if (s >= 86_400) return t('clock.days', { d: Math.floor(s / 86_400), h: Math.floor((s % 86_400) / 3600) });
+  if (s >= 3600) return t('clock.hours', { h: Math.floor(s / 3600), m: String(Math.floor((s % 3600) / 60)).padStart(2, '0') });
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
@@ -51,36 +52,24 @@ export function clockFace(clock: ClockView, now: number): ClockFace {
 }
 
 export function matchLabel(match: MatchView): string {
-  if (match.kind === 'single') return 'Single game';
-  if (match.kind === 'money') return `Money session · game ${match.gameNo}`;
-  return `Match to ${match.length} · game ${match.gameNo}`;
+  if (match.kind === 'single') return t('board.single');
+  if (match.kind === 'money') return t('board.moneyGame', { game: match.gameNo });
+  return t('board.matchGame', { length: match.length, game: match.gameNo });
 }
 
-const REASONS: Record<ResultView['reason'], string> = {
-  single: 'wins',
-  gammon: 'wins a gammon',
-  backgammon: 'wins a backgammon',
-  resign: 'wins by resignation',
-  drop: 'wins: the double was dropped',
-  timeout: 'wins on time',
-  forfeit: 'wins by forfeit',
-  invalid_reveal: 'wins: invalid dice reveal',
-  no_reveal: 'wins: dice reveal missing',
-  stopped: 'wins the session',
-};
-
-/** The same, said to the loser on their own device (the second person, as elsewhere). */
-const LOST: Record<ResultView['reason'], string> = {
-  single: 'You lose',
-  gammon: 'You lose a gammon',
-  backgammon: 'You lose a backgammon',
-  resign: 'You resigned',
-  drop: 'You dropped the double',
-  timeout: 'You lost on time',
-  forfeit: 'You lost by forfeit',
-  invalid_reveal: 'You lost: invalid dice reveal',
-  no_reveal: 'You lost: your dice reveal was missing',
-  stopped: 'You lose the session',
+/** The headline of a game's end by reason: for everyone (the winner named), for the winner and
+ * for the loser on their own device (the second person, as elsewhere). */
+const WINS: Record<ResultView['reason'], [MessageKey, MessageKey, MessageKey]> = {
+  single: ['result.wins', 'result.youWin', 'result.youLose'],
+  gammon: ['result.winsGammon', 'result.youWinGammon', 'result.youLoseGammon'],
+  backgammon: ['result.winsBackgammon', 'result.youWinBackgammon', 'result.youLoseBackgammon'],
+  resign: ['result.winsResign', 'result.youWinResign', 'result.youResigned'],
+  drop: ['result.winsDrop', 'result.youWinDrop', 'result.youDropped'],
+  timeout: ['result.winsTime', 'result.youWinTime', 'result.youLostTime'],
+  forfeit: ['result.winsForfeit', 'result.youWinForfeit', 'result.youLostForfeit'],
+  invalid_reveal: ['result.winsInvalidReveal', 'result.youWinInvalidReveal', 'result.youLostInvalidReveal'],
+  no_reveal: ['result.winsNoReveal', 'result.youWinNoReveal', 'result.youLostNoReveal'],
+  stopped: ['result.winsSession', 'result.youWinSession', 'result.youLoseSession'],
 };
 
 /** True when `seat` is the one playing on this screen alone (words say "you"). */
@@ -90,10 +79,11 @@ export function isYou(view: GameView, seat: 0 | 1 | null): boolean {
 
 export function resultHeadline(view: GameView, result: ResultView): string {
   const winner = result.winner;
-  if (winner === null) return 'The session ended level';
-  if (isYou(view, winner)) return `You ${REASONS[result.reason].replace(/^wins/, 'win')}`;
-  if (isYou(view, winner === 0 ? 1 : 0)) return LOST[result.reason];
-  return `${view.players[winner].name} ${REASONS[result.reason]}`;
+  if (winner === null) return t('result.level');
+  const [wins, youWin, youLose] = WINS[result.reason];
+  if (isYou(view, winner)) return t(youWin);
+  if (isYou(view, winner === 0 ? 1 : 0)) return t(youLose);
+  return t(wins, { name: view.players[winner].name });
 }
 
 /** The score as the match shows it: never beyond the length (engine/matchRules.ts). */
@@ -102,68 +92,69 @@ export function shownScore(match: MatchView): readonly [number, number] {
 }
 
 export function pointsLabel(points: number): string {
-  return `${points} point${points === 1 ? '' : 's'}`;
+  return t('board.points', { n: points });
 }
 
-export const RESIGN_NAMES = { 1: 'a single game', 2: 'a gammon', 3: 'a backgammon' } as const;
 
 /** The status line above the controls. */
 export function statusLine(view: GameView, interactive: boolean, maxUsed: number, stepsMade: number): string {
   const name = (s: 0 | 1 | null) => (s === null ? '' : view.players[s].name);
-  if (view.pending) return 'Sending your move…';
+  if (view.pending) return t('status.sending');
   const mine = isYou(view, view.turn);
   switch (view.phase) {
     case 'waiting':
-      return 'Waiting for the opponent…';
+      return t('status.waiting');
     case 'rolloff':
-      return 'Opening roll…';
+      return t('status.rolloff');
     case 'rolling':
-      return mine ? 'Rolling your dice…' : `${name(view.turn)} is rolling…`;
+      return mine ? t('status.youRolling') : t('status.rolling', { name: name(view.turn) });
     case 'decide':
-      return mine ? 'Your turn: double or roll' : `${name(view.turn)} may double or roll`;
+      return mine ? t('status.youDecide') : t('status.decide', { name: name(view.turn) });
     case 'offer': {
       if (!view.offer) return '';
       const answers = view.offer.by === 0 ? 1 : 0;
-      if (!isYou(view, answers)) return `${name(answers)} to answer`;
-      return view.offer.kind === 'double' ? 'Your answer: take or drop' : 'Your answer: accept or reject';
+      if (!isYou(view, answers)) return t('status.toAnswer', { name: name(answers) });
+      return view.offer.kind === 'double' ? t('status.youTakeOrDrop') : t('status.youAcceptOrReject');
     }
     case 'gameover':
-      return view.result ? resultHeadline(view, view.result) : 'Game over';
+      return view.result ? resultHeadline(view, view.result) : t('status.gameOver');
     case 'moving': {
       if (!view.dice) return '';
       const [a, b] = view.dice.values;
-      let status = mine ? `Your move, ${a}–${b}` : `${name(view.turn)} to play ${a}–${b}`;
-      if (!interactive) return status;
-      if (maxUsed === 0) status += ': no legal move';
-      else if (stepsMade === maxUsed) status += ': end the turn';
-      else if (maxUsed < (a === b ? 4 : 2)) status += ` (only ${maxUsed} can be played)`;
-      return status;
+      const dice = ltr(`${a}–${b}`);
+      const args = { name: name(view.turn), dice, n: maxUsed };
+      const state = !interactive ? 'play' : maxUsed === 0 ? 'none' : stepsMade === maxUsed ? 'end' : maxUsed < (a === b ? 4 : 2) ? 'only' : 'play';
+      return t(mine ? 'status.youMove' : 'status.move', { ...args, state });
     }
     default:
       return '';
   }
 }
 
-/** The line that says whether the current dice were checked against the commitments. */
 /** "Re-committed: Copper from roll #7 (ab12cd34…)", one clause per seat; null when none did. */
 export function recommitLine(names: readonly [string, string], recommits: FairnessView['recommits']): string | null {
   const parts: string[] = [];
   recommits?.forEach((r, seat) => {
     if (!r || r.count === 0) return;
-    const times = r.count > 1 ? ` ${r.count}×` : '';
-    const from = r.k !== null ? ` from roll #${r.k}` : '';
-    const link = r.link ? ` (${r.link.slice(0, 8)}…)` : '';
-    parts.push(`${names[seat]}${times}${from}${link}`);
+    parts.push(
+      t('fair.recommitSeat', {
+        name: names[seat]!,
+        count: r.count,
+        k: r.k === null ? 'none' : String(r.k),
+        link: r.link ? `${r.link.slice(0, 8)}…` : 'none',
+      }),
+    );
   });
-  return parts.length ? `Re-committed: ${parts.join(' · ')}` : null;
+  return parts.length ? t('fair.recommitted', { list: parts.join(' · ') }) : null;
 }
 
 export function diceCheckLine(dice: GameView['dice']): string {
   if (!dice) return '';
+  const k = String(dice.k);
   return {
-    pending: `Roll ${dice.k}: checking the dice against both commitments…`,
-    verified: `Roll ${dice.k}: dice verified against both commitments ✓`,
-    alarm: `Roll ${dice.k}: ALARM — these dice do not match the commitments!`,
-    unverified: `Roll ${dice.k}: practice dice (no fairness proof)`,
+    pending: t('check.pending', { k }),
+    verified: t('check.verified', { k }),
+    alarm: t('check.alarm', { k }),
+    unverified: t('check.unverified', { k }),
   }[dice.check];
 }

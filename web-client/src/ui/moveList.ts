@@ -5,6 +5,7 @@
 
 import { BAR, OFF } from '../engine/position';
 import { routeLabel } from '../engine/turn';
+import { ltr, t } from '../i18n';
 import { button, h } from './dom';
 import type { MoveUi } from './moveController';
 import type { Scene } from './scene';
@@ -19,16 +20,16 @@ export interface MoveListInput {
 
 export class MoveListPanel {
   readonly root: HTMLElement;
-  readonly list = h('ul', { class: 'movelist', 'aria-label': 'Legal moves: pick one, then Play' });
+  readonly list = h('ul', { class: 'movelist', 'aria-label': t('moves.listLabel') });
   readonly choice = h('div', { class: 'choice', role: 'group', hidden: '' });
-  private readonly playButton = button('Play', 'btn primary play');
+  private readonly playButton = button(t('moves.play'), 'btn primary play');
 
   constructor(private readonly input: MoveListInput) {
     this.playButton.addEventListener('click', () => input.play());
     this.root = h(
       'section',
-      { class: 'moves', 'aria-label': 'Move list' },
-      h('h2', { text: 'Your move' }),
+      { class: 'moves', 'aria-label': t('moves.panelLabel') },
+      h('h2', { text: t('moves.title') }),
       this.choice,
       this.list,
       h('div', { class: 'playrow' }, this.playButton),
@@ -57,8 +58,8 @@ export class MoveListPanel {
     const hadFocus = active && list.contains(active) ? active.dataset.index : undefined;
     list.replaceChildren();
     for (const opt of scene.options) {
-      const from = opt.step.from === BAR ? 'Bar' : String(opt.step.from);
-      const to = opt.step.to === OFF ? 'Off' : String(opt.step.to);
+      const from = opt.step.from === BAR ? 'bar' : String(opt.step.from);
+      const to = opt.step.to === OFF ? 'off' : String(opt.step.to);
       const btn = h(
         'button',
         {
@@ -66,11 +67,11 @@ export class MoveListPanel {
           class: 'opt',
           'data-index': String(opt.index),
           'aria-pressed': String(scene.listPick === opt.index),
-          'aria-label': `${from} to ${to}${opt.step.hit ? ', hits' : ''}, using die ${opt.die}`,
+          'aria-label': t('moves.optionLabel', { from, to, hit: opt.step.hit ? 'yes' : 'no', die: String(opt.die) }),
         },
-        h('span', { class: 'mv', text: opt.label }),
+        h('span', { class: 'mv', text: ltr(opt.label) }),
         ' ',
-        h('span', { class: 'using', text: 'die' }),
+        h('span', { class: 'using', text: t('moves.die') }),
         ' ',
         h('span', { class: `d d${opt.die}`, 'aria-hidden': 'true', text: String(opt.die) }),
       );
@@ -98,16 +99,17 @@ export class MoveListPanel {
       choice.replaceChildren();
       return;
     }
-    const to = ui.choice.to === OFF ? 'off' : `point ${ui.choice.to}`;
-    choice.replaceChildren(h('p', { text: `Choose how to move to ${to}:` }));
+    const to = ui.choice.to === OFF ? 'off' : String(ui.choice.to);
+    choice.replaceChildren(h('p', { text: t('moves.chooseRoute', { to }) }));
     ui.choice.routes.forEach((route, i) => {
-      const dice = route.steps.map((s) => s.die).join(' then ');
-      const b = button(routeLabel(route), 'btn choose');
-      b.append(' ', h('span', { class: 'using', text: `die ${dice}` }));
+      const dice = route.steps.map((s) => s.die);
+      const b = button(ltr(routeLabel(route)), 'btn choose');
+      const [d1, d2, d3, d4] = dice.map(String);
+      b.append(' ', h('span', { class: 'using', text: t('moves.dice', { n: dice.length, d1: d1 ?? '', d2: d2 ?? '', d3: d3 ?? '', d4: d4 ?? '' }) }));
       b.addEventListener('click', () => this.input.choose(i));
       choice.append(b);
     });
-    const cancel = button('Cancel', 'btn ghost');
+    const cancel = button(t('common.cancel'), 'btn ghost');
     cancel.addEventListener('click', () => this.input.cancel());
     choice.append(cancel);
     choice.hidden = false;

@@ -6,7 +6,9 @@
  * found by the analysis are marked `?` (error) and `??` (blunder).
  */
 
-import { type RecordEntry, entryText, recordRows } from '../net/record';
+import { t } from '../i18n';
+import { type RecordEntry, recordRows } from '../net/record';
+import { entryWords } from './recordWords';
 import type { Mark } from '../view/analysis';
 import { h } from './dom';
 
@@ -31,14 +33,14 @@ export interface RecordInput {
 }
 
 export class MoveRecordPanel {
-  readonly el = h('section', { class: 'record', 'aria-label': 'Move record' });
+  readonly el = h('section', { class: 'record', 'aria-label': t('record.title') });
   private readonly note = h('p', { class: 'record-note' });
   private readonly box = h('div', { class: 'record-scroll', tabindex: '0' });
   private shown = '';
 
   /** `pick(game, index)`: a turn was clicked (the replay board jumps there). */
   constructor(private readonly pick?: (game: number, index: number) => void) {
-    this.el.append(h('h2', { class: 'record-title', text: 'Move record' }), this.note, this.box);
+    this.el.append(h('h2', { class: 'record-title', text: t('record.title') }), this.note, this.box);
     this.box.addEventListener('click', (e) => {
       const cell = (e.target as HTMLElement).closest<HTMLElement>('[data-i]');
       if (cell && this.pick) this.pick(Number(cell.dataset.g), Number(cell.dataset.i));
@@ -61,7 +63,7 @@ export class MoveRecordPanel {
         body.append(h('tr', { class: 'record-game' }, h('th', { colspan: '3', scope: 'rowgroup', text: game.label })));
       }
       if (game.entries.length === 0) {
-        body.append(h('tr', { class: 'record-empty' }, h('td', { colspan: '3', text: 'No moves yet' })));
+        body.append(h('tr', { class: 'record-empty' }, h('td', { colspan: '3', text: t('record.noMoves') })));
       }
       for (const row of recordRows(game.entries)) {
         const tr = h('tr', { class: row.n === null ? 'record-end' : '' }, h('td', { class: 'n', text: row.n === null ? '' : `${row.n}` }));
@@ -73,8 +75,8 @@ export class MoveRecordPanel {
           const entry = game.entries[i]!;
           const mark = game.marks?.get(i);
           const td = h('td', { class: `cell ${entry.action}${mark ? ` mark-${mark}` : ''}`, 'data-g': `${game.number}`, 'data-i': `${i}` });
-          td.append(entryText(entry));
-          if (mark) td.append(h('span', { class: 'mark', title: mark === 'blunder' ? 'Blunder' : 'Error', text: mark === 'blunder' ? '??' : '?' }));
+          td.append(entryWords(entry));
+          if (mark) td.append(h('span', { class: 'mark', title: mark === 'blunder' ? t('analysis.blunder') : t('analysis.error'), text: mark === 'blunder' ? '??' : '?' }));
           if (this.pick) {
             td.setAttribute('role', 'button');
             td.setAttribute('tabindex', '-1');

@@ -3,7 +3,13 @@
 import type { GameView, Seat } from '../view/gameView';
 import { botTag } from './botTag';
 import { h } from './dom';
+import { t } from '../i18n';
 import { clockFace, formatClock } from './format';
+
+/** A player's presence in words. */
+function presenceWords(presence: GameView['players'][0]['presence']): string {
+  return t('bar.presence', { p: presence });
+}
 
 export class PlayerBar {
   readonly root: HTMLElement;
@@ -32,14 +38,14 @@ export class PlayerBar {
     this.chip.className = `chip s${seat}`;
     this.name.textContent = player.name;
     this.presence.className = `presence ${player.presence}`;
-    this.presence.textContent = player.presence === 'empty' ? 'not joined yet' : player.presence;
+    this.presence.textContent = presenceWords(player.presence);
     // Both players on this screen (hot seat): "online" says nothing (a demo may still show
     // another presence).
     this.presence.hidden = view.shared === true && player.presence === 'online';
-    this.pips.textContent = `${pips} pips`;
-    this.pips.setAttribute('aria-label', `${player.name} pip count ${pips}`);
+    this.pips.textContent = t('bar.pips', { n: pips });
+    this.pips.setAttribute('aria-label', t('bar.pipsLabel', { name: player.name, n: pips }));
     this.root.classList.toggle('acting', acting);
-    this.turn.textContent = acting ? (view.phase === 'offer' ? 'to answer' : 'to play') : '';
+    this.turn.textContent = acting ? (view.phase === 'offer' ? t('bar.toAnswer') : t('bar.toPlay')) : '';
   }
 
   /** Update the countdowns (clock and forfeit) to `now` (client ms). */
@@ -55,24 +61,32 @@ export class PlayerBar {
     this.clock.classList.toggle('in-reserve', face.inReserve);
     this.clockText.textContent = formatClock(left);
     this.reserveText.hidden = face.reserveMs === null;
-    this.reserveText.textContent = face.inReserve ? 'reserve' : face.reserveMs !== null ? `+${formatClock(face.reserveMs)}` : '';
+    this.reserveText.textContent = face.inReserve ? t('clock.reserve') : face.reserveMs !== null ? `+${formatClock(face.reserveMs)}` : '';
     const between = running && view.phase === 'gameover';
-    const reserveWords = face.reserveMs === null ? '' : face.inReserve ? ' of time reserve' : ` plus ${formatClock(face.reserveMs)} reserve`;
+    const reserve = face.reserveMs === null ? '' : formatClock(face.reserveMs);
     this.clock.title = between
-      ? 'Time until the next game starts by itself'
+      ? t('clock.untilNextGame')
       : face.inReserve
-        ? 'Time reserve left: the time for this decision ran out'
+        ? t('clock.inReserve')
         : running
-          ? `Time left for this decision${face.reserveMs !== null ? `, then ${formatClock(face.reserveMs)} of time reserve for the match` : ''}`
+          ? t('clock.decisionLeft', { reserve: reserve || 'none' })
           : face.reserveMs !== null
-            ? 'Time reserve left for the match'
+            ? t('clock.reserveLeft')
             : '';
-    this.clock.setAttribute('aria-label', `${view.players[seat].name} clock ${formatClock(left)}${reserveWords}${between ? ', until the next game' : running ? ', running' : ''}`);
+    this.clock.setAttribute(
+      'aria-label',
+      t('clock.label', {
+        name: view.players[seat].name,
+        time: formatClock(left),
+        reserve: face.reserveMs === null ? 'none' : face.inReserve ? 'in' : reserve,
+        state: between ? 'between' : running ? 'running' : 'stopped',
+      }),
+    );
     const full = face.inReserve ? (clock.reserve?.leftMs ?? 0) : clock.budgetMs;
     this.clockFill.style.width = `${full ? Math.max(0, Math.min(1, left / full)) * 100 : 0}%`;
     const p = view.players[seat];
     if (p.forfeitAt !== null && p.presence !== 'online') {
-      this.presence.textContent = `${p.presence} · forfeits in ${formatClock(p.forfeitAt - now)}`;
+      this.presence.textContent = t('bar.forfeitsIn', { presence: presenceWords(p.presence), time: formatClock(p.forfeitAt - now) });
     }
   }
 }

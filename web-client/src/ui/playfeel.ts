@@ -3,6 +3,7 @@
  * themselves, sounds, and how the board is drawn (colours, home board side, a spectator's side).
  */
 
+import { t } from '../i18n';
 import { h } from './dom';
 import type { Settings } from './settings';
 
@@ -18,7 +19,7 @@ type Flag = { [K in keyof Settings]: Settings[K] extends boolean ? K : never }[k
 /** The Settings panel: toggles, the volume and the keys. `change` gets the new settings. */
 export function buildSettingsPanel(settings: Settings, change: (next: Settings) => void): HTMLElement {
   let current = settings;
-  const d = h('details', { class: 'settings' }, h('summary', { text: 'Settings & keys' }));
+  const d = h('details', { class: 'settings' }, h('summary', { text: t('settings.title') }));
   const toggle = (key: Flag, label: string) => {
     const input = h('input', { type: 'checkbox', name: key });
     input.checked = current[key];
@@ -28,39 +29,34 @@ export function buildSettingsPanel(settings: Settings, change: (next: Settings) 
     });
     return h('label', { class: 'toggle' }, input, h('span', { text: label }));
   };
-  const volume = h('input', { type: 'range', name: 'volume', min: '0', max: '1', step: '0.1', 'aria-label': 'Volume' });
+  const volume = h('input', { type: 'range', name: 'volume', min: '0', max: '1', step: '0.1', 'aria-label': t('settings.volume') });
   volume.value = String(current.volume);
   volume.addEventListener('change', () => {
     current = { ...current, volume: Number(volume.value) };
     change(current);
   });
-  const pause = h('select', { name: 'pauseMs', 'aria-label': 'Moment to undo or to double' });
-  for (const [ms, label] of PAUSES) pause.append(h('option', { value: String(ms), text: `${label} (${ms / 1000} s)` }));
+  const pause = h('select', { name: 'pauseMs', 'aria-label': t('settings.pause') });
+  for (const [ms, label] of PAUSES) pause.append(h('option', { value: String(ms), text: t('settings.pauseOption', { label, s: ms / 1000 }) }));
   pause.value = String(current.pauseMs);
   pause.addEventListener('change', () => {
     current = { ...current, pauseMs: Number(pause.value) };
     change(current);
   });
   d.append(
-    h('p', { class: 'group', text: 'Playing' }),
-    toggle('quickMove', 'Tap a checker to move it (else: tap it, then its destination)'),
-    toggle('autoConfirm', 'Send the turn by itself when all dice are used (a moment to undo)'),
-    toggle('autoRoll', 'Roll by itself unless I choose to double'),
-    h('label', { class: 'toggle pause' }, h('span', { text: 'Moment to undo or to double' }), pause),
-    toggle('fast', 'Fast play: a short moment (0.3 s), and the computer answers at once'),
-    h('p', { class: 'group', text: 'Sound' }),
-    toggle('sound', 'Sound effects'),
-    h('label', { class: 'toggle volume' }, h('span', { text: 'Volume' }), volume),
-    h('p', { class: 'group', text: 'Board' }),
-    toggle('swapColours', 'Swap the checker colours'),
-    toggle('homeLeft', 'Home board on the left'),
-    toggle('flipSpectator', 'As a spectator, see the board from the second player’s side'),
-    h(
-      'p',
-      { class: 'keys' },
-      'Keys: arrows move over the points, Enter or Space moves the checker there, B bar, O bear off, ' +
-        'U undo, R redo, D roll, Shift+D double (twice: it asks first), E end turn, Escape clears.',
-    ),
+    h('p', { class: 'group', text: t('settings.playing') }),
+    toggle('quickMove', t('settings.quickMove')),
+    toggle('autoConfirm', t('settings.autoConfirm')),
+    toggle('autoRoll', t('settings.autoRoll')),
+    h('label', { class: 'toggle pause' }, h('span', { text: t('settings.pause') }), pause),
+    toggle('fast', t('settings.fast')),
+    h('p', { class: 'group', text: t('settings.sound') }),
+    toggle('sound', t('settings.soundEffects')),
+    h('label', { class: 'toggle volume' }, h('span', { text: t('settings.volume') }), volume),
+    h('p', { class: 'group', text: t('settings.board') }),
+    toggle('swapColours', t('settings.swapColours')),
+    toggle('homeLeft', t('settings.homeLeft')),
+    toggle('flipSpectator', t('settings.flipSpectator')),
+    h('p', { class: 'keys' }, t('settings.keys')),
   );
   return d;
 }

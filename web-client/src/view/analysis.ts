@@ -3,6 +3,8 @@
  * screens derive from it: the marks of the move record and the series of the chart. Pure.
  */
 
+import { t as tr } from '../i18n';
+
 /** A mistake the analysis found, as the move record marks it: `?` (error) and `??` (blunder). */
 export type Mark = 'error' | 'blunder';
 
@@ -115,22 +117,19 @@ export function signed(x: number, digits = 2): string {
 /** What a turn's verdict says in words, or null when nothing was judged. */
 export function verdict(t: TurnAnalysis): string | null {
   const parts: string[] = [];
-  if (t.cube_lost !== null && t.cube_lost > 0) parts.push(`should have doubled (−${t.cube_lost.toFixed(3)})`);
-  if (t.action === 'move' && t.forced) parts.push('forced');
-  else if (t.action === 'move' && t.equity_lost !== null) parts.push(t.equity_lost > 0 ? `lost ${t.equity_lost.toFixed(3)}; best ${t.best_text}` : 'best play');
-  if (['double', 'take', 'drop', 'beaver'].includes(t.action) && t.equity_lost !== null) {
-    const right = (t.best_action ?? '').replace('_', ' ');
-    parts.push(t.equity_lost > 0 ? `wrong: ${right} was right (−${t.equity_lost.toFixed(3)})` : 'right');
+  const lost = (x: number) => x.toFixed(3);
+  if (t.cube_lost !== null && t.cube_lost > 0) parts.push(tr('verdict.shouldDouble', { lost: lost(t.cube_lost) }));
+  if (t.action === 'move' && t.forced) parts.push(tr('verdict.forced'));
+  else if (t.action === 'move' && t.equity_lost !== null) parts.push(t.equity_lost > 0 ? tr('verdict.lost', { lost: lost(t.equity_lost), best: t.best_text ?? '' }) : tr('verdict.bestPlay'));
+  if (['double', 'take', 'drop', 'beaver', 'accept', 'reject'].includes(t.action) && t.equity_lost !== null) {
+    parts.push(t.equity_lost > 0 ? tr('verdict.wrong', { right: t.best_action ?? '', lost: lost(t.equity_lost) }) : tr('verdict.right'));
   }
   // A resignation that gave away more than the position was worth, and its answer.
   if (t.action === 'resign' && t.equity_lost !== null) {
-    parts.push(t.equity_lost > 0 ? `gave away more than the position was worth: play on (−${t.equity_lost.toFixed(3)})` : 'right to resign');
+    parts.push(t.equity_lost > 0 ? tr('verdict.gaveAway', { lost: lost(t.equity_lost) }) : tr('verdict.rightToResign'));
   }
-  if ((t.action === 'accept' || t.action === 'reject') && t.equity_lost !== null) {
-    parts.push(t.equity_lost > 0 ? `wrong: ${t.best_action} was right (−${t.equity_lost.toFixed(3)})` : 'right');
-  }
-  if (t.luck !== null) parts.push(`luck ${signed(t.luck, 3)}`);
+  if (t.luck !== null) parts.push(tr('verdict.luck', { luck: signed(t.luck, 3) }));
   if (!parts.length) return null;
-  const head = t.mark === 'blunder' ? 'Blunder: ' : t.mark === 'error' ? 'Error: ' : '';
-  return head + parts.join(' · ');
+  // The clauses are whole messages, listed; the mark heads the list.
+  return tr('verdict.line', { mark: t.mark ?? 'none', parts: parts.join(' · ') });
 }

@@ -27,6 +27,7 @@ import { exportPaths } from '../net/lobbyApi';
 import { RESERVE_PHASES, type Move } from '../net/protocol';
 import type { MatchSession } from '../net/session';
 import { MATCH_KIND, type Tracker } from '../net/tracker';
+import { t, t as tr } from '../i18n';
 import { personal } from '../net/voice';
 
 /** The board's phase for the session's state. */
@@ -76,12 +77,12 @@ function endedBetweenGames(t: Tracker): boolean {
 
 /** The links of a finished match: the last game's replay, the dice and the exports. */
 function matchLinks(match: string, last: number | null): ResultView['links'] {
-  const links = last === null ? [] : [{ label: `Replay and analysis (game ${last})`, href: replayPath(match, last) }];
+  const links = last === null ? [] : [{ label: tr('links.replayGame', { game: last }), href: replayPath(match, last) }];
   return [
     ...links,
-    { label: 'Verify the dice', href: exportPaths.verify(match) },
-    { label: 'Transcripts (JSON)', href: exportPaths.matchTranscript(match) },
-    { label: 'Match file (.mat)', href: exportPaths.mat(match) },
+    { label: tr('match.verifyDice'), href: exportPaths.verify(match) },
+    { label: tr('match.transcripts'), href: exportPaths.matchTranscript(match) },
+    { label: t('match.matFile'), href: exportPaths.mat(match) },
   ];
 }
 
@@ -108,9 +109,9 @@ function resultView(session: MatchSession): ResultView | null {
   const links = matchOver
     ? matchLinks(match, g.game)
     : [
-        { label: 'Replay and analysis', href: replayPath(match, g.game) },
-        { label: 'Verify the dice', href: exportPaths.verify(match, g.game) },
-        { label: `Transcript (game ${g.game})`, href: exportPaths.gameTranscript(match, g.game) },
+        { label: tr('links.replay'), href: replayPath(match, g.game) },
+        { label: tr('match.verifyDice'), href: exportPaths.verify(match, g.game) },
+        { label: tr('links.transcript', { game: g.game }), href: exportPaths.gameTranscript(match, g.game) },
       ];
   return { winner: g.winner, reason: resultReason(session), points: g.points, score: t.score, matchOver, links };
 }
@@ -133,18 +134,18 @@ function diceView(session: MatchSession, phase: Phase): DiceView | null {
 }
 
 function statusOf(session: MatchSession, phase: Phase): string | undefined {
-  const t = session.tracker;
-  const o = t.over;
+  const tr = session.tracker;
+  const o = tr.over;
   if (o && o.winner === null) {
-    if (o.reason === 'declined') return 'Your opponent declined the rematch';
-    return o.reason === 'cancelled' ? 'This match was cancelled before anyone joined' : 'This match was abandoned: nobody started it';
+    if (o.reason === 'declined') return t('status.declined');
+    return o.reason === 'cancelled' ? t('status.cancelled') : t('status.abandoned');
   }
   if (phase === 'waiting') {
-    return session.seat === 0 ? 'Waiting for your opponent to join…' : 'Waiting for a second player…';
+    return session.seat === 0 ? t('status.waitingJoin') : t('status.waitingSecond');
   }
-  if (t.clock.phase === 'commit' && !t.betweenGames) return 'Starting: both browsers commit to their dice…';
-  if (phase === 'gameover' && t.betweenGames) {
-    return session.seat === null ? 'Between games: the next one starts soon' : 'Game over: the next game starts by itself shortly';
+  if (tr.clock.phase === 'commit' && !tr.betweenGames) return t('status.starting');
+  if (phase === 'gameover' && tr.betweenGames) {
+    return session.seat === null ? t('status.betweenGames') : t('status.nextGameSoon');
   }
   return undefined;
 }
@@ -169,7 +170,7 @@ export function netView(session: MatchSession): GameView {
     const status = t.status[s];
     const deadline = t.presenceDeadline[s];
     return {
-      name: t.names[s] ?? (status === 'empty' ? 'Waiting for a player' : `Seat ${s}`),
+      name: t.names[s] ?? (status === 'empty' ? tr('bar.waitingPlayer') : tr('common.seatNo', { n: String(s) })),
       presence: status,
       forfeitAt: deadline !== null && status !== 'online' ? session.toClient(deadline) : null,
     };
