@@ -2,10 +2,12 @@
 
 :data:`PLAYER_WORDS` is the one table of the refusals a player can cause with a page — a second
 click that arrives after the first one moved the game on, an old tab, a link for another
-match, a form — and the sentence the browser shows for each, never the code itself. The
-browser's copy is generated from it (``web-client/tools/make_catalog.py`` writes
-``REFUSAL_WORDS`` into ``web-client/src/generated/catalog.ts``; ``src/net/refusals.ts`` picks
-the words) and so is the table in docs/protocol.md ("What a player reads").
+match, a form — and the sentence the browser shows for each, never the code itself. These
+are the English words; the browser keys them by code (``web-client/tools/make_catalog.py``
+writes the codes, ``REFUSAL_CODES``, into ``web-client/src/generated/catalog.ts`` and these
+words into the English catalogue, ``web-client/src/i18n/refusals.en.json``; the other
+languages translate each ``refusal.<code>`` in their catalogue and ``src/net/refusals.ts`` picks
+the page's language) and so is the table in docs/protocol.md ("What a player reads").
 
 Every other code (:data:`NOT_FROM_A_PLAYER`) comes from a client that breaks the protocol, from
 the server's own trouble or from an operator's setting: a page shows them as one general

@@ -30,6 +30,29 @@ def test_generated_catalog_is_up_to_date() -> None:
         "web-client/src/generated/catalog.ts is stale: "
         "run .venv/bin/python web-client/tools/make_catalog.py"
     )
+    assert tool.WORDS.read_text(encoding="utf-8") == tool.render_words(), (
+        "web-client/src/i18n/refusals.en.json is stale: "
+        "run .venv/bin/python web-client/tools/make_catalog.py"
+    )
+
+
+def test_the_refusal_codes_are_the_tables() -> None:
+    """The client's two lists of codes are protocol/refusals.py's, and the English words its
+    sentences."""
+    import json
+
+    from protocol.refusals import NOT_FROM_A_PLAYER, PLAYER_WORDS
+
+    tool = load_tool()
+    text = tool.TARGET.read_text(encoding="utf-8")
+    start = text.index("REFUSAL_CODES = [")
+    player = text[start : text.index("] as const;", start)]
+    general = text[text.index("GENERAL_CODES = [") :]
+    assert all(f"'{code.value}'" in player for code in PLAYER_WORDS)
+    assert not any(f"'{code.value}'" in player for code in NOT_FROM_A_PLAYER)
+    assert all(f"'{code.value}'" in general for code in NOT_FROM_A_PLAYER)
+    words = json.loads(tool.WORDS.read_text(encoding="utf-8"))
+    assert words == {f"refusal.{code.value}": w for code, w in PLAYER_WORDS.items()}
 
 
 def test_the_file_lists_every_level_and_page_in_order() -> None:

@@ -15,8 +15,16 @@ that owns them, so the two sides cannot disagree.
   a correspondence match may have (the lobby and the challenge form offer them);
 - ``PRIVACY_LEVELS``: :data:`server.players.friends.PRIVACY_LEVELS`, whom a privacy setting
   lets in (``src/pages/friendsPage.ts`` words each, a ``Record`` over them);
-- ``REFUSAL_WORDS``: :data:`protocol.refusals.PLAYER_WORDS`, the sentence shown for each refusal
-  a player can cause (``src/net/refusals.ts``).
+- ``REFUSAL_CODES``: the codes of :data:`protocol.refusals.PLAYER_WORDS`, the refusals a
+  player can cause, each worded by the message catalogues (``refusal.<code>``) and shown by
+  ``src/net/refusals.ts``; ``GENERAL_CODES``: those of
+  :data:`protocol.refusals.NOT_FROM_A_PLAYER`, shown as one general sentence (a code in neither
+  list comes from a newer server: the page shows the server's own message).
+
+It also writes ``web-client/src/i18n/refusals.en.json``: the English words of each refusal
+(``PLAYER_WORDS``), the English catalogue's ``refusal.<code>`` messages (``src/i18n`` merges it
+into ``messages/en.json``; the other languages translate those keys in their own catalogue, and
+``web-client/test/i18n.test.ts`` fails when one lacks a code).
 
 Run from the repository root::
 
@@ -39,11 +47,12 @@ if str(ROOT) not in sys.path:  # run as a script: make the repository importable
 
 from bots.catalog import Level  # noqa: E402
 from protocol.limits import CORRESPONDENCE_DAYS, PROTOCOL_VERSION  # noqa: E402
-from protocol.refusals import PLAYER_WORDS  # noqa: E402
+from protocol.refusals import NOT_FROM_A_PLAYER, PLAYER_WORDS  # noqa: E402
 from server.players.friends import PRIVACY_LEVELS  # noqa: E402
 from server.web.pages import PAGES  # noqa: E402
 
 TARGET = ROOT / "web-client" / "src" / "generated" / "catalog.ts"
+WORDS = ROOT / "web-client" / "src" / "i18n" / "refusals.en.json"
 PARAMETER = re.compile(r"\{(\w+)(?::(\w+))?\}")
 CONVERTORS = {None, "int"}
 """The path parameters the client's matcher knows (src/pages/route.ts)."""
@@ -117,11 +126,19 @@ def render() -> str:
         "\n"
         "export type PrivacyLevel = (typeof PRIVACY_LEVELS)[number];\n"
         "\n"
-        "/** What a player reads for each refusal a player can cause, by code\n"
-        " * (protocol/refusals.py, `PLAYER_WORDS`). */\n"
-        "export const REFUSAL_WORDS: Readonly<Record<string, string>> = {\n"
-        f"{_words()}"
-        "};\n"
+        "/** The refusals a player can cause, by code (protocol/refusals.py, `PLAYER_WORDS`):\n"
+        " * each has its `refusal.<code>` message in every catalogue (src/i18n). */\n"
+        "export const REFUSAL_CODES = [\n"
+        f"{_strings([code.value for code in PLAYER_WORDS])}"
+        "] as const;\n"
+        "\n"
+        "export type RefusalCode = (typeof REFUSAL_CODES)[number];\n"
+        "\n"
+        "/** The codes no player causes (protocol/refusals.py, `NOT_FROM_A_PLAYER`): one general\n"
+        " * sentence for all. */\n"
+        "export const GENERAL_CODES = [\n"
+        f"{_strings([code.value for code in NOT_FROM_A_PLAYER])}"
+        "] as const;\n"
     )
 
 
@@ -129,20 +146,29 @@ def _numbers(values: tuple[int, ...]) -> str:
     return ", ".join(str(int(v)) for v in values)
 
 
-def _words() -> str:
-    """The refusal words, one ``code: 'sentence'`` a line (JSON strings are TypeScript's)."""
-    return "".join(f"  {code.value}: {json.dumps(words, ensure_ascii=False)},\n"
-                   for code, words in PLAYER_WORDS.items())
+def render_words() -> str:
+    """The English catalogue of the refusals: ``refusal.<code>`` to its words, in the table's
+    order (a message: an apostrophe before a brace would quote it, so none may).
+
+    >>> '"refusal.not_your_turn": "It is not your turn: wait for your opponent."' in render_words()
+    True
+    """
+    words = {f"refusal.{code.value}": text for code, text in PLAYER_WORDS.items()}
+    for key, text in words.items():
+        if re.search(r"[{}#]", text):
+            raise ValueError(f"{key}: braces and # are message syntax")
+    return json.dumps(words, ensure_ascii=False, indent=2) + "\n"
 
 
 def main() -> int:
-    text = render()
+    outputs = {TARGET: render(), WORDS: render_words()}
     if "--check" in sys.argv:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        return 0 if current == text else 1
-    TARGET.parent.mkdir(parents=True, exist_ok=True)
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)}")
+        stale = [p for p, text in outputs.items() if not p.exists() or p.read_text("utf-8") != text]
+        return 1 if stale else 0
+    for path, text in outputs.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 

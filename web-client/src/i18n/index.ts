@@ -5,7 +5,9 @@
  * "Languages", says how to add a key or a language.
  */
 
-import en from './messages/en.json';
+import enPages from './messages/en.json';
+// The refusals' English words, generated from protocol/refusals.py (tools/make_catalog.py).
+import enRefusals from './refusals.en.json';
 import tr from './messages/tr.json';
 import el from './messages/el.json';
 import ar from './messages/ar.json';
@@ -15,6 +17,8 @@ import es from './messages/es.json';
 import fr from './messages/fr.json';
 import it from './messages/it.json';
 import { formatParts, parse, type Args, type Part } from './format';
+
+const en = { ...enPages, ...enRefusals };
 
 export type MessageKey = keyof typeof en;
 export type Catalogue = Readonly<Record<MessageKey, string>>;
