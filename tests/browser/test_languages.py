@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser import DESKTOP, PHONE, SCREENSHOTS
+from harness.browser import DESKTOP, PHONE, SCREENSHOTS, under_csp
 from tests.browser.net_support import create_match, join_match
 
 MESSAGES = Path(__file__).resolve().parents[2] / "web-client" / "src" / "i18n" / "messages"
 ENGLISH: dict[str, str] = json.loads((MESSAGES / "en.json").read_text(encoding="utf-8"))
 # The pages translated so far, by path.
-PAGES = {"lobby": "/"}
+PAGES = {"lobby": "/", "rules": "/rules"}
 # English words that may show in any language: none yet beyond the cognates found automatically
 # (a message whose translation equals the English one is not looked for).
 ALLOW: set[str] = set()
@@ -89,6 +89,18 @@ async def test_picker_switches_and_remembers(net) -> None:
     assert await page.locator(".topbar a[href='/']").last.inner_text() == de["nav.lobby"]
     await page.context.close()
 
+    # A first visit, nothing picked yet, follows the browser's languages (navigator.languages,
+    # the same list the browser sends as Accept-Language).
+    context = await net.browser.new_context(locale="el-GR")
+    fresh = under_csp(await context.new_page())
+    await fresh.goto(net.base + "/")
+    await fresh.wait_for_selector("h1")
+    el = json.loads((MESSAGES / "el.json").read_text(encoding="utf-8"))
+    assert await fresh.evaluate("document.documentElement.lang") == "el"
+    assert await fresh.locator("h1").inner_text() == el["lobby.heroTitle"]
+    assert await fresh.locator(".topbar .lang-select").input_value() == "el"
+    await context.close()
+
 
 # What a page shows outside its text: the labels screen readers read and the tooltips.
 SHOWN = """() => {
@@ -141,6 +153,7 @@ async def test_match_in_turkish_greek_arabic(net) -> None:
         for label, page, viewport in (("desktop", desk, DESKTOP), ("phone", phone, PHONE_360)):
             html = await page.evaluate("[document.documentElement.lang, document.dir]")
             assert html == [lang, "rtl" if lang == "ar" else "ltr"]
+            assert await page.locator(".topbar .lang-select").input_value() == lang
             assert await shown_english(page, lang, names) == [], (lang, label)
             overflow = await page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
