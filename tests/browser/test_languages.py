@@ -17,9 +17,19 @@ from harness.browser import DESKTOP, PHONE, SCREENSHOTS, under_csp
 from tests.browser.net_support import create_match, join_match
 
 MESSAGES = Path(__file__).resolve().parents[2] / "web-client" / "src" / "i18n" / "messages"
-ENGLISH: dict[str, str] = json.loads((MESSAGES / "en.json").read_text(encoding="utf-8"))
+ENGLISH: dict[str, str] = {
+    **json.loads((MESSAGES / "en.json").read_text(encoding="utf-8")),
+    # The refusals' English words, generated from protocol/refusals.py.
+    **json.loads((MESSAGES.parent / "refusals.en.json").read_text(encoding="utf-8")),
+}
 # The pages translated so far, by path.
-PAGES = {"lobby": "/", "rules": "/rules"}
+PAGES = {
+    "lobby": "/",
+    "rules": "/rules",
+    "local": "/local",
+    "verify": "/verify",
+    "leaderboard": "/leaderboard",
+}
 # English words that may show in any language: none yet beyond the cognates found automatically
 # (a message whose translation equals the English one is not looked for).
 ALLOW: set[str] = set()

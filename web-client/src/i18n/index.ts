@@ -120,6 +120,18 @@ export function ltr(text: string): string {
   return direction() === 'rtl' ? `\u2066${text}\u2069` : text;
 }
 
+/**
+ * A message with an element in it (a link in a sentence): the text before and after the
+ * argument `slot`, so the page puts the element between them and the translation decides where
+ * it goes (`Away? {link} and…`, the link's own words another message).
+ */
+export function around(key: MessageKey, slot: string, args: Args = {}): [string, string] {
+  const mark = '\u0000';
+  const text = t(key, { ...args, [slot]: mark });
+  const at = text.indexOf(mark);
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + mark.length)];
+}
+
 /** A number per locale. */
 export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
   return new Intl.NumberFormat(current, options).format(n);

@@ -5,6 +5,7 @@
  * notice's words are the server's plain text, set as text.
  */
 
+import { t } from '../i18n';
 import { type Notice, declineChallenge } from '../net/friendsApi';
 import { type NoticeFeed, noticeFeed } from '../net/notices';
 import { errorWords } from '../net/refusals';
@@ -14,11 +15,11 @@ import { acceptAndPlay } from './challenge';
 const TOAST_MS = 12_000;
 
 /** "3 unread notifications": the bell's label for screen readers. */
-export const bellLabel = (n: number): string => (n ? `${n} unread notification${n === 1 ? '' : 's'}` : 'Notifications');
+export const bellLabel = (n: number): string => (n ? t('notices.unread', { n }) : t('notices.title'));
 
 export function bell(feed: NoticeFeed = noticeFeed()): HTMLElement {
   const count = h('span', { class: 'bell-count', hidden: '' });
-  const link = h('a', { class: 'bell', href: '/notices', 'aria-label': bellLabel(0), title: 'Notifications' }, bellIcon(), count);
+  const link = h('a', { class: 'bell', href: '/notices', 'aria-label': bellLabel(0), title: t('notices.title') }, bellIcon(), count);
   const show = (n: number) => {
     count.hidden = n === 0;
     count.textContent = n > 99 ? '99+' : String(n);
@@ -62,14 +63,14 @@ function toastShelf(): HTMLElement {
  * challenge Accept and Decline. */
 export function toast(notice: Notice): HTMLElement {
   const close = button('×', 'btn ghost small toast-close');
-  close.setAttribute('aria-label', 'Dismiss');
+  close.setAttribute('aria-label', t('notices.dismiss'));
   const actions = h('div', { class: 'toast-actions' });
   const error = h('p', { class: 'form-error', role: 'alert' });
   const el = h('div', { class: `note-toast notice-${notice.kind}` }, h('p', { class: 'toast-text', text: notice.text }), actions, error, close);
   const match = typeof notice.data.match === 'string' ? notice.data.match : null;
   if (notice.kind === 'challenge' && match) {
-    const accept = button('Accept', 'btn primary small accept-challenge');
-    const decline = button('Decline', 'btn ghost small decline-challenge');
+    const accept = button(t('offer.accept'), 'btn primary small accept-challenge');
+    const decline = button(t('match.decline'), 'btn ghost small decline-challenge');
     accept.addEventListener('click', async () => {
       accept.disabled = decline.disabled = true;
       try {
@@ -89,7 +90,7 @@ export function toast(notice: Notice): HTMLElement {
     });
     actions.append(accept, decline);
   } else if (noticeLink(notice)) {
-    actions.append(h('a', { class: 'btn small toast-open', href: noticeLink(notice), text: 'Open' }));
+    actions.append(h('a', { class: 'btn small toast-open', href: noticeLink(notice), text: t('games.open') }));
   }
   close.addEventListener('click', () => el.remove());
   toastShelf().append(el);

@@ -5,6 +5,7 @@
  * there; the challenged player is told at once (the bell and a toast on any page).
  */
 
+import { t } from '../i18n';
 import { acceptChallenge, challenge } from '../net/friendsApi';
 import { createMatch } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
@@ -25,19 +26,19 @@ export async function acceptAndPlay(match: string): Promise<void> {
 export function challengeDialog(opponent: string, me: string): HTMLElement {
   const last = loadOptions(browserStorage());
   const mode = h('select', { name: 'mode' });
-  for (const [value, label] of [['match', 'Match'], ['single_game', 'Single game'], ['money', 'Money session']] as const) mode.append(h('option', { value, text: label }));
+  for (const [value, label] of [['match', t('lobby.modeMatch')], ['single_game', t('options.single')], ['money', t('options.money')]] as const) mode.append(h('option', { value, text: label }));
   mode.value = last.mode;
   const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', step: '1', inputmode: 'numeric', value: String(last.length) });
   const pace = paceSelect();
   const clock = h('input', { type: 'number', name: 'clock', min: '5', max: '600', step: '1', inputmode: 'numeric', value: String(last.clock) });
   const rated = h('input', { type: 'checkbox', name: 'rated' });
-  const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Points to win' }), length);
-  const clockField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Seconds per move' }), clock);
-  const ratedField = h('label', { class: 'toggle' }, rated, h('span', { text: 'Rated' }));
+  const lengthField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.pointsToWin') }), length);
+  const clockField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.secondsPerMove') }), clock);
+  const ratedField = h('label', { class: 'toggle' }, rated, h('span', { text: t('seek.rated') }));
   const error = h('p', { class: 'form-error', role: 'alert' });
-  const send = button('Send challenge', 'btn primary send-challenge');
+  const send = button(t('challenge.send'), 'btn primary send-challenge');
   send.setAttribute('type', 'submit');
-  const cancel = button('Cancel', 'btn ghost cancel');
+  const cancel = button(t('common.cancel'), 'btn ghost cancel');
   const sync = () => {
     lengthField.hidden = mode.value !== 'match';
     ratedField.hidden = mode.value !== 'match';
@@ -49,16 +50,16 @@ export function challengeDialog(opponent: string, me: string): HTMLElement {
   const form = h(
     'form',
     { class: 'card account-card challenge-card' },
-    h('h1', { text: `Challenge ${opponent}` }),
-    h('p', { class: 'sub', text: 'A private match offered to this player only: they see it at once, and can accept or decline. It expires after 15 minutes unanswered.' }),
-    h('div', { class: 'field-row' }, h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Game' }), mode), lengthField),
-    h('div', { class: 'field-row' }, h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Pace' }), pace), clockField),
+    h('h1', { text: t('challenge.title', { name: opponent }) }),
+    h('p', { class: 'sub', text: t('challenge.about') }),
+    h('div', { class: 'field-row' }, h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('seek.game') }), mode), lengthField),
+    h('div', { class: 'field-row' }, h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.pace') }), pace), clockField),
     ratedField,
     error,
     h('div', { class: 'row' }, send, cancel),
   );
   sync();
-  const shade = h('div', { class: 'account-shade', role: 'dialog', 'aria-modal': 'true', 'aria-label': `Challenge ${opponent}` }, form);
+  const shade = h('div', { class: 'account-shade', role: 'dialog', 'aria-modal': 'true', 'aria-label': t('challenge.title', { name: opponent }) }, form);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!form.reportValidity()) return;

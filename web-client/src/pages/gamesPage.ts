@@ -6,6 +6,7 @@
  * seat. Refreshed when a turn notice arrives, and every half minute.
  */
 
+import { around, t } from '../i18n';
 import { type MyGame, getMyGames } from '../net/friendsApi';
 import { noticeFeed } from '../net/notices';
 import { errorWords } from '../net/refusals';
@@ -19,9 +20,9 @@ const REFRESH_MS = 30_000;
 
 /** The words of a game's state for its player, e.g. "Your turn · 1 d 4 h left". */
 export function turnWords(g: MyGame): string {
-  if (g.phase === 'waiting') return 'Waiting for the opponent to join';
-  const left = g.time_left === null ? '' : ` · ${formatClock(g.time_left)} left`;
-  return g.your_turn ? `Your turn${left}` : `${g.opponent ?? 'The opponent'}’s turn${left}`;
+  if (g.phase === 'waiting') return t('games.waiting');
+  const args = { left: g.time_left === null ? 'none' : formatClock(g.time_left), name: g.opponent ?? '', known: g.opponent ? 'yes' : 'no' };
+  return g.your_turn ? t('games.yourTurn', args) : t('games.theirTurn', args);
 }
 
 function row(g: MyGame): HTMLElement {
@@ -29,8 +30,8 @@ function row(g: MyGame): HTMLElement {
   return h(
     'li',
     { 'data-match': g.match, class: g.your_turn ? 'your-turn' : '' },
-    h('span', { class: 'minfo' }, h('strong', { text: `vs ${g.opponent ?? '?'}` }), h('span', { class: 'sub', text: describeOptions(g.mode, g.length, g.clock, 0, g.days) + score }), h('span', { class: 'turn', text: turnWords(g) })),
-    h('a', { class: `btn small ${g.your_turn ? 'primary' : ''} open-game`, href: `/m/${g.match}`, text: g.your_turn ? 'Play' : 'Open' }),
+    h('span', { class: 'minfo' }, h('strong', { text: t('games.versus', { name: g.opponent ?? '?' }) }), h('span', { class: 'sub', text: describeOptions(g.mode, g.length, g.clock, 0, g.days) + score }), h('span', { class: 'turn', text: turnWords(g) })),
+    h('a', { class: `btn small ${g.your_turn ? 'primary' : ''} open-game`, href: `/m/${g.match}`, text: g.your_turn ? t('games.play') : t('games.open') }),
   );
 }
 
@@ -38,22 +39,24 @@ export async function startGamesPage(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'players-page', 'mine-page');
   const main = h('main', { class: 'players' });
   root.replaceChildren(pageHeader(accountBox()), main);
-  document.title = 'My games · fairgammon';
-  if (!(await needAccount(main, 'My games'))) return;
+  document.title = `${t('nav.games')} · fairgammon`;
+  if (!(await needAccount(main, t('nav.games')))) return;
   const list = h('ul', { class: 'matchlist my-games', 'aria-live': 'polite' });
+  const away = around('games.away', 'link');
   const sub = h('p', { class: 'sub games-summary' });
   main.replaceChildren(
     myNav('/games'),
-    h('section', { class: 'card games-card' }, h('h1', { text: 'My games' }), sub, list, h('p', { class: 'sub' }, 'Away for a while? ', h('a', { href: '/friends#vacation', text: 'Take a vacation' }), ' and your correspondence clocks stand still.')),
+    h('section', { class: 'card games-card' }, h('h1', { text: t('nav.games') }), sub, list, h('p', { class: 'sub' }, away[0], h('a', { href: '/friends#vacation', text: t('games.vacation') }), away[1])),
   );
+  const none = around('games.none', 'link');
   const show = async () => {
     try {
       const got = await getMyGames();
-      document.title = `${got.your_turn ? `(${got.your_turn}) ` : ''}My games · fairgammon`;
+      document.title = `${got.your_turn ? `(${got.your_turn}) ` : ''}${t('nav.games')} · fairgammon`;
       sub.textContent = got.count
-        ? `${got.your_turn ? `Your turn in ${got.your_turn}` : 'Not your turn in any'} of your ${got.count} game${got.count === 1 ? '' : 's'} · ${got.correspondence} correspondence (at most ${got.limit}).`
+        ? t('games.summary', { turn: got.your_turn, count: got.count, correspondence: got.correspondence, limit: got.limit })
         : '';
-      list.replaceChildren(...(got.games.length ? got.games.map(row) : [h('li', { class: 'empty' }, 'No live game. ', h('a', { href: '/', text: 'Start one in the lobby' }), ' or challenge a friend.')]));
+      list.replaceChildren(...(got.games.length ? got.games.map(row) : [h('li', { class: 'empty' }, none[0], h('a', { href: '/', text: t('games.startOne') }), none[1])]));
     } catch (err) {
       list.replaceChildren(h('li', { class: 'empty', text: errorWords(err) }));
     }

@@ -2,6 +2,8 @@
  * Top Gamer boards of this week and this month (docs/accounts.md); `/leaderboard?pool=bots`:
  * the bot accounts' own board (they are rated apart: docs/accounts.md, "Bot accounts"). */
 
+import { t } from '../i18n';
+import { errorWords } from '../net/refusals';
 import { getLeaderboard, getTopGamers, type TopGamer } from '../net/accountApi';
 import { withBotTag } from '../ui/botTag';
 import { h } from '../ui/dom';
@@ -12,14 +14,14 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'players-page');
   const main = h('main', { class: 'players' });
   root.replaceChildren(pageHeader(accountBox()), main);
-  document.title = 'Leaderboard · fairgammon';
+  document.title = `${t('nav.leaderboard')} · fairgammon`;
   const bots = new URLSearchParams(location.search).get('pool') === 'bots';
   const tabs = h(
     'p',
     { class: 'pool-tabs' },
-    h('a', { href: '/leaderboard', text: 'People', ...(bots ? {} : { 'aria-current': 'page' }) }),
+    h('a', { href: '/leaderboard', text: t('leaders.people'), ...(bots ? {} : { 'aria-current': 'page' }) }),
     ' · ',
-    h('a', { href: '/leaderboard?pool=bots', text: 'Bots', ...(bots ? { 'aria-current': 'page' } : {}) }),
+    h('a', { href: '/leaderboard?pool=bots', text: t('leaders.bots'), ...(bots ? { 'aria-current': 'page' } : {}) }),
   );
   try {
     const [board, week, month] = await Promise.all([getLeaderboard(bots ? 'bots' : 'humans'), getTopGamers('week'), getTopGamers('month')]);
@@ -38,19 +40,19 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
       h(
         'section',
         { class: 'card leaderboard' },
-        h('h1', { text: bots ? 'Leaderboard · bots' : 'Leaderboard' }),
+        h('h1', { text: bots ? t('leaders.titleBots') : t('nav.leaderboard') }),
         tabs,
-        h('p', { class: 'sub', text: `${bots ? 'Bot accounts, rated among themselves,' : 'Rated players'} with at least ${board.min_experience} point${board.min_experience === 1 ? '' : 's'} of experience (the total length of their rated matches).` }),
+        h('p', { class: 'sub', text: t('leaders.who', { bots: bots ? 'yes' : 'no', n: board.min_experience }) }),
         rows.length
-          ? h('div', { class: 'table-scroll' }, h('table', { class: 'history leaders' }, h('thead', {}, h('tr', {}, ...['#', 'Player', 'Rating', 'Experience', 'Matches'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows)))
-          : h('p', { class: 'sub', text: 'Nobody yet: play rated matches to appear here.' }),
+          ? h('div', { class: 'table-scroll' }, h('table', { class: 'history leaders' }, h('thead', {}, h('tr', {}, ...['#', t('leaders.player'), t('leaders.rating'), t('leaders.experience'), t('leaders.matches')].map((th) => h('th', { text: th })))), h('tbody', {}, ...rows)))
+          : h('p', { class: 'sub', text: t('leaders.nobody') }),
       ),
       ...(bots
         ? []
-        : [topGamers(`Top Gamer · this week (${week.period})`, 'week', week.players), topGamers(`Top Gamer · this month (${month.period})`, 'month', month.players)]),
+        : [topGamers(t('leaders.topWeek', { period: week.period }), 'week', week.players), topGamers(t('leaders.topMonth', { period: month.period }), 'month', month.players)]),
     );
   } catch (err) {
-    main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: 'Leaderboard' }), h('p', { text: err instanceof Error ? err.message : String(err) })));
+    main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: t('nav.leaderboard') }), h('p', { text: errorWords(err) })));
   }
 }
 
@@ -76,9 +78,9 @@ function topGamers(title: string, kind: string, players: readonly TopGamer[]): H
     'section',
     { class: `card leaderboard top-gamers top-${kind}` },
     h('h2', { text: title }),
-    h('p', { class: 'sub', text: 'Score: rating gained in rated matches plus tournament points in the period. Everyone is here from their first rated match.' }),
+    h('p', { class: 'sub', text: t('leaders.topAbout') }),
     rows.length
-      ? h('div', { class: 'table-scroll' }, h('table', { class: 'history top' }, h('thead', {}, h('tr', {}, ...['#', 'Player', 'Score', 'Rating', 'Points', 'Matches'].map((t) => h('th', { text: t })))), h('tbody', {}, ...rows)))
-      : h('p', { class: 'sub', text: 'Nobody yet this period: play a rated match to appear here.' }),
+      ? h('div', { class: 'table-scroll' }, h('table', { class: 'history top' }, h('thead', {}, h('tr', {}, ...['#', t('leaders.player'), t('leaders.score'), t('leaders.rating'), t('leaders.points'), t('leaders.matches')].map((th) => h('th', { text: th })))), h('tbody', {}, ...rows)))
+      : h('p', { class: 'sub', text: t('leaders.nobodyPeriod') }),
   );
 }

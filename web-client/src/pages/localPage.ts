@@ -13,7 +13,7 @@ import type { MatchKind } from '../view/gameView';
 import { LocalGame, type LocalSave } from '../view/localGame';
 import { achievementsPanel, followGame } from './achievements';
 import { pageHeader } from './common';
-import { t } from '../i18n';
+import { formatDate, t } from '../i18n';
 import { tidyNames } from './localNames';
 import './local.css';
 
@@ -65,20 +65,19 @@ function store(stored: Stored | null): boolean {
 
 export function startLocalPage(root: HTMLElement): void {
   root.classList.add('fg-app', 'local-page');
-  document.title = 'Two players on this device · fairgammon';
+  document.title = `${t('local.title')} · fairgammon`;
   const saved = load();
   if (saved) resumeScreen(root, saved);
   else setupScreen(root);
 }
 
 function describe(setup: LocalSetup): string {
-  const what = setup.kind === 'match' ? `match to ${setup.length}` : setup.kind === 'money' ? 'money session' : 'single game';
-  return `${setup.names[0]} vs ${setup.names[1]} · ${what}${setup.clock ? ` · ${setup.clock} s per move` : ''}`;
+  return t('local.describe', { a: setup.names[0], b: setup.names[1], kind: setup.kind, length: setup.length, clock: setup.clock });
 }
 
 function resumeScreen(root: HTMLElement, saved: Stored): void {
-  const resume = button('Resume', 'btn primary resume');
-  const fresh = button('New game', 'btn ghost new-game');
+  const resume = button(t('local.resume'), 'btn primary resume');
+  const fresh = button(t('local.newGame'), 'btn ghost new-game');
   const [a, b] = saved.game.score;
   const score = saved.setup.kind === 'single' ? '' : ` · ${saved.setup.names[0]} ${a} – ${b} ${saved.setup.names[1]}`;
   resume.addEventListener('click', () => void play(root, saved.setup, saved));
@@ -94,9 +93,9 @@ function resumeScreen(root: HTMLElement, saved: Stored): void {
       h(
         'section',
         { class: 'card local-resume' },
-        h('h1', { text: 'Your game on this device' }),
+        h('h1', { text: t('local.yourGame') }),
         h('p', { class: 'sub', text: describe(saved.setup) + score }),
-        h('p', { text: `Saved ${new Date(saved.savedAt).toLocaleString()}. It goes on where you left it.` }),
+        h('p', { text: t('local.saved', { when: formatDate(saved.savedAt, { dateStyle: 'medium', timeStyle: 'short' }) }) }),
         h('div', { class: 'row' }, resume, fresh),
       ),
     ),
@@ -106,36 +105,36 @@ function resumeScreen(root: HTMLElement, saved: Stored): void {
 
 function setupScreen(root: HTMLElement): void {
   const field = (label: string, input: HTMLElement) => h('label', { class: 'field' }, h('span', { class: 'flabel', text: label }), input);
-  const name0 = h('input', { type: 'text', name: 'name0', maxlength: '24', placeholder: 'Ivory' });
-  const name1 = h('input', { type: 'text', name: 'name1', maxlength: '24', placeholder: 'Copper' });
+  const name0 = h('input', { type: 'text', name: 'name0', maxlength: '24', placeholder: t('local.ivory') });
+  const name1 = h('input', { type: 'text', name: 'name1', maxlength: '24', placeholder: t('local.copper') });
   const modes = [
-    ['single', 'Single game', 'One game, no cube'],
-    ['match', 'Match', 'First to N points'],
-    ['money', 'Money', 'Play on, cube and all'],
+    ['single', t('lobby.modeSingle'), t('lobby.modeSingleHint')],
+    ['match', t('lobby.modeMatch'), t('lobby.modeMatchHint')],
+    ['money', t('lobby.modeMoney'), t('lobby.modeMoneyHint')],
   ] as const;
-  const modeGroup = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': 'Kind of game' });
+  const modeGroup = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': t('local.kind') });
   for (const [value, label, hint] of modes) {
     const input = h('input', { type: 'radio', name: 'mode', value, id: `local-mode-${value}` });
     input.checked = value === 'match';
     modeGroup.append(h('label', { for: `local-mode-${value}`, class: 'seg' }, input, h('span', { class: 'seg-title', text: label }), h('span', { class: 'seg-hint', text: hint })));
   }
   const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', step: '1', value: '5', inputmode: 'numeric' });
-  const lengthField = field('Points to win', length);
+  const lengthField = field(t('lobby.pointsToWin'), length);
   const clock = h('select', { name: 'clock' });
-  for (const [v, label] of [['0', 'No clock'], ['30', '30 seconds a move'], ['60', '60 seconds a move']]) clock.append(h('option', { value: v!, text: label! }));
+  for (const s of [0, 30, 60]) clock.append(h('option', { value: String(s), text: t('local.clockOption', { s }) }));
   const fixed = h('input', { type: 'checkbox', name: 'fixedSide' });
-  const start = button('Start', 'btn primary start');
+  const start = button(t('local.start'), 'btn primary start');
   start.setAttribute('type', 'submit');
   const form = h(
     'form',
     { class: 'card local-setup' },
-    h('h1', { text: 'Two players on this device' }),
-    h('p', { class: 'sub', text: 'Take turns on one screen: the board turns to whoever plays. The game is saved in this browser.' }),
-    h('div', { class: 'field-row' }, field('First player', name0), field('Second player', name1)),
+    h('h1', { text: t('local.title') }),
+    h('p', { class: 'sub', text: t('local.intro') }),
+    h('div', { class: 'field-row' }, field(t('local.first'), name0), field(t('local.second'), name1)),
     modeGroup,
-    h('div', { class: 'field-row' }, lengthField, field('Clock', clock)),
-    h('label', { class: 'toggle' }, fixed, h('span', { text: 'Keep the board from the first player’s side (it does not turn each turn)' })),
-    h('div', { class: 'row' }, start, h('a', { class: 'btn ghost', href: '/', text: 'Back to the lobby' })),
+    h('div', { class: 'field-row' }, lengthField, field(t('local.clock'), clock)),
+    h('label', { class: 'toggle' }, fixed, h('span', { text: t('local.fixed') })),
+    h('div', { class: 'row' }, start, h('a', { class: 'btn ghost', href: '/', text: t('local.back') })),
   );
   const sync = () => {
     lengthField.hidden = form.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value !== 'match';
@@ -169,15 +168,15 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
   }
   const game = new LocalGame({ kind: setup.kind, length: setup.length, clockSeconds: setup.clock, names: setup.names, dice, side: setup.fixedSide ? 0 : null });
   const app = new BoardApp(root, game, { title: 'fairgammon', home: '/' });
-  const pauseBtn = button('Pause', 'btn ghost pause', 'P');
-  const newGame = button('New game', 'btn ghost new-game');
+  const pauseBtn = button(t('local.pause'), 'btn ghost pause', 'P');
+  const newGame = button(t('local.newGame'), 'btn ghost new-game');
   const cover = h(
     'div',
-    { class: 'paused-cover', role: 'dialog', 'aria-label': 'Paused', hidden: '' },
-    h('h2', { text: 'Paused' }),
-    h('p', { class: 'sub', text: 'The board is hidden and the clock is stopped.' }),
+    { class: 'paused-cover', role: 'dialog', 'aria-label': t('local.paused'), hidden: '' },
+    h('h2', { text: t('local.paused') }),
+    h('p', { class: 'sub', text: t('local.pausedText') }),
   );
-  const resumeBtn = button('Resume', 'btn primary resume', 'P');
+  const resumeBtn = button(t('local.resume'), 'btn primary resume', 'P');
   cover.append(resumeBtn);
   app.overlay.append(cover);
   app.sideLinks.append(
@@ -206,7 +205,7 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
     }
   });
   newGame.addEventListener('click', () => {
-    if (!confirm('Leave this game and set up a new one?')) return;
+    if (!confirm(t('local.newConfirm'))) return;
     game.dispose();
     store(null);
     location.reload();

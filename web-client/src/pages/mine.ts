@@ -3,22 +3,23 @@
  * friends and challenges, my games), and the card a signed-out visitor gets instead.
  */
 
+import { t } from '../i18n';
 import { account, signInDialog } from './account';
 import type { AccountInfo } from '../net/accountApi';
 import { button, h } from '../ui/dom';
 
 const PAGES = [
-  ['/notices', 'Notifications'],
-  ['/friends', 'Friends'],
-  ['/games', 'My games'],
+  ['/notices', 'notices.title'],
+  ['/friends', 'nav.friends'],
+  ['/games', 'nav.games'],
 ] as const;
 
 /** The links between the player's own pages, the current one marked. */
 export function myNav(current: string): HTMLElement {
   return h(
     'nav',
-    { class: 'my-nav', 'aria-label': 'Your pages' },
-    ...PAGES.map(([path, label]) => h('a', path === current ? { href: path, text: label, 'aria-current': 'page' } : { href: path, text: label })),
+    { class: 'my-nav', 'aria-label': t('mine.nav') },
+    ...PAGES.map(([path, key]) => h('a', path === current ? { href: path, text: t(key), 'aria-current': 'page' } : { href: path, text: t(key) })),
   );
 }
 
@@ -26,8 +27,8 @@ export function myNav(current: string): HTMLElement {
 export async function needAccount(main: HTMLElement, what: string): Promise<AccountInfo | null> {
   const me = await account();
   if (me) return me;
-  const open = button('Sign in', 'btn primary signin-here');
+  const open = button(t('account.signIn'), 'btn primary signin-here');
   open.addEventListener('click', () => document.body.append(signInDialog(() => location.reload())));
-  main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: what }), h('p', { class: 'sub', text: 'This page is for signed-in players: sign in or create an account (it takes a name and a password).' }), open));
+  main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: what }), h('p', { class: 'sub', text: t('mine.signInFirst') }), open));
   return null;
 }

@@ -4,6 +4,7 @@
  * and a notice arriving while it is open is added at the top (and read).
  */
 
+import { t } from '../i18n';
 import { type Notice, getNotices, markRead } from '../net/friendsApi';
 import { noticeFeed } from '../net/notices';
 import { errorWords } from '../net/refusals';
@@ -21,7 +22,7 @@ function row(n: Notice, fresh: boolean): HTMLElement {
     'li',
     { class: `notice notice-${n.kind}${fresh ? ' unread' : ''}`, 'data-id': String(n.id) },
     h('span', { class: 'minfo' }, h('span', { class: 'notice-text', text: n.text }), h('span', { class: 'sub', text: new Date(n.at).toLocaleString(undefined, WHEN) })),
-    link ? h('a', { class: 'btn small', href: link, text: 'Open' }) : h('span'),
+    link ? h('a', { class: 'btn small', href: link, text: t('games.open') }) : h('span'),
   );
 }
 
@@ -29,14 +30,14 @@ export async function startNoticesPage(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'players-page', 'mine-page');
   const main = h('main', { class: 'players' });
   root.replaceChildren(pageHeader(accountBox()), main);
-  document.title = 'Notifications · fairgammon';
-  if (!(await needAccount(main, 'Notifications'))) return;
+  document.title = `${t('notices.title')} · fairgammon`;
+  if (!(await needAccount(main, t('notices.title')))) return;
   const list = h('ul', { class: 'matchlist notices', 'aria-live': 'polite' });
-  main.replaceChildren(myNav('/notices'), h('section', { class: 'card notices-card' }, h('h1', { text: 'Notifications' }), list));
+  main.replaceChildren(myNav('/notices'), h('section', { class: 'card notices-card' }, h('h1', { text: t('notices.title') }), list));
   const feed = noticeFeed();
   try {
     const got = await getNotices();
-    list.replaceChildren(...(got.notices.length ? got.notices.map((n) => row(n, !n.read)) : [h('li', { class: 'empty', text: 'Nothing yet: challenges, your turns in correspondence games and tournament rounds show here.' })]));
+    list.replaceChildren(...(got.notices.length ? got.notices.map((n) => row(n, !n.read)) : [h('li', { class: 'empty', text: t('notices.empty') })]));
     if (got.unread) feed.setUnread((await markRead(got.notices[0]!.id)).unread);
   } catch (err) {
     list.replaceChildren(h('li', { class: 'empty', text: errorWords(err) }));

@@ -4,6 +4,7 @@
  * lists their private matches and offers to delete the account.
  */
 
+import { formatDate, ltr, t } from '../i18n';
 import { type HistoryEntry, type Profile, deleteAccount, getProfile } from '../net/accountApi';
 import { LobbyError } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
@@ -20,26 +21,25 @@ import { ratingChart } from './ratingChart';
 import { reportButton } from './report';
 import { skillCards } from './skillPanel';
 
-const what = (e: HistoryEntry): string => (e.mode === 'match' ? `${e.length}-point match` : e.mode === 'money' ? 'Money session' : 'Single game');
+const what = (e: HistoryEntry): string => t('profile.what', { mode: e.mode, length: e.length, private: e.private ? 'yes' : 'no' });
 
 const SHORT_DATE: Intl.DateTimeFormatOptions = { year: '2-digit', month: 'numeric', day: 'numeric' };
 
 function historyRow(e: HistoryEntry): HTMLElement {
-  const result = e.won === null ? 'No result' : e.won ? 'Won' : 'Lost';
   // The match score never passes the length (a gammon at 2 in a match to 1 won it 1–0).
   const shown = matchScore({ kind: MATCH_KIND[e.mode], length: e.length, jacoby: false }, e.score);
   const change = e.change === null ? '' : `${e.change > 0 ? '+' : ''}${e.change.toFixed(2)}`;
-  const opponent = e.opponent_account ? h('span', {}, ...withBotTag(h('a', { href: `/u/${encodeURIComponent(e.opponent)}`, text: e.opponent }), e.opponent_bot)) : h('span', { text: `${e.opponent} (guest)` });
+  const opponent = e.opponent_account ? h('span', {}, ...withBotTag(h('a', { href: `/u/${encodeURIComponent(e.opponent)}`, text: e.opponent }), e.opponent_bot)) : h('span', { text: t('chat.guestName', { name: e.opponent }) });
   return h(
     'tr',
     { class: e.won ? 'won' : e.won === false ? 'lost' : '' },
     // A short date (two-digit year): the row fits a 360 px phone.
-    h('td', { class: 'date', text: new Date(e.at).toLocaleDateString(undefined, SHORT_DATE) }),
+    h('td', { class: 'date', text: formatDate(e.at, SHORT_DATE) }),
     h('td', {}, opponent),
-    h('td', { text: what(e) + (e.private ? ' · private' : '') }),
-    h('td', { class: 'score', text: `${result} ${shown[0]}–${shown[1]}` }),
-    h('td', { class: `change ${e.change === null ? '' : e.change >= 0 ? 'up' : 'down'}`, text: e.rated ? change : 'unrated' }),
-    h('td', {}, h('a', { href: e.link, text: 'Replay' })),
+    h('td', { text: what(e) }),
+    h('td', { class: 'score', text: t('profile.result', { won: e.won === null ? 'none' : e.won ? 'yes' : 'no', score: ltr(`${shown[0]}–${shown[1]}`) }) }),
+    h('td', { class: `change ${e.change === null ? '' : e.change >= 0 ? 'up' : 'down'}`, text: e.rated ? change : t('profile.unrated') }),
+    h('td', {}, h('a', { href: e.link, text: t('profile.replay') })),
   );
 }
 
@@ -53,7 +53,7 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
     try {
       p = await getProfile(name, page);
     } catch (err) {
-      const text = err instanceof LobbyError && err.status === 404 ? 'No player of that name.' : errorWords(err);
+      const text = err instanceof LobbyError && err.status === 404 ? t('profile.noPlayer') : errorWords(err);
       main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: name }), h('p', { text })));
       return;
     }
@@ -61,37 +61,37 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
     const stats = h(
       'div',
       { class: 'stats' },
-      h('div', {}, h('span', { class: 'big rating-value', text: rating(p.rating) }), h('span', { class: 'sub', text: 'rating' })),
-      h('div', {}, h('span', { class: 'big', text: String(p.experience) }), h('span', { class: 'sub', text: 'experience' })),
-      h('div', {}, h('span', { class: 'big', text: String(p.matches) }), h('span', { class: 'sub', text: 'matches' })),
-      h('div', {}, h('span', { class: 'big', text: String(p.wins) }), h('span', { class: 'sub', text: 'won' })),
+      h('div', {}, h('span', { class: 'big rating-value', text: rating(p.rating) }), h('span', { class: 'sub', text: t('profile.rating') })),
+      h('div', {}, h('span', { class: 'big', text: String(p.experience) }), h('span', { class: 'sub', text: t('profile.experience') })),
+      h('div', {}, h('span', { class: 'big', text: String(p.matches) }), h('span', { class: 'sub', text: t('profile.matches') })),
+      h('div', {}, h('span', { class: 'big', text: String(p.wins) }), h('span', { class: 'sub', text: t('profile.won') })),
     );
     const chart = p.chart.length
       ? ratingChart(p.chart)
-      : h('p', { class: 'sub empty-chart', text: 'No rated match yet: the chart starts with the first one.' });
+      : h('p', { class: 'sub empty-chart', text: t('profile.noChart') });
     const rows = p.history.map(historyRow);
     const table = rows.length
       ? h(
           'table',
           { class: 'history' },
-          h('thead', {}, h('tr', {}, ...['Date', 'Opponent', 'Match', 'Result', 'Rating', ''].map((t) => h('th', { text: t })))),
+          h('thead', {}, h('tr', {}, ...[t('profile.date'), t('seek.opponent'), t('lobby.modeMatch'), t('analysis.result'), t('leaders.rating'), ''].map((th) => h('th', { text: th })))),
           h('tbody', {}, ...rows),
         )
-      : h('p', { class: 'sub', text: 'No matches yet.' });
+      : h('p', { class: 'sub', text: t('profile.noMatches') });
     const pager = h('p', { class: 'pager' });
     if (p.pages > 1) {
-      const prev = button('Newer', 'btn ghost small newer');
-      const next = button('Older', 'btn ghost small older');
+      const prev = button(t('profile.newer'), 'btn ghost small newer');
+      const next = button(t('profile.older'), 'btn ghost small older');
       prev.disabled = p.page <= 1;
       next.disabled = p.page >= p.pages;
       prev.addEventListener('click', () => void go(page - 1));
       next.addEventListener('click', () => void go(page + 1));
-      pager.append(prev, h('span', { class: 'sub', text: ` Page ${p.page} of ${p.pages} ` }), next);
+      pager.append(prev, h('span', { class: 'sub', text: ` ${t('profile.page', { page: p.page, pages: p.pages })} ` }), next);
     }
     const kids: Node[] = [
       h('section', { class: 'card profile-head' }, h('h1', {}, ...withBotTag(document.createTextNode(p.username), p.bot)), await peopleActions(p.username, p.own), stats),
-      h('section', { class: 'card chart-card' }, h('h2', { text: 'Rating' }), chart),
-      h('section', { class: 'card history-card' }, h('h2', { text: 'Matches' }), table, pager),
+      h('section', { class: 'card chart-card' }, h('h2', { text: t('leaders.rating') }), chart),
+      h('section', { class: 'card history-card' }, h('h2', { text: t('leaders.matches') }), table, pager),
     ];
     const placed = p.tournaments ?? [];
     if (placed.length) {
@@ -99,12 +99,12 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
         h(
           'section',
           { class: 'card tournament-results' },
-          h('h2', { text: 'Tournaments' }),
+          h('h2', { text: t('nav.tournaments') }),
           h(
             'ul',
             { class: 'matchlist' },
-            ...placed.map((t) =>
-              h('li', {}, h('span', { class: 'minfo' }, h('a', { href: `/t/${t.tournament}`, text: t.name }), h('span', { class: 'sub', text: `${t.winner ? 'Won · ' : ''}${t.rank} of ${t.players} · ${t.points} point${t.points === 1 ? '' : 's'} · ${t.won}/${t.played} won` }))),
+            ...placed.map((r) =>
+              h('li', {}, h('span', { class: 'minfo' }, h('a', { href: `/t/${r.tournament}`, text: r.name }), h('span', { class: 'sub', text: t('profile.placed', { winner: r.winner ? 'yes' : 'no', rank: r.rank, players: r.players, points: r.points, won: r.won, played: r.played }) }))),
             ),
           ),
         ),
@@ -137,14 +137,14 @@ async function peopleActions(name: string, own: boolean): Promise<HTMLElement> {
   } catch {
     // shown as not followed; the button's answer tells
   }
-  const toggle = button(following ? 'Unfollow' : 'Follow', `btn small ${following ? 'ghost unfollow' : 'primary follow'}`);
+  const toggle = button(following ? t('profile.unfollow') : t('profile.follow'), `btn small ${following ? 'ghost unfollow' : 'primary follow'}`);
   toggle.addEventListener('click', async () => {
     toggle.disabled = true;
     error.textContent = '';
     try {
       const now = following ? await unfollow(name) : await follow(name);
       following = now.following.some((f) => f.name.toLowerCase() === name.toLowerCase());
-      toggle.querySelector('.lbl')!.textContent = following ? 'Unfollow' : 'Follow';
+      toggle.querySelector('.lbl')!.textContent = following ? t('profile.unfollow') : t('profile.follow');
       toggle.className = `btn small ${following ? 'ghost unfollow' : 'primary follow'}`;
     } catch (err) {
       error.textContent = errorWords(err);
@@ -152,11 +152,11 @@ async function peopleActions(name: string, own: boolean): Promise<HTMLElement> {
       toggle.disabled = false;
     }
   });
-  const dare = button('Challenge', 'btn small challenge');
+  const dare = button(t('profile.challenge'), 'btn small challenge');
   dare.addEventListener('click', () => document.body.append(challengeDialog(name, me.username)));
-  const shun = button('Block', 'btn ghost small block');
+  const shun = button(t('profile.block'), 'btn ghost small block');
   shun.addEventListener('click', async () => {
-    if (!confirm(`Block ${name}? They can no longer follow or challenge you, and you stop following them.`)) return;
+    if (!confirm(t('profile.blockConfirm', { name }))) return;
     try {
       await block(name);
       location.assign('/friends');
@@ -169,10 +169,10 @@ async function peopleActions(name: string, own: boolean): Promise<HTMLElement> {
 }
 
 function deleteCard(username: string): HTMLElement {
-  const del = button('Delete my account', 'btn ghost delete-account');
+  const del = button(t('profile.delete'), 'btn ghost delete-account');
   const error = h('p', { class: 'form-error', role: 'alert' });
   del.addEventListener('click', async () => {
-    if (!confirm(`Delete the account ${username}? Your rating and history are deleted for good.`)) return;
+    if (!confirm(t('profile.deleteConfirm', { name: username }))) return;
     try {
       await deleteAccount();
       location.assign('/');
@@ -180,5 +180,5 @@ function deleteCard(username: string): HTMLElement {
       error.textContent = err instanceof Error ? err.message : String(err);
     }
   });
-  return h('section', { class: 'card danger' }, h('h2', { text: 'Account' }), h('p', { class: 'sub', text: 'Deleting removes your account, rating, history and every session.' }), error, del);
+  return h('section', { class: 'card danger' }, h('h2', { text: t('profile.account') }), h('p', { class: 'sub', text: t('profile.deleteAbout') }), error, del);
 }

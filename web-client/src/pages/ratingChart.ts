@@ -1,6 +1,8 @@
 /** A player's rating over time as an SVG line chart (no chart library): one point per rated
  * match, the y axis with a few round ratings, the first and last dates on the x axis. */
 
+import { t } from '../i18n';
+
 const NS = 'http://www.w3.org/2000/svg';
 
 function el(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {
@@ -44,7 +46,7 @@ export function ratingChart(points: readonly Point[], start = 1500): SVGSVGEleme
   const x = (i: number) => pad.l + (series.length > 1 ? (i / (series.length - 1)) * (W - pad.l - pad.r) : (W - pad.l - pad.r) / 2);
   const y = (r: number) => pad.t + (1 - (r - lo) / (hi - lo)) * (H - pad.t - pad.b);
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-chart', role: 'img' }) as SVGSVGElement;
-  svg.append(el('title', {}, `Rating over ${points.length} rated match${points.length === 1 ? '' : 'es'}`));
+  svg.append(el('title', {}, t('profile.chartTitle', { n: points.length })));
   for (const v of ticks(lo, hi)) {
     svg.append(el('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }));
     svg.append(el('text', { x: pad.l - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, String(Math.round(v))));

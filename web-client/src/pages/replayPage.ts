@@ -6,13 +6,14 @@
  * those of the step.
  */
 
+import { t } from '../i18n';
+import { entryWords } from '../ui/recordWords';
 import { type GameRecordDoc, fetchGameRecord, recordPath } from '../net/recordApi';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import { MoveRecordPanel } from '../ui/moveRecord';
 import type { GameSource, GameView } from '../view/gameView';
 import { type ReplayStep, entriesOf, replayPath, replaySteps, stepFromHash } from '../view/replay';
-import { entryText } from '../net/record';
 import { decodePositionId, encodePositionId } from '../engine/positionId';
 import { analysePath } from '../view/boardQuery';
 import { AnalysisPanel, analysisPath } from './analysisPanel';
@@ -36,7 +37,7 @@ export function importOrigin(ident: string): ReplayOrigin {
     record: (n) => `${api}/${n}/record.json`,
     analysis: (n) => `${api}/${n}/analysis.json`,
     page: (n, step) => `/imports/${ident}/replay/${n}${step ? `#turn=${step}` : ''}`,
-    back: { href: `/imports#${ident}`, text: 'Back to the import' },
+    back: { href: `/imports#${ident}`, text: t('replay.backImport') },
   };
 }
 
@@ -44,7 +45,7 @@ export function importOrigin(ident: string): ReplayOrigin {
 export function startImportReplayPage(root: HTMLElement, ident: string, game: number): Promise<void> {
   if (!IMPORT_ID.test(ident)) {
     root.classList.add('fg-app', 'replay-page');
-    failed(root, 'No such game');
+    failed(root, t('replay.noGame'));
     return Promise.resolve();
   }
   return startReplayPage(root, ident, game, importOrigin(ident));
@@ -52,13 +53,13 @@ export function startImportReplayPage(root: HTMLElement, ident: string, game: nu
 
 export async function startReplayPage(root: HTMLElement, matchId: string, game: number, origin?: ReplayOrigin): Promise<void> {
   root.classList.add('fg-app', 'replay-page');
-  if (!origin && !MATCH_ID.test(matchId)) return failed(root, 'No such game');
-  if (!(game >= 1)) return failed(root, 'No such game');
+  if (!origin && !MATCH_ID.test(matchId)) return failed(root, t('replay.noGame'));
+  if (!(game >= 1)) return failed(root, t('replay.noGame'));
   const from: ReplayOrigin = origin ?? {
     record: (n) => recordPath(matchId, n),
     analysis: (n) => analysisPath(matchId, n),
     page: (n, step) => replayPath(matchId, n, step),
-    back: { href: `/m/${matchId}`, text: 'Back to the match' },
+    back: { href: `/m/${matchId}`, text: t('replay.backMatch') },
   };
   let doc: GameRecordDoc;
   try {
@@ -83,7 +84,7 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
       if (!best) return view;
       const p = decodePositionId(best.id);
       const boards = best.seat === 0 ? ([p.mover, p.opponent] as const) : ([p.opponent, p.mover] as const);
-      return { ...view, boards, lastPlay: null, status: `Best play: ${view.status}` };
+      return { ...view, boards, lastPlay: null, status: t('replay.bestPlay', { status: view.status ?? '' }) };
     },
     subscribe: (l) => {
       listeners.add(l);
@@ -100,16 +101,16 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     next: noop,
   };
   const app = new BoardApp(root, source, { title: 'fairgammon', home: '/' });
-  app.headerExtra.append(h('span', { class: 'badge replay-badge', text: `Replay · game ${doc.game}` }));
+  app.headerExtra.append(h('span', { class: 'badge replay-badge', text: t('replay.badge', { game: doc.game }) }));
 
   const record = new MoveRecordPanel((_, index) => go(index + 1));
   const position = h('span', { class: 'replay-pos', 'aria-live': 'polite' });
-  const first = button('Start', 'btn ghost replay-first');
-  const back = button('◀ Back', 'btn replay-back');
-  const fwd = button('Next ▶', 'btn primary replay-next');
-  const last = button('End', 'btn ghost replay-last');
-  first.setAttribute('aria-label', 'To the start (Home)');
-  last.setAttribute('aria-label', 'To the end (End)');
+  const first = button(t('replay.start'), 'btn ghost replay-first');
+  const back = button(t('replay.back'), 'btn replay-back');
+  const fwd = button(t('replay.next'), 'btn primary replay-next');
+  const last = button(t('replay.end'), 'btn ghost replay-last');
+  first.setAttribute('aria-label', t('replay.startLabel'));
+  last.setAttribute('aria-label', t('replay.endLabel'));
   back.setAttribute('aria-keyshortcuts', 'ArrowLeft');
   fwd.setAttribute('aria-keyshortcuts', 'ArrowRight');
   first.addEventListener('click', () => go(0));
@@ -119,13 +120,13 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
   const share = h('div', { class: 'replay-share' });
   const games = h('p', { class: 'links replay-games' });
   for (const n of doc.games) {
-    if (n === doc.game) games.append(h('strong', { text: `Game ${n}` }));
-    else games.append(h('a', { href: from.page(n), text: `Game ${n}` }));
+    if (n === doc.game) games.append(h('strong', { text: t('record.game', { n }) }));
+    else games.append(h('a', { href: from.page(n), text: t('record.game', { n }) }));
   }
   games.append(h('a', { href: from.back.href, text: from.back.text }));
   const panel = new AnalysisPanel(matchId, doc.game, [doc.names[0], doc.names[1]], true, from.analysis(doc.game));
   analysis = panel;
-  const controls = h('section', { class: 'replay-controls', 'aria-label': 'Replay' }, h('div', { class: 'replay-buttons' }, first, back, position, fwd, last));
+  const controls = h('section', { class: 'replay-controls', 'aria-label': t('profile.replay') }, h('div', { class: 'replay-buttons' }, first, back, position, fwd, last));
   app.sideMain.append(controls, record.el, panel.el, share, games);
 
   const render = () => {
@@ -134,12 +135,12 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
     last.disabled = fwd.disabled = at === steps.length - 1;
     record.render({
       names: [doc.names[0], doc.names[1]],
-      games: [{ number: doc.game, label: `Game ${doc.game}`, entries, marks: panel.marks() }],
+      games: [{ number: doc.game, label: t('record.game', { n: doc.game }), entries, marks: panel.marks() }],
       selected: at > 0 ? { game: doc.game, index: at - 1 } : null,
     });
     panel.show(at - 1);
     const url = `${location.origin}${from.page(doc.game, at)}`;
-    share.replaceChildren(linkField('Link to this turn', url, 'replaylink'));
+    share.replaceChildren(linkField(t('replay.link'), url, 'replaylink'));
     // The next decision of this game on the analysis board: the position before it, seen by
     // the player to act, with the score, the cube and the dice they rolled (the server's IDs;
     // a resignation's position without them).
@@ -150,7 +151,7 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
       const href = next.board
         ? analysePath(next.board.position_id, dice, next.board.match_id)
         : analysePath(encodePositionId({ mover: mine, opponent: theirs }), null);
-      share.append(h('a', { class: 'btn ghost replay-analyse', href, text: 'Open in the analysis board' }));
+      share.append(h('a', { class: 'btn ghost replay-analyse', href, text: t('replay.analyse') }));
     }
     history.replaceState(null, '', from.page(doc.game, at));
     const view = source.current();
@@ -192,7 +193,7 @@ export async function startReplayPage(root: HTMLElement, matchId: string, game: 
 function viewOf(doc: GameRecordDoc, step: ReplayStep, at: number, count: number): GameView {
   const end = at === count - 1 && doc.result !== null;
   const who = step.seat === null ? '' : doc.names[step.seat];
-  const status = step.entry ? `${who}: ${entryText(step.entry)}` : 'Start of the game';
+  const status = step.entry ? t('replay.status', { who, entry: entryWords(step.entry) }) : t('replay.startOfGame');
   return {
     viewer: null,
     players: [
@@ -224,6 +225,6 @@ function viewOf(doc: GameRecordDoc, step: ReplayStep, at: number, count: number)
 function failed(root: HTMLElement, why: string): void {
   root.replaceChildren(
     pageHeader(),
-    h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: 'Cannot show this game' }), h('p', { text: why }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' }))),
+    h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: t('replay.cannot') }), h('p', { text: why }), h('a', { class: 'btn primary', href: '/', text: t('match.toLobby') }))),
   );
 }

@@ -5,6 +5,7 @@
  */
 
 import { h } from '../ui/dom';
+import { type MessageKey, t } from '../i18n';
 
 interface SkillMatch {
   readonly match: string;
@@ -95,14 +96,15 @@ export function luckChart(matches: readonly SkillMatch[]): SVGSVGElement {
   return svg;
 }
 
-const TITLES: Record<string, string> = { faces: 'Faces', doubles: 'Doubles', entering: 'Entering from the bar', hits: 'Chances to hit' };
+const TITLES: Record<string, MessageKey> = { faces: 'skill.faces', doubles: 'skill.doubles', entering: 'skill.entering', hits: 'skill.hits' };
 
-function auditTable(t: AuditTable): HTMLElement {
+function auditTable(tab: AuditTable): HTMLElement {
   const table = h('table', { class: 'audit-table' });
-  table.append(h('tr', {}, h('th', { text: TITLES[t.name] ?? t.name }), ...t.cells.map((c) => h('th', { text: c }))));
-  table.append(h('tr', {}, h('th', { text: 'seen' }), ...t.observed.map((o) => h('td', { text: String(o) }))));
-  table.append(h('tr', {}, h('th', { text: 'fair dice' }), ...t.expected.map((e) => h('td', { text: e.toFixed(1) }))));
-  return h('div', { class: `audit audit-${t.name}` }, h('div', { class: 'audit-scroll' }, table), h('p', { class: 'sub', text: `${t.rolls} rolls · chi-square ${t.chi2.toFixed(2)} (${t.df} df) · p ${t.p.toFixed(3)}` }));
+  const title = TITLES[tab.name];
+  table.append(h('tr', {}, h('th', { text: title ? t(title) : tab.name }), ...tab.cells.map((c) => h('th', { text: c }))));
+  table.append(h('tr', {}, h('th', { text: t('skill.seen') }), ...tab.observed.map((o) => h('td', { text: String(o) }))));
+  table.append(h('tr', {}, h('th', { text: t('skill.fair') }), ...tab.expected.map((e) => h('td', { text: e.toFixed(1) }))));
+  return h('div', { class: `audit audit-${tab.name}` }, h('div', { class: 'audit-scroll' }, table), h('p', { class: 'sub', text: t('skill.chi', { rolls: tab.rolls, chi: tab.chi2.toFixed(2), df: tab.df, p: tab.p.toFixed(3) }) }));
 }
 
 /** The two cards for the profile (none when the record cannot be read). */
@@ -117,10 +119,10 @@ export async function skillCards(name: string): Promise<HTMLElement[]> {
   }
   const analysed = doc.matches.filter((m) => m.pr !== null);
   const chart = analysed.length
-    ? h('div', {}, prChart(doc.matches), h('p', { class: 'sub', text: `PR per match (dots) and over the last 25 games (line): ${doc.rolling === null ? '–' : doc.rolling.toFixed(1)}.` }), luckChart(doc.matches), h('p', { class: 'sub luck-sum', text: `Luck-adjusted result per match (bars) and in all (line): ${doc.matches.reduce((a, m) => a + m.luck_adjusted, 0).toFixed(2)} points; last match ${doc.matches.at(-1)?.luck_adjusted.toFixed(2) ?? '–'}.` }))
-    : h('p', { class: 'sub', text: 'No analysed match yet.' });
+    ? h('div', {}, prChart(doc.matches), h('p', { class: 'sub', text: t('skill.prLine', { pr: doc.rolling === null ? '–' : doc.rolling.toFixed(1) }) }), luckChart(doc.matches), h('p', { class: 'sub luck-sum', text: t('skill.luckLine', { all: doc.matches.reduce((a, m) => a + m.luck_adjusted, 0).toFixed(2), last: doc.matches.at(-1)?.luck_adjusted.toFixed(2) ?? '–' }) }))
+    : h('p', { class: 'sub', text: t('skill.noMatch') });
   const audit = doc.dice.rolls
-    ? h('div', {}, h('p', { class: 'sub', text: `${doc.dice.rolls} rolls (each game's opening roll aside), every one proven by its game's transcript.` }), ...doc.dice.tables.map(auditTable))
-    : h('p', { class: 'sub', text: 'No rolls yet.' });
-  return [h('section', { class: 'card skill-card' }, h('h2', { text: 'Skill (PR)' }), chart), h('section', { class: 'card audit-card' }, h('h2', { text: 'Dice audit' }), audit)];
+    ? h('div', {}, h('p', { class: 'sub', text: t('skill.rolls', { n: doc.dice.rolls }) }), ...doc.dice.tables.map(auditTable))
+    : h('p', { class: 'sub', text: t('skill.noRolls') });
+  return [h('section', { class: 'card skill-card' }, h('h2', { text: t('skill.title') }), chart), h('section', { class: 'card audit-card' }, h('h2', { text: t('skill.audit') }), audit)];
 }

@@ -4,6 +4,7 @@
  * device, so the player should keep the tab open.
  */
 
+import { t } from '../i18n';
 import { h } from '../ui/dom';
 
 /** True when this browser keeps what the page writes to localStorage. */
@@ -33,7 +34,7 @@ export function warnIfNoStorage(root: HTMLElement): boolean {
     h(
       'div',
       { class: 'banner storage-warning', role: 'alert' },
-      h('span', { text: 'This browser refuses to store data for this site: a reload or a closed tab would lose your seat or your game. Keep this tab open, or allow site data.' }),
+      h('span', { text: t('storage.refused') }),
     ),
   );
   return true;

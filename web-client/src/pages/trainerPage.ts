@@ -10,6 +10,7 @@
  * localStorage (`fairgammon.trainer`).
  */
 
+import { ltr, t } from '../i18n';
 import { whoAmI } from '../net/accountApi';
 import { analyse } from '../net/analyseApi';
 import { decodePositionId } from '../engine/positionId';
@@ -71,7 +72,7 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
   }
   const seats = me || !store ? [] : heldSeats(store);
   if (!me && !seats.length) {
-    root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: 'Trainer' }), h('p', { text: 'Play a game (or sign in, in the lobby) to practise the positions where you went wrong.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' }))));
+    root.replaceChildren(pageHeader(), h('main', { class: 'center-card' }, h('section', { class: 'card' }, h('h1', { text: t('nav.trainer') }), h('p', { text: t('trainer.none') }), h('a', { class: 'btn primary', href: '/', text: t('match.toLobby') }))));
     return;
   }
   const guest = !me;
@@ -92,21 +93,21 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
     roll: noop, double: noop, take: noop, drop: noop, play: noop, resign: noop, acceptResign: noop, rejectResign: noop, next: noop,
   };
   const app = new BoardApp(root, source, { title: 'fairgammon', home: '/' });
-  app.headerExtra.append(h('span', { class: 'badge trainer-badge', text: 'Trainer' }));
+  app.headerExtra.append(h('span', { class: 'badge trainer-badge', text: t('nav.trainer') }));
   const stats = h('p', { class: 'tr-stats', 'aria-live': 'polite' });
   const question = h('h2', { class: 'tr-question' });
   const choices = h('div', { class: 'tr-choices' });
   const verdict = h('p', { class: 'tr-verdict', 'aria-live': 'polite' });
-  const next = button('Next puzzle', 'btn primary tr-next');
+  const next = button(t('trainer.next'), 'btn primary tr-next');
   next.hidden = true;
   next.addEventListener('click', () => void load());
-  app.sideMain.append(h('section', { class: 'card tr-card', 'aria-label': 'Puzzle' }, stats, question, choices, verdict, next));
+  app.sideMain.append(h('section', { class: 'card tr-card', 'aria-label': t('trainer.puzzle') }, stats, question, choices, verdict, next));
   const publish = () => {
     const v = source.current();
     for (const l of listeners) l(v);
   };
   const showStats = (d: Omit<TrainerDoc, 'puzzle'>) => {
-    stats.textContent = `Streak ${d.streak} (best ${d.best_streak}) · puzzle rating ${d.rating} · ${d.due} due of ${d.total}`;
+    stats.textContent = t('trainer.stats', { streak: d.streak, best: d.best_streak, rating: d.rating, due: d.due, total: d.total });
   };
 
   async function load(): Promise<void> {
@@ -119,7 +120,7 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
     showStats(doc);
     puzzle = doc.puzzle;
     if (!puzzle) {
-      question.textContent = doc.total ? 'Nothing due now: come back later.' : guest ? 'No puzzles yet: your errors in the analysed games of this browser become puzzles here.' : 'No puzzles yet: your errors in analysed games (and imports) become puzzles here.';
+      question.textContent = doc.total ? t('trainer.nothingDue') : guest ? t('trainer.noneGuest') : t('trainer.noneYet');
       boards = [[], []];
       publish();
       return;
@@ -129,17 +130,23 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
     boards = puzzle.kind === 'cube' && decodeFacing(puzzle.match_id) ? [p.opponent, p.mover] : [p.mover, p.opponent];
     publish();
     if (puzzle.kind === 'play' && puzzle.dice) {
-      question.textContent = `Find the best play of ${puzzle.dice[0]}-${puzzle.dice[1]}`;
+      question.textContent = t('trainer.findBest', { dice: ltr(`${puzzle.dice[0]}-${puzzle.dice[1]}`) });
       const got = await analyse({ position_id: puzzle.position_id, match_id: puzzle.match_id, ply: 1 });
       const plays = [...got.plays].sort((a, b) => a.play.localeCompare(b.play));
       for (const play of plays) choices.append(choice(play.play, play.position_id));
     } else {
       const facing = decodeFacing(puzzle.match_id);
-      const ask = facing ? 'You are doubled: take or pass?' : 'Double or not?';
       const st = puzzle.state;
-      const at = st && st.length ? ` (${st.score[0]}-${st.score[1]} in a match to ${st.length}${st.crawford ? ', Crawford' : ''})` : '';
-      question.textContent = puzzle.quiz ? `Cube quiz${at}: ${ask}` : `${ask}${at}`;
-      for (const [label, value] of facing ? [['Take', 'take'], ['Pass', 'pass']] : [['Double', 'double'], ['No double', 'no_double']]) choices.append(choice(label!, value!));
+      const args = {
+        facing: facing ? 'yes' : 'no',
+        quiz: puzzle.quiz ? 'yes' : 'no',
+        match: st && st.length ? 'yes' : 'no',
+        score: st ? ltr(`${st.score[0]}-${st.score[1]}`) : '',
+        length: st?.length ?? 0,
+        crawford: st?.crawford ? 'yes' : 'no',
+      };
+      question.textContent = t('trainer.cube', args);
+      for (const [label, value] of facing ? [[t('offer.take'), 'take'], [t('trainer.pass'), 'pass']] : [[t('board.double'), 'double'], [t('trainer.noDouble'), 'no_double']]) choices.append(choice(label!, value!));
     }
   }
 
@@ -154,7 +161,7 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
       keep(v);
       b.classList.add(v.right ? 'right' : 'wrong');
       verdict.className = `tr-verdict ${v.right ? 'right' : 'wrong'}`;
-      verdict.textContent = v.right ? `Right: ${v.best_text} (in the game: ${v.played_text}, −${v.error.toFixed(3)})` : `Not quite. Best: ${v.best_text}. In the game: ${v.played_text} (−${v.error.toFixed(3)}). It comes back soon.`;
+      verdict.textContent = t(v.right ? 'trainer.right' : 'trainer.wrong', { best: ltr(v.best_text), played: ltr(v.played_text), error: v.error.toFixed(3) });
       if (puzzle.kind === 'play') {
         const after = decodePositionId(v.best);
         boards = [after.mover, after.opponent];
@@ -185,8 +192,8 @@ function viewOf(puzzle: PuzzleDoc | null, boards: readonly [readonly number[], r
   return {
     viewer: null,
     players: [
-      { name: 'You', presence: 'online', forfeitAt: null },
-      { name: 'Opponent', presence: 'online', forfeitAt: null },
+      { name: t('trainer.you'), presence: 'online', forfeitAt: null },
+      { name: t('seek.opponent'), presence: 'online', forfeitAt: null },
     ],
     boards: boards[0].length ? boards : [empty, empty],
     turn: 0,
@@ -208,6 +215,6 @@ function viewOf(puzzle: PuzzleDoc | null, boards: readonly [readonly number[], r
     spectators: 0,
     pending: false,
     version: 0,
-    status: puzzle ? 'Your puzzle' : 'Trainer',
+    status: puzzle ? t('trainer.yourPuzzle') : t('nav.trainer'),
   };
 }

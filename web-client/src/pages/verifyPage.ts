@@ -8,6 +8,7 @@
  *   /verify                       paste or open a transcript file
  */
 
+import { around, ltr, t } from '../i18n';
 import { TranscriptError, type Verdict, verifyTranscript } from '../fairdice/transcript';
 import { exportPaths } from '../net/lobbyApi';
 import { button, h } from '../ui/dom';
@@ -15,17 +16,6 @@ import { heroSection, pageHeader } from './common';
 import { diceCard } from './diceCard';
 
 /** "1 roll", "2 rolls". */
-const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-const REASONS: Record<string, string> = {
-  bear_off: 'bore off',
-  drop: 'double dropped',
-  resign: 'resignation',
-  timeout: 'timeout',
-  no_reveal: 'missing reveal',
-  invalid_reveal: 'invalid reveal',
-  abandon: 'abandoned',
-};
 
 interface GameDoc {
   game_no?: number;
@@ -38,9 +28,9 @@ export function startVerifyPage(root: HTMLElement): void {
   const match = params.get('match');
   const game = Number(params.get('game') ?? 0) || null;
   const results = h('div', { class: 'verify-results', 'aria-live': 'polite' });
-  const text = h('textarea', { rows: '6', placeholder: 'Paste a transcript (one game, or a whole match file)', 'aria-label': 'Transcript JSON', spellcheck: 'false' });
-  const file = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'Open a transcript file' });
-  const check = button('Verify', 'btn primary verify');
+  const text = h('textarea', { rows: '6', placeholder: t('verify.paste'), 'aria-label': t('verify.json'), spellcheck: 'false' });
+  const file = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': t('verify.openFile') });
+  const check = button(t('verify.verify'), 'btn primary verify');
   check.addEventListener('click', () => void run(text.value, results));
   file.addEventListener('change', async () => {
     const f = file.files?.[0];
@@ -50,18 +40,18 @@ export function startVerifyPage(root: HTMLElement): void {
     }
   });
   const intro = heroSection(
-    'Verify the dice',
-    'Each roll of a game comes from both players’ hash chains. This page re-checks, in your browser, that every revealed link hashes to the commitment published before the game, that the dice are the ones derived from both reveals, that the roll-off and turn order are right, and that every play was legal.',
+    t('match.verifyDice'),
+    t('verify.intro'),
     'hero small',
   );
-  const manual = h('section', { class: 'card' }, h('h2', { text: 'Check a transcript file' }), text, h('div', { class: 'row' }, file, check));
+  const manual = h('section', { class: 'card' }, h('h2', { text: t('verify.checkFile') }), text, h('div', { class: 'row' }, file, check));
   root.classList.add('fg-app', 'verify-page');
   root.replaceChildren(pageHeader(), h('main', { class: 'lobby verify' }, intro, results, manual));
   if (match) void fetchAndVerify(match, game, results);
 }
 
 async function fetchAndVerify(match: string, game: number | null, out: HTMLElement): Promise<void> {
-  out.replaceChildren(h('p', { class: 'note', text: 'Fetching the transcript…' }));
+  out.replaceChildren(h('p', { class: 'note', text: t('verify.fetching') }));
   try {
     const path = game ? exportPaths.gameTranscript(match, game) : exportPaths.matchTranscript(match);
     const response = await fetch(path, { cache: 'no-store' });
@@ -89,14 +79,14 @@ async function run(text: string, out: HTMLElement, match?: string): Promise<void
   }
   out.replaceChildren();
   if (docs.length === 0 && leftOut.length === 0) {
-    out.append(h('p', { class: 'note', text: 'No finished game yet: transcripts appear when a game ends.' }));
+    out.append(h('p', { class: 'note', text: t('verify.noGame') }));
     return;
   }
-  if (match) out.append(h('p', { class: 'sub', text: `Match ${match}` }));
+  if (match) out.append(h('p', { class: 'sub', text: t('verify.match', { match }) }));
   for (const doc of docs) out.append(await gameCard(doc));
   // A game forfeited before both seats committed to their dice: no roll, nothing to verify.
   for (const missing of leftOut) {
-    out.append(h('section', { class: 'card verdict none' }, h('h2', { text: `Game ${missing.game}: no dice to verify` }), h('p', { class: 'why', text: missing.why })));
+    out.append(h('section', { class: 'card verdict none' }, h('h2', { text: t('verify.noDice', { game: missing.game }) }), h('p', { class: 'why', text: missing.why })));
   }
   const numbers = docs.map((d) => (typeof d === 'object' && d !== null ? (d as GameDoc).game_no : undefined)).filter((n): n is number => typeof n === 'number');
   if (match && numbers.length) out.append(await diceCard(match, numbers));
@@ -112,9 +102,12 @@ function isLeftOut(x: unknown): x is LeftOut {
   return typeof x === 'object' && x !== null && typeof (x as LeftOut).game === 'number' && typeof (x as LeftOut).why === 'string';
 }
 
+/** A seat as the transcript numbers it ("Seat 0"), when it names nobody. */
+const seatNo = (i: number): string => t('common.seatNo', { n: String(i) });
+
 async function gameCard(doc: unknown): Promise<HTMLElement> {
   const g = (typeof doc === 'object' && doc !== null ? doc : {}) as GameDoc;
-  const title = `Game ${g.game_no ?? '?'}`;
+  const game = g.game_no ?? '?';
   let verdict: Verdict | null = null;
   let error: TranscriptError | Error | null = null;
   try {
@@ -124,41 +117,35 @@ async function gameCard(doc: unknown): Promise<HTMLElement> {
   }
   const card = h('section', { class: `card verdict ${verdict ? 'ok' : 'bad'}` });
   if (verdict) {
-    const names = g.seats?.map((s, i) => s.name ?? `seat ${i}`) ?? ['seat 0', 'seat 1'];
+    const names = g.seats?.map((s, i) => s.name ?? seatNo(i)) ?? [seatNo(0), seatNo(1)];
     const r = verdict.result;
+    const summary = around('verify.summary', 'winner', { rolls: verdict.rolls, rolloff: verdict.rolloffRolls, plays: verdict.playsReplayed, points: r.points, reason: r.reason });
     // A file brings any name at all: the name is isolated (<bdi>), so right-to-left text or a
     // bidi override in it cannot reorder the verdict around it.
     card.append(
-      h('h2', { text: `✓ ${title}: verified` }),
-      h(
-        'p',
-        {},
-        `${count(verdict.rolls, 'roll')} (${verdict.rolloffRolls} in the roll-off), every link and die checked; ` +
-          `${count(verdict.playsReplayed, 'play')} replayed, all legal. `,
-        h('bdi', { class: 'winner', text: names[r.winner] ?? '?' }),
-        ` won ${r.points} point${r.points === 1 ? '' : 's'} (${REASONS[r.reason] ?? r.reason}).`,
-      ),
+      h('h2', { text: t('verify.verified', { game }) }),
+      h('p', {}, summary[0], h('bdi', { class: 'winner', text: names[r.winner] ?? '?' }), summary[1]),
     );
   } else {
     const problem = error instanceof TranscriptError ? ` (${error.problem})` : '';
-    card.append(h('h2', { text: `✗ ${title}: NOT VERIFIED${problem}` }), h('p', { class: 'why', text: error?.message ?? '' }));
+    card.append(h('h2', { text: t('verify.notVerified', { game, problem }) }), h('p', { class: 'why', text: error?.message ?? '' }));
   }
   if (Array.isArray(g.rolls) && g.rolls.length) {
     const list = h('ol', { class: 'rolls' });
     for (const r of g.rolls) {
-      const who = r.kind === 'rolloff' ? 'roll-off' : `seat ${r.roller}`;
+      const who = r.kind === 'rolloff' ? t('verify.rolloff') : seatNo(r.roller ?? 0);
       list.append(
         h(
           'li',
           {},
           h('span', { class: 'k', text: `#${r.k}` }),
-          h('span', { class: 'dv', text: `${r.d1}–${r.d2}` }),
+          h('span', { class: 'dv', text: ltr(`${r.d1}–${r.d2}`) }),
           h('span', { class: 'who', text: who }),
           h('code', { text: `${String(r.reveals?.[0]).slice(0, 10)}… ${String(r.reveals?.[1]).slice(0, 10)}…` }),
         ),
       );
     }
-    card.append(h('details', { class: 'fairness' }, h('summary', { text: 'Rolls and reveals' }), list));
+    card.append(h('details', { class: 'fairness' }, h('summary', { text: t('verify.rolls') }), list));
   }
   return card;
 }

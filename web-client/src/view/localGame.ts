@@ -7,6 +7,7 @@
  * DiceSource.
  */
 
+import { ltr, t } from '../i18n';
 import {
   type EndReason,
   type MatchRules,
@@ -271,11 +272,11 @@ export class LocalGame implements GameSource {
         this.turn = winner;
         this.viewer = winner;
         this.dice = { ...this.dice, seat: winner };
-        this.say(`${this.name(winner)} wins the opening roll ${Math.max(d0, d1)}–${Math.min(d0, d1)}`);
+        this.say(t('notice.winsRolloff', { who: 'other', name: this.name(winner), dice: ltr(`${Math.max(d0, d1)}–${Math.min(d0, d1)}`) }));
         this.enterMoving();
         return;
       }
-      this.say(`Opening roll tie ${d0}–${d1}: rolling again`);
+      this.say(t('local.rolloffTie', { dice: ltr(`${d0}–${d1}`) }));
       this.emit();
     }
   }
@@ -296,7 +297,7 @@ export class LocalGame implements GameSource {
     if (epoch !== this.epoch) return;
     this.record(roll.record);
     this.dice = { k: this.k, values: roll.values, seat, check: roll.check };
-    if (roll.check === 'alarm') this.say('Dice mismatch: these dice do not match the commitments!');
+    if (roll.check === 'alarm') this.say(t('local.mismatch'));
     this.enterMoving();
   }
 
@@ -307,7 +308,7 @@ export class LocalGame implements GameSource {
     this.viewer = seat;
     const [d1, d2] = this.dice!.values;
     if (legalPlays(this.position(), d1, d2).length === 0) {
-      this.say(`${this.name(seat)} rolled ${d1}–${d2} and cannot move: the turn passes`);
+      this.say(t('notice.passed', { who: 'other', name: this.name(seat), dice: ltr(`${d1}–${d2}`) }));
       this.runClock(null);
       this.emit();
       const epoch = this.epoch;
@@ -454,13 +455,13 @@ export class LocalGame implements GameSource {
       const legalSomewhere = [1, 2, 3, 4, 5, 6].some((die) =>
         singleMoves(position, die).some((m) => m[0] === move[0] && m[1] === move[1]),
       );
-      if (!legalSomewhere) return this.reject(`${move[0]}/${move[1]} is not a legal move`);
+      if (!legalSomewhere) return this.reject(t('local.notLegalMove', { move: ltr(`${move[0]}/${move[1]}`) }));
       position = applyMove(position, move);
     }
     const key = positionKey(position);
     const legal = plays.length === 0 ? moves.length === 0 : plays.some((p) => positionKey(p.position) === key);
     if (!legal || (plays.length > 0 && moves.length !== plays[0]!.moves.length)) {
-      return this.reject('that is not a complete legal play');
+      return this.reject(t('local.notCompletePlay'));
     }
     const seat = this.turn;
     this.boards = seat === 0 ? [position.mover, position.opponent] : [position.opponent, position.mover];
@@ -475,7 +476,7 @@ export class LocalGame implements GameSource {
   }
 
   private reject(why: string): void {
-    this.say(`Move refused: ${why}`);
+    this.say(t('local.refused', { why }));
     this.emit();
   }
 
