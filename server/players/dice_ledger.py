@@ -24,7 +24,8 @@ processes recording the same match, adds each match's rolls once.
 
 **Backfill**: matches recorded before the counters existed are in the history only. The first
 reads of an account's audit (:meth:`DiceLedger.lifetime`) walk its history from the oldest
-entry, at most :data:`FILL_GAMES` games of matches counted per read, through the same script
+entry, at most :data:`FILL_GAMES` games of matches counted (and :data:`FILL_ENTRIES` entries
+looked at) per read, through the same script
 (a match the listener counted already is passed over), under a short lock so that two readers
 do not count the same entries twice over (they could not count them twice in the counters:
 the script is keyed by the match id); a cursor (``fill``) keeps the place. Once it reached the
@@ -73,6 +74,8 @@ FILL_GAMES = 30
 a longer history is counted over several reads)."""
 FILL_LOCK_MS = 30_000
 """How long a reader holds the backfill of one account (a reader that dies lets it lapse)."""
+FILL_ENTRIES = 2000
+"""The most history entries a read looks at (most may be counted already: passed over)."""
 CHUNK = 50
 """History entries read at a time by the backfill."""
 
@@ -258,7 +261,7 @@ class DiceLedger:
         length = await self.redis.llen(history_key(name))
         start = int(await self.redis.hget(dice_key(name), "fill") or 0)
         at = start
-        while at < length and games > 0:
+        while at < length and games > 0 and at - start < FILL_ENTRIES:
             # The history is newest first and only grows at its head: counted from its tail,
             # an entry's place stays put.
             rows = await self.redis.lrange(history_key(name), -(at + CHUNK), -(at + 1))
