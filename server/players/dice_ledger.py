@@ -233,7 +233,11 @@ class DiceLedger:
         anyone else (the public matches): ``{rolls, matches, pending, tables}``. Counts a part
         of its older history first while the backfill has not reached the newest entry."""
         if await self.redis.hget(dice_key(name), "filled") is None:
-            await self.fill(name, account_id)
+            try:
+                await self.fill(name, account_id)
+            except Exception as exc:  # the figures so far, the rest still pending
+                log.warning("dice backfill failed",
+                            extra=logs.fields(account=name, error=repr(exc)))
         raw = await self.redis.hgetall(dice_key(name))
         counters = {k.decode(): v.decode() for k, v in raw.items()}
         out = figures(counters, "all" if own else "pub")
