@@ -105,16 +105,20 @@ end
 return 1
 """
 
-# KEYS: dice. ARGV: entries looked at, history length. Moves the backfill's cursor on (never
-# back: two readers may end in either order) and notes when it reached the newest entry.
+# KEYS: acct, dice. ARGV: account id, entries looked at, history length. Moves the backfill's
+# cursor on (never back: two readers may end in either order) and notes when it reached the
+# newest entry; nothing for an account deleted meanwhile (-1).
 _FILLED = """
-local at = tonumber(redis.call('HGET', KEYS[1], 'fill') or '0')
-if tonumber(ARGV[1]) > at then
-  redis.call('HSET', KEYS[1], 'fill', ARGV[1])
-  at = tonumber(ARGV[1])
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then
+  return -1
 end
-if at >= tonumber(ARGV[2]) then
-  redis.call('HSET', KEYS[1], 'filled', '1')
+local at = tonumber(redis.call('HGET', KEYS[2], 'fill') or '0')
+if tonumber(ARGV[2]) > at then
+  redis.call('HSET', KEYS[2], 'fill', ARGV[2])
+  at = tonumber(ARGV[2])
+end
+if at >= tonumber(ARGV[3]) then
+  redis.call('HSET', KEYS[2], 'filled', '1')
 end
 return at
 """
@@ -280,7 +284,8 @@ class DiceLedger:
                     break
             if not rows:
                 break
-        await self._filled(keys=[dice_key(name)], args=[at, length])
+        await self._filled(keys=[account_key(name), dice_key(name)],
+                           args=[account_id, at, length])
         return at - start
 
     async def _fill_one(self, key: str, account_id: str, entry: dict[str, Any]) -> int:
