@@ -31,6 +31,20 @@ VIEW = """(() => {
           link: f.session.link, caughtUp: f.session.caughtUp};
 })()"""
 
+SEAT_STATE = """(() => {
+  const f = window.fairgammon;
+  if (!f || !f.session) return null;
+  const c = f.session.core, t = c.tracker;
+  return {seat: c.seat, game: t.game, k: t.k, clock: t.clock.phase, seats: t.clock.seats,
+          recommits: t.recommits, deciding: f.session.deciding,
+          pending: [...c.pending.values()].map(p => ({ticket: p.ticket, seq: p.seq,
+                    state: p.state, build: p.build, action: p.action && p.action.t})),
+          held: [...c.held.entries()].map(([g, h]) => [g, h && {n: h.n, from: h.chain.from}]),
+          asked: [...c.asked], done: [...c.done], acked: c.ackedRecommit};
+})()"""
+"""What a seat's core holds (its pending actions, chains, what it asked for): printed when
+:func:`play` times out, to tell a held action from one never sent or refused."""
+
 
 async def watch_on_desktop_and_phone(
     net: NetPages, match_id: str, timeout_ms: int
@@ -265,7 +279,9 @@ async def play(
             acted = bool(await s.step()) or acted
         if not acted:
             await asyncio.sleep(poll)
-    raise AssertionError(f"timed out; last views: {[await view(s.page) for s in seats]}")
+    views = [await view(s.page) for s in seats]
+    cores = [await s.page.evaluate(SEAT_STATE) for s in seats]
+    raise AssertionError(f"timed out; last views: {views}; seat cores: {cores}")
 
 
 def on_bar(v: dict[str, Any]) -> bool:
