@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from harness.browser import DESKTOP, PHONE
@@ -149,6 +150,16 @@ class Seat:
     acted_at: int = -1
     log: list[str] = field(default_factory=list)
 
+    async def state(self) -> str:
+        """What the page shows and its seat core holds (for a failure's message)."""
+        listed = await self.page.eval_on_selector(
+            ".movelist", "el => ({empty: el.dataset.empty, n: el.children.length})"
+        )
+        return (
+            f"view: {await view(self.page)}; move list: {listed}; "
+            f"core: {await self.page.evaluate(SEAT_STATE)}; log: {self.log[-8:]}"
+        )
+
     async def labels(self) -> list[str]:
         return await self.page.eval_on_selector_all(
             ".movelist button.opt .mv", "els => els.map(e => e.textContent.trim())"
@@ -210,8 +221,11 @@ class Seat:
                 await self.key_step(*parse_step(labels[i]))
             else:
                 option = self.page.locator(f'.movelist button.opt[data-index="{i}"]')
-                await option.click()  # pick
-                await option.click()  # play
+                try:
+                    await option.click()  # pick
+                    await option.click()  # play
+                except PlaywrightError as exc:
+                    raise AssertionError(f"{exc}\n{await self.state()}") from None
             self.log.append(labels[i])
         end = self.page.locator("button.end")
         if await end.is_visible() and await end.is_enabled():
