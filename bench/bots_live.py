@@ -39,29 +39,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loadgen import procs
+from loadgen.site_lanes import response_times
 
 from protocol.client import LobbyError, MatchClient, create_match, play_random
 from protocol.client.lobby import get_text
 from protocol.fairdice import verify_json
 from server.ops.redis_process import RedisProcess, free_port
-
-BOT = 1
-
-
-def response_times(transcript: dict) -> tuple[list[int], list[int]]:
-    """The bot's play and roll response times (ms) in one game's transcript."""
-    rolled = {r["k"]: r["t"] for r in transcript["rolls"] if r["roller"] == BOT}
-    plays: list[int] = []
-    rolls: list[int] = []
-    last_human_move: int | None = None
-    for action in transcript["actions"]:
-        if action["seat"] == BOT and action["type"] == "move" and action["k"] in rolled:
-            plays.append(action["t"] - rolled[action["k"]])
-        elif action["seat"] == BOT and action["type"] == "roll" and last_human_move is not None:
-            rolls.append(action["t"] - last_human_move)
-        human_moved = action["seat"] != BOT and action["type"] == "move"
-        last_human_move = action["t"] if human_moved else None
-    return plays, rolls
 
 
 async def create_bot_game(base: str, level: str) -> dict:
