@@ -442,8 +442,9 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
-def main() -> None:
-    run = Run(parse_args())
+def main(make: Any = None, parse: Any = None) -> None:
+    """Run the benchmark: ``make(parse())``, by default this file's (bench/site.py its own)."""
+    run = (make or Run)((parse or parse_args)())
     try:
         run.run()
     finally:

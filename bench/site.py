@@ -274,11 +274,7 @@ class Site(load.Run):
 
 def main() -> None:
     mp.set_start_method("spawn", force=True)
-    site = Site(parse_args())
-    try:
-        site.run()
-    finally:
-        site.close()
+    load.main(Site, parse_args)
 
 
 if __name__ == "__main__":

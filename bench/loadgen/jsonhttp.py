@@ -27,26 +27,19 @@ class JsonClient:
             self._pool.put_nowait(None)
 
     async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        conn = await self._pool.get()
-        try:
-            if conn is None:
-                conn = await asyncio.open_connection(self.host, self.port)
-            status, reply = await self._request(conn, "POST", path, body)
-        except Exception:
-            if conn is not None:
-                conn[1].close()
-            conn = None
-            raise
-        finally:
-            self._pool.put_nowait(conn)
+        status, reply = await self._send("POST", path, body)
         if status >= 300:
             raise HttpError(f"{status} {reply}")
         return reply
 
     async def get(self, path: str) -> tuple[int, Any]:
-        """``GET path``: the status and the JSON body (any status: the caller decides). A
-        kept-alive connection the server closed meanwhile (uvicorn closes idle ones after 5 s)
-        is replaced by a new one and the request sent again, as a browser does."""
+        """``GET path``: the status and the JSON body (any status: the caller decides)."""
+        return await self._send("GET", path, None)
+
+    async def _send(self, method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
+        """One request on a pooled connection. A kept-alive connection the server closed
+        meanwhile (uvicorn closes idle ones after 5 s) is replaced by a new one and the request
+        sent again, as a browser does."""
         conn = await self._pool.get()
         try:
             for attempt in (0, 1):
@@ -54,7 +47,7 @@ class JsonClient:
                 if conn is None:
                     conn = await asyncio.open_connection(self.host, self.port)
                 try:
-                    return await self._request(conn, "GET", path, None)
+                    return await self._request(conn, method, path, body)
                 except (asyncio.IncompleteReadError, ConnectionError):
                     conn[1].close()
                     conn = None

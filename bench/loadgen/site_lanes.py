@@ -67,6 +67,18 @@ def response_times(transcript: dict[str, Any]) -> tuple[list[int], list[int]]:
     return plays, rolls
 
 
+async def create_bot_game(base: str, level: str) -> dict[str, Any]:
+    """A single game against the computer at ``level`` (waiting for the bot worker to come)."""
+    for _ in range(600):  # the worker announces itself a moment after the server starts
+        try:
+            return await create_match(base, name="Bench", mode="single_game", bot=level)
+        except LobbyError as exc:
+            if exc.code != "no_bots":
+                raise
+            await asyncio.sleep(0.1)
+    raise RuntimeError("the bot worker never came up")
+
+
 class Lanes:
     def __init__(self, config: LanesConfig) -> None:
         self.config = config
@@ -79,17 +91,6 @@ class Lanes:
     def sample(self, metric: str, at: float, ms: float) -> None:
         self.samples.setdefault(metric, []).append((at, ms))
 
-    async def create(self, level: str) -> dict[str, Any]:
-        base = self.config.servers[0]
-        for _ in range(600):  # the worker announces itself a moment after the server starts
-            try:
-                return await create_match(base, name="Bench", mode="single_game", bot=level)
-            except LobbyError as exc:
-                if exc.code != "no_bots":
-                    raise
-                await asyncio.sleep(0.1)
-        raise RuntimeError("the bot worker never came up")
-
     async def lane(self, i: int) -> None:
         c = self.config
         rng = random.Random(c.seed * 1000 + i)
@@ -98,7 +99,7 @@ class Lanes:
         level = c.levels[i % len(c.levels)]
         while True:
             try:
-                created = await self.create(level)
+                created = await create_bot_game(c.servers[0], level)
                 async with MatchClient(ws, created["match"], created["token"]) as human:
                     over = await play_random(
                         human, rng, double_rate=0.0, take_rate=1.0,
