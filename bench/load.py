@@ -113,8 +113,8 @@ class Run:
             return
         self.redis = RedisProcess(self.tmp / "redis")
         self.redis.start()
-        for _ in range(a.start):
-            env = dict(item.split("=", 1) for item in a.server_env)
+        for i in range(a.start):
+            env = self.server_env(i)
             server = procs.Server(free_port(), self.redis.url, self.tmp, a.workers, env)
             server.start()
             self.servers.append(server)
@@ -123,6 +123,10 @@ class Run:
         self.bases = [s.base for s in self.servers]
         say(f"started redis {self.redis.url} and {a.start} server process(es) x {a.workers} "
             f"worker(s): {', '.join(self.bases)}; logs in {self.tmp}")  # fmt: skip
+
+    def server_env(self, i: int) -> dict[str, str]:
+        """The environment of started server process ``i`` (``--server-env``)."""
+        return dict(item.split("=", 1) for item in self.args.server_env)
 
     def server_pids(self) -> list[int]:
         if self.servers:

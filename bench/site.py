@@ -50,8 +50,6 @@ import load
 from loadgen import procs, site_lanes
 from loadgen.stats import mib, ms, percentile
 
-from server.ops.redis_process import RedisProcess, free_port
-
 TARGETS = {"move": 100.0, "bot": 500.0, "analysis": 10_000.0}
 """The site's targets (ms): move ack p99, bot response p95, analysis delay p95."""
 
@@ -104,27 +102,15 @@ class Site(load.Run):
         self.lanes: Any = None
         self.lanes_pipe: Any = None
 
-    def start_servers(self) -> None:
+    def server_env(self, i: int) -> dict[str, str]:
+        """The first process runs the workers; the bot answers with no pause of its own."""
         a = self.args
-        self.redis = RedisProcess(self.tmp / "redis")
-        self.redis.start()
-        for i in range(a.start):
-            env = {
-                "FAIRGAMMON_BOTS": str(a.bots if i == 0 else 0),
-                "FAIRGAMMON_ANALYSERS": str(a.analysers if i == 0 else 0),
-                "FAIRGAMMON_BOT_DELAY_MS": "0",
-                "FAIRGAMMON_ANALYSIS_DEEP": "0" if a.no_deep else "1",
-            }
-            server = procs.Server(free_port(), self.redis.url, self.tmp, a.workers, env)
-            server.start()
-            self.servers.append(server)
-        for server in self.servers:
-            server.wait_healthy()
-        self.bases = [s.base for s in self.servers]
-        load.say(
-            f"started redis {self.redis.url} and {a.start} server process(es); the first "
-            f"with {a.bots} bot and {a.analysers} analysis worker(s); logs in {self.tmp}"
-        )
+        return {
+            "FAIRGAMMON_BOTS": str(a.bots if i == 0 else 0),
+            "FAIRGAMMON_ANALYSERS": str(a.analysers if i == 0 else 0),
+            "FAIRGAMMON_BOT_DELAY_MS": "0",
+            "FAIRGAMMON_ANALYSIS_DEEP": "0" if a.no_deep else "1",
+        }
 
     def start_lanes(self) -> None:
         a = self.args
