@@ -261,12 +261,7 @@ class Run:
         server: tuple[procs.Usage, procs.Usage], gens: tuple[procs.Usage, procs.Usage],
         redis: tuple[procs.Usage, procs.Usage],
     ) -> dict[str, Any]:  # fmt: skip
-        samples: dict[str, list[float]] = {}
-        counters: Counter[str] = Counter()
-        for r in reports:
-            for k, v in r["samples"].items():
-                samples.setdefault(k, []).extend(v)
-            counters.update(r["counters"])
+        samples, counters = merged(reports)
         actions = sum(len(v) for k, v in samples.items() if k in ("roll", "reveal", "move",
                                                                    "commit"))  # fmt: skip
         server_cpu = server[1].cpu - server[0].cpu
@@ -440,6 +435,17 @@ class Run:
             s.stop()
         if self.redis:
             self.redis.stop()
+
+
+def merged(reports: list[dict[str, Any]]) -> tuple[dict[str, list[float]], Counter[str]]:
+    """The generators' reports as one: every sample by metric, every counter summed."""
+    samples: dict[str, list[float]] = {}
+    counters: Counter[str] = Counter()
+    for r in reports:
+        for k, v in r["samples"].items():
+            samples.setdefault(k, []).extend(v)
+        counters.update(r["counters"])
+    return samples, counters
 
 
 def say(text: str) -> None:

@@ -38,7 +38,6 @@ import argparse
 import multiprocessing as mp
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -185,12 +184,7 @@ class Site(load.Run):
         echo_rate: dict[str, Any] | None,
     ) -> None:
         a = self.args
-        samples: dict[str, list[float]] = {}
-        counters: Counter[str] = Counter()
-        for r in reports:
-            for k, v in r["samples"].items():
-                samples.setdefault(k, []).extend(v)
-            counters.update(r["counters"])
+        samples, counters = load.merged(reports)
         s = {**samples, **lanes["samples"]}
         actions = sum(len(samples.get(k, [])) for k in ("roll", "reveal", "move", "commit"))
 
