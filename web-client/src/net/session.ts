@@ -277,6 +277,9 @@ export class MatchSession {
       case 'recommit_limit':
         return tr('notice.recommitLimit', { n: MAX_RECOMMITMENTS });
       case 'recommit_refused':
+        // docs/fairness.md, section 15: during this seat's roll decision the opponent's reveal
+        // of that roll is deposited, and no new chain may be committed against it.
+        if (this.tracker.correspondence && text.includes('roll_in_progress')) return tr('notice.rollInProgress');
         // The server's reason follows the core's words.
         return tr('notice.recommitRefused', { why: text.slice(text.indexOf(': ') + 2) });
     }

@@ -1,7 +1,8 @@
 /**
  * The profile's skill record and dice audit (`GET /api/players/<name>/skill`, server/web/skill.py):
  * PR per match over time (dots) with the rolling average of the last 25 games (a line), and
- * the lifetime dice audit, one table per test with its chi-square and p.
+ * the lifetime dice audit (every match of the player's history; the public ones when someone
+ * else looks), one table per test with its chi-square and p.
  */
 
 import { h } from '../ui/dom';
@@ -30,7 +31,16 @@ interface AuditTable {
 export interface SkillDoc {
   readonly matches: readonly SkillMatch[];
   readonly rolling: number | null;
-  readonly dice: { readonly rolls: number; readonly tables: readonly AuditTable[] };
+  readonly dice: LifetimeAudit;
+}
+
+/** The lifetime dice audit: `pending` older matches are still to count (a first look at an
+ *  account with a long history: each request counts a bounded part of it). */
+export interface LifetimeAudit {
+  readonly rolls: number;
+  readonly matches: number;
+  readonly pending: number;
+  readonly tables: readonly AuditTable[];
 }
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -107,22 +117,53 @@ function auditTable(tab: AuditTable): HTMLElement {
   return h('div', { class: `audit audit-${tab.name}` }, h('div', { class: 'audit-scroll' }, table), h('p', { class: 'sub', text: t('skill.chi', { rolls: tab.rolls, chi: tab.chi2.toFixed(2), df: tab.df, p: tab.p.toFixed(3) }) }));
 }
 
-/** The two cards for the profile (none when the record cannot be read). */
-export async function skillCards(name: string): Promise<HTMLElement[]> {
-  let doc: SkillDoc;
+async function skillDoc(name: string): Promise<SkillDoc | null> {
   try {
     const response = await fetch(`/api/players/${encodeURIComponent(name)}/skill`, { credentials: 'same-origin', cache: 'no-store' });
-    if (!response.ok) return [];
-    doc = (await response.json()) as SkillDoc;
+    return response.ok ? ((await response.json()) as SkillDoc) : null;
   } catch {
-    return [];
+    return null;
   }
+}
+
+/** The audit card's body: what it covers (lifetime; the public matches for others), the tables,
+ *  and how many older matches are still being counted. */
+export function auditBody(dice: LifetimeAudit, own: boolean): HTMLElement {
+  const lines: HTMLElement[] = [
+    h('p', { class: 'sub audit-scope', text: t('skill.lifetime', { rolls: dice.rolls, matches: dice.matches, own: own ? 'yes' : 'no' }) }),
+  ];
+  if (dice.pending) lines.push(h('p', { class: 'sub audit-pending', text: t('skill.pending', { n: dice.pending }) }));
+  if (dice.rolls) lines.push(...dice.tables.map(auditTable));
+  else if (!dice.pending) lines.push(h('p', { class: 'sub', text: t('skill.noRolls') }));
+  return h('div', { class: 'audit-body' }, ...lines);
+}
+
+/** While older matches are being counted, ask again (each answer counts a bounded part) and
+ *  show each step, until none is left or the count stops moving. */
+async function followBackfill(name: string, own: boolean, body: HTMLElement, first: LifetimeAudit): Promise<void> {
+  let last = first;
+  for (let stalled = 0; last.pending > 0 && stalled < 5 && body.isConnected; ) {
+    if (stalled) await new Promise((r) => setTimeout(r, 1000)); // another reader is counting them
+    const doc = await skillDoc(name);
+    if (!doc) return;
+    stalled = doc.dice.pending < last.pending ? 0 : stalled + 1;
+    last = doc.dice;
+    const next = auditBody(last, own);
+    body.replaceWith(next);
+    body = next;
+  }
+}
+
+/** The two cards for the profile (none when the record cannot be read); `own`: the player's
+ *  own profile (their private matches are in the audit). */
+export async function skillCards(name: string, own = false): Promise<HTMLElement[]> {
+  const doc = await skillDoc(name);
+  if (!doc) return [];
   const analysed = doc.matches.filter((m) => m.pr !== null);
   const chart = analysed.length
     ? h('div', {}, prChart(doc.matches), h('p', { class: 'sub', text: t('skill.prLine', { pr: doc.rolling === null ? '–' : doc.rolling.toFixed(1) }) }), luckChart(doc.matches), h('p', { class: 'sub luck-sum', text: t('skill.luckLine', { all: doc.matches.reduce((a, m) => a + m.luck_adjusted, 0).toFixed(2), last: doc.matches.at(-1)?.luck_adjusted.toFixed(2) ?? '–' }) }))
     : h('p', { class: 'sub', text: t('skill.noMatch') });
-  const audit = doc.dice.rolls
-    ? h('div', {}, h('p', { class: 'sub', text: t('skill.rolls', { n: doc.dice.rolls }) }), ...doc.dice.tables.map(auditTable))
-    : h('p', { class: 'sub', text: t('skill.noRolls') });
+  const audit = auditBody(doc.dice, own);
+  if (doc.dice.pending) void followBackfill(name, own, audit, doc.dice);
   return [h('section', { class: 'card skill-card' }, h('h2', { text: t('skill.title') }), chart), h('section', { class: 'card audit-card' }, h('h2', { text: t('skill.audit') }), audit)];
 }
