@@ -2,7 +2,7 @@
  * Top Gamer boards of this week and this month (docs/accounts.md); `/leaderboard?pool=bots`:
  * the bot accounts' own board (they are rated apart: docs/accounts.md, "Bot accounts"). */
 
-import { t } from '../i18n';
+import { ltr, t } from '../i18n';
 import { errorWords } from '../net/refusals';
 import { getLeaderboard, getTopGamers, type TopGamer } from '../net/accountApi';
 import { withBotTag } from '../ui/botTag';
@@ -49,7 +49,7 @@ export async function startLeaderboard(root: HTMLElement): Promise<void> {
       ),
       ...(bots
         ? []
-        : [topGamers(t('leaders.topWeek', { period: week.period }), 'week', week.players), topGamers(t('leaders.topMonth', { period: month.period }), 'month', month.players)]),
+        : [topGamers(t('leaders.topWeek', { period: ltr(week.period) }), 'week', week.players), topGamers(t('leaders.topMonth', { period: ltr(month.period) }), 'month', month.players)]),
     );
   } catch (err) {
     main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: t('nav.leaderboard') }), h('p', { text: errorWords(err) })));

@@ -107,7 +107,7 @@ export async function startTrainerPage(root: HTMLElement): Promise<void> {
     for (const l of listeners) l(v);
   };
   const showStats = (d: Omit<TrainerDoc, 'puzzle'>) => {
-    stats.textContent = t('trainer.stats', { streak: d.streak, best: d.best_streak, rating: d.rating, due: d.due, total: d.total });
+    stats.textContent = t('trainer.stats', { streak: d.streak, best: d.best_streak, rating: String(d.rating), due: d.due, total: d.total });
   };
 
   async function load(): Promise<void> {
