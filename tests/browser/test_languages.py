@@ -29,6 +29,7 @@ PAGES = {
     "local": "/local",
     "verify": "/verify",
     "leaderboard": "/leaderboard",
+    "imports": "/imports",
 }
 # English words that may show in any language: none yet beyond the cognates found automatically
 # (a message whose translation equals the English one is not looked for).

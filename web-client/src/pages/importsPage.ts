@@ -5,6 +5,7 @@
  * you). Needs a signed-in player.
  */
 
+import { t } from '../i18n';
 import { whoAmI } from '../net/accountApi';
 import { button, h } from '../ui/dom';
 import { linkField, pageHeader } from './common';
@@ -53,21 +54,21 @@ const num = (x: number | null | undefined, digits = 1) => (x === null || x === u
 export async function startImportsPage(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'imports-page');
   const main = h('main', { class: 'imports-main' });
-  root.replaceChildren(pageHeader(h('span', { class: 'badge', text: 'Imports' })), main);
+  root.replaceChildren(pageHeader(h('span', { class: 'badge', text: t('imports.badge') })), main);
   const me = await whoAmI();
   const opened = location.hash.replace(/^#/, '');
   const list = h('div', { class: 'imp-list' });
   const status = h('p', { class: 'imp-status', 'aria-live': 'polite' });
   if (me) {
-    const input = h('input', { type: 'file', accept: '.mat,.sgf,.txt', class: 'imp-file', 'aria-label': 'Match file (.mat or .sgf)' });
+    const input = h('input', { type: 'file', accept: '.mat,.sgf,.txt', class: 'imp-file', 'aria-label': t('imports.file') });
     input.addEventListener('change', async () => {
       const file = input.files?.[0];
       if (!file) return;
       status.className = 'imp-status';
-      status.textContent = `Importing ${file.name}…`;
+      status.textContent = t('imports.importing', { name: file.name });
       try {
         const made = await call<{ import: string; games: number }>('POST', `/api/imports?name=${encodeURIComponent(file.name)}`, await file.arrayBuffer());
-        status.textContent = `Imported ${file.name}: ${made.games} game${made.games === 1 ? '' : 's'}, analysing…`;
+        status.textContent = t('imports.imported', { name: file.name, games: made.games });
         history.replaceState(null, '', `/imports#${made.import}`);
         await refresh();
       } catch (err) {
@@ -77,7 +78,7 @@ export async function startImportsPage(root: HTMLElement): Promise<void> {
       input.value = '';
     });
     main.append(
-      h('section', { class: 'card imp-upload' }, h('h1', { text: 'Import a match' }), h('p', { text: 'A .mat file (GNU Backgammon, eXtreme Gammon, Backgammon Galaxy, or our own export) or a GNU Backgammon .sgf file. Each game is analysed like a game played here. Imports are private until you share them.' }), input, status),
+      h('section', { class: 'card imp-upload' }, h('h1', { text: t('nav.imports') }), h('p', { text: t('imports.about') }), input, status),
     );
   } else {
     main.append(h('section', { class: 'card imp-upload' }, h('h1', { text: 'Import a match' }), h('p', { text: 'Sign in (in the lobby) to import your matches.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' })));
@@ -102,25 +103,25 @@ export async function startImportsPage(root: HTMLElement): Promise<void> {
 
   function card(doc: ImportDoc): HTMLElement {
     const table = h('table', { class: 'imp-games' });
-    table.append(h('tr', {}, h('th', { text: 'Game' }), h('th', { text: doc.names[0] }), h('th', { text: doc.names[1] })));
+    table.append(h('tr', {}, h('th', { text: t('seek.game') }), h('th', { text: doc.names[0] }), h('th', { text: doc.names[1] })));
     for (const g of doc.games) {
       const cell = (seat: number) => {
-        if (g.status !== 'done' || !g.players) return h('td', { text: g.status === 'failed' ? 'failed' : 'analysing…' });
+        if (g.status !== 'done' || !g.players) return h('td', { text: g.status === 'failed' ? t('imports.failed') : t('imports.analysing') });
         const p = g.players.find((x) => x.seat === seat);
-        return h('td', { text: p ? `PR ${num(p.pr)} · errors ${p.errors ?? 0} · blunders ${p.blunders ?? 0} · luck ${num(p.luck, 2)}` : '–' });
+        return h('td', { text: p ? t('imports.cell', { pr: num(p.pr), errors: p.errors ?? 0, blunders: p.blunders ?? 0, luck: num(p.luck, 2) }) : '–' });
       };
-      table.append(h('tr', { class: `imp-game ${g.status}` }, h('th', {}, h('a', { class: 'imp-replay', href: importOrigin(doc.import).page(g.game), title: 'Replay and analysis', text: `${g.game}` })), cell(0), cell(1)));
+      table.append(h('tr', { class: `imp-game ${g.status}` }, h('th', {}, h('a', { class: 'imp-replay', href: importOrigin(doc.import).page(g.game), title: t('links.replay'), text: `${g.game}` })), cell(0), cell(1)));
     }
-    const kids: Node[] = [h('h2', { text: `${doc.names[0]} – ${doc.names[1]}` }), h('p', { class: 'imp-meta', text: `${doc.name || 'match'} · .${doc.format} · ${doc.games.length} game${doc.games.length === 1 ? '' : 's'}${doc.shared ? ' · shared' : ' · private'}` }), h('div', { class: 'imp-scroll' }, table)];
+    const kids: Node[] = [h('h2', { text: `${doc.names[0]} – ${doc.names[1]}` }), h('p', { class: 'imp-meta', text: t('imports.meta', { name: doc.name || 'none', format: doc.format, games: doc.games.length, shared: doc.shared ? 'yes' : 'no' }) }), h('div', { class: 'imp-scroll' }, table)];
     if (doc.mine) {
-      const toggle = button(doc.shared ? 'Make private' : 'Share', 'btn ghost imp-share');
+      const toggle = button(doc.shared ? t('imports.makePrivate') : t('imports.share'), 'btn ghost imp-share');
       toggle.addEventListener('click', async () => {
         await call('POST', `/api/imports/${doc.import}/share`, JSON.stringify({ shared: !doc.shared })).catch(() => undefined);
         await refresh();
       });
       kids.push(toggle);
     }
-    if (doc.shared) kids.push(linkField('Link to this import', `${location.origin}${doc.page}`, 'importlink'));
+    if (doc.shared) kids.push(linkField(t('imports.link'), `${location.origin}${doc.page}`, 'importlink'));
     return h('section', { class: `card imp-card${doc.import === location.hash.slice(1) ? ' opened' : ''}`, 'data-import': doc.import }, ...kids);
   }
 
