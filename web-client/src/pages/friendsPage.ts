@@ -6,6 +6,7 @@
  * from correspondence clocks (docs/correspondence.md). Names are shown as text.
  */
 
+import { type MessageKey, around, formatDate, t } from '../i18n';
 import {
   type Audience,
   type Challenge,
@@ -36,13 +37,15 @@ import { describeOptions, pageHeader } from './common';
 import { myNav, needAccount } from './mine';
 
 /** The privacy levels in words, each one of the server's (a missing one does not compile). */
-const AUDIENCE_WORDS: Record<Audience, string> = {
-  everyone: 'Everyone',
-  following: 'Players I follow',
-  friends: 'Friends (we follow each other)',
-  nobody: 'Nobody',
+const AUDIENCE_WORDS: Record<Audience, MessageKey> = {
+  everyone: 'friends.everyone',
+  following: 'friends.following',
+  friends: 'friends.friends',
+  nobody: 'friends.nobody',
 };
-const AUDIENCES = Object.entries(AUDIENCE_WORDS) as [Audience, string][];
+/** "From {name}" / "To {name}": the name is a link, the words around it the language's. */
+const fromTo = (): [[string, string], [string, string]] => [around('friends.from', 'name'), around('friends.to', 'name')];
+const AUDIENCES = (Object.entries(AUDIENCE_WORDS) as [Audience, MessageKey][]).map(([a, key]) => [a, t(key)] as [Audience, string]);
 
 const profileLink = (name: string): HTMLElement => h('a', { href: `/u/${encodeURIComponent(name)}`, text: name });
 
@@ -67,8 +70,8 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'players-page', 'mine-page');
   const main = h('main', { class: 'players' });
   root.replaceChildren(pageHeader(accountBox()), main);
-  document.title = 'Friends · fairgammon';
-  const me = await needAccount(main, 'Friends');
+  document.title = `${t('nav.friends')} · fairgammon`;
+  const me = await needAccount(main, t('nav.friends'));
   if (!me) return;
   const error = h('p', { class: 'form-error', role: 'alert' });
   const challenges = h('section', { class: 'card challenges-card', id: 'challenges' });
@@ -85,15 +88,15 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
       const other = received ? c.from : c.to;
       const buttons = received
         ? [
-            action('Accept', 'btn primary small accept-challenge', error, () => acceptAndPlay(c.match)),
-            action('Decline', 'btn ghost small decline-challenge', error, async () => {
+            action(t('offer.accept'), 'btn primary small accept-challenge', error, () => acceptAndPlay(c.match)),
+            action(t('match.decline'), 'btn ghost small decline-challenge', error, async () => {
               await declineChallenge(c.match);
               await showChallenges();
             }),
           ]
         : [
-            h('a', { class: 'btn small', href: `/m/${c.match}`, text: 'Open' }),
-            action('Withdraw', 'btn ghost small withdraw-challenge', error, async () => {
+            h('a', { class: 'btn small', href: `/m/${c.match}`, text: t('games.open') }),
+            action(t('friends.withdraw'), 'btn ghost small withdraw-challenge', error, async () => {
               await declineChallenge(c.match);
               await showChallenges();
             }),
@@ -101,21 +104,21 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
       return h(
         'li',
         { 'data-match': c.match, class: received ? 'received' : 'sent' },
-        h('span', { class: 'minfo' }, h('strong', {}, received ? 'From ' : 'To ', ...withBotTag(profileLink(other), c.bot)), h('span', { class: 'sub', text: describeOptions(c.mode, c.length, c.clock, 0, c.days) })),
+        h('span', { class: 'minfo' }, h('strong', {}, fromTo()[received ? 0 : 1][0], ...withBotTag(profileLink(other), c.bot), fromTo()[received ? 0 : 1][1]), h('span', { class: 'sub', text: describeOptions(c.mode, c.length, c.clock, 0, c.days) })),
         h('span', { class: 'row-actions' }, ...buttons),
       );
     };
     const rows = [...got.received.map((c) => row(c, true)), ...got.sent.map((c) => row(c, false))];
     challenges.replaceChildren(
-      h('h2', { text: 'Challenges' }),
-      h('ul', { class: 'matchlist challenge-list' }, ...(rows.length ? rows : [h('li', { class: 'empty', text: 'No open challenge. Challenge a player from their profile or from the list below.' })])),
+      h('h2', { text: t('friends.challenges') }),
+      h('ul', { class: 'matchlist challenge-list' }, ...(rows.length ? rows : [h('li', { class: 'empty', text: t('friends.noChallenge') })])),
     );
   };
 
   const followRow = (f: Followed) => {
     const state = f.online === null ? 'hidden' : f.online ? 'online' : 'offline';
-    const status = f.online === null ? '' : f.online ? 'online' : 'offline';
-    const watching = (f.playing ?? []).map((p) => h('a', { class: 'btn small watch', href: `/m/${p.match}#watch`, text: 'Watch' }));
+    const status = f.online === null ? '' : f.online ? t('friends.isOnline') : t('friends.isOffline');
+    const watching = (f.playing ?? []).map((p) => h('a', { class: 'btn small watch', href: `/m/${p.match}#watch`, text: t('lobby.watch') }));
     const tell = h('input', { type: 'checkbox', name: 'tell' });
     tell.checked = f.tell;
     tell.addEventListener('change', async () => {
@@ -126,7 +129,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
         error.textContent = errorWords(err);
       }
     });
-    const challengeButton = button('Challenge', 'btn small challenge');
+    const challengeButton = button(t('profile.challenge'), 'btn small challenge');
     challengeButton.addEventListener('click', () => document.body.append(challengeDialog(f.name, me.username)));
     return h(
       'li',
@@ -135,24 +138,24 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
         'span',
         { class: 'minfo' },
         h('strong', {}, h('span', { class: 'presence-dot', 'aria-hidden': 'true' }), ...withBotTag(profileLink(f.name), f.bot)),
-        h('span', { class: 'sub', text: [f.mutual ? 'friends' : 'following', status, f.playing?.length ? 'playing now' : ''].filter(Boolean).join(' · ') }),
-        h('label', { class: 'toggle tell-toggle' }, tell, h('span', { text: 'Tell me when they start a match' })),
+        h('span', { class: 'sub', text: [f.mutual ? t('friends.mutual') : t('friends.isFollowing'), status, f.playing?.length ? t('friends.playingNow') : ''].filter(Boolean).join(' · ') }),
+        h('label', { class: 'toggle tell-toggle' }, tell, h('span', { text: t('friends.tell') })),
       ),
       h(
         'span',
         { class: 'row-actions' },
         ...watching,
         challengeButton,
-        action('Unfollow', 'btn ghost small unfollow', error, async () => draw(await unfollow(f.name))),
-        action('Block', 'btn ghost small block', error, async () => {
-          if (confirm(`Block ${f.name}? They can no longer follow or challenge you.`)) draw(await block(f.name));
+        action(t('profile.unfollow'), 'btn ghost small unfollow', error, async () => draw(await unfollow(f.name))),
+        action(t('profile.block'), 'btn ghost small block', error, async () => {
+          if (confirm(t('friends.blockConfirm', { name: f.name }))) draw(await block(f.name));
         }),
       ),
     );
   };
 
-  const followName = h('input', { type: 'text', name: 'follow', maxlength: '20', placeholder: 'A player’s name', autocapitalize: 'off', spellcheck: 'false', 'aria-label': 'Player to follow' });
-  const followForm = h('form', { class: 'linkform follow-form' }, followName, button('Follow', 'btn follow-name'));
+  const followName = h('input', { type: 'text', name: 'follow', maxlength: '20', placeholder: t('friends.namePlaceholder'), autocapitalize: 'off', spellcheck: 'false', 'aria-label': t('friends.toFollow') });
+  const followForm = h('form', { class: 'linkform follow-form' }, followName, button(t('profile.follow'), 'btn follow-name'));
   followForm.addEventListener('submit', async (e) => {
     e.preventDefault();
     const n = followName.value.trim();
@@ -184,39 +187,39 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
   const draw = (f: Friends) => {
     const online = f.following.filter((x) => x.online).length;
     people.replaceChildren(
-      h('h2', { text: `Following (${f.following.length})` }),
-      h('p', { class: 'sub', text: f.following.length ? `${online} online now.` : 'Follow players to see when they are online and what they play.' }),
+      h('h2', { text: t('friends.followingCount', { n: f.following.length }) }),
+      h('p', { class: 'sub', text: f.following.length ? t('friends.online', { n: online }) : t('friends.followHint') }),
       followForm,
       h('ul', { class: 'matchlist following-list' }, ...f.following.map(followRow)),
     );
     blocked.hidden = f.blocked.length === 0;
     blocked.replaceChildren(
-      h('h2', { text: 'Blocked' }),
+      h('h2', { text: t('friends.blocked') }),
       h(
         'ul',
         { class: 'matchlist blocked-list' },
-        ...f.blocked.map((n) => h('li', { 'data-name': n }, h('span', { class: 'minfo', text: n }), action('Unblock', 'btn ghost small unblock', error, async () => draw(await unblock(n))))),
+        ...f.blocked.map((n) => h('li', { 'data-name': n }, h('span', { class: 'minfo', text: n }), action(t('friends.unblock'), 'btn ghost small unblock', error, async () => draw(await unblock(n))))),
       ),
     );
     privacy.replaceChildren(
-      h('h2', { text: 'Privacy' }),
-      h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Who sees when I am online and what I play' }), audience('show', f.privacy.show)),
-      h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Who may challenge me' }), audience('challenges', f.privacy.challenges)),
+      h('h2', { text: t('friends.privacy') }),
+      h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('friends.whoSees') }), audience('show', f.privacy.show)),
+      h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('friends.whoChallenges') }), audience('challenges', f.privacy.challenges)),
     );
   };
 
   const drawEmail = async () => {
     const got = await getEmail();
-    const address = h('input', { type: 'email', name: 'email', maxlength: '254', autocomplete: 'email', value: got.address ?? '', 'aria-label': 'E-mail address' });
+    const address = h('input', { type: 'email', name: 'email', maxlength: '254', autocomplete: 'email', value: got.address ?? '', 'aria-label': t('friends.emailAddress') });
     const on = h('input', { type: 'checkbox', name: 'email-on' });
     on.checked = got.on;
-    const save = button('Save', 'btn small save-email');
+    const save = button(t('friends.save'), 'btn small save-email');
     save.setAttribute('type', 'submit');
     const form = h(
       'form',
       { class: 'email-form' },
-      h('label', { class: 'field' }, h('span', { class: 'flabel', text: 'Address' }), address),
-      h('label', { class: 'toggle' }, on, h('span', { text: 'E-mail me my turns in correspondence games and challenges' })),
+      h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('friends.address') }), address),
+      h('label', { class: 'toggle' }, on, h('span', { text: t('friends.emailMe') })),
       save,
     );
     form.addEventListener('submit', async (e) => {
@@ -232,23 +235,23 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
       }
     });
     email.replaceChildren(
-      h('h2', { text: 'E-mail' }),
-      h('p', { class: 'sub', text: got.available ? 'Off unless you turn it on; every mail has a link to stop it.' : 'This server sends no e-mail (it has no mail server configured).' }),
+      h('h2', { text: t('friends.email') }),
+      h('p', { class: 'sub', text: got.available ? t('friends.emailOff') : t('friends.noEmail') }),
       ...(got.available ? [form] : []),
     );
   };
 
   const drawVacation = (v: Vacation) => {
-    const days = h('input', { type: 'number', name: 'vacation-days', min: '1', max: String(Math.max(1, Math.floor(v.days_left))), step: '1', value: '3', inputmode: 'numeric', 'aria-label': 'Days of vacation' });
-    const left = `${Math.floor(v.days_left)} of ${v.allowance} days left this year.`;
-    const kids: Node[] = [h('h2', { text: 'Vacation' })];
+    const days = h('input', { type: 'number', name: 'vacation-days', min: '1', max: String(Math.max(1, Math.floor(v.days_left))), step: '1', value: '3', inputmode: 'numeric', 'aria-label': t('friends.vacationDays') });
+    const left = { left: Math.floor(v.days_left), allowance: v.allowance };
+    const kids: Node[] = [h('h2', { text: t('friends.vacation') })];
     if (v.on && v.until !== null) {
       kids.push(
-        h('p', { class: 'vacation-status', text: `On vacation until ${new Date(v.until).toLocaleString()}: your correspondence clocks stand still. ${left}` }),
-        action('End vacation now', 'btn small end-vacation', error, async () => drawVacation(await endVacation())),
+        h('p', { class: 'vacation-status', text: t('friends.onVacation', { until: formatDate(v.until, { dateStyle: 'medium', timeStyle: 'short' }), ...left }) }),
+        action(t('friends.endVacation'), 'btn small end-vacation', error, async () => drawVacation(await endVacation())),
       );
     } else {
-      const start = button('Start vacation', 'btn small start-vacation');
+      const start = button(t('friends.startVacation'), 'btn small start-vacation');
       start.setAttribute('type', 'submit');
       const form = h('form', { class: 'linkform vacation-form' }, days, start);
       form.addEventListener('submit', async (e) => {
@@ -260,7 +263,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
           error.textContent = errorWords(err);
         }
       });
-      kids.push(h('p', { class: 'sub', text: `Stops the clocks of all your correspondence games while you are away. ${left}` }), form);
+      kids.push(h('p', { class: 'sub', text: t('friends.vacationAbout', left) }), form);
     }
     vacation.replaceChildren(...kids);
   };

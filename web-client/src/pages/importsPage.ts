@@ -81,7 +81,7 @@ export async function startImportsPage(root: HTMLElement): Promise<void> {
       h('section', { class: 'card imp-upload' }, h('h1', { text: t('nav.imports') }), h('p', { text: t('imports.about') }), input, status),
     );
   } else {
-    main.append(h('section', { class: 'card imp-upload' }, h('h1', { text: 'Import a match' }), h('p', { text: 'Sign in (in the lobby) to import your matches.' }), h('a', { class: 'btn primary', href: '/', text: 'To the lobby' })));
+    main.append(h('section', { class: 'card imp-upload' }, h('h1', { text: t('nav.imports') }), h('p', { text: t('imports.signIn') }), h('a', { class: 'btn primary', href: '/', text: t('match.toLobby') })));
   }
   main.append(list);
 
