@@ -34,7 +34,7 @@ import { startModerationPage } from './pages/moderationPage';
 import { route } from './pages/route';
 import { warnIfNoStorage } from './pages/storageWarning';
 import type { PagePath } from './generated/catalog';
-import { applyToDocument } from './i18n';
+import { applyToDocument, loadLanguage } from './i18n';
 
 /** Each page path's page, started with the path's parameters. */
 const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => void> = {
@@ -60,8 +60,10 @@ const START: Record<PagePath, (root: HTMLElement, params: readonly string[]) => 
 
 const root = document.getElementById('app')!;
 // <html lang dir> name the language before anything is drawn (the pages are static files: the
-// browser's languages, or the player's remembered pick, decide here).
+// browser's languages, or the player's remembered pick, decide here), and its catalogue is
+// fetched before the page draws (src/i18n: a page carries English and its own language only).
 applyToDocument();
+await loadLanguage();
 const found = route(location.pathname);
 // Any other path the server answers with this page: the lobby.
 START[found?.page ?? '/'](root, found?.params ?? []);

@@ -5,9 +5,10 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES, LANGUAGES, pickLanguage, t } from '../src/i18n';
+import { LANGUAGES, allCatalogues, pickLanguage, t } from '../src/i18n';
 import { MessageSyntaxError, argumentNames, formatMessage, parse } from '../src/i18n/format';
 
+const CATALOGUES = await allCatalogues();
 const en = CATALOGUES.en;
 
 describe('catalogues', () => {

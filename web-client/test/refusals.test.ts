@@ -6,10 +6,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { GENERAL_CODES, REFUSAL_CODES } from '../src/generated/catalog';
-import { CATALOGUES, LANGUAGES, setLanguage, t } from '../src/i18n';
+import { LANGUAGES, allCatalogues, setLanguage, t } from '../src/i18n';
 import enRefusals from '../src/i18n/refusals.en.json';
 import { LobbyError } from '../src/net/lobbyApi';
 import { errorWords, generalRefusal, refusalText } from '../src/net/refusals';
+
+const CATALOGUES = await allCatalogues();
 
 describe('refusal words', () => {
   it('words the refusal a double click causes', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setLanguage } from '../src/i18n';
+import { loadLanguage, setLanguage } from '../src/i18n';
 import { aboutSeat, personal } from '../src/net/voice';
 
 describe('notices on your own device', () => {
@@ -21,7 +21,8 @@ describe('notices on your own device', () => {
     expect(personal(guest, 1)).toBe('You rolled 6–6 and cannot move: the turn passes');
   });
 
-  it('are worded by each language, the second person included', () => {
+  it('are worded by each language, the second person included', async () => {
+    await loadLanguage('de');
     setLanguage('de');
     try {
       const took = aboutSeat(1, 'Bob', 'notice.takes', { value: 2 });

@@ -17,6 +17,10 @@ import { BoardApp } from '../ui/app';
 import { type DiceSource, LocalFairDice, ScriptedDice } from '../view/dice';
 import type { MatchKind, Presence } from '../view/gameView';
 import { LocalGame } from '../view/localGame';
+import { loadLanguage } from '../i18n';
+
+// The page's catalogue before anything is worded (src/i18n).
+await loadLanguage();
 
 const params = new URLSearchParams(location.search);
 const kind = (['match', 'money', 'single'].includes(params.get('mode') ?? '') ? params.get('mode') : 'match') as MatchKind;

@@ -8,14 +8,6 @@
 import enPages from './messages/en.json';
 // The refusals' English words, generated from protocol/refusals.py (tools/make_catalog.py).
 import enRefusals from './refusals.en.json';
-import tr from './messages/tr.json';
-import el from './messages/el.json';
-import ar from './messages/ar.json';
-import ru from './messages/ru.json';
-import de from './messages/de.json';
-import es from './messages/es.json';
-import fr from './messages/fr.json';
-import it from './messages/it.json';
 import { formatParts, parse, type Args, type Part } from './format';
 
 const en = { ...enPages, ...enRefusals };
@@ -38,7 +30,28 @@ export const LANGUAGES = [
 export type Lang = (typeof LANGUAGES)[number]['code'];
 
 /** Every catalogue by its language (tests check them against the English one). */
-export const CATALOGUES: Readonly<Record<Lang, Partial<Record<string, string>>>> = { en, tr, el, ar, ru, de, es, fr, it };
+type Messages = Partial<Record<string, string>>;
+
+/**
+ * The other catalogues, each its own file of the build, fetched when its language is shown:
+ * a page carries English (the source and the fallback) and the one language it speaks, not all
+ * nine (`loadLanguage`, awaited by the entry points before a page draws).
+ */
+const LOADERS = import.meta.glob<Messages>(['./messages/*.json', '!./messages/en.json'], { import: 'default' });
+const loaded: Partial<Record<Lang, Messages>> = { en };
+
+/** Fetch the catalogue of `lang` (the current language by default) unless it is here. */
+export async function loadLanguage(lang: Lang = current): Promise<void> {
+  if (loaded[lang]) return;
+  const load = LOADERS[`./messages/${lang}.json`];
+  if (load) loaded[lang] = await load();
+}
+
+/** Every catalogue by its language, all loaded (the tests check them against the English one). */
+export async function allCatalogues(): Promise<Readonly<Record<Lang, Messages>>> {
+  await Promise.all(LANGUAGES.map((l) => loadLanguage(l.code)));
+  return loaded as Record<Lang, Messages>;
+}
 
 const STORE_KEY = 'fg:lang';
 
@@ -103,10 +116,9 @@ export function applyToDocument(): void {
 
 /** The message `key` in the current language (English when a catalogue lacks it), formatted. */
 export function t(key: MessageKey, args?: Args, lang: Lang = current): string {
-  const source = CATALOGUES[lang][key] ?? en[key];
-  const id = `${lang}\u0000${key}`;
-  let parts = cache.get(id);
-  if (!parts) cache.set(id, (parts = parse(source)));
+  const source = loaded[lang]?.[key] ?? en[key];
+  let parts = cache.get(source);
+  if (!parts) cache.set(source, (parts = parse(source)));
   return formatParts(parts, lang, args);
 }
 

@@ -20,9 +20,9 @@ export const LEVEL_WORDS: Readonly<Record<Level, readonly [MessageKey, MessageKe
 };
 
 /** The levels in the server's order, easiest first: [level, name, about] in the page's language. */
-export const LEVELS: readonly (readonly [Level, string, string])[] = BOT_LEVELS.map((l) => [l, t(LEVEL_WORDS[l][0]), t(LEVEL_WORDS[l][1])] as const);
+export const levels = (): readonly (readonly [Level, string, string])[] => BOT_LEVELS.map((l) => [l, t(LEVEL_WORDS[l][0]), t(LEVEL_WORDS[l][1])] as const);
 
-export const levelName = (level: string): string => LEVELS.find(([l]) => l === level)?.[1] ?? level;
+export const levelName = (level: string): string => levels().find(([l]) => l === level)?.[1] ?? level;
 
 /** A hinted play: `moves` as [from, to] pairs (25 = bar, 0 = off), from the player's side. */
 export interface HintPlay {

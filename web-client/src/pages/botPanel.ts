@@ -7,7 +7,7 @@
 
 import '../ui/bots.css';
 import { t } from '../i18n';
-import { LEVELS, type Level, createBotMatch, levelName, setPace } from '../net/botApi';
+import { type Level, createBotMatch, levelName, levels, setPace } from '../net/botApi';
 import { getMatch } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
 import type { Seat } from '../net/protocol';
@@ -28,9 +28,9 @@ export function botChoice(readOptions: () => CreateOptions, playerName: () => st
   } catch {
     // storage unavailable: the default level
   }
-  const chosen = LEVELS.some(([l]) => l === saved) ? (saved as Level) : 'normal';
+  const chosen = levels().some(([l]) => l === saved) ? (saved as Level) : 'normal';
   const group = h('div', { class: 'segmented levels', role: 'radiogroup', 'aria-label': t('bot.level') });
-  for (const [value, label, hint] of LEVELS) {
+  for (const [value, label, hint] of levels()) {
     const input = h('input', { type: 'radio', name: 'bot-level', value, id: `level-${value}` });
     input.checked = value === chosen;
     group.append(h('label', { for: `level-${value}`, class: 'seg' }, input, h('span', { class: 'seg-title', text: label }), h('span', { class: 'seg-hint', text: hint })));

@@ -45,7 +45,7 @@ const AUDIENCE_WORDS: Record<Audience, MessageKey> = {
 };
 /** "From {name}" / "To {name}": the name is a link, the words around it the language's. */
 const fromTo = (): [[string, string], [string, string]] => [around('friends.from', 'name'), around('friends.to', 'name')];
-const AUDIENCES = (Object.entries(AUDIENCE_WORDS) as [Audience, MessageKey][]).map(([a, key]) => [a, t(key)] as [Audience, string]);
+const audiences = (): [Audience, string][] => (Object.entries(AUDIENCE_WORDS) as [Audience, MessageKey][]).map(([a, key]) => [a, t(key)] as [Audience, string]);
 
 const profileLink = (name: string): HTMLElement => h('a', { href: `/u/${encodeURIComponent(name)}`, text: name });
 
@@ -171,7 +171,7 @@ export async function startFriendsPage(root: HTMLElement): Promise<void> {
 
   const audience = (name: 'show' | 'challenges', value: Audience) => {
     const s = h('select', { name });
-    for (const [v, label] of AUDIENCES) s.append(h('option', { value: v, text: label }));
+    for (const [v, label] of audiences()) s.append(h('option', { value: v, text: label }));
     s.value = value;
     s.addEventListener('change', async () => {
       error.textContent = '';
