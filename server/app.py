@@ -289,7 +289,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await bus.drain()  # the listeners' pending work (analysis queued, results recorded)
             await cancel_all(tasks)  # one cancel() is not always enough: see server.ops.tasks
             with contextlib.suppress(Exception):
-                await store.mark_stopped()  # the restart's downtime will be credited
+                await store.mark_stopped(clock.process)  # the restart's downtime will be credited
             await hub.stop()
             await notice_hub.close()
             await store.close()
