@@ -132,6 +132,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # A rematch of a match against the computer is one too (the bot's level is carried over).
     rematches = Rematches(matches, labels=(botmatch.BOT_FIELD,))
     gateway = Gateway(settings, matches)
+    matches.hold = gateway.crashes.holding  # a dead process's seat: its deadline waits for it
     limits = LobbyLimits(
         store,
         Limits(

@@ -167,12 +167,11 @@ def apply(state: MatchState, command: Command, now: int) -> Accepted | Duplicate
         return _offer_rematch(state, command, now)
     if state.is_over:
         raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
-    # The lag allowance: the command's measured round trip, at most the match's allowance (a
-    # crash credit may come that late: its seat could not act meanwhile).
+    # The lag allowance: the command's measured round trip, at most the match's allowance. (A
+    # crash credit is in time as long as the deadline it credits is: _crash_credit.)
     allowance = min(max(command.lag_ms, 0), state.config.grace_ms)
-    if isinstance(command, CrashCredit):
-        allowance = state.config.grace_ms
-    if state.deadline is not None and now > state.deadline + allowance:
+    late = not isinstance(command, CrashCredit)
+    if late and state.deadline is not None and now > state.deadline + allowance:
         raise Rejected(ErrorCode.TOO_LATE, "the deadline has passed")
     handler = _HANDLERS.get(type(command))
     if handler is None:
@@ -729,7 +728,9 @@ def _crash_credit(tx: _Tx, cmd: CrashCredit) -> None:
     """The process that served ``cmd.seat`` died: if the seat owes the decision due, that
     decision is due later by the time its clock ran while the seat could not act, from the
     dead process's last heartbeat (or the match's last transition, if later) until the seat
-    was back, at most :data:`MAX_CRASH_CREDIT_MS`. Once per match and dead process."""
+    was back, at most :data:`MAX_CRASH_CREDIT_MS`. Once per match and dead process. It may
+    come after the deadline (the sweeper holds a deadline whose seat's process died:
+    :mod:`server.match.crash_credit`), not after the credited one and its lag allowance."""
     state = tx.state
     if not cmd.process:
         raise Rejected(ErrorCode.BAD_FIELD, "a crash credit names the process that died")
@@ -747,6 +748,8 @@ def _crash_credit(tx: _Tx, cmd: CrashCredit) -> None:
     if gap <= 0:
         raise Rejected(ErrorCode.NO_DECISION, "the decision began after the seat was back")
     credit = min(gap, MAX_CRASH_CREDIT_MS)
+    if tx.now > state.deadline + credit + state.config.grace_ms:
+        raise Rejected(ErrorCode.TOO_LATE, "the deadline had passed even with the credit")
     tx.shift = credit
     tx.state = replace(state, credited=(*state.credited, cmd.process)[-CREDITED_KEPT:])
     tx.emit(pe.ClockCredit(cmd.seat, credit))

@@ -21,6 +21,15 @@ costs nobody clock"; docs/protocol.md, ``clock_credit``.
 A seat that comes back before its old process's record is a second old waits until it is (a
 live process beats within 250 ms): the credit arrives within about a second of the crash.
 
+Meanwhile the clock is held (:meth:`CrashCredits.holding`, asked by the deadline sweeper of any
+process before it settles a passed deadline): while a seat that owes the decision is, or was
+until its last takeover, served by a process that has not beaten for 300 ms, for at most
+:data:`protocol.limits.MAX_CRASH_CREDIT_MS` after that process's last beat, the sweeper looks
+again a moment later instead of settling. So a player who had a second left when its server
+died is not forfeited while it comes back; the credit then moves the deadline on (the machine
+accepts it after the deadline as long as the credited one, with its lag allowance, has not
+passed). A seat that does not come back within the credit's limit loses on time as before.
+
 Clients of a protocol version before ``clock_credit`` (3 and older) are sent a snapshot in place
 of each such event (:class:`SnapshotInstead`): a frame they understand, with the new deadline.
 """
@@ -33,9 +42,11 @@ from collections.abc import Callable
 
 import msgpack
 
+from protocol.limits import MAX_CRASH_CREDIT_MS
 from protocol.versions import lacks_kind
 from server.machine import core
 from server.machine.commands import CrashCredit
+from server.machine.state import MatchState, owing
 from server.match.connections import Spawn
 from server.match.hub import Sink
 from server.match.service import MatchService, NotFound, Unavailable
@@ -43,6 +54,10 @@ from server.ops import logs
 
 log = logs.get("crash-credit")
 
+SILENT_MS = 300
+"""A process whose last heartbeat is this old may have died: a deadline its seat owes is held
+(a live one beats every 250 ms, and holding a slow one only waits for its next beat; the
+credit itself needs :data:`core.DEAD_AFTER_MS`)."""
 VERDICT_SECONDS = 30.0
 """How long a process found dead (or alive) stays so for the seats that come back after."""
 
@@ -93,6 +108,28 @@ class CrashCredits:
         if process is None or process == self.process:
             return
         self._spawn(self._credit(match_id, seat, process, self.clock.now()))
+
+    async def holding(self, state: MatchState) -> bool:
+        """Whether the passed deadline of ``state`` waits a moment before it is settled: a seat
+        owing it is (or was until its last takeover) served by another process that has not
+        beaten for :data:`SILENT_MS`, and at most :data:`MAX_CRASH_CREDIT_MS` ago, whose crash
+        the match was not credited for yet."""
+        seats, _ = owing(state)
+        if not seats:
+            return False
+        try:
+            entries = await self.store.seat_holders(state.match_id, seats)
+            for entry in entries:
+                process = process_of(entry or b"")
+                if process is None or process == self.process or process in state.credited:
+                    continue
+                last = await self.store.process_beat(process)
+                if last is not None and SILENT_MS <= _wall_ms() - last <= MAX_CRASH_CREDIT_MS:
+                    return True
+        except Exception as exc:  # (the hold is a courtesy: without the store, settle)
+            log.warning("crash hold not checked", extra=logs.fields(
+                match=state.match_id, error=repr(exc)))  # fmt: skip
+        return False
 
     async def _credit(self, match_id: str, seat: int, process: str, back: int) -> None:
         try:

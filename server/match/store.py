@@ -66,7 +66,8 @@ def channel(match_id: str) -> str:
 
 
 def presence_key(match_id: str) -> str:
-    """Per seat, ``<status>:<connection id>`` of its newest connection."""
+    """Per seat, ``<status>:<connection id>`` of its newest connection; per seat also
+    ``<seat>:was``, the entry before the seat's last takeover."""
     return f"fg:{{m:{match_id}}}:presence"
 
 
@@ -169,11 +170,15 @@ return {credit, run_id}
 # KEYS: takeovers, presence. ARGV: seat, connection id, channel, the presence frame.
 # A connection takes a seat: count the takeover (its generation), mark the seat online, tell
 # the match (presence) and every server process (a control note: close older connections).
-# Returns the generation and the seat's presence entry before (whose connection it was).
+# Returns the generation and the seat's presence entry before (whose connection it was), also
+# kept as the field '<seat>:was' (server.match.crash_credit).
 _TAKE_SEAT = """
 local generation = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 local before = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 redis.call('HSET', KEYS[2], ARGV[1], 'online:' .. ARGV[2])
+if before ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[1] .. ':was', before)
+end
 redis.call('$PUBLISH', ARGV[3], struct.pack('>I4', 0) .. ARGV[4])
 local note = cmsgpack.pack(
   {op = 'seat', seat = tonumber(ARGV[1]), conn = ARGV[2], gen = generation})
@@ -483,6 +488,15 @@ class Store:
             else:
                 pipe.zadd(DEADLINES, {match_id: deadline})
             await pipe.execute()
+
+    async def hold_deadline(self, match_id: str, until: int) -> None:
+        """Look at the indexed deadline of ``match_id`` again at ``until`` (it is held)."""
+        await self.redis.zadd(DEADLINES, {match_id: until}, xx=True)
+
+    async def seat_holders(self, match_id: str, seats: Sequence[int]) -> list[bytes | None]:
+        """For each of ``seats``: its presence entry, and the one before its last takeover."""
+        fields = [f for seat in seats for f in (str(seat), f"{seat}:was")]
+        return list(await self.redis.hmget(presence_key(match_id), fields))
 
     async def hint_deadline(self, match_id: str, deadline: int) -> None:
         """Index ``deadline`` unless an earlier one is indexed (before a commit that may not

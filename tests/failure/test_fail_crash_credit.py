@@ -1,11 +1,13 @@
 """A crashed server process costs nobody clock (docs/operations.md, "A crashed process costs
 nobody clock"): both seats play on process ``doomed``, which is SIGKILLed while a seat owes a
-move; they resume on process ``running`` (their way there opens a second after the kill, as a
-real resume takes about that long). The match is credited the gap from the dead process's last
+move; they resume on process ``running`` (their way there opens a while after the kill, as a
+real resume takes about a second). The match is credited the gap from the dead process's last
 heartbeat until the seat was back — once, as the event ``clock_credit`` — so the player on
 move keeps its clock: the positive control is the same clock before the credit arrived, which
 had lost the whole gap. A spectator of protocol version 3 (before ``clock_credit``) is sent a
-snapshot with the new deadline instead."""
+snapshot with the new deadline instead. And a player with half a second left when its server died is
+not forfeited while it comes back (the deadline and its lag allowance pass meanwhile: the
+sweeper of the other process holds the deadline), then moves in time on the credited clock."""
 
 from __future__ import annotations
 
@@ -14,29 +16,25 @@ import dataclasses
 import random
 import signal
 import time
+from dataclasses import dataclass
 
 import msgpack
 
 from harness.failure_kit import (
     Cable,
+    Stack,
     a_play,
     clock_credit,
     count_kind,
     play_until,
-    stack_fixture,
     until,
 )
-from harness.srv_support import seat_two
+from harness.srv_support import move_clock, seat_two
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client import MatchClient
 from protocol.client import seat as sc
-
-stack = stack_fixture()
-
-REOPENS_AFTER = 1.0
-"""Seconds after the kill before the seats' way to the other process opens."""
 
 
 class V3Spectator(MatchClient):
@@ -65,15 +63,38 @@ class V3Spectator(MatchClient):
         return codec.decode_from_server(frame)
 
 
+GRACE_MS = 1000
+"""The servers' lag allowance (FAIRGAMMON_LAG_ALLOWANCE_MS) unless a scenario sets it."""
+
+
 def wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-async def test_a_sigkilled_process_costs_the_player_on_move_no_clock(stack):
+@dataclass
+class Figures:
+    left: int
+    """What the player on move had left when its process was killed (ms)."""
+    late: int
+    """How long after its deadline the player was back (ms; negative: before it)."""
+    uncredited: int
+    """Clock lost across the kill and the resume, on the deadline it had before the credit."""
+    lost: int
+    """Clock lost once credited."""
+    credit: int
+
+
+async def crash_on_move(
+    stack: Stack, left_ms: int | None, reopens: float, grace_ms: int = GRACE_MS
+) -> Figures:
+    """Both seats on ``doomed``; a seat owes a move (with ``left_ms`` left if given: the
+    server clock is moved on) when ``doomed`` is SIGKILLed; their way to ``running`` opens
+    ``reopens`` seconds later. ``grace_ms``: the servers' lag allowance."""
+    env = {"FAIRGAMMON_LAG_ALLOWANCE_MS": str(grace_ms)}
     doomed, running = await asyncio.gather(
-        asyncio.to_thread(stack.server), asyncio.to_thread(stack.server)
+        asyncio.to_thread(stack.server, **env), asyncio.to_thread(stack.server, **env)
     )
-    way = Cable(running.port)  # closed until REOPENS_AFTER after the kill
+    way = Cable(running.port)  # closed until ``reopens`` after the kill
     seated = await seat_two(doomed.base, mode="match", length=3, clock=30)
     a, b = (seated.client(doomed.ws, s, fallback_urls=[way.ws]) for s in (0, 1))
     w = V3Spectator(running.ws, seated.match_id)
@@ -84,41 +105,71 @@ async def test_a_sigkilled_process_costs_the_player_on_move_no_clock(stack):
         await w.wait_for(lambda t: t.version == version, timeout=10)
         due = mover.tracker.clock.deadline
         assert due is not None and w.tracker.clock.deadline == due
-        assert await clock_credit(running.base) < 50  # server time is wall time (no outage)
+        if left_ms is not None:  # the clock runs on to ``left_ms`` before the deadline
+            now = wall_ms() - await clock_credit(running.base)
+            await move_clock(doomed, stack.redis.url, (due - left_ms - now) / 1000)
+            moved = await clock_credit(doomed.base)
+            while abs(await clock_credit(running.base) - moved) > 50:
+                await asyncio.sleep(0.05)
+        offset = await clock_credit(running.base)  # wall time less server time
 
-        killed = wall_ms()
+        killed = wall_ms() - offset
         assert doomed.process is not None
         doomed.process.send_signal(signal.SIGKILL)
-        left = due - killed  # what the player on move had left
-        await asyncio.sleep(REOPENS_AFTER)
+        left = due - killed
+        assert left > 100, left  # (moving the clock took longer than thought)
+        await asyncio.sleep(reopens)
         await way.mend()
         await mover.wait_for(lambda t: mover.welcomes == 2 and mover.core.caught_up, timeout=10)
-        back = wall_ms()
+        back = wall_ms() - offset
+        assert mover.tracker.over is None, "forfeited on time while its server was down"
         uncredited = left - (mover.tracker.clock.deadline - back)  # the positive control
-        await mover.wait_for(lambda t: any(isinstance(d, pe.ClockCredit) for d in t.history), 5)
+        await mover.wait_for(lambda t: t.last_credit is not None, timeout=5)
         credited = mover.tracker.clock.deadline
         lost = left - (credited - back)
-
-        # Before the credit the player had lost the whole gap; after it, at most 150 ms (and
-        # gained at most the 250 ms between the dead process's last heartbeat and the kill).
-        assert uncredited >= REOPENS_AFTER * 1000 - 50, uncredited
-        assert -300 <= lost <= 150, (lost, uncredited)
-        # Every client has the same deadline: the other seat, and the version-3 spectator
-        # through a snapshot in place of the event.
-        other = b if mover is a else a
-        await other.wait_for(lambda t: t.clock.deadline == credited, timeout=5)
-        await w.wait_for(lambda t: t.clock.deadline == credited, timeout=5)
-        assert w.snapshots == 2 and w.tracker.version == mover.tracker.version
-        # The player moves on the credited clock; the match plays on.
+        credit_v = mover.tracker.version
+        # The player moves on the credited clock at once (it may have little left).
         reply = await mover.move(a_play(mover, random.Random(1)))
         assert isinstance(reply, m.Ack), reply
-        await until(lambda: other.tracker.version >= mover.tracker.version, timeout=5)
+        # Every client had the same deadline: the other seat, and the version-3 spectator
+        # through a snapshot in place of the event.
+        other = b if mover is a else a
+        for client in (other, w):
+            await client.wait_for(lambda t: t.version >= credit_v, timeout=10)
+        assert pe.ClockCredit(mover.seat, credited - due) in other.tracker.history
+        assert w.snapshots == 2  # the second: in place of clock_credit
+        await until(lambda: w.tracker.version >= mover.tracker.version, timeout=5)
     log = await stack.log(seated.match_id)
     assert count_kind(log, pe.ClockCredit) == 1  # both seats came back: one credit
+    assert count_kind(log, pe.Forfeit) == 0
     (event,) = [e for e in log if isinstance(e.data, pe.ClockCredit)]
-    assert event.data.seat == mover.seat
+    assert event.data.seat == mover.seat and mover.tracker.last_credit == event.data
     await way.cut()
+    return Figures(left, back - due, uncredited, lost, event.data.ms)
+
+
+async def test_a_sigkilled_process_costs_the_player_on_move_no_clock(tmp_path):
+    stacks = [Stack(tmp_path / name) for name in ("plenty", "short")]
+    try:
+        for s in stacks:
+            s.start()
+        plenty, short = await asyncio.gather(
+            crash_on_move(stacks[0], left_ms=None, reopens=1.0),
+            crash_on_move(stacks[1], left_ms=500, reopens=1.0, grace_ms=300),
+        )
+    finally:
+        for s in stacks:
+            s.close()
+    for f in (plenty, short):
+        # Before the credit the player had lost the whole gap; after it, at most 150 ms (and
+        # gained at most the 250 ms between the dead process's last heartbeat and the kill).
+        assert f.uncredited >= 950, f
+        assert -300 <= f.lost <= 150, f
+    # The short clock's deadline and its lag allowance (here 300 ms) had passed when the seat
+    # was back: the other process's sweeper would have forfeited it but for the hold.
+    assert short.left <= 500 and short.late > 300 + 100, short
     print(
-        f"\nSIGKILL with a move due: clock lost {uncredited} ms before the credit "
-        f"({event.data.ms} ms credited), {lost} ms after"
+        f"\nSIGKILL with a move due: clock lost {plenty.uncredited} ms before the credit "
+        f"({plenty.credit} ms credited), {plenty.lost} ms after; with {short.left} ms left, "
+        f"back {short.late} ms after the deadline, not forfeited, lost {short.lost} ms"
     )

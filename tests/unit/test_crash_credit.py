@@ -148,20 +148,24 @@ def test_the_credit_is_capped_at_the_gap():
     assert step.events[0].data == pe.ClockCredit(seat, MAX_CRASH_CREDIT_MS)
 
 
-def test_a_credit_may_come_in_the_lag_allowance_and_never_revives_a_settled_clock():
+def test_a_credit_may_come_after_the_deadline_that_it_moves_and_never_revives_a_settled_one():
     state, _ = moving()
     seat = mover(state)
     due = T + CLOCK
-    # Past the deadline but within the lag allowance: the seat could not act meanwhile.
-    step = credited(state, crash(seat, due - 500, due + 400), due + 400)
-    assert step.state.deadline == due + 900
-    # Past the allowance the clock settles it first; the credit then meets a finished match.
-    late = due + GRACE + 1
+    # Past the deadline (the sweeper held it): in time while the credited deadline, with its
+    # lag allowance, has not passed.
+    late = due + GRACE + 500
     assert core.is_due(state, late)
-    assert refused(state, crash(seat, due - 500, late), late) is ErrorCode.TOO_LATE
-    over = core.expire(state, late)
+    step = credited(state, crash(seat, due - 1_000, late - 200), late)  # 2.3 s lost
+    assert step.state.deadline == due + 2_300
+    assert not core.is_due(step.state, late)
+    # Not when even the credited deadline has passed.
+    later = due + GRACE + 2_000
+    assert refused(state, crash(seat, due - 500, due - 200), later) is ErrorCode.TOO_LATE
+    # Never once the clock settled it: the credit then meets a finished match.
+    over = core.expire(state, later)
     assert over is not None
-    assert refused(over.state, crash(seat, due - 500, late), late) is ErrorCode.MATCH_OVER
+    assert refused(over.state, crash(seat, due - 500, later), later) is ErrorCode.MATCH_OVER
 
 
 def test_the_credit_comes_off_the_time_charged_to_the_reserve():
