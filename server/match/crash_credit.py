@@ -1,7 +1,7 @@
 """A crashed server process costs nobody clock: the shell of the machine's ``CrashCredit``.
 
 Every server process has an id (:attr:`server.match.clock.ServerClock.process`, new at each
-start) and a liveness record in Redis, ``fg:{clock}:proc:<id>``: the wall time of its last
+start) and a liveness record in Redis, ``fg:{clock}:proc:<id>``: the server time of its last
 heartbeat (every 250 ms), written by the heartbeat itself and deleted by a graceful stop (whose
 clients are moved, not lost). Its connections' ids begin with it (``<process>.<random>``), and
 a seat's presence entry names the connection that holds it, so when a connection takes a seat
@@ -83,10 +83,6 @@ def process_of(entry: bytes) -> str | None:
     return process if dot and process else None
 
 
-def _wall_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
 class CrashCredits:
     """This process's side of the crash credit (one instance, in the gateway)."""
 
@@ -124,7 +120,8 @@ class CrashCredits:
                 if process is None or process == self.process or process in state.credited:
                     continue
                 last = await self.store.process_beat(process)
-                if last is not None and SILENT_MS <= _wall_ms() - last <= MAX_CRASH_CREDIT_MS:
+                silent = self.clock.now() - last if last is not None else -1
+                if SILENT_MS <= silent <= MAX_CRASH_CREDIT_MS:
                     return True
         except Exception as exc:  # (the hold is a courtesy: without the store, settle)
             log.warning("crash hold not checked", extra=logs.fields(
@@ -137,10 +134,7 @@ class CrashCredits:
             if death is None:
                 return  # alive, stopped gracefully, or unknown
             since, seen = death
-            credit = self.clock.credit  # server time is wall time less the clock credit
-            command = CrashCredit(
-                seat, process=process, since=since - credit, seen=seen - credit, back=back
-            )
+            command = CrashCredit(seat, process=process, since=since, seen=seen, back=back)
             outcome = await self.matches.submit(match_id, command)
         except core.Rejected as exc:
             # Nothing to credit (the seat owes nothing), or credited already: that is all.
@@ -157,8 +151,8 @@ class CrashCredits:
                 match=match_id, seat=seat, process=process, credit_ms=ms))  # fmt: skip
 
     async def _verdict(self, process: str) -> tuple[int, int] | None:
-        """``(last beat, found dead)`` (wall ms) if ``process`` died, else None; one look per
-        process for all the seats it served."""
+        """``(last beat, found dead)`` (server times) if ``process`` died, else None; one look
+        per process for all the seats it served."""
         now = time.monotonic()
         for name, (at, _) in list(self._verdicts.items()):
             if now - at > VERDICT_SECONDS:
@@ -174,12 +168,12 @@ class CrashCredits:
         if last is None:
             return None
         # A live process beats every 250 ms: once its record is DEAD_AFTER_MS old, it died.
-        wait_ms = last + core.DEAD_AFTER_MS - _wall_ms()
+        wait_ms = last + core.DEAD_AFTER_MS - self.clock.now()
         if wait_ms > 0:
             await asyncio.sleep(wait_ms / 1000 + 0.02)
             if await self.store.process_beat(process) != last:
                 return None
-        return last, _wall_ms()
+        return last, self.clock.now()
 
 
 class SnapshotInstead:

@@ -44,8 +44,10 @@ GONE_DUE = "fg:idx:gone"
 
 
 def process_key(process: str) -> str:
-    """A server process's liveness record: the wall time (ms) of its last heartbeat, written by
-    the heartbeat and deleted by a graceful stop (:mod:`server.match.crash_credit`)."""
+    """A server process's liveness record: the server time (ms) of its last heartbeat, written
+    by the heartbeat and deleted by a graceful stop (:mod:`server.match.crash_credit`). Server
+    time, not wall time: an outage of every process, credited to the server clock meanwhile,
+    does not count again as the time since the dead process's last beat."""
     return f"fg:{{clock}}:proc:{process}"
 
 
@@ -159,7 +161,7 @@ if now > last then
   redis.call('SET', KEYS[1], now)
 end
 if KEYS[4] then
-  redis.call('SET', KEYS[4], now, 'PX', ARGV[4])
+  redis.call('SET', KEYS[4], now - credit, 'PX', ARGV[4])  -- in server time
 end
 local info = redis.pcall('INFO', 'server')  -- (a Redis without INFO: no run_id, no harm)
 local run_id = type(info) == 'string' and string.match(info, 'run_id:(%w+)') or ''
@@ -528,8 +530,8 @@ class Store:
         return int(credit)
 
     async def process_beat(self, process: str) -> int | None:
-        """The wall time (ms) of server process ``process``'s last heartbeat; None when it has
-        no record (stopped gracefully, unknown, or gone for over an hour)."""
+        """The server time (ms) of server process ``process``'s last heartbeat; None when it
+        has no record (stopped gracefully, unknown, or gone for over an hour)."""
         raw = await self.redis.get(process_key(process))
         return int(raw) if raw is not None else None
 

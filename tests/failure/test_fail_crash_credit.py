@@ -148,18 +148,54 @@ async def crash_on_move(
     return Figures(left, back - due, uncredited, lost, event.data.ms)
 
 
+async def restart_on_move(stack: Stack) -> Figures:
+    """The only process is SIGKILLed while a seat owes a move, and started again a second
+    later: the server clock stood still meanwhile (the clock credit of an outage of every
+    process); the crash credit adds only what the seat lost after the restart, never the
+    outage again."""
+    only = await asyncio.to_thread(stack.server)
+    seated = await seat_two(only.base, mode="match", length=3, clock=30)
+    a, b = (seated.client(only.ws, s) for s in (0, 1))
+    async with a, b:
+        await play_until((a, b), lambda: a.owes() == "move" or b.owes() == "move")
+        mover = a if a.owes() == "move" else b
+        due = mover.tracker.clock.deadline
+        assert due is not None
+        killed = wall_ms() - await clock_credit(only.base)
+        assert only.process is not None
+        only.process.send_signal(signal.SIGKILL)
+        left = due - killed
+        await stack.exited(only)
+        await asyncio.sleep(1.0)
+        again = await stack.restart(only)
+        await mover.wait_for(lambda t: mover.welcomes == 2 and mover.core.caught_up, timeout=10)
+        back = wall_ms() - await clock_credit(again.base)
+        assert mover.tracker.over is None
+        uncredited = left - (mover.tracker.clock.deadline - back)
+        await mover.wait_for(lambda t: t.last_credit is not None, timeout=5)
+        lost = left - (mover.tracker.clock.deadline - back)
+        reply = await mover.move(a_play(mover, random.Random(1)))
+        assert isinstance(reply, m.Ack), reply
+        assert mover.tracker.last_credit is not None
+        credit = mover.tracker.last_credit.ms
+    return Figures(left, back - due, uncredited, lost, credit)
+
+
 async def test_a_sigkilled_process_costs_the_player_on_move_no_clock(tmp_path):
-    stacks = [Stack(tmp_path / name) for name in ("plenty", "short")]
+    stacks = [Stack(tmp_path / name) for name in ("plenty", "short", "only")]
     try:
         for s in stacks:
             s.start()
-        plenty, short = await asyncio.gather(
+        plenty, short, only = await asyncio.gather(
             crash_on_move(stacks[0], left_ms=None, reopens=1.0),
             crash_on_move(stacks[1], left_ms=500, reopens=1.0, grace_ms=300),
+            restart_on_move(stacks[2]),
         )
     finally:
         for s in stacks:
             s.close()
+    # The only process restarted: the outage was credited to the server clock, and not again.
+    assert -300 <= only.lost <= 150, only
     for f in (plenty, short):
         # Before the credit the player had lost the whole gap; after it, at most 150 ms (and
         # gained at most the 250 ms between the dead process's last heartbeat and the kill).
@@ -171,5 +207,6 @@ async def test_a_sigkilled_process_costs_the_player_on_move_no_clock(tmp_path):
     print(
         f"\nSIGKILL with a move due: clock lost {plenty.uncredited} ms before the credit "
         f"({plenty.credit} ms credited), {plenty.lost} ms after; with {short.left} ms left, "
-        f"back {short.late} ms after the deadline, not forfeited, lost {short.lost} ms"
+        f"back {short.late} ms after the deadline, not forfeited, lost {short.lost} ms; "
+        f"the only process restarted: lost {only.lost} ms ({only.credit} ms crash credit)"
     )
