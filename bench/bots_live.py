@@ -39,40 +39,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loadgen import procs
+from loadgen.site_lanes import create_bot_game, response_times
 
-from protocol.client import LobbyError, MatchClient, create_match, play_random
+from protocol.client import MatchClient, play_random
 from protocol.client.lobby import get_text
 from protocol.fairdice import verify_json
 from server.ops.redis_process import RedisProcess, free_port
-
-BOT = 1
-
-
-def response_times(transcript: dict) -> tuple[list[int], list[int]]:
-    """The bot's play and roll response times (ms) in one game's transcript."""
-    rolled = {r["k"]: r["t"] for r in transcript["rolls"] if r["roller"] == BOT}
-    plays: list[int] = []
-    rolls: list[int] = []
-    last_human_move: int | None = None
-    for action in transcript["actions"]:
-        if action["seat"] == BOT and action["type"] == "move" and action["k"] in rolled:
-            plays.append(action["t"] - rolled[action["k"]])
-        elif action["seat"] == BOT and action["type"] == "roll" and last_human_move is not None:
-            rolls.append(action["t"] - last_human_move)
-        human_moved = action["seat"] != BOT and action["type"] == "move"
-        last_human_move = action["t"] if human_moved else None
-    return plays, rolls
-
-
-async def create_bot_game(base: str, level: str) -> dict:
-    for _ in range(300):  # the worker announces itself a moment after the server starts
-        try:
-            return await create_match(base, name="Bench", mode="single_game", bot=level)
-        except LobbyError as exc:
-            if exc.code != "no_bots":
-                raise
-            await asyncio.sleep(0.1)
-    raise RuntimeError("the bot worker never came up")
 
 
 async def run_level(base: str, level: str, concurrent: int, games: int, seed: int) -> dict:
@@ -104,8 +76,11 @@ async def run_level(base: str, level: str, concurrent: int, games: int, seed: in
             rolls.extend(r)
             done[0] += 1
             if done[0] % max(1, games // 4) == 0 or done[0] == games:
-                print(f"  {level}: {done[0]}/{games} games, {len(plays)} plays, "
-                      f"{time.monotonic() - started:.0f} s", flush=True)
+                print(
+                    f"  {level}: {done[0]}/{games} games, {len(plays)} plays, "
+                    f"{time.monotonic() - started:.0f} s",
+                    flush=True,
+                )
             if done[0] >= games:
                 enough.set()
 
@@ -116,8 +91,11 @@ async def run_level(base: str, level: str, concurrent: int, games: int, seed: in
     for task in lanes:
         task.cancel()
     outcomes = await asyncio.gather(*lanes, return_exceptions=True)
-    errors = [o for o in outcomes if isinstance(o, BaseException)
-              and not isinstance(o, asyncio.CancelledError)]
+    errors = [
+        o
+        for o in outcomes
+        if isinstance(o, BaseException) and not isinstance(o, asyncio.CancelledError)
+    ]
     if errors:
         raise errors[0]
     return {"plays": plays, "rolls": rolls, "seconds": seconds}
@@ -155,13 +133,17 @@ def main(argv: list[str] | None = None) -> None:
         redis.stop()
 
     print()
-    print(f"| level | games | plays | play p50 / p95 / max | roll p50 / p95 | "
-          f"wall time, {args.concurrent} games at once |")
+    print(
+        f"| level | games | plays | play p50 / p95 / max | roll p50 / p95 | "
+        f"wall time, {args.concurrent} games at once |"
+    )
     print("|---|---|---|---|---|---|")
     for level, f in figures.items():
         p, r = f["plays"], f["rolls"]
-        print(f"| {level} | {args.games} | {len(p)} | {pct(p, 0.5)} / {pct(p, 0.95)} / {max(p)} ms"
-              f" | {pct(r, 0.5)} / {pct(r, 0.95)} ms | {f['seconds']:.0f} s |")
+        print(
+            f"| {level} | {args.games} | {len(p)} | {pct(p, 0.5)} / {pct(p, 0.95)} / {max(p)} ms"
+            f" | {pct(r, 0.5)} / {pct(r, 0.95)} ms | {f['seconds']:.0f} s |"
+        )
 
 
 if __name__ == "__main__":

@@ -113,8 +113,8 @@ class Run:
             return
         self.redis = RedisProcess(self.tmp / "redis")
         self.redis.start()
-        for _ in range(a.start):
-            env = dict(item.split("=", 1) for item in a.server_env)
+        for i in range(a.start):
+            env = self.server_env(i)
             server = procs.Server(free_port(), self.redis.url, self.tmp, a.workers, env)
             server.start()
             self.servers.append(server)
@@ -123,6 +123,10 @@ class Run:
         self.bases = [s.base for s in self.servers]
         say(f"started redis {self.redis.url} and {a.start} server process(es) x {a.workers} "
             f"worker(s): {', '.join(self.bases)}; logs in {self.tmp}")  # fmt: skip
+
+    def server_env(self, i: int) -> dict[str, str]:
+        """The environment of started server process ``i`` (``--server-env``)."""
+        return dict(item.split("=", 1) for item in self.args.server_env)
 
     def server_pids(self) -> list[int]:
         if self.servers:
@@ -257,12 +261,7 @@ class Run:
         server: tuple[procs.Usage, procs.Usage], gens: tuple[procs.Usage, procs.Usage],
         redis: tuple[procs.Usage, procs.Usage],
     ) -> dict[str, Any]:  # fmt: skip
-        samples: dict[str, list[float]] = {}
-        counters: Counter[str] = Counter()
-        for r in reports:
-            for k, v in r["samples"].items():
-                samples.setdefault(k, []).extend(v)
-            counters.update(r["counters"])
+        samples, counters = merged(reports)
         actions = sum(len(v) for k, v in samples.items() if k in ("roll", "reveal", "move",
                                                                    "commit"))  # fmt: skip
         server_cpu = server[1].cpu - server[0].cpu
@@ -438,12 +437,24 @@ class Run:
             self.redis.stop()
 
 
+def merged(reports: list[dict[str, Any]]) -> tuple[dict[str, list[float]], Counter[str]]:
+    """The generators' reports as one: every sample by metric, every counter summed."""
+    samples: dict[str, list[float]] = {}
+    counters: Counter[str] = Counter()
+    for r in reports:
+        for k, v in r["samples"].items():
+            samples.setdefault(k, []).extend(v)
+        counters.update(r["counters"])
+    return samples, counters
+
+
 def say(text: str) -> None:
     print(text, flush=True)
 
 
-def main() -> None:
-    run = Run(parse_args())
+def main(make: Any = None, parse: Any = None) -> None:
+    """Run the benchmark: ``make(parse())``, by default this file's (bench/site.py its own)."""
+    run = (make or Run)((parse or parse_args)())
     try:
         run.run()
     finally:

@@ -40,6 +40,7 @@ from server.players.accounts import Accounts, Throttle
 from server.players.accounts_store import AccountsStore
 from server.players.challenges import Challenges
 from server.players.chat import ChatRooms
+from server.players.dice_ledger import DiceLedger
 from server.players.farming import Rules
 from server.players.friends import Friends
 from server.players.games import MyGames
@@ -158,6 +159,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         read_log=lambda m: read_log(store, m),
         rules=Rules(settings.rated_min_plays, settings.rated_pair_daily),
     )
+    # The lifetime dice audit of each account (server/players/dice_ledger.py): every match of
+    # its history counted once, the older ones backfilled when first read.
+    dice = DiceLedger(
+        accounts_store, lambda m: matches.load(m, fresh=True), lambda m: read_log(store, m)
+    )
     throttle = Throttle(account_fails=settings.login_failures)
     accounts = Accounts(accounts_store, throttle)
     ChatRooms(  # it answers chat messages and hears chat lines through the connections
@@ -215,6 +221,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.before_finish("results", results.finishing)
     # Tournaments: a tournament match's result counted once (the same mark-and-sweep).
     bus.before_finish("tournaments", tournaments.finishing)
+    # Dice: each account's lifetime dice audit counts a finished match once (the same).
+    bus.before_finish("dice", dice.finishing)
     bus.on(Committed, "metrics", tally.committed)
     bus.on(GameFinished, "metrics", tally.game_finished)
     bus.on(MatchFinished, "metrics", tally.match_finished)
@@ -222,6 +230,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bus.on(MatchFinished, "results", results.finished)
     bus.on(MatchFinished, "tournaments", tournaments.finished)
     bus.on(MatchFinished, "games", my_games.match_finished)
+    bus.on(MatchFinished, "dice", dice.finished)
     mailer = Mailer(accounts_store.redis, settings.smtp, settings.mail_from, settings.base_url)
     notes.listeners.append(mailer.noticed)
     follows = Friends(accounts_store, my_games)
@@ -261,6 +270,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.notice_hub = notice_hub
         app.state.mailer = mailer
         app.state.moderation = moderation_store
+        app.state.dice = dice
 
         tasks = [
             asyncio.create_task(clock.run(), name="clock"),
@@ -272,6 +282,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 sweep_open_matches(limits, clock.now, cancel_unjoined), name="open-matches"
             ),
             asyncio.create_task(results.sweep_forever(), name="results"),
+            asyncio.create_task(dice.sweep_forever(), name="dice"),
             asyncio.create_task(quick.sweep_forever(), name="seeks"),
             asyncio.create_task(quick.listen_forever(), name="seek-news"),
             asyncio.create_task(tournaments.sweep_forever(), name="tournaments"),

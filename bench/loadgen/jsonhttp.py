@@ -27,11 +27,33 @@ class JsonClient:
             self._pool.put_nowait(None)
 
     async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        status, reply = await self._send("POST", path, body)
+        if status >= 300:
+            raise HttpError(f"{status} {reply}")
+        return reply
+
+    async def get(self, path: str) -> tuple[int, Any]:
+        """``GET path``: the status and the JSON body (any status: the caller decides)."""
+        return await self._send("GET", path, None)
+
+    async def _send(self, method: str, path: str, body: dict[str, Any] | None) -> tuple[int, Any]:
+        """One request on a pooled connection. A kept-alive connection the server closed
+        meanwhile (uvicorn closes idle ones after 5 s) is replaced by a new one and the request
+        sent again, as a browser does."""
         conn = await self._pool.get()
         try:
-            if conn is None:
-                conn = await asyncio.open_connection(self.host, self.port)
-            status, reply = await self._request(conn, "POST", path, body)
+            for attempt in (0, 1):
+                fresh = conn is None
+                if conn is None:
+                    conn = await asyncio.open_connection(self.host, self.port)
+                try:
+                    return await self._request(conn, method, path, body)
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    conn[1].close()
+                    conn = None
+                    if fresh or attempt:
+                        raise
+            raise AssertionError("unreachable")
         except Exception:
             if conn is not None:
                 conn[1].close()
@@ -39,21 +61,21 @@ class JsonClient:
             raise
         finally:
             self._pool.put_nowait(conn)
-        if status >= 300:
-            raise HttpError(f"{status} {reply}")
-        return reply
 
     async def _request(
         self, conn: tuple[asyncio.StreamReader, asyncio.StreamWriter], method: str, path: str,
-        body: dict[str, Any],
-    ) -> tuple[int, dict[str, Any]]:  # fmt: skip
+        body: dict[str, Any] | None,
+    ) -> tuple[int, Any]:  # fmt: skip
         reader, writer = conn
-        data = json.dumps(body).encode()
-        writer.write(
-            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode()
-            + data
-        )
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+        if body is None:
+            writer.write(f"{head}\r\n".encode())
+        else:
+            data = json.dumps(body).encode()
+            writer.write(
+                f"{head}Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+                .encode() + data
+            )  # fmt: skip
         head = await reader.readuntil(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
         status = int(lines[0].split()[1])

@@ -26,6 +26,14 @@ to record, the per-address login throttle) are separate single-key commands.
                                newest ADDRESSES kept)
     fg:{u:<name>}:flags        sorted set: match ids flagged for fair play with this account,
                                by time ms (docs/fairplay.md)
+    fg:{u:<name>}:dice         hash: the lifetime dice audit's counters
+                               (server/players/dice_ledger.py): 'all:<counter>' over every
+                               match in the history, 'pub:<counter>' over the public ones
+                               (the counters of analysis.dice_audit.FIELDS, and 'matches');
+                               'fill' (history entries the backfill looked at, from the
+                               oldest), 'filled' ('1' once it reached the newest)
+    fg:{u:<name>}:dicedone     set: match ids whose rolls are in the dice counters
+    fg:{u:<name>}:dicefill     string: who is backfilling the dice counters now (expiring)
     fg:{m:<id>}:result         msgpack: the match's result for its players (set once, NX)
     fg:pair:<a>:<b>            sorted set: the rated matches between accounts <a> < <b> (names
                                lowercased) that moved the ratings, by server time ms (expiring)
@@ -34,6 +42,8 @@ to record, the per-address login throttle) are separate single-key commands.
     fg:idx:leaders             sorted set: rated human accounts by rating
     fg:idx:leaders:bots        sorted set: rated bot accounts by rating (their own pool)
     fg:idx:results             sorted set: matches whose result is still to be recorded
+    fg:idx:dice                sorted set: matches whose rolls are still to be added to their
+                               players' dice counters
     fg:idx:fairflags           sorted set: every match flagged for fair play, by time ms (the
                                flags themselves are the result's ``flags`` and ``shared``)
 """
@@ -53,6 +63,7 @@ def leaders_key(bot: bool) -> str:
     """The leaderboard index of one rating pool: humans', or bots'."""
     return BOT_LEADERS if bot else LEADERS
 RESULTS_DUE = "fg:idx:results"
+DICE_DUE = "fg:idx:dice"
 FAIR_FLAGS = "fg:idx:fairflags"
 ADDRESSES = 20
 """The addresses kept per account (the newest)."""
@@ -105,6 +116,18 @@ def addresses_key(name: str) -> str:
 
 def flags_key(name: str) -> str:
     return f"{tag(name)}:flags"
+
+
+def dice_key(name: str) -> str:
+    return f"{tag(name)}:dice"
+
+
+def dice_done_key(name: str) -> str:
+    return f"{tag(name)}:dicedone"
+
+
+def dice_fill_key(name: str) -> str:
+    return f"{tag(name)}:dicefill"
 
 
 def pair_key(a: str, b: str) -> str:
@@ -287,6 +310,9 @@ class AccountsStore:
             lock_key(name),
             addresses_key(name),
             flags_key(name),
+            dice_key(name),
+            dice_done_key(name),
+            dice_fill_key(name),
             *(session_key(name, d.decode()) for d in digests),
         ]
         await self.redis.delete(*keys)  # one slot: atomic
@@ -478,11 +504,13 @@ class AccountsStore:
         rows = await self.redis.zrevrange(leaders_key(bots), 0, count - 1, withscores=True)
         return [(m.decode(), float(s)) for m, s in rows]
 
-    async def due(self, match_id: str, at: int) -> None:
-        await self.redis.zadd(RESULTS_DUE, {match_id: at})
+    async def due(self, match_id: str, at: int, index: str = RESULTS_DUE) -> None:
+        """Mark a match due in ``index`` at ``at`` (the results still to record, or the dice
+        still to count)."""
+        await self.redis.zadd(index, {match_id: at})
 
-    async def settled(self, match_id: str) -> None:
-        await self.redis.zrem(RESULTS_DUE, match_id)
+    async def settled(self, match_id: str, index: str = RESULTS_DUE) -> None:
+        await self.redis.zrem(index, match_id)
 
     async def claim_due(
         self, now: int, lease_ms: int, count: int = 50, index: str = RESULTS_DUE

@@ -7,11 +7,14 @@ too when they ask for themselves) and the analyses stored for those games (the s
 account held): ``matches``, oldest first, each ``{match, at, games, pr, luck_adjusted}`` (the
 match's PR: the mean of its games' PRs weighted by decisions; the luck-adjusted result summed
 over its games); ``rolling``, the same weighted PR over the last :data:`ROLLING` games, after
-each match (the chart's second line); and ``dice``, the dice audit of every roll the player made
-in those matches (:mod:`analysis.dice_audit`: faces, doubles, entering from the bar, chances to
-hit, each with chi-square and p) with ``rolls``. Every roll counted is one of the match's
-fair-dice rolls: ``/api/matches/{match}/games/{n}/transcript.json`` proves each. 404
-``not_found`` for no such player.
+each match (the chart's second line). And ``dice``, the **lifetime** dice audit: every roll the
+player made in every match of their history (the public ones only, unless they ask for
+themselves), kept by :mod:`server.players.dice_ledger` (:mod:`analysis.dice_audit`: faces,
+doubles, entering from the bar, chances to hit, each with chi-square and p), with ``rolls``,
+``matches`` and ``pending`` (older history entries still to count: 0 once the backfill is
+through). Every roll counted is one of the match's fair-dice rolls:
+``/api/matches/{match}/games/{n}/transcript.json`` proves each. 404 ``not_found`` for no such
+player.
 """
 
 from __future__ import annotations
@@ -25,8 +28,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from analysis.dice_audit import audit, player_rolls
-from engine.turns import game_turns
 from protocol.errors import ErrorCode
 from server.match.history import match_record, read_log
 from server.match.store import seats_key
@@ -79,7 +80,6 @@ async def skill(request: Request) -> JSONResponse:
     rows = await redis.lrange(history_key(account.key, public=not own), 0, MATCHES - 1)
     matches: list[dict[str, Any]] = []
     per_match: list[list[tuple[float, int]]] = []
-    turns_by_seat: list[tuple[Any, int]] = []
     for raw in reversed(rows):
         entry = msgpack.unpackb(raw)
         match_id = entry["match"]
@@ -94,7 +94,6 @@ async def skill(request: Request) -> JSONResponse:
         for n, game in enumerate(record.games, start=1):
             if game.result is None:
                 continue
-            turns_by_seat.append((game_turns(game), seat))
             raw_report = await analysis_queue.report(redis, match_id, n)
             report = json.loads(raw_report) if raw_report else None
             if not report or report.get("status") != "done":
@@ -109,13 +108,9 @@ async def skill(request: Request) -> JSONResponse:
     figures = series(per_match)
     for row, (pr, rolling) in zip(matches, figures, strict=True):
         row["pr"], row["rolling"] = pr, rolling
-    rolls = []
-    for turns, seat in turns_by_seat:
-        rolls += player_rolls([turns], seat)
+    dice = await request.app.state.dice.lifetime(account.key, account.id, own)
     return JSONResponse({"player": account.name, "matches": matches,
-                         "rolling": figures[-1][1] if figures else None,
-                         "dice": {"rolls": len(rolls),
-                                  "tables": [t.as_dict() for t in audit(rolls)]}},
+                         "rolling": figures[-1][1] if figures else None, "dice": dice},
                         headers={"Cache-Control": "no-store"})
 
 

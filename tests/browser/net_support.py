@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from harness.browser import DESKTOP, PHONE
@@ -30,6 +31,20 @@ VIEW = """(() => {
           rolls: v.fairness ? v.fairness.rolls.map(r => r.check) : [],
           link: f.session.link, caughtUp: f.session.caughtUp};
 })()"""
+
+SEAT_STATE = """(() => {
+  const f = window.fairgammon;
+  if (!f || !f.session) return null;
+  const c = f.session.core, t = c.tracker;
+  return {seat: c.seat, game: t.game, k: t.k, clock: t.clock.phase, seats: t.clock.seats,
+          recommits: t.recommits, deciding: f.session.deciding,
+          pending: [...c.pending.values()].map(p => ({ticket: p.ticket, seq: p.seq,
+                    state: p.state, build: p.build, action: p.action && p.action.t})),
+          held: [...c.held.entries()].map(([g, h]) => [g, h && {n: h.n, from: h.chain.from}]),
+          asked: [...c.asked], done: [...c.done], acked: c.ackedRecommit};
+})()"""
+"""What a seat's core holds (its pending actions, chains, what it asked for): printed when
+:func:`play` times out, to tell a held action from one never sent or refused."""
 
 
 async def watch_on_desktop_and_phone(
@@ -135,6 +150,16 @@ class Seat:
     acted_at: int = -1
     log: list[str] = field(default_factory=list)
 
+    async def state(self) -> str:
+        """What the page shows and its seat core holds (for a failure's message)."""
+        listed = await self.page.eval_on_selector(
+            ".movelist", "el => ({empty: el.dataset.empty, n: el.children.length})"
+        )
+        return (
+            f"view: {await view(self.page)}; move list: {listed}; "
+            f"core: {await self.page.evaluate(SEAT_STATE)}; log: {self.log[-8:]}"
+        )
+
     async def labels(self) -> list[str]:
         return await self.page.eval_on_selector_all(
             ".movelist button.opt .mv", "els => els.map(e => e.textContent.trim())"
@@ -196,8 +221,11 @@ class Seat:
                 await self.key_step(*parse_step(labels[i]))
             else:
                 option = self.page.locator(f'.movelist button.opt[data-index="{i}"]')
-                await option.click()  # pick
-                await option.click()  # play
+                try:
+                    await option.click()  # pick
+                    await option.click()  # play
+                except PlaywrightError as exc:
+                    raise AssertionError(f"{exc}\n{await self.state()}") from None
             self.log.append(labels[i])
         end = self.page.locator("button.end")
         if await end.is_visible() and await end.is_enabled():
@@ -265,7 +293,9 @@ async def play(
             acted = bool(await s.step()) or acted
         if not acted:
             await asyncio.sleep(poll)
-    raise AssertionError(f"timed out; last views: {[await view(s.page) for s in seats]}")
+    views = [await view(s.page) for s in seats]
+    cores = [await s.page.evaluate(SEAT_STATE) for s in seats]
+    raise AssertionError(f"timed out; last views: {views}; seat cores: {cores}")
 
 
 def on_bar(v: dict[str, Any]) -> bool:

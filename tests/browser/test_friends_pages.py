@@ -103,17 +103,22 @@ async def friends_challenge_and_correspondence(net: NetPages) -> None:
     await received.locator("button.accept-challenge").click()
     await bob.wait_for_url(f"**/m/{match_id}")
 
-    # The match opens for both; each plays when it is its turn, until it is Bob's after one of
-    # Ann's turns.
+    # The match opens for both; each plays when it is its turn, until Bob has rolled after one
+    # of Ann's turns and owes his play. (Not his roll: a device without his dice chain cannot
+    # roll for him while Ann's part of that roll is deposited, docs/fairness.md section 15.)
     for page in (ann, bob):
         await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
     seats = [Seat(ann), Seat(bob)]
-    v = await play(seats, lambda vs: seats[0].turns >= 1 and to_play(vs[1], 1), timeout=90)
+
+    def bob_to_move(vs):
+        return seats[0].turns >= 1 and to_play(vs[1], 1) and vs[1]["phase"] == "moving"
+
+    v = await play(seats, bob_to_move, timeout=90)
     assert v["viewer"] == 0 and v["match"]["length"] == 3
     clock = (await bob.locator(".player.bottom .clock .time").inner_text()).strip()
     assert CORRESPONDENCE_CLOCK.match(clock), clock
     await bob.screenshot(path=SCREENSHOTS / "correspondence-match-390x844.png")
-    await bob.context.close()  # Bob goes away, owing a decision
+    await bob.context.close()  # Bob goes away, owing his play
 
     # Later, on another device with nothing stored: his games say it is his turn; he plays.
     bob2 = await net.new(DESKTOP, who="bob2")

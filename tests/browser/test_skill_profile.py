@@ -1,6 +1,7 @@
 """The profile's skill record and dice audit in Chromium against a real server with one
 analysis worker: after a signed-in player's analysed match, their profile shows the PR chart
-and the four dice-audit tables with the number of rolls; phone (390x844) and desktop
+and the four tables of the lifetime dice audit with the number of rolls and matches (to the
+player; "public matches" to a visitor); phone (390x844) and desktop
 (1440x900) screenshots go to artifacts/screenshots."""
 
 from __future__ import annotations
@@ -63,8 +64,11 @@ async def test_profile_pr_chart_and_dice_audit(net: NetPages, server) -> None:
     names = [n.split()[0] for n in await page.locator(".audit-table tr:first-child th:first-child")
              .all_inner_texts()]
     assert names == ["Faces", "Doubles", "Entering", "Chances"]
+    # The lifetime audit: the player sees every match of theirs (here the one).
     rolls = body["dice"]["rolls"]
-    assert f"{rolls} rolls" in await page.locator(".audit-card").inner_text()
+    assert (body["dice"]["matches"], body["dice"]["pending"]) == (1, 0)
+    scope = await page.locator(".audit-card .audit-scope").inner_text()
+    assert scope.startswith(f"Lifetime: {rolls} roll{'' if rolls == 1 else 's'} in 1 match (")
     faces = await page.locator(".audit-faces tr:nth-child(2) td").all_inner_texts()
     assert [int(f) for f in faces] == body["dice"]["tables"][0]["observed"]
     await page.locator(".skill-card").scroll_into_view_if_needed()
@@ -73,6 +77,9 @@ async def test_profile_pr_chart_and_dice_audit(net: NetPages, server) -> None:
     phone.set_default_timeout(WAIT)
     await phone.goto(f"{server.base}/u/skilled")
     await phone.locator(".audit-faces").wait_for()
+    # Not signed in there: the public matches' audit, said so (the match was public).
+    scope = await phone.locator(".audit-card .audit-scope").inner_text()
+    assert " in 1 public match (" in scope
     await phone.set_viewport_size(PHONE)
     assert await phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # At 360 px the profile's own head is wider than the screen, and the column with it: the

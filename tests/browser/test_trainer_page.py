@@ -1,9 +1,11 @@
 """The trainer page (/trainer) in Chromium against a real server with one analysis worker: a
 signed-in player who imported a badly played money game gets their errors as puzzles: the
 position on the board, the roll's plays (or the cube answers) to choose from, a verdict naming
-the best play, the streak and rating, the next puzzle. Phone (390x844) and desktop (1440x900)
-screenshots go to artifacts/screenshots. A guest (no account) whose browser holds the seat of a
-finished, analysed match trains on that seat's errors, the progress kept in the browser."""
+the best play, the streak and rating, the next puzzle; and, from a game of a match to 7, a cube
+quiz asked at its match score with the two answers of the decision. Phone (390x844) and desktop
+(1440x900) screenshots go to artifacts/screenshots. A guest (no account) whose browser holds
+the seat of a finished, analysed match trains on that seat's errors, the progress kept in the
+browser."""
 
 from __future__ import annotations
 
@@ -51,6 +53,13 @@ async def test_trainer_page(net: NetPages, server) -> None:
           const r = await fetch('/api/imports?name=g.mat', {method: 'POST', body: text});
           return r.json();
         }""", text)
+    # A game of a match to 7 with cube action, imported second: its cube quizzes come after
+    # the money game's puzzles (analysed meanwhile, for the check of their wording below).
+    quizzes, _ = constructed_game(("random", "random"), 4, Evaluator(), MatchOptions.match(7),
+                                  0.3, 0.3)
+    quiz_import = await page.evaluate(
+        """async (text) => (await fetch('/api/imports?name=q.mat', {method: 'POST', body: text}))
+          .json()""", matfile.export(replace(quizzes, names=("Ann", "Bob"))))
     path = f"/api/imports/{made['import']}/games/1/analysis.json"
     for _ in range(600):
         status = await page.evaluate(f"fetch('{path}').then(r => r.json()).then(b => b.status)")
@@ -98,6 +107,38 @@ async def test_trainer_page(net: NetPages, server) -> None:
     await phone.locator(".tr-choice").first.wait_for(timeout=WAIT)
     assert await phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     await phone.screenshot(path=SCREENSHOTS / "trainer-390x844.png", full_page=True)
+
+    # A cube quiz at the match score, as the page words it: the score and the two answers.
+    path = f"/api/imports/{quiz_import['import']}/games/1/analysis.json"
+    for _ in range(600):
+        status = await page.evaluate(f"fetch('{path}').then(r => r.json()).then(b => b.status)")
+        if status == "done":
+            break
+        await asyncio.sleep(0.1)
+    quiz = await page.evaluate(
+        """async () => {  // answer the puzzles before it wrongly: they come back in a minute
+          for (let i = 0; i < 60; i++) {
+            const doc = await (await fetch('/api/trainer')).json();
+            if (!doc.puzzle || doc.puzzle.quiz) return doc.puzzle;
+            await fetch('/api/trainer/answer', {method: 'POST',
+              headers: {'Content-Type': 'application/json'},
+              body: JSON.stringify({puzzle: doc.puzzle.id, answer: ''})});
+          }
+          return null;
+        }""")
+    assert quiz and quiz["quiz"] and quiz["kind"] == "cube", quiz
+    await page.goto(f"{server.base}/trainer")
+    await page.wait_for_function("window.fairgammon && window.fairgammon.trainer.puzzle()")
+    assert (await page.evaluate("window.fairgammon.trainer.puzzle()"))["id"] == quiz["id"]
+    state = quiz["state"]
+    crawford = ", Crawford" if state["crawford"] else ""
+    at = f"Cube quiz ({state['score'][0]}-{state['score'][1]} in a match to 7{crawford}): "
+    await page.locator(".tr-choice").first.wait_for()
+    # As the player reads it (inner text: a sentence, not the card's capitals of a heading).
+    words = await page.locator(".tr-question").inner_text(), await page.locator(
+        ".tr-choice").all_inner_texts()
+    assert words in ((at + "You are doubled: take or pass?", ["Take", "Pass"]),
+                     (at + "Double or not?", ["Double", "No double"])), words
 
     # A guest: a match played to the end, its seat kept by this browser as the client keeps it
     # (fairgammon.seat.<match>); the trainer shows that seat's errors, and keeps the progress.

@@ -204,12 +204,19 @@ async def died(*procs):
 
 
 async def settled(redis, tids) -> None:
-    """Until no result is due anywhere and no effect waits (the sweeps' work done)."""
-    for _ in range(200):
+    """Until no result is due anywhere and no effect waits (the sweeps' work done). Up to 60 s:
+    a result left to the sweepers waits for its lease (3 s) and the rating locks, and on a
+    loaded 2-core machine dozens of rated results end together (20 s once fell short in CI)."""
+    for _ in range(600):
         busy = await redis.zcard("fg:idx:results") + await redis.zcard("fg:idx:tournaments")
         for tid in tids:
             busy += await redis.hlen(f"fg:{{t:{tid}}}:fx")
         if not busy:
             return
         await asyncio.sleep(0.1)
-    raise AssertionError("results or effects still due")
+    due = {
+        key: await redis.zrange(key, 0, -1, withscores=True)
+        for key in ("fg:idx:results", "fg:idx:tournaments")
+    }
+    fx = {tid: await redis.hgetall(f"fg:{{t:{tid}}}:fx") for tid in tids}
+    raise AssertionError(f"results or effects still due at {time.time():.3f}: {due} {fx}")

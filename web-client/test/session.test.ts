@@ -376,6 +376,32 @@ describe('match session: a seat plays', () => {
     expect(netView(s).notice?.text).toBe('That play breaks the rules: play the dice again.');
   });
 
+  it('a correspondence seat without its chain, at its roll decision, is told to roll from its own browser', async () => {
+    const { mine, theirs } = await rigged(memoryStorage());
+    const { s, env } = session(1); // this browser holds nothing of seat 1
+    const sock = env.last;
+    sock.open();
+    welcome(sock, 'seat1', 5);
+    const day = 86_400_000;
+    sock.deliver(ev(1, 'match_created', { mode: 'match', length: 3, jacoby: false, beavers: false, move_time: day }));
+    sock.deliver(ev(2, 'seated', { seat: 0, name: 'Ann' }));
+    sock.deliver(ev(3, 'seated', { seat: 1, name: 'Bob' }));
+    sock.deliver(ev(4, 'committed', { game: 1, commitment0: mine.commitment, commitment1: theirs.commitment }));
+    sock.deliver(ev(5, 'game_started', { game: 1, crawford: false, score: [0, 0] }, clock('decide', [1], T + day)));
+    s.tracker.onRoll = 1;
+    s.tracker.k = 3;
+    s.automate();
+    await settle();
+    // It tries a new chain between rolls; the server refuses it: Ann's part of roll 3 is in.
+    const [recommit] = sock.of('recommit');
+    expect(recommit).toMatchObject({ p: { game: 1 } });
+    const message = 'roll_in_progress: re-commit between rolls, not during one';
+    sock.deliver({ t: 'reject', p: { seq: recommit!.s, code: 'bad_commitment', message } });
+    await settle();
+    expect(netView(s).notice?.text).toMatch(/^This browser does not hold your dice secret for this match/);
+    expect(netView(s).notice?.text).toContain('Roll from the browser where you played this match');
+  });
+
   it('a reload keeps counting sequence numbers from storage', () => {
     const storage = memoryStorage();
     storage.setItem(`fairgammon.seq.${MATCH}.1`, '41');

@@ -264,6 +264,11 @@ export class MatchSession {
       const name = other === null ? 'A player' : (this.tracker.names[other] ?? `Seat ${other}`);
       return `${name} continues on another device or browser: a new dice commitment from roll ${k}, checked like the first`;
     }
+    if (kind === 'recommit_refused' && this.tracker.correspondence && text.includes('roll_in_progress')) {
+      // docs/fairness.md, section 15: during this seat's roll decision the opponent's reveal of
+      // that roll is deposited, and no new chain may be committed against it.
+      return 'This browser does not hold your dice secret for this match, and in a correspondence match a new one cannot be committed while your roll is due (the opponent\'s part of it is already in). Roll from the browser where you played this match; after your roll, any device can play on.';
+    }
     return text;
   }
 

@@ -110,7 +110,7 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
         ),
       );
     }
-    kids.splice(2, 0, ...(await skillCards(p.username)));
+    kids.splice(2, 0, ...(await skillCards(p.username, p.own)));
     if (p.own) {
       kids.unshift(myNav(''));
       kids.push(deleteCard(p.username));

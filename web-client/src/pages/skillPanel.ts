@@ -1,7 +1,8 @@
 /**
  * The profile's skill record and dice audit (`GET /api/players/<name>/skill`, server/web/skill.py):
  * PR per match over time (dots) with the rolling average of the last 25 games (a line), and
- * the lifetime dice audit, one table per test with its chi-square and p.
+ * the lifetime dice audit (every match of the player's history; the public ones when someone
+ * else looks), one table per test with its chi-square and p.
  */
 
 import { h } from '../ui/dom';
@@ -29,7 +30,16 @@ interface AuditTable {
 export interface SkillDoc {
   readonly matches: readonly SkillMatch[];
   readonly rolling: number | null;
-  readonly dice: { readonly rolls: number; readonly tables: readonly AuditTable[] };
+  readonly dice: LifetimeAudit;
+}
+
+/** The lifetime dice audit: `pending` older matches are still to count (a first look at an
+ *  account with a long history: each request counts a bounded part of it). */
+export interface LifetimeAudit {
+  readonly rolls: number;
+  readonly matches: number;
+  readonly pending: number;
+  readonly tables: readonly AuditTable[];
 }
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -105,22 +115,56 @@ function auditTable(t: AuditTable): HTMLElement {
   return h('div', { class: `audit audit-${t.name}` }, h('div', { class: 'audit-scroll' }, table), h('p', { class: 'sub', text: `${t.rolls} rolls · chi-square ${t.chi2.toFixed(2)} (${t.df} df) · p ${t.p.toFixed(3)}` }));
 }
 
-/** The two cards for the profile (none when the record cannot be read). */
-export async function skillCards(name: string): Promise<HTMLElement[]> {
-  let doc: SkillDoc;
+async function skillDoc(name: string): Promise<SkillDoc | null> {
   try {
     const response = await fetch(`/api/players/${encodeURIComponent(name)}/skill`, { credentials: 'same-origin', cache: 'no-store' });
-    if (!response.ok) return [];
-    doc = (await response.json()) as SkillDoc;
+    return response.ok ? ((await response.json()) as SkillDoc) : null;
   } catch {
-    return [];
+    return null;
   }
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The audit card's body: what it covers (lifetime; the public matches for others), the tables,
+ *  and how many older matches are still being counted. */
+export function auditBody(dice: LifetimeAudit, own: boolean): HTMLElement {
+  const scope = own ? plural(dice.matches, 'match', 'matches') : plural(dice.matches, 'public match', 'public matches');
+  const lines: HTMLElement[] = [
+    h('p', { class: 'sub audit-scope', text: `Lifetime: ${plural(dice.rolls, 'roll', 'rolls')} in ${scope} (each game's opening roll aside), every one proven by its game's transcript.` }),
+  ];
+  if (dice.pending) lines.push(h('p', { class: 'sub audit-pending', text: `Counting older matches: ${dice.pending} still to look at…` }));
+  if (dice.rolls) lines.push(...dice.tables.map(auditTable));
+  else if (!dice.pending) lines.push(h('p', { class: 'sub', text: 'No rolls yet.' }));
+  return h('div', { class: 'audit-body' }, ...lines);
+}
+
+/** While older matches are being counted, ask again (each answer counts a bounded part) and
+ *  show each step, until none is left or the count stops moving. */
+async function followBackfill(name: string, own: boolean, body: HTMLElement, first: LifetimeAudit): Promise<void> {
+  let last = first;
+  for (let stalled = 0; last.pending > 0 && stalled < 5 && body.isConnected; ) {
+    if (stalled) await new Promise((r) => setTimeout(r, 1000)); // another reader is counting them
+    const doc = await skillDoc(name);
+    if (!doc) return;
+    stalled = doc.dice.pending < last.pending ? 0 : stalled + 1;
+    last = doc.dice;
+    const next = auditBody(last, own);
+    body.replaceWith(next);
+    body = next;
+  }
+}
+
+/** The two cards for the profile (none when the record cannot be read); `own`: the player's
+ *  own profile (their private matches are in the audit). */
+export async function skillCards(name: string, own = false): Promise<HTMLElement[]> {
+  const doc = await skillDoc(name);
+  if (!doc) return [];
   const analysed = doc.matches.filter((m) => m.pr !== null);
   const chart = analysed.length
     ? h('div', {}, prChart(doc.matches), h('p', { class: 'sub', text: `PR per match (dots) and over the last 25 games (line): ${doc.rolling === null ? '–' : doc.rolling.toFixed(1)}.` }), luckChart(doc.matches), h('p', { class: 'sub luck-sum', text: `Luck-adjusted result per match (bars) and in all (line): ${doc.matches.reduce((a, m) => a + m.luck_adjusted, 0).toFixed(2)} points; last match ${doc.matches.at(-1)?.luck_adjusted.toFixed(2) ?? '–'}.` }))
     : h('p', { class: 'sub', text: 'No analysed match yet.' });
-  const audit = doc.dice.rolls
-    ? h('div', {}, h('p', { class: 'sub', text: `${doc.dice.rolls} rolls (each game's opening roll aside), every one proven by its game's transcript.` }), ...doc.dice.tables.map(auditTable))
-    : h('p', { class: 'sub', text: 'No rolls yet.' });
+  const audit = auditBody(doc.dice, own);
+  if (doc.dice.pending) void followBackfill(name, own, audit, doc.dice);
   return [h('section', { class: 'card skill-card' }, h('h2', { text: 'Skill (PR)' }), chart), h('section', { class: 'card audit-card' }, h('h2', { text: 'Dice audit' }), audit)];
 }
