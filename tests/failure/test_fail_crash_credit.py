@@ -5,9 +5,11 @@ real resume takes about a second). The match is credited the gap from the dead p
 heartbeat until the seat was back — once, as the event ``clock_credit`` — so the player on
 move keeps its clock: the positive control is the same clock before the credit arrived, which
 had lost the whole gap. A spectator of protocol version 3 (before ``clock_credit``) is sent a
-snapshot with the new deadline instead. And a player with half a second left when its server died is
-not forfeited while it comes back (the deadline and its lag allowance pass meanwhile: the
-sweeper of the other process holds the deadline), then moves in time on the credited clock."""
+snapshot with the new deadline instead. A player with under a second left when its server
+died is not forfeited while it comes back (the deadline and its lag allowance pass meanwhile:
+the sweeper of the other process holds the deadline), then moves in time on the credited
+clock. And when the only process is killed and started again, the outage goes to the server
+clock and is not credited twice."""
 
 from __future__ import annotations
 
@@ -188,7 +190,7 @@ async def test_a_sigkilled_process_costs_the_player_on_move_no_clock(tmp_path):
             s.start()
         plenty, short, only = await asyncio.gather(
             crash_on_move(stacks[0], left_ms=None, reopens=1.0),
-            crash_on_move(stacks[1], left_ms=500, reopens=1.0, grace_ms=300),
+            crash_on_move(stacks[1], left_ms=800, reopens=1.5, grace_ms=300),
             restart_on_move(stacks[2]),
         )
     finally:
@@ -203,7 +205,7 @@ async def test_a_sigkilled_process_costs_the_player_on_move_no_clock(tmp_path):
         assert -300 <= f.lost <= 150, f
     # The short clock's deadline and its lag allowance (here 300 ms) had passed when the seat
     # was back: the other process's sweeper would have forfeited it but for the hold.
-    assert short.left <= 500 and short.late > 300 + 100, short
+    assert short.left <= 800 and short.late > 300 + 100, short
     print(
         f"\nSIGKILL with a move due: clock lost {plenty.uncredited} ms before the credit "
         f"({plenty.credit} ms credited), {plenty.lost} ms after; with {short.left} ms left, "
