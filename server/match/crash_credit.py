@@ -59,7 +59,7 @@ SILENT_MS = 300
 (a live one beats every 250 ms, and holding a slow one only waits for its next beat; the
 credit itself needs :data:`core.DEAD_AFTER_MS`)."""
 VERDICT_SECONDS = 30.0
-"""How long a process found dead (or alive) stays so for the seats that come back after."""
+"""How long a process found dead stays so for the seats that come back after."""
 
 
 def connection_id(process: str, token: str) -> str:
@@ -152,7 +152,8 @@ class CrashCredits:
 
     async def _verdict(self, process: str) -> tuple[int, int] | None:
         """``(last beat, found dead)`` (server times) if ``process`` died, else None; one look
-        per process for all the seats it served."""
+        per process for all the seats it served. A death is remembered a while; "alive" only
+        for the seats that asked during the look (the process may die the next moment)."""
         now = time.monotonic()
         for name, (at, _) in list(self._verdicts.items()):
             if now - at > VERDICT_SECONDS:
@@ -161,7 +162,13 @@ class CrashCredits:
         if known is None:
             known = (now, asyncio.ensure_future(self._look(process)))
             self._verdicts[process] = known
-        return await asyncio.shield(known[1])
+        death = None
+        try:
+            death = await asyncio.shield(known[1])
+        finally:
+            if death is None and self._verdicts.get(process) is known:
+                del self._verdicts[process]
+        return death
 
     async def _look(self, process: str) -> tuple[int, int] | None:
         last = await self.store.process_beat(process)

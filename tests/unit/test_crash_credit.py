@@ -6,6 +6,7 @@ gap (nor :data:`MAX_CRASH_CREDIT_MS`)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import replace
 
@@ -23,6 +24,7 @@ from server.machine import core, serial
 from server.machine.commands import CrashCredit, Join, record_kind, recorded_command
 from server.machine.state import CREDITED_KEPT, Config, MatchState, owing, reserve_owed
 from server.machine.view import public_view
+from server.match.crash_credit import CrashCredits
 from server.match.stored import command_record
 
 MID = "00112233445566778899aabbccddeeff"
@@ -181,3 +183,52 @@ def test_the_credit_comes_off_the_time_charged_to_the_reserve():
     moved = core.apply(step.state, command, T + 45_000)
     assert isinstance(moved, core.Accepted)
     assert moved.state.reserves[seat] == reserve - 13_000
+
+
+# ---------------------------------------------------------------- the shell's look
+
+
+class FakeClock:
+    process = "me"
+    credit = 0
+    t = 10_900
+
+    def now(self) -> int:
+        return self.t
+
+
+class FakeStore:
+    def __init__(self) -> None:
+        self.beats: dict[str, int] = {"a": 10_000}
+        self.reads = 0
+
+    async def process_beat(self, process: str) -> int | None:
+        self.reads += 1
+        return self.beats.get(process)
+
+
+class FakeMatches:
+    def __init__(self) -> None:
+        self.clock, self.store = FakeClock(), FakeStore()
+
+
+async def test_a_process_is_found_dead_once_for_all_its_seats_and_alive_only_for_now():
+    matches = FakeMatches()
+    credits = CrashCredits(matches, asyncio.ensure_future)  # type: ignore[arg-type]
+
+    async def beats_again() -> None:
+        await asyncio.sleep(0.05)
+        matches.store.beats["a"] = 11_000
+
+    # Two seats of "a" come back while its record is 0.9 s old: one look (wait until it is
+    # 1 s old), and "a" beat meanwhile: alive, for both; not remembered.
+    again = asyncio.ensure_future(beats_again())
+    assert await asyncio.gather(credits._verdict("a"), credits._verdict("a")) == [None, None]
+    await again
+    assert matches.store.reads == 2 and "a" not in credits._verdicts
+    # Later "a" stops beating: dead, from its last beat, and remembered for the next seats.
+    matches.clock.t = 12_500
+    assert await credits._verdict("a") == (11_000, 12_500)
+    assert await credits._verdict("a") == (11_000, 12_500) and matches.store.reads == 3
+    # A process without a record (stopped gracefully, or unknown): never dead.
+    assert await credits._verdict("b") is None
