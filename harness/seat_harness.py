@@ -21,7 +21,7 @@ from protocol.client import seat as sc
 from protocol.errors import ErrorCode
 from protocol.fairdice import GameId, HashChain
 from server.machine import core
-from server.machine.commands import Join
+from server.machine.commands import CrashCredit, Join
 from server.machine.state import Config
 from server.match.gateway import to_command
 
@@ -245,6 +245,32 @@ class Room:
         for e in outcome.events:
             for other in self.clients:
                 self.to(other, e)
+
+    def crash(self, c: Client) -> int:
+        """The server process serving ``c`` dies (its last heartbeat: now): the link drops,
+        ``c`` reconnects to another process, which credits the match once the dead one has
+        missed its beats for a second (``CrashCredit``, as server.match.crash_credit does).
+        Returns the credit (ms; 0: refused, the seat owed nothing)."""
+        since = self.server_ms
+        self.drop(c)
+        while not c.core.welcomed:
+            self.advance(0.05)
+        back = self.server_ms
+        self.advance(max(0.0, (since + core.DEAD_AFTER_MS - self.server_ms) / 1000))
+        seat = c.core.seat
+        assert seat is not None
+        command = CrashCredit(seat, process="dead", since=since, seen=self.server_ms, back=back)
+        try:
+            outcome = core.apply(self.state, command, self.server_ms)
+        except core.Rejected:
+            return 0
+        assert isinstance(outcome, core.Accepted)
+        self.state = outcome.state
+        self.log += outcome.events
+        for e in outcome.events:
+            for other in self.clients:
+                self.to(other, e)
+        return outcome.events[-1].data.ms  # type: ignore[union-attr]
 
     def advance(self, seconds: float, step: float = 0.05) -> None:
         """Move the clock, waking cores and reconnecting them when they ask."""

@@ -17,7 +17,7 @@ import msgpack
 NEWER_FIELDS: dict[str, frozenset[str]] = {
     "server.machine.state.Config": frozenset({"arranged", "connect_by", "days"}),
     "server.machine.state.Dice": frozenset({"held"}),
-    "server.machine.state.MatchState": frozenset({"ahead", "updated", "vacation"}),
+    "server.machine.state.MatchState": frozenset({"ahead", "updated", "vacation", "credited"}),
 }
 """Fields added after the map form replaced the positional one: no value stored in the
 positional form has them (they load with their defaults). The legacy writer leaves them out

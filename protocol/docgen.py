@@ -13,7 +13,7 @@ mention of the protocol version, ``protocol.limits.PROTOCOL_VERSION``)::
 >>> print(render(doc).splitlines()[2])
 | code | name | meaning | reconnect? |
 >>> render("version <!-- value:protocol-version -->1<!-- /value:protocol-version -->")
-'version <!-- value:protocol-version -->3<!-- /value:protocol-version -->'
+'version <!-- value:protocol-version -->4<!-- /value:protocol-version -->'
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from protocol.http_errors import STATUS, HttpCode
 from protocol.refusals import PLAYER_WORDS
 from protocol.registry import EVENT_KINDS, MESSAGES, NESTED, Direction, Envelope, MessageType
 from protocol.schema import Field, struct_spec
-from protocol.versions import ADDED, SUNSET
+from protocol.versions import ADDED, KINDS_ADDED, SUNSET
 
 _BLOCK = re.compile(
     r"(<!-- generated:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /generated:(?P=name) -->)",
@@ -174,15 +174,19 @@ def limit_table() -> str:
 
 
 def version_table() -> str:
-    """Each version spoken, what it added to existing maps, and the deprecated ones' last day
-    (``protocol.versions``)."""
-    rows = ["| `hello.proto` | fields added to existing maps | kept until |", "|---|---|---|"]
+    """Each version spoken, what it added to existing maps and which event kinds it added to
+    every match, and the deprecated ones' last day (``protocol.versions``)."""
+    rows = [
+        "| `hello.proto` | fields added to existing maps | event kinds added | kept until |",
+        "|---|---|---|---|",
+    ]
     for v in limits.PROTOCOL_VERSIONS:
         added = ", ".join(
             f"`{where}.{name}`" for where, names in ADDED.get(v, {}).items() for name in names
         )
+        kinds = ", ".join(f"`{k}`" for k in KINDS_ADDED.get(v, ()))
         until = SUNSET.get(v, "newest" if v == limits.PROTOCOL_VERSION else "not deprecated")
-        rows.append(f"| {v} | {added or '—'} | {until} |")
+        rows.append(f"| {v} | {added or '—'} | {kinds or '—'} | {until} |")
     return "\n".join(rows) + "\n"
 
 

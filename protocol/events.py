@@ -324,6 +324,18 @@ class Vacation:
     ]
 
 
+@event("clock_credit")
+@dataclass(frozen=True, slots=True)
+class ClockCredit:
+    """A server process that served ``seat`` died (or froze) while ``seat`` owed the decision
+    due: the clock stood still from that process's last heartbeat until the seat was back on
+    another process, ``ms`` in all. The decision is due that much later (the event's clock has
+    the new deadline). At most once per match and dead process (protocol version 4)."""
+
+    seat: Annotated[Seat, "the seat whose server process died"]
+    ms: Annotated[int, Int(1, L.MAX_CRASH_CREDIT_MS), "how much later the decision is due (ms)"]
+
+
 Decision = Literal[
     "waiting", "commit", "rolloff", "decide", "reveal", "move", "take", "resign", "over"
 ]
@@ -404,6 +416,7 @@ EventData = (
     | RematchOffered
     | RolloffAhead
     | Vacation
+    | ClockCredit
 )
 """The data of any event."""
 
@@ -411,6 +424,7 @@ __all__ = [
     "PLAYER_DECISIONS",
     "Beavered",
     "Clock",
+    "ClockCredit",
     "CommitReceived",
     "Committed",
     "Dice",

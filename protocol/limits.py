@@ -15,11 +15,13 @@ True
 
 from __future__ import annotations
 
-PROTOCOL_VERSION = 3
-"""The value of `hello.proto` this code speaks (version 3: correspondence matches)."""
+PROTOCOL_VERSION = 4
+"""The value of `hello.proto` this code speaks (version 4: the crash credit, `clock_credit`)."""
 
-PROTOCOL_VERSIONS = (1, 2, 3)
-"""The values of `hello.proto` a server accepts. Version 2 is version 3 without
+PROTOCOL_VERSIONS = (1, 2, 3, 4)
+"""The values of `hello.proto` a server accepts. Version 3 is version 4 without the event kind
+`clock_credit`: a client of version 3 or older is sent a snapshot in its place
+(protocol/versions.py). Version 2 is version 3 without
 correspondence matches: every frame of any other match is the same in both, and a version-2
 `hello` for a correspondence match is refused `unsupported_version` (its decoder would refuse
 the match's `move_time`, and it could not deposit reveals: docs/protocol.md, "Correspondence").
@@ -31,6 +33,10 @@ RESERVE_VERSION = 2
 
 CORRESPONDENCE_VERSION = 3
 """The lowest `hello.proto` that may take part in a correspondence match."""
+
+CREDIT_VERSION = 4
+"""The lowest `hello.proto` that is sent `clock_credit` events (an older client gets a snapshot
+in place of each)."""
 
 MAX_FRAME_SIZE = 16 * 1024
 """Default largest accepted frame in bytes, both directions. The server may pass its own value
@@ -116,6 +122,11 @@ CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7)
 
 MAX_RESERVE_MS = 3_600_000
 """Largest time reserve (per player, for the whole match) a match can be created with."""
+
+MAX_CRASH_CREDIT_MS = 10_000
+"""Most clock one crash of a server process credits a match (`clock_credit.ms`): a client
+leaves a dead or frozen server within 6 s and resumes on another at once, so a seat that takes
+longer to come back was away for reasons of its own."""
 
 MAX_HTTP_BODY_BYTES = 4096
 """Largest JSON body of an HTTP API request, in bytes: a longer one is answered 413

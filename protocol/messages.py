@@ -56,8 +56,9 @@ class Hello:
     proto: Annotated[
         int,
         Const(L.PROTOCOL_VERSION, ErrorCode.UNSUPPORTED_VERSION, also=L.PROTOCOL_VERSIONS),
-        "protocol version (other values: unsupported_version; 2 for any match but a "
-        "correspondence match; 1, deprecated, for a match with no time reserve either)",
+        "protocol version (other values: unsupported_version; 3 for any match, sent a "
+        "snapshot in place of each clock_credit; 2 for any match but a correspondence match; "
+        "1, deprecated, for a match with no time reserve either)",
     ]
     match: MatchId
     token: Annotated[str | None, Nullable(TOKEN), "the seat token, nil to watch as a spectator"]

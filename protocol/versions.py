@@ -7,7 +7,10 @@ Version 2 added the time reserve: ``match_created.reserve`` (so also the snapsho
 ``game.clock``). A version-1 client takes part only in matches without a reserve (its
 ``hello`` for another match is refused ``unsupported_version``), and :func:`for_version` takes
 those fields out of every frame it is sent, so it receives exactly the frames version 1 had.
-Version 3 added no field to any frame of a match an older client may play.
+Version 3 added no field to any frame of a match an older client may play. Version 4 added the
+event kind ``clock_credit`` (:data:`KINDS_ADDED`): a client of an older version is sent, in place
+of such an event, a snapshot of the match (which has the new deadline); the server builds it
+(:class:`server.match.crash_credit.SnapshotInstead`), :func:`lacks_kind` tells which frames.
 
 >>> from protocol.codec import encode
 >>> from protocol.events import Clock, Passed
@@ -35,6 +38,12 @@ ADDED: dict[int, dict[str, tuple[str, ...]]] = {
 }
 """The fields each version added to existing maps (the map named as the docs' tables name it),
 for the docs and for :func:`for_version`."""
+
+KINDS_ADDED: dict[int, tuple[str, ...]] = {
+    4: ("clock_credit",),
+}
+"""The event kinds each version added to matches an older client may play: a client of an
+older version is sent a snapshot in place of each such event (:func:`lacks_kind`)."""
 
 SUNSET: dict[int, str] = {1: "2027-06-30"}
 """The deprecated versions and the last day (UTC) a server is promised to speak each: at least
@@ -70,6 +79,31 @@ def for_version(frame: bytes, proto: int) -> bytes:
         changed |= _drop(state.get("settings"), ADDED[2]["match_created"])
         changed |= _drop((state.get("game") or {}).get("clock"), ADDED[2]["clock"])
     return msgpack.packb(obj, use_bin_type=True) if changed else frame
+
+
+_LATER_KINDS: dict[int, tuple[bytes, ...]] = {
+    proto: tuple(
+        kind.encode() for v, kinds in KINDS_ADDED.items() if v > proto for kind in kinds
+    )
+    for proto in PROTOCOL_VERSIONS
+}
+
+
+def lacks_kind(frame: bytes, proto: int) -> bool:
+    """Whether ``frame`` is an event of a kind that version ``proto`` does not have.
+
+    >>> from protocol.codec import encode
+    >>> from protocol.events import Clock, ClockCredit
+    >>> from protocol.messages import Event
+    >>> frame = encode(Event(v=9, data=ClockCredit(0, 800), next=Clock("move", (0,), 123)))
+    >>> lacks_kind(frame, 3), lacks_kind(frame, 4)
+    (True, False)
+    """
+    later = _LATER_KINDS.get(proto, ())
+    if not any(kind in frame for kind in later):
+        return False  # (the cheap test: no such name anywhere in the frame)
+    obj = msgpack.unpackb(frame, raw=False)
+    return obj.get("t") == "event" and obj.get("k", "").encode() in later
 
 
 def _drop(fields: Any, names: tuple[str, ...]) -> bool:

@@ -133,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # A rematch of a match against the computer is one too (the bot's level is carried over).
     rematches = Rematches(matches, labels=(botmatch.BOT_FIELD,))
     gateway = Gateway(settings, matches)
+    matches.hold = gateway.crashes.holding  # a dead process's seat: its deadline waits for it
     limits = LobbyLimits(
         store,
         Limits(
@@ -300,7 +301,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await bus.drain()  # the listeners' pending work (analysis queued, results recorded)
             await cancel_all(tasks)  # one cancel() is not always enough: see server.ops.tasks
             with contextlib.suppress(Exception):
-                await store.mark_stopped()  # the restart's downtime will be credited
+                await store.mark_stopped(clock.process)  # the restart's downtime will be credited
             await hub.stop()
             await notice_hub.close()
             await store.close()

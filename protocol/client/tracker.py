@@ -66,6 +66,9 @@ class Tracker:
     """Correspondence: ``(game, k)`` when the next game's roll-off wants each seat's reveal
     ``k`` (its last ``rolloff_ahead``); None before, once that game started, or after a
     snapshot (which does not say)."""
+    last_credit: pe.ClockCredit | None = None
+    """The last ``clock_credit``: whose server process died, and how much later its decision is
+    due (the clock, from the event's ``n``, has the new deadline)."""
     _beavered: bool = False
 
     # ---------------------------------------------------------------- queries
@@ -227,3 +230,6 @@ class Tracker:
 
     def _on_RematchOffered(self, d: pe.RematchOffered) -> None:
         self.rematch = d
+
+    def _on_ClockCredit(self, d: pe.ClockCredit) -> None:
+        self.last_credit = d

@@ -136,6 +136,22 @@ class Vacation(Command):
     until: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CrashCredit(Command):
+    """From the server, never a client: the process ``process`` that served ``seat`` died.
+    Its last heartbeat was at ``since`` and was still its last at ``seen`` (server times: it
+    missed its beats that long); the seat was back, on another process, at ``back``. If the
+    seat owes the decision due, its clock stood still from ``since`` (or the match's last
+    transition, if later) until ``back``: the deadline moves on by that much, at most
+    :data:`protocol.limits.MAX_CRASH_CREDIT_MS`, once per match and dead process
+    (:func:`server.machine.core.apply`; the shell is :mod:`server.match.crash_credit`)."""
+
+    process: str = ""
+    since: int = 0
+    seen: int = 0
+    back: int = 0
+
+
 GameCommand = (
     Commit | Recommit | Roll | Reveal | Double | Take | Drop | Beaver | MovePlay | Resign
     | ResignReply
@@ -167,6 +183,7 @@ RECORD_KINDS: dict[str, type[Command]] = {
     "OfferRematch": OfferRematch,
     "DeclineRematch": DeclineRematch,
     "Vacation": Vacation,
+    "CrashCredit": CrashCredit,
 }
 """The stable name of each command's kind in the log's command records, ``[kind, body, server
 time]`` (written by :func:`server.match.stored.command_record`, read by

@@ -44,12 +44,14 @@ from protocol.fairdice import (
     derive_dice,
     link_ok,
 )
+from protocol.limits import MAX_CRASH_CREDIT_MS
 from protocol.messages import Event
 from server.machine import serial
 from server.machine.commands import (
     Beaver,
     Command,
     Commit,
+    CrashCredit,
     DeclineRematch,
     Double,
     Drop,
@@ -67,6 +69,7 @@ from server.machine.commands import (
     Vacation,
 )
 from server.machine.state import (
+    CREDITED_KEPT,
     Config,
     Dice,
     HeldRoll,
@@ -79,6 +82,9 @@ from server.machine.state import (
 from server.machine.view import settings
 
 LINK_BYTES = 32
+DEAD_AFTER_MS = 1_000
+"""A server process whose heartbeat (every 250 ms) is this old has died (or froze): what a
+:class:`CrashCredit` must show (as the clock's ``outage_ms`` for all processes at once)."""
 
 
 class Rejected(Exception):
@@ -161,9 +167,11 @@ def apply(state: MatchState, command: Command, now: int) -> Accepted | Duplicate
         return _offer_rematch(state, command, now)
     if state.is_over:
         raise Rejected(ErrorCode.MATCH_OVER, "the match is over")
-    # The lag allowance: the command's measured round trip, at most the match's allowance.
+    # The lag allowance: the command's measured round trip, at most the match's allowance. (A
+    # crash credit is in time as long as the deadline it credits is: _crash_credit.)
     allowance = min(max(command.lag_ms, 0), state.config.grace_ms)
-    if state.deadline is not None and now > state.deadline + allowance:
+    late = not isinstance(command, CrashCredit)
+    if late and state.deadline is not None and now > state.deadline + allowance:
         raise Rejected(ErrorCode.TOO_LATE, "the deadline has passed")
     handler = _HANDLERS.get(type(command))
     if handler is None:
@@ -716,6 +724,37 @@ def _vacation(tx: _Tx, cmd: Vacation) -> None:
     tx.emit(pe.Vacation(seat, cmd.until if cmd.until > now else None))
 
 
+def _crash_credit(tx: _Tx, cmd: CrashCredit) -> None:
+    """The process that served ``cmd.seat`` died: if the seat owes the decision due, that
+    decision is due later by the time its clock ran while the seat could not act, from the
+    dead process's last heartbeat (or the match's last transition, if later) until the seat
+    was back, at most :data:`MAX_CRASH_CREDIT_MS`. Once per match and dead process. It may
+    come after the deadline (the sweeper holds a deadline whose seat's process died:
+    :mod:`server.match.crash_credit`), not after the credited one and its lag allowance."""
+    state = tx.state
+    if not cmd.process:
+        raise Rejected(ErrorCode.BAD_FIELD, "a crash credit names the process that died")
+    if cmd.process in state.credited:
+        raise Rejected(ErrorCode.DUPLICATE, f"the crash of process {cmd.process} was credited")
+    if cmd.seen - cmd.since < DEAD_AFTER_MS:
+        raise Rejected(
+            ErrorCode.FORBIDDEN,
+            f"process {cmd.process} beat {cmd.seen - cmd.since} ms before: it did not die",
+        )
+    seats, _ = owing(state)
+    if cmd.seat not in seats or state.deadline is None:
+        raise Rejected(ErrorCode.NO_DECISION, "this seat owes no decision: no clock to credit")
+    gap = min(cmd.back, tx.now) - max(cmd.since, state.updated)
+    if gap <= 0:
+        raise Rejected(ErrorCode.NO_DECISION, "the decision began after the seat was back")
+    credit = min(gap, MAX_CRASH_CREDIT_MS)
+    if tx.now > state.deadline + credit + state.config.grace_ms:
+        raise Rejected(ErrorCode.TOO_LATE, "the deadline had passed even with the credit")
+    tx.shift = credit
+    tx.state = replace(state, credited=(*state.credited, cmd.process)[-CREDITED_KEPT:])
+    tx.emit(pe.ClockCredit(cmd.seat, credit))
+
+
 def _decline_rematch(tx: _Tx, cmd: DeclineRematch) -> None:
     if tx.state.config.rematch_of is None:
         raise Rejected(ErrorCode.WRONG_PHASE, "this match is not a rematch")
@@ -806,6 +845,7 @@ _HANDLERS: dict[type, Callable[[_Tx, Any], None]] = {
     Leave: _leave,
     DeclineRematch: _decline_rematch,
     Vacation: _vacation,
+    CrashCredit: _crash_credit,
 }
 
 __all__ = [

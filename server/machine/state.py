@@ -115,6 +115,10 @@ class Dice:
         return bool(self.held) and self.held[-1].d0 != self.held[-1].d1
 
 
+CREDITED_KEPT = 8
+"""How many credited crashes a match remembers (:attr:`MatchState.credited`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """One match. ``version`` is the number of events so far (the last event's version).
@@ -153,6 +157,9 @@ class MatchState:
     # Correspondence: when each seat's vacation ends (server time, 0 for none). While it lasts
     # the seat's clock stands still: a decision it owes is due that much later.
     vacation: tuple[int, int] = (0, 0)
+    # The server processes whose crash this match was credited for (``CrashCredit``), newest
+    # last, at most :data:`CREDITED_KEPT`: a crash is credited once however often it is told.
+    credited: tuple[str, ...] = ()
 
     @property
     def is_over(self) -> bool:

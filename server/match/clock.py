@@ -30,6 +30,7 @@ tests/failure/test_fail_store_notice.py), where the socket timeout alone took 5 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 
@@ -79,6 +80,9 @@ class ServerClock:
         self.outage_ms = outage_ms
         self.stall_seconds = stall_seconds
         self.credit = 0
+        self.process = secrets.token_hex(4)
+        """This server process's id (new at every start): its heartbeat keeps a liveness record
+        under it, and its connections' ids begin with it (:mod:`server.match.crash_credit`)."""
         self._redis_ok = False
         self.on_change: Callable[[bool], None] | None = None
         """Called when Redis becomes unreachable (False) or reachable again (True)."""
@@ -104,7 +108,9 @@ class ServerClock:
 
     async def beat(self) -> None:
         """One heartbeat; raises if Redis is unreachable."""
-        self.credit = await self.store.heartbeat(wall_ms(), self.outage_ms, self.beat_ms)
+        self.credit = await self.store.heartbeat(
+            wall_ms(), self.outage_ms, self.beat_ms, self.process
+        )
         instance = self.store.instance
         if instance != self.instance:
             before, self.instance = self.instance, instance

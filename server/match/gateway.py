@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import secrets
 import time
 from typing import Any
 
@@ -31,6 +32,7 @@ from protocol.close_codes import CloseCode
 from protocol.errors import DecodeError, ErrorCode
 from protocol.limits import (
     CORRESPONDENCE_VERSION,
+    CREDIT_VERSION,
     MAX_BAD_FRAMES,
     PROTOCOL_VERSION,
     RESERVE_VERSION,
@@ -41,7 +43,8 @@ from server.machine import core
 from server.machine.state import MatchState
 from server.machine.view import public_view
 from server.match.connections import Connection, Connections
-from server.match.hub import Follower
+from server.match.crash_credit import CrashCredits, SnapshotInstead, connection_id
+from server.match.hub import Follower, Sink
 from server.match.outbox import Outbox
 from server.match.presence import PresenceBook, RawPresence, greeting, statuses
 from server.match.rewind import Rewind
@@ -80,6 +83,7 @@ class Gateway:
         self.presence = PresenceBook(self.store, matches, spawn, settings.gone_after_seconds)
         self.connections.on_note("seat", self._seat_taken)
         self.rewind = Rewind(matches, self.connections)
+        self.crashes = CrashCredits(matches, spawn)
         self.degraded_since: int | None = None
         """Server time since when this process cannot reach the store (None: it can)."""
         self._lost_at = 0.0
@@ -96,7 +100,11 @@ class Gateway:
             await ws.close(code=CloseCode.POLICY_VIOLATION)
             return
         await ws.accept()
-        conn = Connection(ws, Outbox(ws.send_bytes, self.settings.send_queue_frames))
+        conn = Connection(
+            ws,
+            Outbox(ws.send_bytes, self.settings.send_queue_frames),
+            id=connection_id(self.matches.clock.process, secrets.token_hex(6)),
+        )
         conn.task = asyncio.current_task()
         conn.outbox.on_overflow = lambda: self.connections.spawn(self._too_slow(conn))
         conn.outbox.start()
@@ -344,11 +352,18 @@ class Gateway:
                 )
                 return False
         conn.match_id, conn.seat = match_id, seat
+        before = b""
         if seat is not None:
             online = codec.encode(m.Presence(seat, "online", None))
-            conn.generation = await self.store.take_seat(match_id, seat, conn.id, online)
+            conn.generation, before = await self.store.take_seat(match_id, seat, conn.id, online)
             self._take_seat(conn)
-        conn.follower = Follower(self.store, match_id, conn.outbox)
+        sink: Sink = conn.outbox
+        if hello.proto < CREDIT_VERSION:
+            # An event of a kind its version lacks reaches it as a snapshot instead.
+            legacy = SnapshotInstead(conn.outbox, hello.proto, lambda: self.connections.spawn(
+                self._snapshot_instead(conn, legacy)))  # fmt: skip
+            sink = legacy
+        conn.follower = Follower(self.store, match_id, sink)
         await self.matches.hub.follow(match_id, conn.follower)
         # Read again after subscribing: every event after this state reaches the follower.
         joining = await self.store.joining(match_id, seat)
@@ -362,6 +377,8 @@ class Gateway:
             m.Welcome(conn.role, match_id, state.version, self.matches.now(), last_seq or None)
         )
         conn.told_degraded = False  # a welcome means the store is reachable
+        if seat is not None:
+            self.crashes.seat_back(match_id, seat, before)  # its old process died?
         self._resume(conn, state, hello.last_v, joining.presence)
         conn.probe_ms = _monotonic_ms()
         conn.send_message(m.Probe(conn.probe_ms))
@@ -392,6 +409,23 @@ class Gateway:
             return
         conn.send_message(m.Snapshot(state.version, public_view(state, statuses(presence))))
         conn.follower.start(state.version + 1, state.version)
+
+    async def _snapshot_instead(self, conn: Connection, sink: SnapshotInstead) -> None:
+        """A snapshot in place of an event the connection's protocol version lacks (and of
+        the events held back meanwhile), as if it had asked ``resync``."""
+        try:
+            state = await self.matches.load(conn.match_id, fresh=True)
+            presence = await self.store.presence(conn.match_id)
+        except Exception:  # (the store is lost: the client resumes once it is back)
+            await self._close(
+                conn, CloseCode.TRY_AGAIN_LATER, ErrorCode.RETRY_LATER, "storage unavailable"
+            )
+            return
+        if conn.closing or conn.follower is None:
+            return
+        held = sink.taken()
+        conn.send_message(m.Snapshot(state.version, public_view(state, statuses(presence))))
+        conn.follower.start(state.version + 1, max(state.version, held))
 
     def _take_seat(self, conn: Connection) -> None:
         assert conn.seat is not None

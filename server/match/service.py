@@ -19,7 +19,7 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import msgpack
@@ -29,7 +29,7 @@ from protocol.errors import ErrorCode
 from protocol.limits import DAY_MS, MAX_NAME_CHARS
 from protocol.messages import Event
 from server.machine import core, serial
-from server.machine.commands import Command, Join, Leave
+from server.machine.commands import Command, CrashCredit, Join, Leave
 from server.machine.state import Config, MatchState, Phase
 from server.match.bus import Bus
 from server.match.clock import ServerClock
@@ -64,6 +64,10 @@ def distinct_name(name: str, other: str | None, limit: int = MAX_NAME_CHARS) -> 
     if other is None or name.casefold() != other.casefold():
         return name
     return f"{name[: limit - 2].rstrip()} 2"
+
+
+HOLD_MS = 250
+"""How long a held deadline waits before the sweeper looks at it again."""
 
 
 class NotFound(Exception):
@@ -105,6 +109,9 @@ class MatchService:
         self._cache_size = cache_size
         self._locks: dict[str, asyncio.Lock] = {}
         self._seat_key: bytes | None = None
+        self.hold: Callable[[MatchState], Awaitable[bool]] | None = None
+        """Asked before a passed deadline is settled: True holds it a moment longer (a seat
+        owing it lost its server process and is coming back: server.match.crash_credit)."""
 
     # ------------------------------------------------------------------ lobby
 
@@ -320,7 +327,7 @@ class MatchService:
             for attempt in range(8):
                 state = await self.load(match_id, fresh=attempt > 0)
                 now = self.time_of(state)
-                if core.is_due(state, now):
+                if core.is_due(state, now) and not isinstance(command, CrashCredit):
                     # The deadline passed before this command arrived: settle it first, then
                     # the command meets the new state (and is refused: the game is over).
                     expired = core.expire(state, now)
@@ -367,6 +374,9 @@ class MatchService:
                 if outcome is None:
                     # Not due (yet): put the real deadline back in the index.
                     await self.indexes.update(state, force=True)
+                    return None
+                if self.hold is not None and await self.hold(state):
+                    await self.store.hold_deadline(match_id, now + HOLD_MS)  # looked at again
                     return None
                 try:
                     await self._store(state, outcome.state, outcome.events, None, now)

@@ -37,8 +37,18 @@ CLOCK_CREDIT = "fg:{clock}:credit"
 STOPPED = "fg:{clock}:stopped"
 LEGACY_CLOCK = {"fg:clock:alive": HEARTBEAT, "fg:clock:credit": CLOCK_CREDIT}
 """The clock's keys before they shared a hash tag: renamed once at start on a single Redis."""
+PROCESS_TTL_MS = 3_600_000
+"""How long a server process's liveness record outlives its last heartbeat."""
 GONE_DUE = "fg:idx:gone"
 """When each seat that lost its connection is to be shown gone: ``<match>:<seat>:<conn>``."""
+
+
+def process_key(process: str) -> str:
+    """A server process's liveness record: the server time (ms) of its last heartbeat, written
+    by the heartbeat and deleted by a graceful stop (:mod:`server.match.crash_credit`). Server
+    time, not wall time: an outage of every process, credited to the server clock meanwhile,
+    does not count again as the time since the dead process's last beat."""
+    return f"fg:{{clock}}:proc:{process}"
 
 
 def state_key(match_id: str) -> str:
@@ -58,7 +68,8 @@ def channel(match_id: str) -> str:
 
 
 def presence_key(match_id: str) -> str:
-    """Per seat, ``<status>:<connection id>`` of its newest connection."""
+    """Per seat, ``<status>:<connection id>`` of its newest connection; per seat also
+    ``<seat>:was``, the entry before the seat's last takeover."""
     return f"fg:{{m:{match_id}}}:presence"
 
 
@@ -126,7 +137,8 @@ end
 return due
 """
 
-# KEYS: heartbeat, credit. ARGV: wall ms now, gap ms that counts as an outage.
+# KEYS: heartbeat, credit, stopped, and this process's liveness record (when it has one).
+# ARGV: wall ms now, gap ms that counts as an outage, one beat ms, the record's lifetime ms.
 # Returns the clock credit: the total time all servers (or Redis) were down, which the
 # server subtracts from wall time so that outages never eat into anybody's clock; and the
 # answering Redis's run_id, which changes when it restarts or another one takes over.
@@ -148,6 +160,9 @@ redis.call('DEL', KEYS[3])
 if now > last then
   redis.call('SET', KEYS[1], now)
 end
+if KEYS[4] then
+  redis.call('SET', KEYS[4], now - credit, 'PX', ARGV[4])  -- in server time
+end
 local info = redis.pcall('INFO', 'server')  -- (a Redis without INFO: no run_id, no harm)
 local run_id = type(info) == 'string' and string.match(info, 'run_id:(%w+)') or ''
 return {credit, run_id}
@@ -157,14 +172,20 @@ return {credit, run_id}
 # KEYS: takeovers, presence. ARGV: seat, connection id, channel, the presence frame.
 # A connection takes a seat: count the takeover (its generation), mark the seat online, tell
 # the match (presence) and every server process (a control note: close older connections).
+# Returns the generation and the seat's presence entry before (whose connection it was), also
+# kept as the field '<seat>:was' (server.match.crash_credit).
 _TAKE_SEAT = """
 local generation = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+local before = redis.call('HGET', KEYS[2], ARGV[1]) or ''
 redis.call('HSET', KEYS[2], ARGV[1], 'online:' .. ARGV[2])
+if before ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[1] .. ':was', before)
+end
 redis.call('$PUBLISH', ARGV[3], struct.pack('>I4', 0) .. ARGV[4])
 local note = cmsgpack.pack(
   {op = 'seat', seat = tonumber(ARGV[1]), conn = ARGV[2], gen = generation})
 redis.call('$PUBLISH', ARGV[3], struct.pack('>I4', 4294967295) .. note)
-return generation
+return {generation, before}
 """
 
 
@@ -303,15 +324,19 @@ class Store:
 
     # --- connections (the gateway's handshake and presence) ---
 
-    async def take_seat(self, match_id: str, seat: int, conn_id: str, online: bytes) -> int:
-        """A connection takes ``seat``: returns its generation (the seat's takeover count).
+    async def take_seat(
+        self, match_id: str, seat: int, conn_id: str, online: bytes
+    ) -> tuple[int, bytes]:
+        """A connection takes ``seat``: returns its generation (the seat's takeover count) and
+        the seat's presence entry before (``<status>:<connection id>``, empty if none).
 
         In the same round trip the seat is recorded ``online`` and both the ``online`` frame
         and a control note ``{op: seat, seat, conn, gen}`` are published on the match channel.
         """
         keys = [takeover_key(match_id), presence_key(match_id)]
         args = [seat, conn_id, channel(match_id), online]
-        return int(await self._take_seat(keys=keys, args=args))
+        generation, before = await self._take_seat(keys=keys, args=args)
+        return int(generation), before or b""
 
     async def joining(self, match_id: str, seat: int | None) -> Joining:
         """The state, the seat's newest generation, presence and watchers: one round trip."""
@@ -466,6 +491,15 @@ class Store:
                 pipe.zadd(DEADLINES, {match_id: deadline})
             await pipe.execute()
 
+    async def hold_deadline(self, match_id: str, until: int) -> None:
+        """Look at the indexed deadline of ``match_id`` again at ``until`` (it is held)."""
+        await self.redis.zadd(DEADLINES, {match_id: until}, xx=True)
+
+    async def seat_holders(self, match_id: str, seats: Sequence[int]) -> list[bytes | None]:
+        """For each of ``seats``: its presence entry, and the one before its last takeover."""
+        fields = [f for seat in seats for f in (str(seat), f"{seat}:was")]
+        return list(await self.redis.hmget(presence_key(match_id), fields))
+
     async def hint_deadline(self, match_id: str, deadline: int) -> None:
         """Index ``deadline`` unless an earlier one is indexed (before a commit that may not
         be followed by :meth:`index`; see :class:`server.match.service.MatchService`)."""
@@ -479,20 +513,34 @@ class Store:
         due = await self._claim(keys=[DEADLINES], args=[now, lease_ms, count])
         return [m.decode() for m in due]
 
-    async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int = 250) -> int:
+    async def heartbeat(
+        self, wall_ms: int, outage_ms: int, beat_ms: int = 250, process: str = ""
+    ) -> int:
         """One heartbeat: the clock credit (ms). :attr:`instance` is then the run_id of the
-        Redis that answered (on a cluster: the master of the clock's slot)."""
+        Redis that answered (on a cluster: the master of the clock's slot). With ``process``,
+        also that process's liveness record (:func:`process_key`)."""
         if not self._clock_keys_checked:
             await self._rename_legacy_clock_keys()
         keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
+        if process:
+            keys.append(process_key(process))
         credit, self.instance = await self._heartbeat(
-            keys=keys, args=[wall_ms, outage_ms, beat_ms]
+            keys=keys, args=[wall_ms, outage_ms, beat_ms, PROCESS_TTL_MS]
         )
         return int(credit)
 
-    async def mark_stopped(self) -> None:
-        """Note a graceful stop: the next heartbeat credits the whole gap, however short."""
+    async def process_beat(self, process: str) -> int | None:
+        """The server time (ms) of server process ``process``'s last heartbeat; None when it
+        has no record (stopped gracefully, unknown, or gone for over an hour)."""
+        raw = await self.redis.get(process_key(process))
+        return int(raw) if raw is not None else None
+
+    async def mark_stopped(self, process: str = "") -> None:
+        """Note a graceful stop: the next heartbeat credits the whole gap, however short; and
+        ``process``'s seats are moved, not lost: its liveness record goes."""
         await self.redis.set(STOPPED, 1)
+        if process:
+            await self.redis.delete(process_key(process))
 
     async def _rename_legacy_clock_keys(self) -> None:
         """A Redis written by a server from before the clock's keys had a hash tag keeps its

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
+from playwright.async_api import Locator, Page
 
 from harness.browser import DESKTOP, PHONE
 
@@ -150,6 +150,13 @@ class Seat:
     acted_at: int = -1
     log: list[str] = field(default_factory=list)
 
+    async def click(self, target: str | Locator) -> None:
+        """Click a selector or locator of the page; a timeout says what the page showed."""
+        try:
+            await (self.page.click(target) if isinstance(target, str) else target.click())
+        except PlaywrightError as exc:
+            raise AssertionError(f"{exc}\n{await self.state()}") from None
+
     async def state(self) -> str:
         """What the page shows and its seat core holds (for a failure's message)."""
         listed = await self.page.eval_on_selector(
@@ -190,20 +197,20 @@ class Seat:
                     await self.page.keyboard.press("Shift+D")
                     await self.page.keyboard.press("Shift+D")
                 else:
-                    await self.page.click("button.double")
-                    await self.page.click("button.confirm-double")
+                    await self.click("button.double")
+                    await self.click("button.confirm-double")
                 return "doubled"
             if self.keyboard:
                 await self.page.keyboard.press("d")
             else:
-                await self.page.click("button.roll")
+                await self.click("button.roll")
             return "rolled"
         if phase == "offer" and v["offer"] and v["offer"]["by"] != me:
             if self.drop_next and v["offer"]["kind"] == "double":
                 self.drop_next = False
-                await self.page.click(".offer button.drop")
+                await self.click(".offer button.drop")
                 return "dropped"
-            await self.page.click(".offer button.take, .offer button.accept")
+            await self.click(".offer button.take, .offer button.accept")
             # A seat that meant to double and took the other's double instead has had its
             # double: it must not redouble before the test looks (the double takes two taps).
             if v["offer"]["kind"] == "double":
@@ -221,18 +228,15 @@ class Seat:
                 await self.key_step(*parse_step(labels[i]))
             else:
                 option = self.page.locator(f'.movelist button.opt[data-index="{i}"]')
-                try:
-                    await option.click()  # pick
-                    await option.click()  # play
-                except PlaywrightError as exc:
-                    raise AssertionError(f"{exc}\n{await self.state()}") from None
+                await self.click(option)  # pick
+                await self.click(option)  # play
             self.log.append(labels[i])
         end = self.page.locator("button.end")
         if await end.is_visible() and await end.is_enabled():
             if self.keyboard:
                 await self.page.keyboard.press("e")
             else:
-                await end.click()
+                await self.click(end)
         self.turns += 1
 
     # ---- keyboard only -------------------------------------------------------------------

@@ -43,8 +43,13 @@ async def test_analysis_board(net: NetPages, server) -> None:
     texts = await page.locator(".an-play .an-text").all_inner_texts()
     assert texts[0] == "8/5 6/5" and len(texts) == 16
     assert "2-ply" in await page.locator(".an-status").inner_text()
-    # A chosen play on the board: the board's status names it, the row is pressed.
+    # A chosen play on the board: the board's status names it, the row is pressed, and its
+    # two checker moves (3 and 1) are drawn as arrows (none before).
+    arrows = page.locator("svg g.lastplay path.arrow")
+    assert await arrows.count() == 0
     await plays.nth(1).click()
+    await page.wait_for_function("document.querySelectorAll('svg g.lastplay path.arrow').length")
+    assert await arrows.count() == 2
     assert await page.evaluate("window.fairgammon.analyse.chosen()") == 1
     assert await plays.nth(1).get_attribute("aria-pressed") == "true"
     assert texts[1] in await page.locator(".status").first.inner_text()

@@ -134,8 +134,8 @@ async def test_trainer_page(net: NetPages, server) -> None:
     crawford = ", Crawford" if state["crawford"] else ""
     at = f"Cube quiz ({state['score'][0]}-{state['score'][1]} in a match to 7{crawford}): "
     await page.locator(".tr-choice").first.wait_for()
-    # (the text as written: the card's heading style shows it in capitals)
-    words = await page.locator(".tr-question").text_content(), await page.locator(
+    # As the player reads it (inner text: a sentence, not the card's capitals of a heading).
+    words = await page.locator(".tr-question").inner_text(), await page.locator(
         ".tr-choice").all_inner_texts()
     assert words in ((at + "You are doubled: take or pass?", ["Take", "Pass"]),
                      (at + "Double or not?", ["Double", "No double"])), words

@@ -115,6 +115,22 @@ async def test_heartbeat_credits_outages(redis_url):
     await store.close()
 
 
+async def test_each_process_keeps_its_last_beat_in_server_time_until_it_stops(redis_url):
+    store = Store.from_url(redis_url)
+    assert await store.heartbeat(10_000, outage_ms=1500, process="p1") == 0
+    assert await store.process_beat("p1") == 10_000
+    # An outage of every process: credited to the server clock, and the record is in server
+    # time (the outage does not count again as time since p1's last beat).
+    assert await store.heartbeat(20_000, outage_ms=1500, process="p2") == 10_000
+    assert await store.process_beat("p2") == 10_000 and await store.process_beat("p1") == 10_000
+    assert await store.heartbeat(20_250, outage_ms=1500, process="p2") == 10_000
+    assert await store.process_beat("p2") == 10_250
+    assert await store.process_beat("nobody") is None
+    await store.mark_stopped("p2")  # its seats are moved, not lost: no record
+    assert await store.process_beat("p2") is None and await store.process_beat("p1") == 10_000
+    await store.close()
+
+
 async def test_a_graceful_stop_credits_even_a_short_restart(redis_url):
     store = Store.from_url(redis_url)
     assert await store.heartbeat(10_000, outage_ms=1000, beat_ms=250) == 0

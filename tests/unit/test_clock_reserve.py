@@ -193,7 +193,7 @@ def test_a_state_stored_before_the_reserve_existed_loads_without_one():
     state, _ = at("move")
     assert state.reserves == (RESERVE, RESERVE)
     # The last fields of the positional form (later ones never were in it: NEWER_FIELDS).
-    newer = ("ahead", "updated", "vacation")
+    newer = ("ahead", "updated", "vacation", "credited")
     assert [f.name for f in fields(MatchState) if f.name not in newer][-1] == "reserves"
     names = [f.name for f in fields(Config)]
     later = names[names.index("reserve_ms") :]  # reserve_ms and the fields added after it

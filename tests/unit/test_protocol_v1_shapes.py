@@ -23,7 +23,7 @@ from protocol import messages as m
 from protocol.codec import encode
 from protocol.registry import EVENT_KINDS, MESSAGES, Direction, Envelope
 from protocol.schema import Nullable, struct_spec
-from protocol.versions import for_version
+from protocol.versions import KINDS_ADDED, for_version, lacks_kind
 
 V1 = json.loads((Path(__file__).parents[1] / "server" / "protocol_v1.json").read_text())
 CLOCK = Nullable(struct_spec(ev.Clock))
@@ -33,6 +33,8 @@ SERVER_TYPES = sorted(
 )
 CORRESPONDENCE_ONLY = {"vacation", "rolloff_ahead"}
 """Event kinds version 1 never had: only in correspondence matches, which refuse it."""
+LATER_KINDS = {kind for kinds in KINDS_ADDED.values() for kind in kinds}
+"""Event kinds added later to every match: an older client is sent a snapshot instead."""
 
 
 def shape(value: Any, spec: dict[str, Any], path: str) -> None:
@@ -55,7 +57,22 @@ def shape(value: Any, spec: dict[str, Any], path: str) -> None:
 
 def test_the_description_has_every_type_and_kind_but_the_correspondence_ones():
     assert sorted(V1["messages"]["server"]) == SERVER_TYPES
-    assert set(V1["events"]) == set(EVENT_KINDS) - CORRESPONDENCE_ONLY
+    assert set(V1["events"]) == set(EVENT_KINDS) - CORRESPONDENCE_ONLY - LATER_KINDS
+
+
+@pytest.mark.parametrize("kind", sorted(LATER_KINDS))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_a_kind_added_later_is_never_sent_to_an_older_version(kind, data):
+    event = m.Event(
+        data.draw(for_spec(VERSION)),
+        data.draw(for_spec(EVENT_KINDS[kind].payload)),
+        data.draw(for_spec(CLOCK)),
+    )
+    added = next(v for v, kinds in KINDS_ADDED.items() if kind in kinds)
+    for proto in range(1, added):
+        assert lacks_kind(encode(event), proto)  # a snapshot goes in its place
+    assert not lacks_kind(encode(event), added)
 
 
 @pytest.mark.parametrize("name", SERVER_TYPES)
@@ -68,7 +85,7 @@ def test_each_server_message_reaches_version_1_in_its_shape(name, data):
     shape(obj["p"], V1["messages"]["server"][name]["payload"], name)
 
 
-@pytest.mark.parametrize("kind", sorted(set(EVENT_KINDS) - CORRESPONDENCE_ONLY))
+@pytest.mark.parametrize("kind", sorted(set(EVENT_KINDS) - CORRESPONDENCE_ONLY - LATER_KINDS))
 @settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_each_event_kind_reaches_version_1_in_its_shape(kind, data):

@@ -306,7 +306,7 @@ def test_the_record_kinds_are_the_names_the_log_has_always_used():
         "MovePlay": commands.MovePlay, "Resign": commands.Resign,
         "ResignReply": commands.ResignReply, "Stop": commands.Stop, "Leave": commands.Leave,
         "OfferRematch": commands.OfferRematch, "DeclineRematch": commands.DeclineRematch,
-        "Vacation": commands.Vacation,
+        "Vacation": commands.Vacation, "CrashCredit": commands.CrashCredit,
     }  # fmt: skip
     assert historical == commands.RECORD_KINDS
     assert (commands.CREATE, commands.EXPIRE) == ("Create", "Expire")

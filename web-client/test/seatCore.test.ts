@@ -161,6 +161,7 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       'outage',
       'drops',
       'frozen_server',
+      'crashed_server',
       'new_device',
       'reload_after_recommit',
       'catch_up',

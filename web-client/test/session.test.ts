@@ -354,6 +354,23 @@ describe('match session: a seat plays', () => {
     expect(s.notice?.text).toBe('There is no double to answer.');
   });
 
+  it('a clock credit (a server process died) moves the deadline and says why', () => {
+    const frames = NET.matches.find((m) => m.name === 'match3')!.frames;
+    const at = frames.findIndex((hex) => parseServerFrame(bytes(hex))?.t === 'event' && (parseServerFrame(bytes(hex)) as { k: string }).k === 'clock_credit');
+    expect(at).toBeGreaterThan(0);
+    const credit = parseServerFrame(bytes(frames[at]!)) as { p: { seat: 0 | 1; ms: number }; n: { deadline: number } };
+    const { s, env } = session(credit.p.seat);
+    env.last.open();
+    welcome(env.last, `seat${credit.p.seat}`, at); // the credit comes live, after the catch-up
+    for (const hex of frames.slice(0, at)) env.last.deliver(bytes(hex));
+    const before = s.tracker.clock.deadline!;
+    env.last.deliver(bytes(frames[at]!));
+    expect(s.tracker.clock.deadline).toBe(credit.n.deadline);
+    expect(s.tracker.clock.deadline! - before).toBe(credit.p.ms);
+    expect(s.tracker.lastCredit).toEqual(credit.p);
+    expect(netView(s).notice?.text).toBe(`You get ${(credit.p.ms / 1000).toFixed(1)} s back on the clock: a server failed and was replaced`);
+  });
+
   it('a refused move restores the board and says why; retry_later is retried', async () => {
     const { s, env } = session(0);
     const sock = env.last;

@@ -41,9 +41,9 @@ describe('tracker against the Python client tracker, on frames of real matches',
     }
   }
 
-  it('covers cube, resignation, beaver, pass, forfeit and Crawford in the fixture', () => {
+  it('covers cube, resignation, beaver, pass, forfeit, crash credit and Crawford in the fixture', () => {
     const kinds = new Set(NET.matches.flatMap((m) => m.kinds));
-    for (const k of ['Doubled', 'Taken', 'Dropped', 'Beavered', 'ResignOffered', 'ResignAccepted', 'Passed', 'Forfeit']) {
+    for (const k of ['Doubled', 'Taken', 'Dropped', 'Beavered', 'ResignOffered', 'ResignAccepted', 'Passed', 'Forfeit', 'ClockCredit']) {
       expect(kinds).toContain(k);
     }
     expect(NET.matches.some((m) => m.pictures.some((p) => p.crawford))).toBe(true);

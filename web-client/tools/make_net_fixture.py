@@ -43,11 +43,12 @@ from protocol.errors import ErrorCode  # noqa: E402
 from protocol.events import PLAYER_DECISIONS  # noqa: E402
 from protocol.limits import PROTOCOL_VERSION  # noqa: E402
 from server.machine import core  # noqa: E402
-from server.machine.commands import Join, Stop  # noqa: E402
+from server.machine.commands import CrashCredit, Join, Stop  # noqa: E402
 from server.machine.state import (  # noqa: E402
     Config,
     MatchState,
     Phase,
+    owing,
     reserve_owed,
 )
 from server.machine.view import public_view  # noqa: E402
@@ -159,10 +160,13 @@ def play(
     snapshots_at: tuple[int, ...],
     timeout_after: int | None = None,
     stop_after_games: int | None = None,
+    crashes: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     """One match between two honest machine seats; ``timeout_after`` stops the seats after
     that many commands and lets the clock settle the match (a forfeit on time); a money session
-    is stopped by seat 0 after ``stop_after_games`` games."""
+    is stopped by seat 0 after ``stop_after_games`` games. After each number of commands in
+    ``crashes`` (at the next player's decision) the server process of the seat that owes it dies
+    and the seat is back 1.2 s later on another: a ``clock_credit``."""
     match_id = hashlib.md5(name.encode()).hexdigest()  # 32 hex characters, fixed per name
     rng = random.Random(seed)
     seats = [Seat(0, random.Random(rng.random())), Seat(1, random.Random(rng.random()))]
@@ -179,7 +183,21 @@ def play(
     log += step.events
     states.append(state)
     commands = 0
+    pending = sorted(crashes)
     while not state.is_over:
+        seats_owing, decision = owing(state)
+        if pending and commands >= pending[0] and decision in PLAYER_DECISIONS:
+            pending.pop(0)
+            (seat_owing,) = seats_owing
+            since, now = now + 300, now + 1_500
+            process = f"p{commands}"
+            credit = CrashCredit(seat_owing, process=process, since=since, seen=now, back=now)
+            outcome = core.apply(state, credit, now)
+            assert isinstance(outcome, core.Accepted), outcome
+            state = outcome.state
+            log += outcome.events
+            states.append(state)
+            continue
         if timeout_after is not None and commands >= timeout_after:
             assert state.deadline is not None
             now = state.deadline + state.config.grace_ms + 1
@@ -251,7 +269,14 @@ def play(
 
 def matches() -> list[dict[str, Any]]:
     return [
-        play("match3", MatchOptions.match(3), 9, double_rate=0.12, snapshots_at=(3, 40, 120)),
+        play(
+            "match3",
+            MatchOptions.match(3),
+            9,
+            double_rate=0.12,
+            snapshots_at=(3, 40, 120),
+            crashes=(10, 30),
+        ),
         play(
             "money",
             MatchOptions.money(jacoby=True, beavers=True),

@@ -445,8 +445,24 @@ def frozen_server() -> dict[str, Any]:
                       room.match_id)  # fmt: skip
 
 
+def crashed_server() -> dict[str, Any]:
+    room, a, b = seated(MatchOptions.single_game(), 34)
+    rng = random.Random(34)
+    rec = Recording(a, room)
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: owing(room, "move") is a, rng)
+    due = a.core.tracker.clock.deadline
+    credit = room.crash(a)  # its process dies: back on another, the match is credited
+    assert credit > 0 and a.core.tracker.clock.deadline == due + credit  # (due is not None)
+    assert room.crash(b) == 0  # the seat that owed nothing: no credit
+    room.play_until(lambda: a.core.tracker.k > 6, rng)
+    what = "the server process of the seat on move dies: it resumes, its clock is credited"
+    return rec.render("crashed_server", what, room.match_id)
+
+
 def conversations() -> list[dict[str, Any]]:
-    out = [single_game(), match_with_cube(), outage(), drops(), frozen_server()]
+    out = [single_game(), match_with_cube(), outage(), drops(), frozen_server(), crashed_server()]
     out += new_device()["list"]
     out.append(catch_up())
     out += [recommit_limit(), recommit_refused(), owed_reveal(), old_device(), run_out()]

@@ -98,6 +98,11 @@ export interface EventKinds {
   rolloff_ahead: { game: number; k: number };
   /** Correspondence: `seat`'s clock stands still until `until` (server time; null: its vacation ended). */
   vacation: { seat: Seat; until: number | null };
+  /**
+   * Version 4: the server process that served `seat` died while it owed the decision due; the
+   * clock stood still `ms` and the decision is due that much later (the frame's `n`).
+   */
+  clock_credit: { seat: Seat; ms: number };
 }
 export type EventKind = keyof EventKinds;
 

@@ -456,6 +456,12 @@ export class MatchSession {
         }
         break;
       }
+      case 'clock_credit':
+        if (live) {
+          const back = (e.p.ms / 1000).toFixed(1);
+          this.say(aboutSeat(e.p.seat, name(e.p.seat), ['gets', 'get'], ` ${back} s back on the clock: a server failed and was replaced`));
+        }
+        break;
       case 'passed': {
         const last = t.rolls[t.rolls.length - 1];
         if (live) this.say(aboutSeat(e.p.seat, name(e.p.seat), 'notice.passed', { dice: ltr(last ? last.dice.join('–') : '') }));

@@ -76,6 +76,8 @@ export class Tracker {
    */
   snapshotHeads: { k: number; links: readonly [Uint8Array | null, Uint8Array | null] } | null = null;
   clock: Clock = { phase: 'waiting', seats: [], deadline: null, reserves: [0, 0] };
+  /** The last `clock_credit`: whose server process died, and how much later its decision is due. */
+  lastCredit: { seat: Seat; ms: number } | null = null;
   over: MatchOver | null = null;
   /** The rematch offered after the match (event or snapshot), if any. */
   rematch: RematchOffered | null = null;
@@ -333,6 +335,10 @@ export class Tracker {
         break;
       case 'rematch_offered':
         this.rematch = e.p;
+        break;
+      case 'clock_credit':
+        // The new deadline is the frame's clock; this says why it moved.
+        this.lastCredit = e.p;
         break;
       case 'rolling':
       case 'revealed':

@@ -3,7 +3,7 @@
  * and cube), by XGID, or edited checker by checker; the dice (none: the cube decision) and the
  * ply; every play ranked by the server (`POST /api/analyse`, net/analyseApi.ts) with its equity,
  * loss and chances, or the cube decision with its doubling window. A click on a play shows the
- * position after it on the board. The address (`#pid=…&mid=…&dice=31&ply=2` or `#xgid=…`)
+ * position after it on the board, its checker moves drawn as arrows. The address (`#pid=…&mid=…&dice=31&ply=2` or `#xgid=…`)
  * always names what is shown, so a copied link reproduces it; the replay board links here with
  * the position of its turn.
  */
@@ -13,6 +13,7 @@ import { AnalyseError, type AnalyseRequest, type BoardAnalysisDoc, type CubeDoc,
 import { decodePositionId, encodePositionId } from '../engine/positionId';
 import { type BoardState, xgidOf } from '../engine/xgid';
 import { type Board, type Position, startPosition } from '../engine/position';
+import { type Move, legalPlays } from '../engine/movegen';
 import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import type { GameSource, GameView } from '../view/gameView';
@@ -449,15 +450,24 @@ function safeDecode(pid: string | null): Position | null {
   }
 }
 
+/** The checker moves of the play of `dice` from `position` that leads to `after` (a Position ID
+ * seen by the mover, as the server ranks plays), for the board's arrows; null if none does. */
+export function movesOf(position: Position, dice: readonly [number, number], after: string): readonly Move[] | null {
+  for (const p of legalPlays(position, dice[0], dice[1])) if (encodePositionId(p.position) === after) return p.moves;
+  return null;
+}
+
 function viewOf(position: Position, q: BoardQuery, answer: BoardAnalysisDoc | null, chosen: number | null): GameView {
   const cube = answer ? cubeOf(answer.xgid) : { value: 1, owner: null, score: [0, 0] as [number, number], length: 0 };
   const play = answer && chosen !== null ? answer.plays[chosen] : undefined;
+  const dice = answer?.dice ?? q.dice;
   let boards: readonly [Board, Board] = [position.mover, position.opponent];
+  let moves: readonly Move[] | null = null;
   if (play) {
     const after = decodePositionId(play.position_id);
     boards = [after.mover, after.opponent];
+    moves = dice ? movesOf(position, dice, play.position_id) : null;
   }
-  const dice = answer?.dice ?? q.dice;
   return {
     viewer: null,
     players: [
@@ -475,7 +485,7 @@ function viewOf(position: Position, q: BoardQuery, answer: BoardAnalysisDoc | nu
       { deadline: null, budgetMs: 0, reserve: null },
     ],
     offer: null,
-    lastPlay: null,
+    lastPlay: moves && moves.length ? { seat: 0, moves } : null, // drawn as arrows
     result: null,
     notice: null,
     fairness: null,
