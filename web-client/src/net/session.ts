@@ -459,7 +459,7 @@ export class MatchSession {
       case 'clock_credit':
         if (live) {
           const back = (e.p.ms / 1000).toFixed(1);
-          this.say(aboutSeat(e.p.seat, name(e.p.seat), ['gets', 'get'], ` ${back} s back on the clock: a server failed and was replaced`));
+          this.say(aboutSeat(e.p.seat, name(e.p.seat), 'notice.clockCredit', { s: back }));
         }
         break;
       case 'passed': {
