@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.browser import DESKTOP, PHONE, SCREENSHOTS, under_csp
+from harness.tournament_players import Player
 from tests.browser.net_support import create_match, join_match
 
 MESSAGES = Path(__file__).resolve().parents[2] / "web-client" / "src" / "i18n" / "messages"
@@ -30,6 +31,12 @@ PAGES = {
     "verify": "/verify",
     "leaderboard": "/leaderboard",
     "imports": "/imports",
+    "tournaments": "/tournaments",
+}
+# What a page draws after its data arrives, waited for before the scan.
+READY = {
+    "tournaments": ".upcoming li[data-tournament]",
+    "tournament": ".tournament-head .countdown",
 }
 # English words that may show in any language: none yet beyond the cognates found automatically
 # (a message whose translation equals the English one is not looked for).
@@ -53,11 +60,22 @@ def english_left(text: str, lang: str) -> list[str]:
 @pytest.mark.asyncio
 async def test_pages_in_turkish_greek_arabic(net) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # An open Swiss with one player, so that /tournaments lists it and /t/<id> has its terms,
+    # countdown and players to show.
+    host = Player("lang_host", [net.base])
+    await host.signup()
+    made = await host.call(
+        "POST", "/api/tournaments", {"kind": "swiss", "name": "Kupa 27", "length": 3, "rounds": 3}
+    )
+    assert made.status == 201, made.body
+    tid = made.body["tournament"]
+    assert (await host.call("POST", f"/api/tournaments/{tid}/join", {})).status == 200
+    pages = {**PAGES, "tournament": f"/t/{tid}"}
     for lang in ("tr", "el", "ar"):
         for label, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
             page = await net.new(viewport=viewport, who=f"{lang}-{label}")
             await page.context.add_init_script(f"localStorage.setItem('fg:lang', '{lang}')")
-            for name, path in PAGES.items():
+            for name, path in pages.items():
                 await page.goto(net.base + path)
                 await page.wait_for_selector(".topbar .lang-select")
                 loading = json.loads((MESSAGES / f"{lang}.json").read_text("utf-8"))[
@@ -66,6 +84,8 @@ async def test_pages_in_turkish_greek_arabic(net) -> None:
                 await page.wait_for_function(
                     "w => !document.body.innerText.includes(w)", arg=loading
                 )
+                if name in READY:
+                    await page.wait_for_selector(READY[name])
                 html = await page.evaluate("[document.documentElement.lang, document.dir]")
                 assert html == [lang, "rtl" if lang == "ar" else "ltr"]
                 text = await page.evaluate("document.body.innerText")
