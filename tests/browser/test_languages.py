@@ -32,11 +32,13 @@ PAGES = {
     "leaderboard": "/leaderboard",
     "imports": "/imports",
     "tournaments": "/tournaments",
+    "analyse": "/analyse#pid=4HPwATDgc%2FABMA&dice=31&ply=2",
 }
 # What a page draws after its data arrives, waited for before the scan.
 READY = {
     "tournaments": ".upcoming li[data-tournament]",
     "tournament": ".tournament-head .countdown",
+    "analyse": ".an-plays .an-play",
 }
 # English words that may show in any language: none yet beyond the cognates found automatically
 # (a message whose translation equals the English one is not looked for).
