@@ -39,7 +39,6 @@ Stored by name: each counter is a hash field named after it (``all:face3``, ``pu
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -63,12 +62,10 @@ from server.players.accounts_store import (
     dice_key,
     history_key,
 )
-from server.players.results import played, refs
+from server.players.results import LEASE_MS, played, refs, sweep_forever, sweep_marks
 
 log = logs.get("dice")
 
-LEASE_MS = 3000
-"""How long a finished match waits for the process that ended it before a sweeper steps in."""
 FILL_GAMES = 30
 """The most games a read of the audit counts from an account's older history (bounded work:
 a longer history is counted over several reads)."""
@@ -215,20 +212,10 @@ class DiceLedger:
     # --- the sweeper
 
     async def sweep_once(self) -> int:
-        done = 0
-        for match_id in await self.store.claim_due(_wall(), LEASE_MS, index=DICE_DUE):
-            try:
-                if await self.record(match_id):
-                    done += 1
-            except Exception as exc:
-                log.warning("dice sweep failed", extra=logs.fields(match=match_id, error=repr(exc)))
-        return done
+        return await sweep_marks(self.store, DICE_DUE, self.record, "dice")
 
     async def sweep_forever(self, every: float = 1.0) -> None:
-        while True:
-            with contextlib.suppress(Exception):
-                await self.sweep_once()
-            await asyncio.sleep(every)
+        await sweep_forever(self.sweep_once, every)
 
     # --- reading, and the backfill
 

@@ -63,7 +63,7 @@ from server.match.bus import MatchFinished, MatchFinishing
 from server.match.history import Logged, plays
 from server.match.store import seats_key
 from server.ops import faults, logs
-from server.players.accounts_store import AccountsStore
+from server.players.accounts_store import RESULTS_DUE, AccountsStore
 from server.players.farming import WINDOW_MS, Facts, Rules, assess
 from server.players.ratings import Standing, rate
 from server.players.top import TopBoards
@@ -339,22 +339,34 @@ class Results:
     # --- the sweeper
 
     async def sweep_once(self) -> int:
-        done = 0
-        for match_id in await self.store.claim_due(_wall(), LEASE_MS):
-            try:
-                if await self.record(match_id):
-                    done += 1
-            except Exception as exc:
-                log.warning(
-                    "result sweep failed", extra=logs.fields(match=match_id, error=repr(exc))
-                )
-        return done
+        return await sweep_marks(self.store, RESULTS_DUE, self.record, "result")
 
     async def sweep_forever(self, every: float = 1.0) -> None:
-        while True:
-            with contextlib.suppress(Exception):
-                await self.sweep_once()
-            await asyncio.sleep(every)
+        await sweep_forever(self.sweep_once, every)
+
+
+async def sweep_marks(
+    store: AccountsStore, index: str, record: Callable[[str], Awaitable[bool]], what: str
+) -> int:
+    """The sweep of a mark-and-sweep listener (:mod:`server.match.bus`): claim the matches of
+    ``index`` whose lease ran out (a lease of :data:`LEASE_MS`) and ``record`` each again; how
+    many it recorded."""
+    done = 0
+    for match_id in await store.claim_due(_wall(), LEASE_MS, index=index):
+        try:
+            if await record(match_id):
+                done += 1
+        except Exception as exc:
+            log.warning(f"{what} sweep failed", extra=logs.fields(match=match_id, error=repr(exc)))
+    return done
+
+
+async def sweep_forever(sweep: Callable[[], Awaitable[int]], every: float = 1.0) -> None:
+    """``sweep`` every ``every`` seconds, for ever (a failed sweep is tried at the next)."""
+    while True:
+        with contextlib.suppress(Exception):
+            await sweep()
+        await asyncio.sleep(every)
 
 
 def _wall() -> int:
