@@ -18,7 +18,8 @@ import { BoardApp } from '../ui/app';
 import { button, h } from '../ui/dom';
 import type { GameSource, GameView } from '../view/gameView';
 import { linkField } from './common';
-import { RolloutPanel } from './rolloutPanel';
+import { ltr, t } from '../i18n';
+import { RolloutPanel, eq, pct } from './rolloutPanel';
 import { fetchRollout, startRollout } from '../net/rolloutApi';
 import { type BoardQuery, START_ID, hashOf, queryFromHash } from '../view/boardQuery';
 
@@ -37,16 +38,6 @@ function cubeOf(xgid: string): { value: number; owner: 0 | 1 | null; score: [num
   return { value: 2 ** (Number(f[1]) || 0), owner: owner === 0 ? null : owner === turn ? 0 : 1, score: [mine || 0, theirs || 0], length: Number(f[8]) || 0 };
 }
 
-const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
-const eq = (x: number | null) => (x === null ? '–' : (x >= 0 ? '+' : '') + x.toFixed(3));
-
-const ACTIONS: Record<string, string> = {
-  no_double: 'No double',
-  double_take: 'Double, take',
-  double_pass: 'Double, pass',
-  double_beaver: 'Double, beaver',
-  too_good: 'Too good to double',
-};
 
 export function startAnalysePage(root: HTMLElement): void {
   root.classList.add('fg-app', 'analyse-page');
@@ -65,49 +56,49 @@ export function startAnalysePage(root: HTMLElement): void {
     roll: noop, double: noop, take: noop, drop: noop, play: noop, resign: noop, acceptResign: noop, rejectResign: noop, next: noop,
   };
   const app = new BoardApp(root, source, { title: 'fairgammon', home: '/' });
-  app.headerExtra.append(h('span', { class: 'badge analyse-badge', text: 'Analysis board' }));
+  app.headerExtra.append(h('span', { class: 'badge analyse-badge', text: t('nav.analyse') }));
 
   // The form.
-  const pidIn = h('input', { type: 'text', class: 'an-pid', 'aria-label': 'Position ID', spellcheck: 'false', placeholder: START_ID });
-  const midIn = h('input', { type: 'text', class: 'an-mid', 'aria-label': 'Match ID (optional)', spellcheck: 'false', placeholder: 'money, cube centred' });
-  const xgidIn = h('input', { type: 'text', class: 'an-xgid', 'aria-label': 'XGID (instead of the IDs)', spellcheck: 'false', placeholder: 'XGID=…' });
+  const pidIn = h('input', { type: 'text', class: 'an-pid', 'aria-label': t('analyse.pid'), spellcheck: 'false', placeholder: START_ID });
+  const midIn = h('input', { type: 'text', class: 'an-mid', 'aria-label': t('analyse.midOptional'), spellcheck: 'false', placeholder: t('analyse.midPlaceholder') });
+  const xgidIn = h('input', { type: 'text', class: 'an-xgid', 'aria-label': t('analyse.xgidLabel'), spellcheck: 'false', placeholder: 'XGID=…' });
   const die = (cls: string, label: string) => {
     const s = h('select', { class: cls, 'aria-label': label }, h('option', { value: '', text: '–' }));
     for (let d = 1; d <= 6; d++) s.append(h('option', { value: String(d), text: String(d) }));
     return s;
   };
-  const d1 = die('an-d1', 'First die');
-  const d2 = die('an-d2', 'Second die');
-  const plySel = h('select', { class: 'an-ply', 'aria-label': 'Ply' });
-  for (const p of [1, 2, 3]) plySel.append(h('option', { value: String(p), text: `${p}-ply${p === 3 ? ' (queued)' : ''}` }));
-  const go = button('Analyse', 'btn primary an-go');
+  const d1 = die('an-d1', t('analyse.die1'));
+  const d2 = die('an-d2', t('analyse.die2'));
+  const plySel = h('select', { class: 'an-ply', 'aria-label': t('analyse.ply') });
+  for (const p of [1, 2, 3]) plySel.append(h('option', { value: String(p), text: t('analyse.plyOption', { ply: p, queued: p === 3 ? 'yes' : 'no' }) }));
+  const go = button(t('analyse.go'), 'btn primary an-go');
   const status = h('p', { class: 'an-status', 'aria-live': 'polite' });
   const results = h('div', { class: 'an-results' });
   const share = h('div', { class: 'an-share' });
   const field = (label: string, input: HTMLElement) => h('label', { class: 'an-field' }, h('span', { class: 'flabel', text: label }), input);
   const form = h(
     'section',
-    { class: 'an-form card', 'aria-label': 'Position' },
-    field('Position ID', pidIn),
-    field('Match ID', midIn),
-    field('or XGID', xgidIn),
-    h('div', { class: 'an-row' }, field('Dice', h('span', { class: 'an-dice' }, d1, d2)), field('Depth', plySel), go),
+    { class: 'an-form card', 'aria-label': t('analyse.position') },
+    field(t('analyse.pid'), pidIn),
+    field(t('analyse.mid'), midIn),
+    field(t('analyse.orXgid'), xgidIn),
+    h('div', { class: 'an-row' }, field(t('analyse.dice'), h('span', { class: 'an-dice' }, d1, d2)), field(t('analyse.depth'), plySel), go),
     status,
   );
   const editNote = h('p', { class: 'an-edit-note', 'aria-live': 'polite' });
   const editor = buildEditor();
   const rollout = new RolloutPanel();
-  const trialsSel = h('select', { class: 'ro-trials', 'aria-label': 'Games' });
-  for (const n of [36, 144, 324, 1296]) trialsSel.append(h('option', { value: String(n), text: `${n} games` }));
+  const trialsSel = h('select', { class: 'ro-trials', 'aria-label': t('analyse.trials') });
+  for (const n of [36, 144, 324, 1296]) trialsSel.append(h('option', { value: String(n), text: t('analyse.trialsOption', { n }) }));
   trialsSel.value = '324';
-  const truncSel = h('select', { class: 'ro-trunc', 'aria-label': 'Length' }, h('option', { value: '0', text: 'to the end' }), h('option', { value: '7', text: 'truncated at 7' }));
-  const rollBtn = button('Roll out', 'btn ro-start');
+  const truncSel = h('select', { class: 'ro-trunc', 'aria-label': t('analyse.length') }, h('option', { value: '0', text: t('analyse.toEnd') }), h('option', { value: '7', text: t('analyse.truncated', { n: 7 }) }));
+  const rollBtn = button(t('analyse.rollOut'), 'btn ro-start');
   const rollNote = h('p', { class: 'ro-note', 'aria-live': 'polite' });
   const roller = h(
     'section',
-    { class: 'card an-roller', 'aria-label': 'Roll out' },
+    { class: 'card an-roller', 'aria-label': t('analyse.rollOut') },
     h('div', { class: 'an-row' }, rollBtn, trialsSel, truncSel),
-    h('p', { class: 'ro-help', text: 'Rolls out the chosen play (else the best), or without dice the cube decision.' }),
+    h('p', { class: 'ro-help', text: t('analyse.rollHelp') }),
     rollNote,
   );
   rollBtn.addEventListener('click', () => void roll());
@@ -116,7 +107,7 @@ export function startAnalysePage(root: HTMLElement): void {
   async function roll(): Promise<void> {
     if (!answer) return;
     const play = answer.cube ? null : answer.plays[chosen ?? 0];
-    if (!answer.cube && !play) return void (rollNote.textContent = 'No play to roll out.');
+    if (!answer.cube && !play) return void (rollNote.textContent = t('analyse.noPlay'));
     const base = query.xgid ? { xgid: query.xgid } : { position_id: answer.position_id, ...(query.mid ? { match_id: query.mid } : {}) };
     rollBtn.disabled = true;
     rollNote.textContent = '';
@@ -160,7 +151,7 @@ export function startAnalysePage(root: HTMLElement): void {
 
   function showShare(): void {
     history.replaceState(null, '', `/analyse${hashOf(query)}`);
-    share.replaceChildren(linkField('Link to this position', `${location.origin}/analyse${hashOf(query)}`, 'analyselink'));
+    share.replaceChildren(linkField(t('analyse.link'), `${location.origin}/analyse${hashOf(query)}`, 'analyselink'));
   }
 
   let asked = 0;
@@ -171,18 +162,18 @@ export function startAnalysePage(root: HTMLElement): void {
     answer = null;
     chosen = null;
     results.replaceChildren();
-    status.textContent = query.ply === 3 ? 'Queued for a worker…' : 'Analysing…';
+    status.textContent = query.ply === 3 ? t('analyse.queued') : t('analyse.analysing');
     status.className = 'an-status';
     go.disabled = true;
     showShare();
     try {
       const got = await analyse(requestOf(query), () => {
-        if (mine === asked) status.textContent = 'Queued for a worker… (3-ply)';
+        if (mine === asked) status.textContent = t('analyse.queued3');
       });
       if (mine !== asked) return;
       answer = got;
       position = decodePositionId(got.position_id);
-      status.textContent = `${got.ply}-ply · equities per unit cube, for the player on roll`;
+      status.textContent = t('analyse.done', { ply: got.ply });
       renderResults(got);
     } catch (err) {
       if (mine !== asked) return;
@@ -202,10 +193,10 @@ export function startAnalysePage(root: HTMLElement): void {
       return;
     }
     if (got.passes) {
-      results.replaceChildren(h('p', { class: 'an-none', text: 'No legal play: the roll cannot be played.' }));
+      results.replaceChildren(h('p', { class: 'an-none', text: t('analyse.noLegal') }));
       return;
     }
-    const list = h('ol', { class: 'an-plays', 'aria-label': 'Plays, best first' });
+    const list = h('ol', { class: 'an-plays', 'aria-label': t('analyse.plays') });
     got.plays.forEach((p, i) => list.append(playRow(p, i)));
     results.replaceChildren(list);
   }
@@ -214,11 +205,11 @@ export function startAnalysePage(root: HTMLElement): void {
     const row = h(
       'button',
       { type: 'button', class: 'an-play', 'aria-pressed': 'false', 'data-rank': String(i + 1) },
-      h('span', { class: 'an-rank', text: `${i + 1}.` }),
-      h('span', { class: 'an-text', text: p.play }),
+      h('span', { class: 'an-rank', text: t('analyse.rank', { n: i + 1 }) }),
+      h('span', { class: 'an-text', text: ltr(p.play) }),
       h('span', { class: 'an-eq', text: eq(p.equity) }),
       h('span', { class: 'an-loss', text: i === 0 ? '' : eq(p.loss === null ? null : -p.loss) }),
-      h('span', { class: 'an-chances', text: `win ${pct(p.win)} · g ${pct(p.gammon)} · bg ${pct(p.backgammon)} · lose g ${pct(p.lose_gammon)} · ${p.ply}-ply` }),
+      h('span', { class: 'an-chances', text: t('analyse.chances', { win: pct(p.win), gammon: pct(p.gammon), backgammon: pct(p.backgammon), lose: pct(p.lose_gammon), ply: p.ply }) }),
     );
     row.addEventListener('click', () => {
       chosen = chosen === i ? null : i;
@@ -230,19 +221,19 @@ export function startAnalysePage(root: HTMLElement): void {
 
   function cubeTable(c: CubeDoc): HTMLElement {
     const rows: [string, string][] = [
-      ['Right action', c.pending ? `(double made) ${c.answer}` : c.available ? (ACTIONS[c.action ?? ''] ?? '–') : 'The cube is not available'],
-      ['Their answer', c.answer],
-      ['No double', eq(c.no_double)],
-      ['Double, take', eq(c.double_take)],
-      ['Double, pass', eq(c.double_pass)],
-      ['Equity', eq(c.equity)],
-      ['Win · gammon · backgammon', `${pct(c.win)} · ${pct(c.gammon)} · ${pct(c.backgammon)}`],
-      ['Lose gammon · backgammon', `${pct(c.lose_gammon)} · ${pct(c.lose_backgammon)}`],
+      [t('analyse.rightAction'), c.pending ? t('analyse.doubleMade', { answer: c.answer }) : c.available ? (c.action ? t('analyse.action', { action: c.action }) : '–') : t('analyse.cubeUnavailable')],
+      [t('analyse.theirAnswer'), t('analyse.answer', { answer: c.answer })],
+      [t('analyse.noDouble'), eq(c.no_double)],
+      [t('analyse.doubleTake'), eq(c.double_take)],
+      [t('analyse.doublePass'), eq(c.double_pass)],
+      [t('analyse.equity'), eq(c.equity)],
+      [t('analyse.winChances'), t('analyse.three', { a: pct(c.win), b: pct(c.gammon), c: pct(c.backgammon) })],
+      [t('analyse.loseChances'), t('analyse.two', { a: pct(c.lose_gammon), b: pct(c.lose_backgammon) })],
     ];
-    if (c.window) rows.push(['Doubling window (winning chances)', `double ${pct(c.window.double)} · cash ${pct(c.window.cash)} · too good ${pct(c.window.too_good)}`]);
-    const table = h('table', { class: 'an-cube', 'aria-label': 'Cube decision' });
+    if (c.window) rows.push([t('analyse.window'), t('analyse.windowValue', { double: pct(c.window.double), cash: pct(c.window.cash), tooGood: pct(c.window.too_good) })]);
+    const table = h('table', { class: 'an-cube', 'aria-label': t('analyse.cubeDecision') });
     for (const [k, v] of rows) table.append(h('tr', {}, h('th', { text: k }), h('td', { text: v })));
-    return h('section', { class: 'card an-cube-card' }, h('h2', { text: `Cube decision (${c.ply}-ply)` }), table);
+    return h('section', { class: 'card an-cube-card' }, h('h2', { text: t('analyse.cubeTitle', { ply: c.ply }) }), table);
   }
 
   // The cube and score set in the editor (null: as the IDs say). Once set, edits of the
@@ -255,39 +246,39 @@ export function startAnalysePage(root: HTMLElement): void {
       for (const [value, text] of options) s.append(h('option', { value, text }));
       return s;
     };
-    const cube = sel('an-cube-value', 'Cube', [1, 2, 4, 8, 16, 32, 64].map((v) => [String(v), `Cube ${v}`]));
-    const owner = sel('an-owner', 'Cube owner', [['', 'centred'], ['mover', 'owned by the player on roll'], ['opponent', 'owned by the other side']]);
-    const length = sel('an-length', 'Match length', [['0', 'Money'], ...Array.from({ length: 25 }, (_, i): [string, string] => [String(i + 1), `Match to ${i + 1}`])]);
+    const cube = sel('an-cube-value', t('analyse.cube'), [1, 2, 4, 8, 16, 32, 64].map((v) => [String(v), t('analyse.cubeValue', { value: v })]));
+    const owner = sel('an-owner', t('analyse.owner'), [['', t('analyse.centred')], ['mover', t('analyse.ownerMover')], ['opponent', t('analyse.ownerOpponent')]]);
+    const length = sel('an-length', t('analyse.matchLength'), [['0', t('analyse.money')], ...Array.from({ length: 25 }, (_, i): [string, string] => [String(i + 1), t('options.match', { length: i + 1 })])]);
     const score = (cls: string, label: string) => h('input', { type: 'number', class: cls, 'aria-label': label, min: '0', max: '24', value: '0', inputmode: 'numeric' });
-    const mine = score('an-score-mine', 'Score of the player on roll');
-    const theirs = score('an-score-theirs', 'Score of the other side');
-    const crawford = h('input', { type: 'checkbox', class: 'an-crawford', 'aria-label': 'Crawford game' });
+    const mine = score('an-score-mine', t('analyse.scoreMine'));
+    const theirs = score('an-score-theirs', t('analyse.scoreTheirs'));
+    const crawford = h('input', { type: 'checkbox', class: 'an-crawford', 'aria-label': t('analyse.crawfordGame') });
     const note = h('p', { class: 'an-state-note', 'aria-live': 'polite' });
-    const set = button('Set cube and score', 'btn ghost an-set-state');
+    const set = button(t('analyse.setState'), 'btn ghost an-set-state');
     set.addEventListener('click', () => {
       const n = Number(length.value);
       const a = Math.max(0, Math.floor(Number(mine.value) || 0));
       const b = Math.max(0, Math.floor(Number(theirs.value) || 0));
-      if (n && (a >= n || b >= n)) return void (note.textContent = `In a match to ${n} each score is below ${n}.`);
-      if (crawford.checked && !(n > 1 && (a === n - 1 || b === n - 1))) return void (note.textContent = 'The Crawford game is the first game after a player reaches match point.');
+      if (n && (a >= n || b >= n)) return void (note.textContent = t('analyse.scoreBelow', { n }));
+      if (crawford.checked && !(n > 1 && (a === n - 1 || b === n - 1))) return void (note.textContent = t('analyse.crawfordWhen'));
       const value = Number(cube.value);
-      if (crawford.checked && value > 1) return void (note.textContent = 'No doubling in the Crawford game: the cube stays at 1.');
+      if (crawford.checked && value > 1) return void (note.textContent = t('analyse.crawfordCube'));
       const who = owner.value === 'mover' ? 'mover' : owner.value === 'opponent' ? 'opponent' : null;
-      if (value > 1 && who === null) return void (note.textContent = 'A turned cube has an owner.');
+      if (value > 1 && who === null) return void (note.textContent = t('analyse.ownerNeeded'));
       edited = { cube: value, owner: value > 1 ? who : null, length: n, score: n ? [a, b] : [0, 0], crawford: crawford.checked };
       note.textContent = '';
       setPosition(position);
     });
     return [
       h('div', { class: 'an-row' }, cube, owner),
-      h('div', { class: 'an-row' }, length, h('span', { class: 'an-check', text: 'Score' }), mine, theirs, h('label', { class: 'an-check' }, crawford, h('span', { text: 'Crawford' })), set),
+      h('div', { class: 'an-row' }, length, h('span', { class: 'an-check', text: t('analyse.score') }), mine, theirs, h('label', { class: 'an-check' }, crawford, h('span', { text: t('board.crawford') })), set),
       note,
     ];
   }
 
   function buildEditor(): HTMLElement {
-    const point = h('select', { class: 'an-point', 'aria-label': 'Point' }, h('option', { value: '25', text: 'Bar' }));
-    for (let p = 24; p >= 1; p--) point.append(h('option', { value: String(p), text: `Point ${p}` }));
+    const point = h('select', { class: 'an-point', 'aria-label': t('analyse.point') }, h('option', { value: '25', text: t('analyse.bar') }));
+    for (let p = 24; p >= 1; p--) point.append(h('option', { value: String(p), text: t('analyse.pointN', { n: p }) }));
     const note = editNote;
     const edit = (who: 'mover' | 'opponent', delta: 1 | -1) => () => {
       const p = Number(point.value);
@@ -297,13 +288,13 @@ export function startAnalysePage(root: HTMLElement): void {
       const board = who === 'mover' ? mine : theirs;
       const other = who === 'mover' ? theirs : mine;
       const otherSlot = p === 25 ? -1 : 25 - slot;
-      if (delta > 0 && board[0]! === 0) return void (note.textContent = 'No checker left to place: remove one first.');
-      if (delta < 0 && board[slot]! === 0) return void (note.textContent = 'No checker there.');
-      if (delta > 0 && otherSlot > 0 && other[otherSlot]! > 0) return void (note.textContent = 'The other side holds that point.');
+      if (delta > 0 && board[0]! === 0) return void (note.textContent = t('analyse.noneLeft'));
+      if (delta < 0 && board[slot]! === 0) return void (note.textContent = t('analyse.noChecker'));
+      if (delta > 0 && otherSlot > 0 && other[otherSlot]! > 0) return void (note.textContent = t('analyse.held'));
       board[slot] = board[slot]! + delta;
       board[0] = board[0]! - delta;
       setPosition({ mover: mine, opponent: theirs });
-      note.textContent = `Borne off: yours ${mine[0]}, theirs ${theirs[0]}.`;
+      note.textContent = t('analyse.borneOff', { mine: mine[0] ?? 0, theirs: theirs[0] ?? 0 });
     };
     const b = (label: string, cls: string, f: () => void) => {
       const x = button(label, `btn ghost ${cls}`);
@@ -313,22 +304,22 @@ export function startAnalysePage(root: HTMLElement): void {
     return h(
       'details',
       { class: 'an-editor card' },
-      h('summary', { text: 'Edit the position' }),
+      h('summary', { text: t('analyse.edit') }),
       h(
         'div',
         { class: 'an-row' },
         point,
-        b('+ mine', 'an-add-mine', edit('mover', 1)),
-        b('− mine', 'an-del-mine', edit('mover', -1)),
-        b('+ theirs', 'an-add-theirs', edit('opponent', 1)),
-        b('− theirs', 'an-del-theirs', edit('opponent', -1)),
+        b(t('analyse.addMine'), 'an-add-mine', edit('mover', 1)),
+        b(t('analyse.delMine'), 'an-del-mine', edit('mover', -1)),
+        b(t('analyse.addTheirs'), 'an-add-theirs', edit('opponent', 1)),
+        b(t('analyse.delTheirs'), 'an-del-theirs', edit('opponent', -1)),
       ),
       h(
         'div',
         { class: 'an-row' },
-        b('Starting position', 'an-start', () => setPosition(startPosition())),
-        b('Clear', 'an-clear', () => setPosition({ mover: offBoard(), opponent: offBoard() })),
-        b('Other side on roll', 'an-swap', () => {
+        b(t('analyse.start'), 'an-start', () => setPosition(startPosition())),
+        b(t('analyse.clear'), 'an-clear', () => setPosition({ mover: offBoard(), opponent: offBoard() })),
+        b(t('analyse.swap'), 'an-swap', () => {
           // The cube and the scores change sides with the player on roll.
           if (edited) {
             const owner = edited.owner === 'mover' ? 'opponent' : edited.owner === 'opponent' ? 'mover' : null;
@@ -369,7 +360,7 @@ export function startAnalysePage(root: HTMLElement): void {
     const moved = dragChecker(position, drag.side, drag.from, to);
     if (typeof moved === 'string') return void (editNote.textContent = moved);
     setPosition(moved);
-    editNote.textContent = `Borne off: yours ${moved.mover[0]}, theirs ${moved.opponent[0]}.`;
+    editNote.textContent = t('analyse.borneOff', { mine: moved.mover[0] ?? 0, theirs: moved.opponent[0] ?? 0 });
   });
 
   function setPosition(p: Position): void {
@@ -387,7 +378,7 @@ export function startAnalysePage(root: HTMLElement): void {
     }
     query = readForm();
     status.className = 'an-status';
-    status.textContent = 'Edited: press Analyse.';
+    status.textContent = t('analyse.edited');
     showShare();
     publish();
   }
@@ -431,8 +422,8 @@ export function dragChecker(position: Position, side: 'mover' | 'opponent', from
   const other = side === 'mover' ? position.opponent : position.mover;
   const a = slot(from);
   const b = slot(to);
-  if (!(mine[a]! > 0)) return 'No checker there.';
-  if (b >= 1 && b <= 24 && other[25 - b]! > 0) return 'The other side holds that point.';
+  if (!(mine[a]! > 0)) return t('analyse.noChecker');
+  if (b >= 1 && b <= 24 && other[25 - b]! > 0) return t('analyse.held');
   mine[a] = mine[a]! - 1;
   mine[b] = mine[b]! + 1;
   return side === 'mover' ? { mover: mine, opponent: position.opponent } : { mover: position.mover, opponent: mine };
@@ -471,8 +462,8 @@ function viewOf(position: Position, q: BoardQuery, answer: BoardAnalysisDoc | nu
   return {
     viewer: null,
     players: [
-      { name: 'On roll', presence: 'online', forfeitAt: null },
-      { name: 'Opponent', presence: 'online', forfeitAt: null },
+      { name: t('analyse.onRoll'), presence: 'online', forfeitAt: null },
+      { name: t('analyse.opponent'), presence: 'online', forfeitAt: null },
     ],
     boards,
     turn: 0,
@@ -492,6 +483,6 @@ function viewOf(position: Position, q: BoardQuery, answer: BoardAnalysisDoc | nu
     spectators: 0,
     pending: false,
     version: 0,
-    status: play ? `After ${play.play} (${eq(play.equity)})` : dice ? `To play ${dice[0]}-${dice[1]}` : 'Cube decision',
+    status: play ? t('analyse.after', { play: ltr(play.play), equity: eq(play.equity) }) : dice ? t('analyse.toPlay', { dice: ltr(`${dice[0]}-${dice[1]}`) }) : t('analyse.cubeDecision'),
   };
 }

@@ -29,32 +29,28 @@ import { button, h } from '../ui/dom';
 import { accountBox } from './account';
 import { pageHeader } from './common';
 import { needAccount } from './mine';
+import { around, formatDate, formatNumber, t } from '../i18n';
 
-/** Each sanction in words (a kind without words does not compile). */
-const SANCTION_WORDS: Record<SanctionKind, string> = { mute: 'Mute (no chat)', suspend: 'Suspend rating (no rated play)', ban: 'Ban (no rated play, chat or reports)' };
-const ACTION_WORDS: Record<AuditEntry['action'], string> = { mute: 'muted', suspend: 'suspended the rating of', ban: 'banned', lift: 'lifted', dismiss: 'dismissed a report on' };
+/** Each sanction in words (the catalogue's `mod.sanction` select). */
+const sanctionWords = (kind: SanctionKind): string => t('mod.sanction', { kind });
 
-const when = (ms: number): string => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
-const matchLink = (link: string, text = 'Match'): HTMLElement => h('a', { href: link, text });
-
-const RATING_FLAG_WORDS: Record<string, string> = { same_address: 'the accounts share an address', repeat_pair: "past the pair's rated matches of the day" };
-const VOID_WORDS: Record<string, string> = { early: 'abandoned: too short to count', repeat: 'played, unrated (daily cap)' };
+const when = (ms: number): string => formatDate(ms, { dateStyle: 'short', timeStyle: 'short' });
+const matchLink = (link: string, text = t('mod.match')): HTMLElement => h('a', { href: link, text });
+const versus = (accounts: readonly (string | null)[]): string => t('mod.versus', { a: accounts[0] ?? t('common.guest'), b: accounts[1] ?? t('common.guest') });
 
 /** Why the rules flagged the match, and what they made of it (docs/fairplay.md). */
 function ratingFlagWords(f: RatingFlag): string {
-  const why = f.flags.map((k) => RATING_FLAG_WORDS[k] ?? k).join('; ');
-  const shared = f.shared.length ? ` (${f.shared.join(', ')})` : '';
-  const made = f.void ? VOID_WORDS[f.void] ?? f.void : 'rated';
-  return `${why}${shared} · ${made}`;
+  const why = f.flags.map((flag) => t('mod.ratingFlag', { flag })).join('; ');
+  return t('mod.flagLine', { why, shared: f.shared.length ? 'yes' : 'no', addresses: f.shared.join(', '), made: f.void ?? 'rated' });
 }
 
 function chatList(lines: readonly ChatLineSeen[], marked?: number): HTMLElement {
-  if (!lines.length) return h('p', { class: 'sub', text: 'No lines.' });
+  if (!lines.length) return h('p', { class: 'sub', text: t('mod.noLines') });
   return h(
     'ol',
     { class: 'mod-chat' },
     ...lines.map((l) =>
-      h('li', { class: l.n === marked ? 'reported' : '' }, h('span', { class: 'who', text: `${l.name}${l.account ? '' : ' (guest)'}` }), h('span', { class: 'said', text: l.text })),
+      h('li', { class: l.n === marked ? 'reported' : '' }, h('span', { class: 'who', text: l.account ? l.name : t('mod.guestName', { name: l.name }) }), h('span', { class: 'said', text: l.text })),
     ),
   );
 }
@@ -63,8 +59,8 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'players-page', 'moderation-page');
   const main = h('main', { class: 'players' });
   root.replaceChildren(pageHeader(accountBox()), main);
-  document.title = 'Moderation · fairgammon';
-  if (!(await needAccount(main, 'Moderation'))) return;
+  document.title = `${t('mod.title')} · fairgammon`;
+  if (!(await needAccount(main, t('mod.title')))) return;
 
   const error = h('p', { class: 'form-error', role: 'alert' });
   const queue = h('section', { class: 'card mod-queue' });
@@ -81,21 +77,21 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
 
   async function showQueue(): Promise<void> {
     const q = await getQueue();
-    queue.replaceChildren(h('h2', { text: `Reports (${q.reports.length} open)` }));
-    if (!q.reports.length) queue.append(h('p', { class: 'sub empty-queue', text: 'No open report.' }));
+    queue.replaceChildren(h('h2', { text: t('mod.reports', { n: q.reports.length }) }));
+    if (!q.reports.length) queue.append(h('p', { class: 'sub empty-queue', text: t('mod.noReport') }));
     for (const r of q.reports) queue.append(reportItem(r));
-    flags.replaceChildren(h('h2', { text: 'Engine-assist flags' }), h('p', { class: 'sub', text: 'Accounts whose play is implausibly close to the engine over their recent rated games: for review, never an automatic sanction.' }));
-    if (!q.flags.length) flags.append(h('p', { class: 'sub', text: 'No account is flagged.' }));
+    flags.replaceChildren(h('h2', { text: t('mod.engineFlags') }), h('p', { class: 'sub', text: t('mod.engineAbout') }));
+    if (!q.flags.length) flags.append(h('p', { class: 'sub', text: t('mod.noAccountFlagged') }));
     for (const f of q.flags) flags.append(flagItem(f));
-    ratingFlags.replaceChildren(h('h2', { text: 'Rating flags' }), h('p', { class: 'sub', text: 'Rated matches between accounts sharing an address, or past the pair\'s three rated matches a day: for review, never an automatic sanction.' }));
-    if (!q.rating_flags.length) ratingFlags.append(h('p', { class: 'sub', text: 'No match is flagged.' }));
+    ratingFlags.replaceChildren(h('h2', { text: t('mod.ratingFlags') }), h('p', { class: 'sub', text: t('mod.ratingAbout') }));
+    if (!q.rating_flags.length) ratingFlags.append(h('p', { class: 'sub', text: t('mod.noMatchFlagged') }));
     else ratingFlags.append(h('ul', { class: 'plain rating-flags' }, ...q.rating_flags.map(ratingFlagItem)));
   }
 
   function ratingFlagItem(f: RatingFlag): HTMLElement {
-    const names = f.accounts.map((n) => n ?? 'Guest').join(' vs ');
+    const names = versus(f.accounts);
     const looks = f.accounts.filter((n): n is string => n !== null).map((n) => {
-      const look = button(`Look at ${n}`, 'btn small look');
+      const look = button(t('mod.lookAt', { name: n }), 'btn small look');
       look.addEventListener('click', () => void showPlayer(n, null).catch(fail));
       return look;
     });
@@ -109,10 +105,10 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   }
 
   function reportItem(r: Report): HTMLElement {
-    const reason = h('input', { type: 'text', name: 'dismiss-reason', maxlength: '500', placeholder: 'Why dismiss', 'aria-label': 'Why dismiss' });
-    const look = button(`Look at ${r.target}`, 'btn small primary look');
+    const reason = h('input', { type: 'text', name: 'dismiss-reason', maxlength: '500', placeholder: t('mod.whyDismiss'), 'aria-label': t('mod.whyDismiss') });
+    const look = button(t('mod.lookAt', { name: r.target }), 'btn small primary look');
     look.addEventListener('click', () => void showPlayer(r.target, r).catch(fail));
-    const dismiss = button('Dismiss', 'btn ghost small dismiss');
+    const dismiss = button(t('mod.dismiss'), 'btn ghost small dismiss');
     dismiss.addEventListener('click', async () => {
       try {
         await dismissReport(r.id, reason.value);
@@ -122,14 +118,14 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
       }
     });
     const parts: Node[] = [
-      h('p', { class: 'report-head' }, h('strong', { text: `#${r.id} ${r.target}` }), h('span', { class: 'sub', text: ` reported by ${r.reporter} · ${when(r.at)}` })),
+      h('p', { class: 'report-head' }, h('strong', { text: `#${r.id} ${r.target}` }), h('span', { class: 'sub', text: ` ${t('mod.reportedBy', { reporter: r.reporter, when: when(r.at) })}` })),
       h('p', { class: 'report-reason', text: r.reason }),
     ];
     if (r.link && r.match) {
-      const showChat = button('Whole chat', 'btn ghost small whole-chat');
+      const showChat = button(t('mod.wholeChat'), 'btn ghost small whole-chat');
       const match = r.match;
       showChat.addEventListener('click', () => void showMatchChat(match).catch(fail));
-      parts.push(h('p', { class: 'row' }, matchLink(r.link, 'Open the match'), showChat));
+      parts.push(h('p', { class: 'row' }, matchLink(r.link, t('mod.openMatch')), showChat));
     }
     if (r.chat) parts.push(chatList(r.chat.context, r.chat.line));
     parts.push(h('div', { class: 'row report-actions' }, look, reason, dismiss));
@@ -137,10 +133,10 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   }
 
   function flagItem(f: Flag): HTMLElement {
-    const look = button(`Look at ${f.name}`, 'btn small look');
+    const look = button(t('mod.lookAt', { name: f.name }), 'btn small look');
     look.addEventListener('click', () => void showPlayer(f.name, null).catch(fail));
-    const reason = h('input', { type: 'text', name: 'clear-reason', maxlength: '500', placeholder: 'Review', 'aria-label': 'What the review found' });
-    const clear = button('Clear flag', 'btn ghost small clear-flag');
+    const reason = h('input', { type: 'text', name: 'clear-reason', maxlength: '500', placeholder: t('mod.review'), 'aria-label': t('mod.reviewLabel') });
+    const clear = button(t('mod.clearFlag'), 'btn ghost small clear-flag');
     clear.addEventListener('click', async () => {
       try {
         await clearFlag(f.name, reason.value);
@@ -154,7 +150,7 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
       { class: 'flag-item' },
       h('p', {}, h('strong', { text: f.name }), h('span', { class: 'sub', text: ` · ${when(f.at)}` })),
       h('p', { class: 'sub', text: f.summary }),
-      h('ul', { class: 'plain' }, ...f.games.slice(0, 12).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` PR ${g.pr.toFixed(1)} over ${g.decisions} decisions${g.seconds === null ? '' : ` · ${g.seconds.toFixed(1)} s a play`}` })))),
+      h('ul', { class: 'plain' }, ...f.games.slice(0, 12).map((g) => h('li', {}, matchLink(g.link), h('span', { class: 'sub', text: ` ${t('mod.pr', { pr: formatNumber(g.pr, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), n: g.decisions, timed: g.seconds === null ? 'no' : 'yes', seconds: formatNumber(g.seconds ?? 0, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) })}` })))),
       h('div', { class: 'row report-actions' }, look, reason, clear),
     );
   }
@@ -162,12 +158,12 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   async function showMatchChat(match: string): Promise<void> {
     const c = await getChat(match);
     chat.hidden = false;
-    chat.replaceChildren(h('h2', { text: 'Chat of the match' }), h('p', {}, matchLink(c.link, 'Open the match')), h('h3', { text: 'Players' }), chatList(c.players), h('h3', { text: 'Spectators' }), chatList(c.spectators));
+    chat.replaceChildren(h('h2', { text: t('mod.chatOf') }), h('p', {}, matchLink(c.link, t('mod.openMatch'))), h('h3', { text: t('mod.players') }), chatList(c.players), h('h3', { text: t('mod.spectators') }), chatList(c.spectators));
   }
 
-  const lookup = h('input', { type: 'text', name: 'player', maxlength: '20', placeholder: 'Account name', 'aria-label': 'Account name' });
+  const lookup = h('input', { type: 'text', name: 'player', maxlength: '20', placeholder: t('mod.accountName'), 'aria-label': t('mod.accountName') });
   const lookupForm = h('form', { class: 'row mod-lookup' }, lookup, (() => {
-    const b = button('Look up', 'btn small lookup');
+    const b = button(t('mod.lookUp'), 'btn small lookup');
     b.setAttribute('type', 'submit');
     return b;
   })());
@@ -180,16 +176,16 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
     error.textContent = '';
     report = answering;
     const ev = await getEvidence(name);
-    player.replaceChildren(h('h2', { text: 'Player' }), lookupForm, evidence(ev));
+    player.replaceChildren(h('h2', { text: t('mod.player') }), lookupForm, evidence(ev));
     player.scrollIntoView({ block: 'start' });
   }
 
   function evidence(ev: Evidence): HTMLElement {
     const box = h('div', { class: 'evidence', 'data-player': ev.name });
-    const reason = h('textarea', { name: 'reason', rows: '2', maxlength: '500', placeholder: 'Reason (kept in the audit log)', 'aria-label': 'Reason' });
-    const kind = h('select', { name: 'sanction', 'aria-label': 'Sanction' });
-    for (const k of SANCTION_KINDS) if (!ev.sanctions[k]) kind.append(h('option', { value: k, text: SANCTION_WORDS[k] }));
-    const apply = button('Apply', 'btn primary small apply-sanction');
+    const reason = h('textarea', { name: 'reason', rows: '2', maxlength: '500', placeholder: t('mod.reasonPlaceholder'), 'aria-label': t('mod.reason') });
+    const kind = h('select', { name: 'sanction', 'aria-label': t('mod.sanctionLabel') });
+    for (const k of SANCTION_KINDS) if (!ev.sanctions[k]) kind.append(h('option', { value: k, text: sanctionWords(k) }));
+    const apply = button(t('mod.apply'), 'btn primary small apply-sanction');
     apply.disabled = kind.options.length === 0;
     const act = async (go: () => Promise<unknown>) => {
       try {
@@ -203,44 +199,53 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
     apply.addEventListener('click', () => void act(() => moderate(ev.name, kind.value as SanctionKind, reason.value, report ? { report: report.id } : {})));
     const inForce = SANCTION_KINDS.filter((k) => ev.sanctions[k]);
     box.append(
-      h('p', {}, h('a', { href: `/u/${encodeURIComponent(ev.name)}`, class: 'player-name' }, h('strong', { text: ev.name })), h('span', { class: 'sub', text: ` · rating ${ev.rating.toFixed(2)} · ${ev.matches} matches` })),
-      ...(report ? [h('p', { class: 'sub answering', text: `Answering report #${report.id}: ${report.reason}` })] : []),
-      h('p', { class: `sub assist${ev.assist.flagged ? ' flagged' : ''}`, text: `Engine assist${ev.assist.flagged ? ' (flagged)' : ''}: ${ev.assist.decisions ? ev.assist.summary : 'no analysed rated game yet'}` }),
+      h('p', {}, h('a', { href: `/u/${encodeURIComponent(ev.name)}`, class: 'player-name' }, h('strong', { text: ev.name })), h('span', { class: 'sub', text: ` · ${t('mod.playerLine', { rating: formatNumber(ev.rating, { minimumFractionDigits: 2, maximumFractionDigits: 2 }), n: ev.matches })}` })),
+      ...(report ? [h('p', { class: 'sub answering', text: t('mod.answering', { id: report.id, reason: report.reason }) })] : []),
+      h('p', { class: `sub assist${ev.assist.flagged ? ' flagged' : ''}`, text: t('mod.assist', { flagged: ev.assist.flagged ? 'yes' : 'no', summary: ev.assist.decisions ? ev.assist.summary : t('mod.noAnalysed') }) }),
       ...(ev.rating_flags.length
-        ? [h('h3', { text: 'Rating flags' }), h('ul', { class: 'plain rating-flags' }, ...ev.rating_flags.map((f) => h('li', { class: 'rating-flag', 'data-match': f.match }, matchLink(`/m/${f.match}`), h('span', { class: 'sub', text: ` ${f.accounts.map((n) => n ?? 'Guest').join(' vs ')} · ${ratingFlagWords(f)}` }))))]
+        ? [h('h3', { text: t('mod.ratingFlags') }), h('ul', { class: 'plain rating-flags' }, ...ev.rating_flags.map((f) => h('li', { class: 'rating-flag', 'data-match': f.match }, matchLink(`/m/${f.match}`), h('span', { class: 'sub', text: ` ${versus(f.accounts)} · ${ratingFlagWords(f)}` }))))]
         : []),
-      h('h3', { text: 'Sanctions in force' }),
+      h('h3', { text: t('mod.inForce') }),
       inForce.length
         ? h(
             'ul',
             { class: 'plain sanctions' },
             ...inForce.map((k) => {
               const laid = ev.sanctions[k]!;
-              const lift = button('Lift', `btn ghost small lift lift-${k}`);
+              const lift = button(t('mod.lift'), `btn ghost small lift lift-${k}`);
               lift.addEventListener('click', () => void act(() => moderate(ev.name, 'lift', reason.value, { sanction: k })));
-              return h('li', { class: `sanction sanction-${k}` }, h('strong', { text: SANCTION_WORDS[k] }), h('span', { class: 'sub', text: ` by ${laid.by}, ${when(laid.at)}: ` }), h('span', { text: laid.reason }), lift);
+              return h('li', { class: `sanction sanction-${k}` }, h('strong', { text: sanctionWords(k) }), h('span', { class: 'sub', text: ` ${t('mod.laidBy', { by: laid.by, when: when(laid.at) })} ` }), h('span', { text: laid.reason }), lift);
             }),
           )
-        : h('p', { class: 'sub no-sanction', text: 'None.' }),
+        : h('p', { class: 'sub no-sanction', text: t('mod.none') }),
       h('div', { class: 'mod-act' }, kind, reason, apply),
-      h('h3', { text: 'Recent games' }),
+      h('h3', { text: t('mod.recent') }),
       ev.recent.length
-        ? h('ul', { class: 'plain recent' }, ...ev.recent.map((g) => h('li', {}, matchLink(g.link, `vs ${g.opponent}`), h('span', { class: 'sub', text: ` · ${g.won === null ? 'no result' : g.won ? 'won' : 'lost'} · ${g.rated ? 'rated' : 'unrated'} · ${when(g.at)}` }))))
-        : h('p', { class: 'sub', text: 'No finished match.' }),
-      h('h3', { text: `Reports about ${ev.name}` }),
-      ev.reports.length ? h('ul', { class: 'plain' }, ...ev.reports.map((r) => h('li', { text: `#${r.id} by ${r.reporter}, ${when(r.at)}: ${r.reason}` }))) : h('p', { class: 'sub', text: 'None.' }),
+        ? h('ul', { class: 'plain recent' }, ...ev.recent.map((g) => h('li', {}, matchLink(g.link, t('mod.vsOpponent', { name: g.opponent })), h('span', { class: 'sub', text: ` · ${t('mod.gameLine', { result: g.won === null ? 'none' : g.won ? 'won' : 'lost', rated: g.rated ? 'yes' : 'no', when: when(g.at) })}` }))))
+        : h('p', { class: 'sub', text: t('mod.noFinished') }),
+      h('h3', { text: t('mod.reportsAbout', { name: ev.name }) }),
+      ev.reports.length ? h('ul', { class: 'plain' }, ...ev.reports.map((r) => h('li', { text: t('mod.reportLine', { id: r.id, reporter: r.reporter, when: when(r.at), reason: r.reason }) }))) : h('p', { class: 'sub', text: t('mod.none') }),
     );
     return box;
   }
 
   function auditRow(e: AuditEntry): HTMLElement {
-    const what = e.action === 'lift' ? `lifted the ${e.sanction} of` : e.sanction === 'flag' ? 'cleared the engine-assist flag of' : ACTION_WORDS[e.action];
-    return h('li', { class: `audit-${e.action}` }, h('span', { class: 'sub', text: `${when(e.at)} ` }), h('strong', { text: e.moderator }), h('span', { text: ` ${what} ${e.target}` }), h('span', { class: 'sub', text: ` — ${e.reason}${e.report ? ` (report #${e.report})` : ''}` }));
+    const action = e.action === 'lift' ? 'lift' : e.sanction === 'flag' ? 'flag' : e.action;
+    const [before, after] = around('mod.audit', 'moderator', { action, sanction: e.sanction ?? '', target: e.target });
+    return h(
+      'li',
+      { class: `audit-${e.action}` },
+      h('span', { class: 'sub', text: `${when(e.at)} ` }),
+      ...(before ? [h('span', { text: before })] : []),
+      h('strong', { text: e.moderator }),
+      h('span', { text: after }),
+      h('span', { class: 'sub', text: ` ${t('mod.auditReason', { reason: e.reason, report: e.report ? 'yes' : 'no', n: e.report ?? 0 })}` }),
+    );
   }
 
   async function showAudit(): Promise<void> {
     const { entries } = await getAudit();
-    audit.replaceChildren(h('h2', { text: 'Audit log' }), entries.length ? h('ol', { class: 'plain audit-log' }, ...entries.map(auditRow)) : h('p', { class: 'sub', text: 'Nothing yet.' }));
+    audit.replaceChildren(h('h2', { text: t('mod.auditLog') }), entries.length ? h('ol', { class: 'plain audit-log' }, ...entries.map(auditRow)) : h('p', { class: 'sub', text: t('mod.nothingYet') }));
   }
 
   async function refresh(name?: string): Promise<void> {
@@ -250,11 +255,11 @@ export async function startModerationPage(root: HTMLElement): Promise<void> {
   try {
     await showQueue();
   } catch (err) {
-    const text = err instanceof LobbyError && err.code === 'not_moderator' ? 'Only moderators see this page: the operator names them (docs/moderation.md).' : errorWords(err);
-    main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: 'Moderation' }), h('p', { class: 'sub not-moderator', text })));
+    const text = err instanceof LobbyError && err.code === 'not_moderator' ? t('mod.notModerator') : errorWords(err);
+    main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: t('mod.title') }), h('p', { class: 'sub not-moderator', text })));
     return;
   }
-  player.replaceChildren(h('h2', { text: 'Player' }), lookupForm);
-  main.replaceChildren(h('h1', { class: 'mod-title', text: 'Moderation' }), error, queue, player, chat, flags, ratingFlags, audit);
+  player.replaceChildren(h('h2', { text: t('mod.player') }), lookupForm);
+  main.replaceChildren(h('h1', { class: 'mod-title', text: t('mod.title') }), error, queue, player, chat, flags, ratingFlags, audit);
   await showAudit().catch(fail);
 }

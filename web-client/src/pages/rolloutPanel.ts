@@ -8,23 +8,21 @@ import { AnalyseError } from '../net/analyseApi';
 import { type EstimateDoc, FINAL, type RolloutDoc, cancelRollout, fetchRollout } from '../net/rolloutApi';
 import { button, h } from '../ui/dom';
 import { linkField } from './common';
+import { formatNumber, ltr, t } from '../i18n';
 
 const POLL_MS = 400;
 
-const eq = (x: number | null | undefined) => (x === null || x === undefined ? '–' : (x >= 0 ? '+' : '') + x.toFixed(3));
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
-const interval = (e: EstimateDoc | undefined) => (e && e.mean !== null ? `${eq(e.mean)} ± ${(1.96 * (e.se ?? 0)).toFixed(3)} (${eq(e.low)} … ${eq(e.high)})` : '–');
-
-const STATUS: Record<RolloutDoc['status'], string> = {
-  queued: 'Queued',
-  running: 'Rolling out',
-  done: 'Done',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
+/** An equity per locale, signed, to three places ("+0.123"). */
+export const eq = (x: number | null | undefined): string =>
+  x === null || x === undefined ? '–' : formatNumber(x === 0 ? 0 : x, { minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: x >= 0 ? 'always' : 'auto' });
+/** A probability as a percentage per locale, to one place ("53.2%"). */
+export const pct = (x: number | null | undefined): string =>
+  x === null || x === undefined ? '–' : formatNumber(x, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const interval = (e: EstimateDoc | undefined) =>
+  e && e.mean !== null ? ltr(`${eq(e.mean)} ± ${formatNumber(1.96 * (e.se ?? 0), { minimumFractionDigits: 3, maximumFractionDigits: 3 })} (${eq(e.low)} … ${eq(e.high)})`) : '–';
 
 export class RolloutPanel {
-  readonly el = h('section', { class: 'card an-rollout', 'aria-label': 'Rollout', hidden: '' });
+  readonly el = h('section', { class: 'card an-rollout', 'aria-label': t('rollout.title'), hidden: '' });
   private id: string | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** The last state read (tests read it). */
@@ -36,7 +34,7 @@ export class RolloutPanel {
     this.id = id;
     this.last = null;
     this.el.hidden = false;
-    this.el.replaceChildren(h('h2', { text: what ? `Rollout of ${what}` : 'Rollout' }), h('p', { class: 'ro-status', text: 'Starting…' }));
+    this.el.replaceChildren(h('h2', { text: what ? t('rollout.of', { play: ltr(what) }) : t('rollout.title') }), h('p', { class: 'ro-status', text: t('rollout.starting') }));
     void this.poll(what);
   }
 
@@ -54,7 +52,7 @@ export class RolloutPanel {
       doc = await fetchRollout(id);
     } catch (err) {
       if (id !== this.id) return;
-      this.el.replaceChildren(h('h2', { text: 'Rollout' }), h('p', { class: 'ro-status error', text: err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err) }));
+      this.el.replaceChildren(h('h2', { text: t('rollout.title') }), h('p', { class: 'ro-status error', text: err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err) }));
       return;
     }
     if (id !== this.id) return;
@@ -65,30 +63,30 @@ export class RolloutPanel {
 
   private render(doc: RolloutDoc, what: string | null): void {
     const p = doc.progress;
-    const bar = h('progress', { class: 'ro-bar', max: String(p.of), value: String(Math.min(p.of, p.trials + p.running)), 'aria-label': 'Games rolled out' });
+    const bar = h('progress', { class: 'ro-bar', max: String(p.of), value: String(Math.min(p.of, p.trials + p.running)), 'aria-label': t('rollout.bar') });
     const f = doc.figures;
     const rows: [string, string][] = [];
     if (f.subject === 'play') {
-      rows.push(['Equity (95%)', interval(f.equity)], ['Cubeless', interval(f.cubeless)]);
+      rows.push([t('rollout.equity95'), interval(f.equity)], [t('rollout.cubeless'), interval(f.cubeless)]);
     } else {
-      rows.push(['No double (95%)', interval(f.no_double)], ['Double, take', interval(f.double_take)], ['Double, pass', eq(f.double_pass)]);
-      if (f.action) rows.push(['Right action', `${f.action.replace('_', ', ')} · answer ${f.answer ?? '–'}`]);
-      rows.push(['Cubeless', interval(f.cubeless)]);
+      rows.push([t('rollout.noDouble95'), interval(f.no_double)], [t('analyse.doubleTake'), interval(f.double_take)], [t('analyse.doublePass'), eq(f.double_pass)]);
+      if (f.action) rows.push([t('analyse.rightAction'), t('rollout.actionAnswer', { action: f.action, answer: f.answer ?? '–' })]);
+      rows.push([t('rollout.cubeless'), interval(f.cubeless)]);
     }
-    rows.push(['Win · gammon · backgammon', `${pct(f.win)} · ${pct(f.gammon)} · ${pct(f.backgammon)}`]);
+    rows.push([t('analyse.winChances'), t('analyse.three', { a: pct(f.win), b: pct(f.gammon), c: pct(f.backgammon) })]);
     const table = h('table', { class: 'an-cube ro-figures' });
     if (f.trials) for (const [k, v] of rows) table.append(h('tr', {}, h('th', { text: k }), h('td', { text: v })));
-    const status = h('p', { class: `ro-status ${doc.status}`, text: `${STATUS[doc.status]} · ${p.trials} of ${p.of} games${doc.spec.truncation ? ` · truncated at ${doc.spec.truncation}` : ' · to the end'}${doc.message ? ` · ${doc.message}` : ''}` });
-    const kids: Node[] = [h('h2', { text: what ? `Rollout of ${what}` : doc.spec.play ? 'Rollout of a play' : 'Rollout of the position' }), bar, status, table];
+    const status = h('p', { class: `ro-status ${doc.status}`, text: t('rollout.progress', { status: doc.status, trials: p.trials, of: p.of, cut: doc.spec.truncation ? 'yes' : 'no', at: doc.spec.truncation ?? 0 }) + (doc.message ? ` · ${doc.message}` : '') });
+    const kids: Node[] = [h('h2', { text: what ? t('rollout.of', { play: ltr(what) }) : doc.spec.play ? t('rollout.ofPlay') : t('rollout.ofPosition') }), bar, status, table];
     if (doc.mine && !FINAL.includes(doc.status)) {
-      const stop = button('Cancel', 'btn ghost ro-cancel');
+      const stop = button(t('common.cancel'), 'btn ghost ro-cancel');
       stop.addEventListener('click', async () => {
         stop.disabled = true;
         await cancelRollout(doc.rollout).catch(() => undefined);
       });
       kids.push(stop);
     }
-    kids.push(linkField('Link to this rollout', `${location.origin}${doc.page}`, 'rolloutlink'));
+    kids.push(linkField(t('rollout.link'), `${location.origin}${doc.page}`, 'rolloutlink'));
     this.el.replaceChildren(...kids);
   }
 }

@@ -7,7 +7,9 @@
  * 3 s, so standings and bracket move as matches end. Every name is rendered as text.
  */
 
-import { LobbyError, call } from '../net/lobbyApi';
+import { call } from '../net/lobbyApi';
+import { errorWords } from '../net/refusals';
+import { formatNumber, ltr, t, type MessageKey } from '../i18n';
 import { browserStorage, saveSeat } from '../net/storage';
 import type { Seat } from '../engine/seat';
 import { button, h } from '../ui/dom';
@@ -60,15 +62,34 @@ interface TournamentView {
 }
 
 const REFRESH_MS = 3000;
-const KINDS = { knockout: 'Knockout', swiss: 'Swiss', arena: 'Arena' } as const;
+const KINDS = ['knockout', 'swiss', 'arena'] as const;
 
-function terms(t: { kind: string; mode: string; length: number; clock: number; rounds: number; minutes: number; rated: boolean }): string {
-  const what = `${KINDS[t.kind as keyof typeof KINDS] ?? t.kind} · ${describeOptions(t.mode, t.length, t.clock)}`;
-  const extra = t.kind === 'swiss' ? ` · ${t.rounds} rounds` : t.kind === 'arena' ? ` · ${t.minutes} min` : '';
-  return what + extra + (t.rated ? ' · rated' : '');
+function terms(x: { kind: string; mode: string; length: number; clock: number; rounds: number; minutes: number; rated: boolean }): string {
+  return t('tournaments.terms', { kind: x.kind, options: describeOptions(x.mode, x.length, x.clock), rounds: x.rounds, minutes: x.minutes, rated: x.rated ? 'yes' : 'no' });
 }
 
-const message = (err: unknown) => (err instanceof LobbyError ? err.message : String(err));
+const message = errorWords;
+
+/** The message `key` with elements in it: its text split around the arguments named in `nodes`
+ * (two names in one sentence, the translation deciding their order). */
+function withNodes(key: MessageKey, nodes: Record<string, Node>): (string | Node)[] {
+  const marks: Record<string, string> = {};
+  Object.keys(nodes).forEach((name, i) => (marks[name] = String.fromCharCode(1 + i)));
+  const text = t(key, marks);
+  const out: (string | Node)[] = [];
+  let run = '';
+  for (const ch of text) {
+    const name = Object.keys(marks).find((n) => marks[n] === ch);
+    if (name === undefined) run += ch;
+    else {
+      if (run) out.push(run);
+      run = '';
+      out.push(nodes[name] as Node);
+    }
+  }
+  if (run) out.push(run);
+  return out;
+}
 
 // ---------------------------------------------------------------- the list
 
@@ -76,20 +97,20 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
   root.classList.add('fg-app', 'players-page');
   const main = h('main', { class: 'players tournaments' });
   root.replaceChildren(pageHeader(accountBox()), main);
-  document.title = 'Tournaments · fairgammon';
+  document.title = `${t('nav.tournaments')} · fairgammon`;
   const lists = h('div', { class: 'tournament-lists' });
   const error = h('p', { class: 'form-error', role: 'alert' });
   const field = (label: string, input: HTMLElement) => h('label', { class: 'field' }, h('span', { class: 'flabel', text: label }), input);
   const kind = h('select', { name: 'kind' });
-  for (const [value, label] of Object.entries(KINDS)) kind.append(h('option', { value, text: label }));
-  const name = h('input', { type: 'text', name: 'tname', maxlength: '40', placeholder: 'Name (optional)' });
+  for (const value of KINDS) kind.append(h('option', { value, text: t('tournaments.kind', { kind: value }) }));
+  const name = h('input', { type: 'text', name: 'tname', maxlength: '40', placeholder: t('tournaments.namePlaceholder') });
   const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', value: '3' });
   const clock = h('input', { type: 'number', name: 'clock', min: '5', max: '600', value: '30' });
   const players = h('input', { type: 'number', name: 'max_players', min: '2', max: '256', value: '8' });
   const rounds = h('input', { type: 'number', name: 'rounds', min: '1', max: '20', value: '4' });
   const minutes = h('input', { type: 'number', name: 'minutes', min: '5', max: '240', value: '30' });
   const starts = h('select', { name: 'starts' });
-  starts.append(h('option', { value: 'when_full', text: 'When it is full' }), h('option', { value: 'at', text: 'At a set time' }));
+  starts.append(h('option', { value: 'when_full', text: t('tournaments.whenFull') }), h('option', { value: 'at', text: t('tournaments.atTime') }));
   const startAt = h('input', { type: 'datetime-local', name: 'start_at', step: '60' });
   const rated = h('input', { type: 'checkbox', name: 'rated' });
   const secret = h('input', { type: 'checkbox', name: 'private' });
@@ -100,22 +121,22 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
     startAt.hidden = !at;
     startAt.required = at;
     startNote.textContent = at
-      ? 'It starts at that time (your local time) if enough players have joined, and is cancelled otherwise.'
-      : 'It starts as soon as it is full (and is cancelled if it is not full within a day).';
+      ? t('tournaments.noteAt')
+      : t('tournaments.noteFull');
   };
   starts.addEventListener('change', showStart);
   showStart();
-  const create = button('Create tournament', 'btn primary create-tournament');
+  const create = button(t('tournaments.create'), 'btn primary create-tournament');
   create.setAttribute('type', 'submit');
   const form = h(
     'form',
     { class: 'card create-tournament-form' },
-    h('h2', { text: 'New tournament' }),
-    h('div', { class: 'field-row' }, field('Kind', kind), field('Points to win', length), field('Seconds per move', clock)),
-    h('div', { class: 'field-row' }, field('Players at most', players), field('Rounds (Swiss)', rounds), field('Minutes (arena)', minutes)),
-    h('div', { class: 'field-row' }, field('Starts', starts), field('Start time', startAt)),
-    field('Name', name),
-    h('div', { class: 'field-row checks' }, check('Rated', rated), check('Private (only people with the link can join)', secret)),
+    h('h2', { text: t('tournaments.new') }),
+    h('div', { class: 'field-row' }, field(t('tournaments.fieldKind'), kind), field(t('tournaments.fieldLength'), length), field(t('tournaments.fieldClock'), clock)),
+    h('div', { class: 'field-row' }, field(t('tournaments.fieldPlayers'), players), field(t('tournaments.fieldRounds'), rounds), field(t('tournaments.fieldMinutes'), minutes)),
+    h('div', { class: 'field-row' }, field(t('tournaments.fieldStarts'), starts), field(t('tournaments.fieldStartTime'), startAt)),
+    field(t('tournaments.fieldName'), name),
+    h('div', { class: 'field-row checks' }, check(t('tournaments.rated'), rated), check(t('tournaments.private'), secret)),
     startNote,
     create,
     error,
@@ -132,7 +153,7 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
     if (starts.value === 'at') {
       const when = new Date(startAt.value); // a datetime-local value is the browser's local time
       if (Number.isNaN(when.getTime())) {
-        error.textContent = 'Choose the start time.';
+        error.textContent = t('tournaments.chooseStart');
         create.disabled = false;
         return;
       }
@@ -148,15 +169,15 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
   });
   const me = await account().catch(() => null);
   if (!me) {
-    form.replaceChildren(h('h2', { text: 'New tournament' }), h('p', { class: 'sub', text: 'Sign in to create or join a tournament.' }));
+    form.replaceChildren(h('h2', { text: t('tournaments.new') }), h('p', { class: 'sub', text: t('tournaments.signIn') }));
   }
-  main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: 'Tournaments' }), h('p', { class: 'sub', text: 'Knockout, Swiss and arena tournaments that run themselves: rounds are paired, deadlines kept and results counted by the server.' })), lists, form);
-  const row = (t: Summary) =>
+  main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: t('nav.tournaments') }), h('p', { class: 'sub', text: t('tournaments.intro') })), lists, form);
+  const row = (x: Summary) =>
     h(
       'li',
-      { 'data-tournament': t.id },
-      h('span', { class: 'minfo' }, h('a', { href: `/t/${t.id}`, text: t.name }), h('span', { class: 'sub', text: `${terms(t)} · ${t.players}/${t.max_players} players${t.winner ? ` · won by ${t.winner}` : ''}` })),
-      h('a', { class: 'btn', href: `/t/${t.id}`, text: t.phase === 'open' ? 'Join' : 'View' }),
+      { 'data-tournament': x.id },
+      h('span', { class: 'minfo' }, h('a', { href: `/t/${x.id}`, text: x.name }), h('span', { class: 'sub', text: t('tournaments.line', { terms: terms(x), players: x.players, max: x.max_players, won: x.winner ? 'yes' : 'no', winner: x.winner ?? '' }) })),
+      h('a', { class: 'btn', href: `/t/${x.id}`, text: x.phase === 'open' ? t('tournaments.join') : t('tournaments.view') }),
     );
   const refresh = async () => {
     try {
@@ -164,9 +185,9 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
       const section = (title: string, cls: string, items: Summary[], empty: string) =>
         h('section', { class: `card ${cls}` }, h('h2', { text: title }), h('ul', { class: 'matchlist' }, ...(items.length ? items.map(row) : [h('li', { class: 'empty', text: empty })])));
       lists.replaceChildren(
-        section('Upcoming', 'upcoming', all.open, 'None open: create one.'),
-        section('Running', 'running', all.running, 'None running.'),
-        section('Finished', 'finished', all.finished, 'None yet.'),
+        section(t('tournaments.upcoming'), 'upcoming', all.open, t('tournaments.noneOpen')),
+        section(t('tournaments.running'), 'running', all.running, t('tournaments.noneRunning')),
+        section(t('tournaments.finished'), 'finished', all.finished, t('tournaments.noneFinished')),
       );
     } catch (err) {
       lists.replaceChildren(h('p', { text: message(err) }));
@@ -183,17 +204,18 @@ export async function startTournaments(root: HTMLElement): Promise<void> {
 function countdown(view: TournamentView, shown: number): string {
   if (view.next === null || view.state === 'finished') return '';
   const seconds = Math.max(0, Math.round((view.next - view.now - (Date.now() - shown)) / 1000));
-  const what = view.state === 'open' ? 'Starts' : view.kind === 'arena' ? 'Next' : 'Next step';
-  return `${what} in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  const what = view.state === 'open' ? 'starts' : view.kind === 'arena' ? 'next' : 'step';
+  return t('tournaments.countdown', { what, time: ltr(`${formatNumber(Math.floor(seconds / 60), { useGrouping: false })}:${formatNumber(seconds % 60, { minimumIntegerDigits: 2 })}`) });
 }
 
 function pairingLine(p: PairingView): HTMLElement {
   const [a, b] = p.players;
   const o = p.outcome;
-  const who = (i: number) => h('span', { class: o && o.winner === i ? 'winner' : '', text: p.players[i] ?? 'bye' });
-  const result = o ? (o.how === 'played' ? `${o.score[0]}–${o.score[1]}` : o.how.replace('_', ' ')) : p.watch ? '' : '…';
-  const watch = !o && p.match ? h('a', { href: `/m/${p.match}#watch`, class: 'watch', text: 'Watch' }) : null;
-  return h('li', { class: 'pairing' }, who(0), h('span', { class: 'sub', text: a && b ? ' vs ' : ' ' }), who(1), h('span', { class: 'sub pairing-result', text: ` ${result}` }), ...(watch ? [' ', watch] : []));
+  const who = (i: number) => h('span', { class: o && o.winner === i ? 'winner' : '', text: p.players[i] ?? t('tournaments.bye') });
+  const result = o ? (o.how === 'played' ? ltr(`${formatNumber(o.score[0] ?? 0)}–${formatNumber(o.score[1] ?? 0)}`) : t('tournaments.how', { how: o.how })) : p.watch ? '' : '…';
+  const watch = !o && p.match ? h('a', { href: `/m/${p.match}#watch`, class: 'watch', text: t('tournaments.watch') }) : null;
+  const names = a && b ? withNodes('tournaments.versus', { a: who(0), b: who(1) }).map((x) => (typeof x === 'string' ? h('span', { class: 'sub', text: x }) : x)) : [who(0), ' ', who(1)];
+  return h('li', { class: 'pairing' }, ...names, h('span', { class: 'sub pairing-result', text: ` ${result}` }), ...(watch ? [' ', watch] : []));
 }
 
 export async function startTournament(root: HTMLElement, tid: string): Promise<void> {
@@ -221,16 +243,16 @@ export async function startTournament(root: HTMLElement, tid: string): Promise<v
     if (!view) return;
     const v = view;
     document.title = `${v.name} · fairgammon`;
-    const status = v.state === 'finished' ? (v.winner ? `Finished · won by ${v.winner}` : 'Finished') : v.state === 'running' ? `Running${v.kind === 'arena' ? '' : ` · round ${v.round}`}` : `Open · ${v.players.length}/${v.terms.max_players} players`;
+    const status = t('tournaments.status', { state: v.state, won: v.winner ? 'yes' : 'no', winner: v.winner ?? '', arena: v.kind === 'arena' ? 'yes' : 'no', round: v.round, players: v.players.length, max: v.terms.max_players });
     const actions: HTMLElement[] = [];
     if (v.state !== 'finished') {
       const open = v.state === 'open' || v.kind === 'arena'; // knockouts and Swiss take nobody once started
       if ((!v.you || v.you.withdrawn) && open) {
-        const join = button('Join', 'btn primary join-tournament');
+        const join = button(t('tournaments.join'), 'btn primary join-tournament');
         join.addEventListener('click', () => void act('join', join));
         actions.push(join);
       } else if (v.you && !v.you.withdrawn) {
-        const out = button('Withdraw', 'btn withdraw-tournament');
+        const out = button(t('tournaments.withdraw'), 'btn withdraw-tournament');
         out.addEventListener('click', () => void act('withdraw', out));
         actions.push(out);
       }
@@ -238,33 +260,33 @@ export async function startTournament(root: HTMLElement, tid: string): Promise<v
     const mine: HTMLElement[] = [];
     if (v.me) {
       const me = v.me;
-      const play = button('Play your match', 'btn primary play-tournament-match');
+      const play = button(t('tournaments.play'), 'btn primary play-tournament-match');
       play.addEventListener('click', () => {
         saveSeat(storage, me.match, { seat: me.seat, token: me.token });
         location.assign(`/m/${me.match}`);
       });
-      mine.push(h('section', { class: 'card your-match' }, h('h2', { text: 'Your match' }), h('p', { text: `Round ${me.round || '—'}, board ${me.board}: play now (a seat not taken by the deadline loses).` }), play));
+      mine.push(h('section', { class: 'card your-match' }, h('h2', { text: t('tournaments.yourMatch') }), h('p', { text: t('tournaments.playNow', { round: me.round ? formatNumber(me.round) : '—', board: me.board }) }), play));
     }
     const table = h(
       'table',
       { class: 'history standings' },
-      h('thead', {}, h('tr', {}, ...['#', 'Player', 'Points', 'Won', 'Played'].map((t) => h('th', { text: t })))),
+      h('thead', {}, h('tr', {}, ...['#', t('tournaments.player'), t('tournaments.points'), t('tournaments.won'), t('tournaments.played')].map((th) => h('th', { text: th })))),
       h(
         'tbody',
         {},
         ...v.standings.map((s) =>
-          h('tr', { class: s.withdrawn ? 'withdrawn' : '' }, h('td', { class: 'rank', text: String(s.rank) }), h('td', {}, ...withBotTag(document.createTextNode(s.name + (s.withdrawn ? ' (withdrew)' : '')), s.bot)), h('td', { class: 'num', text: String(s.points) }), h('td', { class: 'num', text: String(s.won) }), h('td', { class: 'num', text: String(s.played) })),
+          h('tr', { class: s.withdrawn ? 'withdrawn' : '' }, h('td', { class: 'rank', text: formatNumber(s.rank) }), h('td', {}, ...withBotTag(document.createTextNode(s.withdrawn ? t('tournaments.withdrew', { name: s.name }) : s.name), s.bot)), h('td', { class: 'num', text: formatNumber(s.points) }), h('td', { class: 'num', text: formatNumber(s.won) }), h('td', { class: 'num', text: formatNumber(s.played) })),
         ),
       ),
     );
-    const rounds = v.rounds.map((r) => h('div', { class: 'round' }, h('h3', { text: v.kind === 'arena' ? 'Games' : `Round ${r.round}` }), h('ul', { class: 'pairings' }, ...r.pairings.map(pairingLine))));
-    const signups = v.state === 'open' ? [h('section', { class: 'card entrants' }, h('h2', { text: 'Players' }), h('ul', { class: 'matchlist' }, ...(v.players.length ? v.players.filter((p) => !p.withdrawn).map((p) => h('li', {}, ...withBotTag(document.createTextNode(p.name), p.bot), ` · ${p.rating}`)) : [h('li', { class: 'empty', text: 'Nobody yet.' })])))] : [];
+    const rounds = v.rounds.map((r) => h('div', { class: 'round' }, h('h3', { text: v.kind === 'arena' ? t('tournaments.games') : t('tournaments.round', { round: r.round }) }), h('ul', { class: 'pairings' }, ...r.pairings.map(pairingLine))));
+    const signups = v.state === 'open' ? [h('section', { class: 'card entrants' }, h('h2', { text: t('tournaments.players') }), h('ul', { class: 'matchlist' }, ...(v.players.length ? v.players.filter((p) => !p.withdrawn).map((p) => h('li', {}, ...withBotTag(document.createTextNode(p.name), p.bot), ` · ${formatNumber(p.rating)}`)) : [h('li', { class: 'empty', text: t('tournaments.nobody') })])))] : [];
     main.replaceChildren(
       h('section', { class: 'card tournament-head' }, h('h1', { text: v.name }), h('p', { class: 'sub', text: terms({ ...v.terms, kind: v.kind }) }), h('p', { class: `tstate ${v.state}`, text: status }), clockLine, ...actions, error),
       ...mine,
       ...signups,
-      ...(v.standings.length ? [h('section', { class: 'card' }, h('h2', { text: 'Standings' }), h('div', { class: 'table-scroll' }, table))] : []),
-      ...(rounds.length ? [h('section', { class: `card bracket ${v.kind}` }, h('h2', { text: v.kind === 'knockout' ? 'Bracket' : 'Rounds' }), h('div', { class: 'rounds' }, ...rounds))] : []),
+      ...(v.standings.length ? [h('section', { class: 'card' }, h('h2', { text: t('tournaments.standings') }), h('div', { class: 'table-scroll' }, table))] : []),
+      ...(rounds.length ? [h('section', { class: `card bracket ${v.kind}` }, h('h2', { text: v.kind === 'knockout' ? t('tournaments.bracket') : t('tournaments.rounds') }), h('div', { class: 'rounds' }, ...rounds))] : []),
     );
     clockLine.textContent = countdown(v, shown);
   };
@@ -274,7 +296,7 @@ export async function startTournament(root: HTMLElement, tid: string): Promise<v
       shown = Date.now();
       draw();
     } catch (err) {
-      if (!view) main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: 'Tournament' }), h('p', { text: message(err) })));
+      if (!view) main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: t('tournaments.one') }), h('p', { text: message(err) })));
     }
   };
   await load();
