@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, allCatalogues, pickLanguage, t } from '../src/i18n';
+import { LANGUAGES, allCatalogues, around, pickLanguage, t, withSlots } from '../src/i18n';
 import { MessageSyntaxError, argumentNames, formatMessage, parse } from '../src/i18n/format';
 
 const CATALOGUES = await allCatalogues();
@@ -57,5 +57,15 @@ describe('formatter', () => {
   it('formats catalogue messages', () => {
     expect(t('options.daysPerMove', { days: 3 }, 'ru')).toBe('3 дня на ход');
     expect(t('options.match', { length: 5 }, 'en')).toBe('Match to 5');
+  });
+});
+
+describe('elements in a message', () => {
+  it('splits a message around its slots, each value where the translation puts it', () => {
+    const a = { name: 'A' };
+    const b = { name: 'B' };
+    expect(withSlots('tournaments.versus', { a, b })).toEqual([a, ' vs ', b]);
+    expect(around('tournaments.versus', 'a', { b: 'Bob' })).toEqual(['', ' vs Bob']);
+    expect(around('tournaments.versus', 'b', { a: 'Ann' })).toEqual(['Ann vs ', '']);
   });
 });

@@ -133,15 +133,37 @@ export function ltr(text: string): string {
 }
 
 /**
- * A message with an element in it (a link in a sentence): the text before and after the
- * argument `slot`, so the page puts the element between them and the translation decides where
- * it goes (`Away? {link} and…`, the link's own words another message).
+ * A message with elements in it (a link in a sentence, two names in one): its text split around
+ * the arguments named in `slots`, each slot's value put in its place, so the page builds the
+ * sentence with its elements where the translation puts them (`Away? {link} and…`).
  */
+export function withSlots<T>(key: MessageKey, slots: Record<string, T>, args: Args = {}): (string | T)[] {
+  const names = Object.keys(slots);
+  const marks: Record<string, string> = {};
+  names.forEach((name, i) => (marks[name] = String.fromCharCode(1 + i)));
+  const out: (string | T)[] = [];
+  let run = '';
+  for (const ch of t(key, { ...args, ...marks })) {
+    const name = names.find((n) => marks[n] === ch);
+    if (name === undefined) {
+      run += ch;
+      continue;
+    }
+    if (run) out.push(run);
+    run = '';
+    out.push(slots[name] as T);
+  }
+  if (run) out.push(run);
+  return out;
+}
+
+/** A message with one element in it: the text before and after the argument `slot`. */
 export function around(key: MessageKey, slot: string, args: Args = {}): [string, string] {
-  const mark = '\u0000';
-  const text = t(key, { ...args, [slot]: mark });
-  const at = text.indexOf(mark);
-  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + mark.length)];
+  const at = {};
+  const parts = withSlots<object>(key, { [slot]: at }, args);
+  const i = parts.indexOf(at);
+  const text = (xs: (string | object)[]) => xs.join('');
+  return i < 0 ? [text(parts), ''] : [text(parts.slice(0, i)), text(parts.slice(i + 1))];
 }
 
 /** A number per locale. */

@@ -9,7 +9,7 @@
 
 import { call } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
-import { formatNumber, ltr, t, type MessageKey } from '../i18n';
+import { formatNumber, ltr, t, withSlots } from '../i18n';
 import { browserStorage, saveSeat } from '../net/storage';
 import type { Seat } from '../engine/seat';
 import { button, h } from '../ui/dom';
@@ -69,27 +69,6 @@ function terms(x: { kind: string; mode: string; length: number; clock: number; r
 }
 
 const message = errorWords;
-
-/** The message `key` with elements in it: its text split around the arguments named in `nodes`
- * (two names in one sentence, the translation deciding their order). */
-function withNodes(key: MessageKey, nodes: Record<string, Node>): (string | Node)[] {
-  const marks: Record<string, string> = {};
-  Object.keys(nodes).forEach((name, i) => (marks[name] = String.fromCharCode(1 + i)));
-  const text = t(key, marks);
-  const out: (string | Node)[] = [];
-  let run = '';
-  for (const ch of text) {
-    const name = Object.keys(marks).find((n) => marks[n] === ch);
-    if (name === undefined) run += ch;
-    else {
-      if (run) out.push(run);
-      run = '';
-      out.push(nodes[name] as Node);
-    }
-  }
-  if (run) out.push(run);
-  return out;
-}
 
 // ---------------------------------------------------------------- the list
 
@@ -214,7 +193,7 @@ function pairingLine(p: PairingView): HTMLElement {
   const who = (i: number) => h('span', { class: o && o.winner === i ? 'winner' : '', text: p.players[i] ?? t('tournaments.bye') });
   const result = o ? (o.how === 'played' ? ltr(`${formatNumber(o.score[0] ?? 0)}–${formatNumber(o.score[1] ?? 0)}`) : t('tournaments.how', { how: o.how })) : p.watch ? '' : '…';
   const watch = !o && p.match ? h('a', { href: `/m/${p.match}#watch`, class: 'watch', text: t('tournaments.watch') }) : null;
-  const names = a && b ? withNodes('tournaments.versus', { a: who(0), b: who(1) }).map((x) => (typeof x === 'string' ? h('span', { class: 'sub', text: x }) : x)) : [who(0), ' ', who(1)];
+  const names = a && b ? withSlots('tournaments.versus', { a: who(0), b: who(1) }).map((x) => (typeof x === 'string' ? h('span', { class: 'sub', text: x }) : x)) : [who(0), ' ', who(1)];
   return h('li', { class: 'pairing' }, ...names, h('span', { class: 'sub pairing-result', text: ` ${result}` }), ...(watch ? [' ', watch] : []));
 }
 
