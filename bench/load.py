@@ -65,8 +65,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--drops", type=int, default=4, help="connections cut every 2 s")
     p.add_argument("--restart", action="store_true", help="then restart server process 1")
     p.add_argument("--kill", action="store_true", help="with --restart: SIGKILL, not SIGTERM")
+    p.add_argument(
+        "--rolling", action="store_true",
+        help="with --restart and --start 2 or more: every bot also knows the other servers, so"
+        " the clients of the stopping process move to them (its drain) before it starts again",
+    )  # fmt: skip
     p.add_argument("--echo-seconds", type=float, default=5.0, help="0: no echo baseline")
     p.add_argument("--echo-connections", type=int, default=64)
+    p.add_argument(
+        "--echo-ws", default=echo.SERVER_WS,
+        help="uvicorn ws protocol of the echo (websockets-sansio: uvicorn's own)",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
         "--reconnect-cap",
@@ -87,6 +96,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.restart and not args.start:
         p.error("--restart needs --start (it restarts a server it started)")
+    if args.rolling and (not args.restart or args.start < 2):
+        p.error("--rolling needs --restart and --start 2 or more")
     return args
 
 
@@ -148,6 +159,7 @@ class Run:
                 index=i, first_match=first, matches=share, servers=tuple(self.bases),
                 pace=a.pace, spectators=a.spectators, connect_rate=a.connect_rate / count,
                 seed=a.seed * 1000 + i, reconnect_cap=a.reconnect_cap,
+                fallback=getattr(a, "rolling", False),
             )  # fmt: skip
             first += share
             parent, child = self.ctx.Pipe()
@@ -313,7 +325,15 @@ class Run:
             spy.wait()
         fresh = [r for r in resumes if not r[3] and r[0] >= t_signal - 0.01]
         last = max((r[2] for r in fresh), default=float("nan"))
+        self.tell("report", t_signal, time.monotonic())
+        during = merged([m[1] for m in self.gather("report")])[0].get("move", [])
         return {
+            "rolling": self.args.rolling,
+            "move_p99_ms": percentile(during, 99) or 0.0,
+            "moves": len(during),
+            "away_p50_ms": percentile([(r[2] - r[0]) * 1000 for r in fresh], 50) or 0.0,
+            "away_p99_ms": percentile([(r[2] - r[0]) * 1000 for r in fresh], 99) or 0.0,
+            "away_max_ms": max(((r[2] - r[0]) * 1000 for r in fresh), default=0.0),
             "held": held,
             "resumed": len(fresh),
             "signal": sig.name,
@@ -354,7 +374,8 @@ class Run:
         script = Path(echo.__file__)
         import subprocess
 
-        proc = subprocess.Popen([sys.executable, str(script), str(port)], cwd=procs.ROOT)
+        ws = getattr(self.args, "echo_ws", echo.SERVER_WS)  # (bench/site.py has no --echo-ws)
+        proc = subprocess.Popen([sys.executable, str(script), str(port), ws], cwd=procs.ROOT)
         try:
             deadline = time.monotonic() + 20
             while time.monotonic() < deadline:
@@ -415,7 +436,15 @@ class Run:
                   if k.split(":")[0] in ("reject", "closed", "error", "gap", "duplicate_event",
                                          "connect_failed", "snapshot")}  # fmt: skip
         say(f"errors (whole run) {errors or 'none'}")
-        if restart:
+        if restart and restart["rolling"]:
+            say(f"rolling restart    {restart['signal']} with {restart['held']} connections, "
+                f"moved to the other process(es): exit {restart['exit_s']:.2f} s, all "
+                f"{restart['resumed']} resumed {restart['all_resumed_after_signal_s']:.2f} s "
+                f"after the signal; each connection away (close->resumed) p50 "
+                f"{ms(restart['away_p50_ms'])} p99 {ms(restart['away_p99_ms'])} max "
+                f"{ms(restart['away_max_ms'])} ms; move ack p99 {ms(restart['move_p99_ms'])} ms "
+                f"(n={restart['moves']}) from the signal until all were back")  # fmt: skip
+        elif restart:
             say(f"restart            {restart['signal']} with {restart['held']} connections: "
                 f"exit {restart['exit_s']:.2f} s, up again {restart['healthy_s']:.2f} s, all "
                 f"{restart['resumed']} resumed {restart['all_resumed_after_healthy_s']:.2f} s "

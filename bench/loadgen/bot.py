@@ -54,11 +54,19 @@ class SeatBot:
     """One connection: a seat with its token, or a spectator (token None)."""
 
     def __init__(
-        self, gen: Generator, match: MatchPlay, url: str, token: str | None, rng: random.Random
+        self,
+        gen: Generator,
+        match: MatchPlay,
+        urls: tuple[str, ...],
+        token: str | None,
+        rng: random.Random,
     ) -> None:
         self.gen = gen
         self.match = match
-        self.url = url
+        self.urls = urls
+        self.url = urls[0]
+        """Where the next connection goes: after every close, the next of ``urls`` (as
+        ``protocol.client.MatchClient`` with ``fallback_urls``)."""
         self.token = token
         self.rng = rng
         config = sc.Config(CHAIN_LENGTH, first_last_v=0, reconnect_cap=gen.config.reconnect_cap)
@@ -106,6 +114,8 @@ class SeatBot:
             self.down_at = now
         if not self.sampled_drop:
             self.gen.closed(code)
+        if len(self.urls) > 1:
+            self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
         self._apply(self.core.closed(code, now))
 
     def connect_failed(self) -> None:

@@ -1,8 +1,12 @@
 """The ceiling of the stack: a bare WebSocket echo under the same uvicorn settings as
-``fairgammon serve`` (``--ws websockets-sansio``, no compression), and a client process that
-measures round trips per second through it with the load generator's own connections.
+``fairgammon serve`` (its WebSocket protocol ``server.web.websocket``, no compression), and a
+client process that measures round trips per second through it with the load generator's own
+connections.
 
-    python bench/loadgen/echo.py PORT      # the echo server (started by bench/load.py)
+    python bench/loadgen/echo.py PORT [WS]   # the echo server (started by bench/load.py)
+
+``WS`` is uvicorn's ``ws`` setting: :data:`SERVER_WS` by default, ``websockets-sansio`` for
+uvicorn's own protocol (what the server used before December 2026).
 """
 
 from __future__ import annotations
@@ -10,7 +14,10 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+SERVER_WS = "server.web.websocket:FairWebSocketProtocol"
 
 
 async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -34,11 +41,12 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         await send({"type": "websocket.send", "bytes": message.get("bytes")})
 
 
-def serve(port: int) -> None:
+def serve(port: int, ws: str = SERVER_WS) -> None:
     import uvicorn
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for ``server``
     uvicorn.run(
-        app, host="127.0.0.1", port=port, ws="websockets-sansio", ws_max_size=16 * 1024,
+        app, host="127.0.0.1", port=port, ws=ws, ws_max_size=16 * 1024,
         ws_max_queue=8, ws_per_message_deflate=False, ws_ping_interval=20, ws_ping_timeout=20,
         log_level="warning", access_log=False, lifespan="on",
     )  # fmt: skip
@@ -104,4 +112,4 @@ def client(url: str, connections: int, seconds: float, out: Any) -> None:
 
 
 if __name__ == "__main__":
-    serve(int(sys.argv[1]))
+    serve(int(sys.argv[1]), *sys.argv[2:3])

@@ -36,6 +36,7 @@ class Config:
     seed: int
     reconnect_cap: float = 2.0
     mode: str = "money"
+    fallback: bool = False  # each bot also knows the other server(s): reconnects try the next
 
 
 def ws_url(base: str) -> str:
@@ -116,15 +117,23 @@ class Generator:
                 joined = await clients[away].post(f"/api/matches/{match_id}/join", {"name": "B"})
             play = MatchPlay(match_id, cfg.pace, 0.0)
             rng = random.Random(self.rng.random())
-            self.bots.append(SeatBot(self, play, ws_url(home), created["token"], rng))
-            self.bots.append(SeatBot(self, play, ws_url(away), joined["token"], rng))
+            self.bots.append(SeatBot(self, play, self.urls(home), created["token"], rng))
+            self.bots.append(SeatBot(self, play, self.urls(away), joined["token"], rng))
             for s in range(cfg.spectators):
-                url = ws_url(cfg.servers[(g + 1 + s) % n])
-                self.bots.append(SeatBot(self, play, url, None, rng))
+                url = cfg.servers[(g + 1 + s) % n]
+                self.bots.append(SeatBot(self, play, self.urls(url), None, rng))
 
         await asyncio.gather(*(one(i) for i in range(cfg.matches)))
         for client in clients.values():
             await client.close()
+
+    def urls(self, base: str) -> tuple[str, ...]:
+        """A bot's server URLs: ``base``'s first, then (with ``fallback``) the others."""
+        servers = self.config.servers
+        if not self.config.fallback:
+            return (ws_url(base),)
+        i = servers.index(base)
+        return tuple(ws_url(b) for b in servers[i:] + servers[:i])
 
     async def connect_all(self) -> None:
         interval = 1.0 / self.config.connect_rate

@@ -40,6 +40,8 @@ from server.ops.tasks import cancel_all
 log = logs.get("fanout")
 
 RETRY_SECONDS = (0.05, 0.1, 0.25, 0.5, 1.0)
+SUBSCRIBE_CHUNK = 500
+"""Most channels named in one SUBSCRIBE command."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +65,50 @@ class Feed:
         self._home: dict[str, str] = {}  # channel -> node name
         self._cluster: Any = connect(target, max_connections=4) if target.cluster else None
         self._lock = asyncio.Lock()
+        self._pending: dict[str, asyncio.Future[None]] = {}  # channel -> its confirmation
+        self._batch: list[str] = []  # asked for, not yet being subscribed
+        self._batcher: asyncio.Task[None] | None = None
 
     @property
     def channels(self) -> list[str]:
         return list(self._home)
 
     async def subscribe(self, *channels: str) -> None:
+        """Subscribe ``channels``: confirmed by Redis when this returns, so a state read after it
+        misses no later message. The channels asked for by every caller of one event-loop
+        iteration are subscribed together, in one command (per node) and one wait for their
+        confirmations: a restart's reconnect storm asks for a thousand channels at once, and
+        one round trip each in turn would hold every handshake behind all the others."""
+        waits = []
+        for name in channels:
+            future = self._pending.get(name)
+            if future is None:
+                if name in self._home:
+                    continue
+                future = self._pending[name] = asyncio.get_running_loop().create_future()
+                self._batch.append(name)
+                if self._batcher is None:
+                    self._batcher = asyncio.create_task(self._subscribe_batch())
+            waits.append(future)
+        for future in waits:
+            await asyncio.shield(future)  # (a caller given up on does not fail the others)
+
+    async def _subscribe_batch(self) -> None:
         async with self._lock:
-            await self._place([c for c in channels if c not in self._home])
+            batch, self._batch, self._batcher = self._batch, [], None  # later ones: next batch
+            try:
+                failed = await self._place([c for c in batch if c not in self._home])
+            except Exception as exc:
+                failed = dict.fromkeys(batch, exc)
+        for name in batch:
+            future = self._pending.pop(name)
+            if future.done():
+                continue
+            if name in failed:
+                future.set_exception(failed[name])
+                future.exception()  # retrieved: its callers may all have given up
+            else:
+                future.set_result(None)
 
     async def unsubscribe(self, channel: str) -> None:
         async with self._lock:
@@ -95,11 +133,16 @@ class Feed:
 
     # ---------------------------------------------------------------- placement
 
-    async def _place(self, channels: list[str], moving_from: _Node | None = None) -> None:
+    async def _place(
+        self, channels: list[str], moving_from: _Node | None = None
+    ) -> dict[str, Exception]:
         """Subscribe ``channels`` on the nodes that own them now (``moving_from``: the node
-        whose reader is asking, which subscribes its own share once it reconnects)."""
+        whose reader is asking, which subscribes its own share once it reconnects); the
+        channels whose node could not be reached, with the error (that node's reader
+        subscribes them when it can)."""
+        failed: dict[str, Exception] = {}
         if not channels:
-            return
+            return failed
         groups: dict[tuple[str, str | None, int | None], list[str]] = {}
         if self._cluster is None:
             groups[("redis", None, None)] = channels
@@ -109,7 +152,6 @@ class Feed:
             for channel in channels:
                 node = self._cluster.get_node_from_key(channel)
                 groups.setdefault((node.name, node.host, node.port), []).append(channel)
-        failed: Exception | None = None
         for (name, host, port), group in groups.items():
             node = self._nodes.get(name)
             if node is None:
@@ -122,12 +164,11 @@ class Feed:
             try:
                 await node.add(group)
             except Exception as exc:  # that node's reader subscribes them when it can
-                failed = exc
+                failed.update(dict.fromkeys(group, exc))
                 continue
             if moving_from is not None:
                 self.report(Gap(tuple(group)))
-        if failed is not None and moving_from is None:
-            raise failed
+        return failed
 
     async def _moved(self, node: _Node, channels: Iterable[str]) -> None:
         """``node`` lost these channels (it failed, or their slot moved): ask the cluster
@@ -207,9 +248,8 @@ class _Node:
     async def _subscribe(self, channels: Iterable[str], confirmed: float = 0) -> None:
         """Subscribe; with ``confirmed`` (s), wait until Redis confirms each (the reader sees
         the confirmations): from then on no message on them can be missed."""
-        subscribe = self._pubsub.ssubscribe if self._sharded else self._pubsub.subscribe
+        channels = list(channels)
         waiting = []
-        # SSUBSCRIBE takes channels of one slot only: one command each.
         for channel in channels:
             if confirmed:
                 future = self._joining.get(channel)
@@ -217,7 +257,12 @@ class _Node:
                     future = asyncio.get_running_loop().create_future()
                     self._joining[channel] = future
                 waiting.append(future)
-            await subscribe(channel)
+        if self._sharded:
+            for channel in channels:  # SSUBSCRIBE takes channels of one slot only: one each
+                await self._pubsub.ssubscribe(channel)
+        else:
+            for i in range(0, len(channels), SUBSCRIBE_CHUNK):
+                await self._pubsub.subscribe(*channels[i : i + SUBSCRIBE_CHUNK])
         if waiting:
             try:
                 await asyncio.wait_for(asyncio.gather(*waiting), confirmed)

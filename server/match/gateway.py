@@ -42,6 +42,7 @@ from server.machine import commands as c
 from server.machine import core
 from server.machine.state import MatchState
 from server.machine.view import public_view
+from server.match.clock import wall_ms
 from server.match.connections import Connection, Connections
 from server.match.crash_credit import CrashCredits, SnapshotInstead, connection_id
 from server.match.hub import Follower, Sink
@@ -66,6 +67,13 @@ HOLD_HELLO_SECONDS = 3.0
 SLOW_CLOSE_TIMEOUT = 10.0
 """The same for a reader too slow for its queue: it may still read up to its close code (it
 is shown away meanwhile)."""
+DRAIN_MAX_SECONDS = 6.0
+"""The longest a drain lasts (uvicorn waits 10 s for the connections to end before it cancels
+them): with more connections than this allows at ``Settings.drain_per_second`` (400 a second by
+default: about what a process can welcome besides its own load, at 1-2 ms of CPU a resume),
+it goes faster."""
+DRAIN_PEERS_WITHIN_MS = 2_000
+"""A process whose last heartbeat is older than this is not counted on to take clients."""
 
 
 class Gateway:
@@ -86,6 +94,8 @@ class Gateway:
         self.crashes = CrashCredits(matches, spawn)
         self.degraded_since: int | None = None
         """Server time since when this process cannot reach the store (None: it can)."""
+        self.draining: asyncio.Task[None] | None = None
+        """The drain, once the process is stopping (:meth:`drain`)."""
         self._lost_at = 0.0
         """When (monotonic) this process last lost the store."""
         matches.clock.on_change = self._store_changed
@@ -241,14 +251,71 @@ class Gateway:
 
     async def shutdown(self) -> None:
         """Tell every client to reconnect (1012: service restart) and let outboxes drain."""
-        for conn in self.connections:
-            conn.closing = True
+        if self.draining is not None:
             with contextlib.suppress(Exception):
-                await conn.outbox.drain(1.0)
-                await asyncio.wait_for(
-                    conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting"),
-                    CLOSE_TIMEOUT,
-                )
+                await self.draining  # (uvicorn has waited for its connections to end)
+        for conn in self.connections:
+            await self._restarting(conn)
+
+    async def _restarting(self, conn: Connection) -> None:
+        conn.closing = True
+        with contextlib.suppress(Exception):
+            await conn.outbox.drain(1.0)
+            await asyncio.wait_for(
+                conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting"),
+                CLOSE_TIMEOUT,
+            )
+
+    # ---------------------------------------------------------------- the drain
+
+    def drain(self) -> None:
+        """The process is stopping (SIGTERM; :mod:`server.web.websocket` calls this once it
+        has stopped accepting): move its clients to the other server processes, if there are
+        any, at a pace they can take them (:meth:`_drain`)."""
+        self.draining = self.connections.spawn(self._drain())
+
+    async def _drain(self) -> None:
+        """Close every connection with 1012 (its client reconnects at once, through the load
+        balancer or its list of servers, to a process still accepting), both seats of a match
+        together, ``drain_per_second`` connections a second (faster if there are so many
+        that the drain would outlast :data:`DRAIN_MAX_SECONDS`), none in the middle of an
+        action. With no other process alive they are all closed at once: they can only wait
+        for this one to come back."""
+        clock = self.matches.clock
+        try:
+            others = await self.store.other_processes(
+                clock.process, wall_ms(), DRAIN_PEERS_WITHIN_MS
+            )
+        except Exception:
+            others = []
+        conns = sorted(
+            (c for c in self.connections if not c.closing), key=lambda c: (c.match_id, c.id)
+        )
+        log.info(
+            "draining" if others else "stopping: no other process to move clients to",
+            extra=logs.fields(conns=len(conns), processes=len(others)),
+        )
+        rate = max(self.settings.drain_per_second, len(conns) / DRAIN_MAX_SECONDS)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        closing = []
+        for i, conn in enumerate(conns):
+            if others and (delay := start + i / rate - loop.time()) > 0:
+                await asyncio.sleep(delay)
+            if not conn.closing:
+                closing.append(self.connections.spawn(self._move(conn)))
+        if closing:
+            await asyncio.wait(closing)
+
+    async def _move(self, conn: Connection) -> None:
+        """Close ``conn`` with 1012 once its action in progress (if any) is answered."""
+        waited = 0.0
+        while conn.acting is not None and not conn.closing and waited < 1.0:
+            await asyncio.sleep(0.01)
+            waited += 0.01
+        if not conn.closing:
+            metrics.DROPPED.labels("drained").inc()
+            await self._restarting(conn)
 
     # ---------------------------------------------------------------- handshake
 

@@ -39,6 +39,9 @@ LEGACY_CLOCK = {"fg:clock:alive": HEARTBEAT, "fg:clock:credit": CLOCK_CREDIT}
 """The clock's keys before they shared a hash tag: renamed once at start on a single Redis."""
 PROCESS_TTL_MS = 3_600_000
 """How long a server process's liveness record outlives its last heartbeat."""
+PROCESSES = "fg:{clock}:procs"
+"""The server processes by the wall time (ms) of their last heartbeat: who else is serving (a
+process about to stop moves its clients to the others only if there are any)."""
 GONE_DUE = "fg:idx:gone"
 """When each seat that lost its connection is to be shown gone: ``<match>:<seat>:<conn>``."""
 
@@ -137,8 +140,9 @@ end
 return due
 """
 
-# KEYS: heartbeat, credit, stopped, and this process's liveness record (when it has one).
-# ARGV: wall ms now, gap ms that counts as an outage, one beat ms, the record's lifetime ms.
+# KEYS: heartbeat, credit, stopped, and (when it has them) this process's liveness record and
+# the index of processes. ARGV: wall ms now, gap ms that counts as an outage, one beat ms, the
+# record's lifetime ms, this process's id.
 # Returns the clock credit: the total time all servers (or Redis) were down, which the
 # server subtracts from wall time so that outages never eat into anybody's clock; and the
 # answering Redis's run_id, which changes when it restarts or another one takes over.
@@ -162,6 +166,8 @@ if now > last then
 end
 if KEYS[4] then
   redis.call('SET', KEYS[4], now - credit, 'PX', ARGV[4])  -- in server time
+  redis.call('ZADD', KEYS[5], now, ARGV[5])
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[4]))
 end
 local info = redis.pcall('INFO', 'server')  -- (a Redis without INFO: no run_id, no harm)
 local run_id = type(info) == 'string' and string.match(info, 'run_id:(%w+)') or ''
@@ -523,11 +529,21 @@ class Store:
             await self._rename_legacy_clock_keys()
         keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
         if process:
-            keys.append(process_key(process))
+            keys += [process_key(process), PROCESSES]
         credit, self.instance = await self._heartbeat(
-            keys=keys, args=[wall_ms, outage_ms, beat_ms, PROCESS_TTL_MS]
+            keys=keys, args=[wall_ms, outage_ms, beat_ms, PROCESS_TTL_MS, process]
         )
         return int(credit)
+
+    async def other_processes(self, process: str, wall_ms: int, within_ms: int) -> list[str]:
+        """The server processes other than ``process`` that beat within ``within_ms``, taking
+        ``process`` out of the index (it is stopping: of two stopping at once, one sees the
+        other, the other sees nobody)."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zrem(PROCESSES, process)
+            pipe.zrangebyscore(PROCESSES, wall_ms - within_ms, "+inf")
+            _, live = await pipe.execute()
+        return [p.decode() for p in live]
 
     async def process_beat(self, process: str) -> int | None:
         """The server time (ms) of server process ``process``'s last heartbeat; None when it
@@ -541,6 +557,7 @@ class Store:
         await self.redis.set(STOPPED, 1)
         if process:
             await self.redis.delete(process_key(process))
+            await self.redis.zrem(PROCESSES, process)
 
     async def _rename_legacy_clock_keys(self) -> None:
         """A Redis written by a server from before the clock's keys had a hash tag keeps its

@@ -63,6 +63,9 @@ class Settings:
     # A process that cannot reach Redis for this long closes its connections (1013) so that
     # their clients move to a process that can.
     store_grace_seconds: float = 1.0
+    # A process told to stop (SIGTERM) while others serve moves its clients to them (close 1012,
+    # both seats of a match together) at this many connections a second (server/match/gateway.py).
+    drain_per_second: float = 400.0
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
     # Lobby limits (server/web/limits.py), per client address.
@@ -141,6 +144,8 @@ class Settings:
             raise SettingsError("open_match_seconds must be at least 10")
         if self.durability not in ("required", "degraded"):
             raise SettingsError("durability must be required or degraded")
+        if self.drain_per_second <= 0:
+            raise SettingsError("drain_per_second must be positive")
         if not 0 < self.probe_seconds <= self.probe_timeout_seconds:
             raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
         if self.rated_min_plays < 0 or self.rated_pair_daily < 0:

@@ -1,0 +1,143 @@
+"""uvicorn's sans-I/O WebSocket protocol, with fewer system calls per frame and a drain.
+
+``fairgammon serve`` passes :class:`FairWebSocketProtocol` as uvicorn's ``ws`` protocol. It is
+uvicorn's ``websockets-sansio`` protocol with three changes, all below the ASGI interface (the
+application sees the same messages in the same order):
+
+* **Writes are coalesced per loop iteration.** A frame sent by the application is framed at
+  once but written to the socket at the end of the event loop's current iteration, together
+  with every other frame sent to that socket meanwhile: a resume's welcome, catch-up, probe and
+  greeting, or an action's answer and the events it caused, leave in one ``send`` system call
+  instead of one each. Order is kept (everything goes through the one websockets buffer), and
+  nothing waits longer than the iteration that sent it.
+* **Reading pauses only when the application falls behind.** uvicorn pauses the socket after
+  every received message and resumes it when the application reads it (two ``epoll_ctl`` calls
+  per inbound frame); here the socket is paused once ``ws_max_queue`` messages wait unread, and
+  resumed when the application has read half of them. The bound on what a client can make the
+  server hold is the same.
+* **A drain instead of closing every socket at once.** On SIGTERM uvicorn stops accepting and
+  asks every connection to shut down: its own protocol sends each one ``1012`` at that instant,
+  so every client comes back at once (to another process, or to this one restarted). When the
+  application has registered a drain (:func:`on_shutdown`; the gateway's
+  :meth:`server.match.gateway.Gateway.drain`), the first connection asked to shut down starts
+  it and the connections the application accepted are left to it: it closes them itself, at a
+  pace another process can take them at (uvicorn waits for them up to its graceful-shutdown
+  timeout). Connections still in their upgrade are refused as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+
+
+class _Drain:
+    """The process's drain, if the application registered one (one per worker process)."""
+
+    def __init__(self) -> None:
+        self.hook: Callable[[], None] | None = None
+        self.started = False
+
+    def start(self) -> bool:
+        """Start the registered drain once; True when there is one (it owns the connections)."""
+        if self.hook is None:
+            return False
+        if not self.started:
+            self.started = True
+            self.hook()
+        return True
+
+
+_DRAIN = _Drain()
+
+
+def on_shutdown(drain: Callable[[], None] | None) -> None:
+    """Register the process's drain (None: none; uvicorn's own shutdown then)."""
+    _DRAIN.hook, _DRAIN.started = drain, False
+
+
+class FairWebSocketProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._flush_due = False
+        self._max_queue = max(1, self.config.ws_max_queue)
+
+    # ---------------------------------------------------------------- writes
+
+    async def send(self, message: Any) -> None:
+        if (
+            message["type"] == "websocket.send"
+            and self.handshake_complete
+            and not self.close_sent
+            and self.initial_response is None
+            and not self.disconnected
+            and self.writable.is_set()
+        ):
+            data = message.get("bytes")
+            try:
+                if data is not None:
+                    self.conn.send_binary(data)
+                elif (text := message.get("text")) is not None:
+                    self.conn.send_text(text.encode())
+                else:
+                    return await super().send(message)
+            except InvalidState:
+                raise ClientDisconnected() from None
+            if not self._flush_due:
+                self._flush_due = True
+                self.loop.call_soon(self._flush)
+            return None
+        # Anything else (accept, close, a paused transport) writes what is buffered first:
+        # uvicorn's own send takes the websockets buffer whole, in order.
+        return await super().send(message)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        data = self.conn.data_to_send()
+        if data and not self.transport.is_closing():
+            self.transport.write(b"".join(data))
+
+    # ---------------------------------------------------------------- reads
+
+    def send_receive_event_to_app(self) -> None:
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return  # past websocket.close: reads stay active until the peer's close reply
+        if self.curr_msg_data_type == "text":
+            try:
+                self.queue.put_nowait({"type": "websocket.receive", "text": data.decode()})
+            except UnicodeDecodeError:
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        else:
+            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+        if not self.read_paused and self.queue.qsize() >= self._max_queue:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    async def receive(self) -> Any:
+        message = await self.queue.get()
+        if self.read_paused and self.queue.qsize() <= self._max_queue // 2 and not self.close_sent:
+            self.read_paused = False
+            self.transport.resume_reading()
+        return message
+
+    # ---------------------------------------------------------------- shutdown
+
+    def shutdown(self) -> None:
+        if (
+            self.handshake_complete
+            and self.initial_response is None
+            and not self.close_sent
+            and not self.disconnected
+            and _DRAIN.start()
+        ):
+            self.stop_keepalive()
+            return  # the application closes it, paced (module docstring)
+        super().shutdown()
