@@ -452,9 +452,16 @@ class Run:
                 f"signal; reconnect->resumed p99 {ms(restart['resume_p99_ms'])} ms; server CPU "
                 f"{restart['cpu_per_resume_ms']:.2f} ms per resumed connection)")  # fmt: skip
         if echo_rate:
-            say(f"echo baseline      {echo_rate['round_trips_per_s']:.0f} round trips/s over "
+            rate = echo_rate["round_trips_per_s"]
+            per_rt = echo_rate["server_cpu"] / max(rate, 1) * 1e6
+            say(f"echo baseline      {rate:.0f} round trips/s over "
                 f"{echo_rate['connections']} sockets (one client process; echo server CPU "
-                f"{echo_rate['server_cpu'] * 100:.0f}%)")  # fmt: skip
+                f"{echo_rate['server_cpu'] * 100:.0f}%: {per_rt:.1f} us per round trip)"
+                )  # fmt: skip
+            action = f["server_cpu_per_action_us"]
+            say(f"action / echo      {action * rate / 1e6:.1f} echo round trips per stored action "
+                f"(at the echo's rate), {action / max(per_rt, 1e-9):.1f} by the echo's CPU per "
+                f"round trip")  # fmt: skip
 
     def close(self) -> None:
         for w in self.workers:

@@ -50,7 +50,7 @@ from server.match.outbox import Outbox
 from server.match.presence import PresenceBook, RawPresence, greeting, statuses
 from server.match.rewind import Rewind
 from server.match.service import CORRESPONDENCE_FIELD, MatchService, NotFound, Unavailable
-from server.match.store import Store
+from server.match.store import PEERS_WITHIN_MS, Store
 from server.match.tokens import seat_of
 from server.ops import logs, metrics
 from server.ops.allowance import TokenBucket
@@ -72,8 +72,6 @@ DRAIN_MAX_SECONDS = 6.0
 them): with more connections than this allows at ``Settings.drain_per_second`` (400 a second by
 default: about what a process can welcome besides its own load, at 1-2 ms of CPU a resume),
 it goes faster."""
-DRAIN_PEERS_WITHIN_MS = 2_000
-"""A process whose last heartbeat is older than this is not counted on to take clients."""
 
 
 class Gateway:
@@ -268,11 +266,16 @@ class Gateway:
 
     # ---------------------------------------------------------------- the drain
 
-    def drain(self) -> None:
+    def drain(self) -> bool:
         """The process is stopping (SIGTERM; :mod:`server.web.websocket` calls this once it
-        has stopped accepting): move its clients to the other server processes, if there are
-        any, at a pace they can take them (:meth:`_drain`)."""
+        has stopped accepting): move its clients to the other server processes at a pace they
+        can take them (:meth:`_drain`); False when the last heartbeat saw no other process
+        alive (then uvicorn closes every socket at once: the clients can only wait for this
+        one to come back)."""
+        if not self.store.peers:
+            return False
         self.draining = self.connections.spawn(self._drain())
+        return True
 
     async def _drain(self) -> None:
         """Close every connection with 1012 (its client reconnects at once, through the load
@@ -283,9 +286,7 @@ class Gateway:
         for this one to come back."""
         clock = self.matches.clock
         try:
-            others = await self.store.other_processes(
-                clock.process, wall_ms(), DRAIN_PEERS_WITHIN_MS
-            )
+            others = await self.store.other_processes(clock.process, wall_ms(), PEERS_WITHIN_MS)
         except Exception:
             others = []
         conns = sorted(

@@ -42,6 +42,8 @@ PROCESS_TTL_MS = 3_600_000
 PROCESSES = "fg:{clock}:procs"
 """The server processes by the wall time (ms) of their last heartbeat: who else is serving (a
 process about to stop moves its clients to the others only if there are any)."""
+PEERS_WITHIN_MS = 2_000
+"""A process whose last heartbeat is older than this is not counted on to take clients."""
 GONE_DUE = "fg:idx:gone"
 """When each seat that lost its connection is to be shown gone: ``<match>:<seat>:<conn>``."""
 
@@ -142,10 +144,11 @@ return due
 
 # KEYS: heartbeat, credit, stopped, and (when it has them) this process's liveness record and
 # the index of processes. ARGV: wall ms now, gap ms that counts as an outage, one beat ms, the
-# record's lifetime ms, this process's id.
-# Returns the clock credit: the total time all servers (or Redis) were down, which the
-# server subtracts from wall time so that outages never eat into anybody's clock; and the
-# answering Redis's run_id, which changes when it restarts or another one takes over.
+# record's lifetime ms, this process's id, how recent (ms) a beat of another process must be
+# for it to count as alive. Returns the clock credit: the total time all servers (or Redis) were
+# down, which the server subtracts from wall time so that outages never eat into anybody's
+# clock; the answering Redis's run_id, which changes when it restarts or another one takes
+# over; and how many other server processes beat recently.
 _HEARTBEAT = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local now = tonumber(ARGV[1])
@@ -164,14 +167,16 @@ redis.call('DEL', KEYS[3])
 if now > last then
   redis.call('SET', KEYS[1], now)
 end
+local peers = 0
 if KEYS[4] then
   redis.call('SET', KEYS[4], now - credit, 'PX', ARGV[4])  -- in server time
   redis.call('ZADD', KEYS[5], now, ARGV[5])
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[4]))
+  peers = redis.call('ZCOUNT', KEYS[5], now - tonumber(ARGV[6]), '+inf') - 1
 end
 local info = redis.pcall('INFO', 'server')  -- (a Redis without INFO: no run_id, no harm)
 local run_id = type(info) == 'string' and string.match(info, 'run_id:(%w+)') or ''
-return {credit, run_id}
+return {credit, run_id, peers}
 """
 
 
@@ -263,6 +268,9 @@ class Store:
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
         self.instance: bytes | None = None
         """The run_id of the Redis that answered the last heartbeat."""
+        self.peers = 0
+        """How many other server processes beat within :data:`PEERS_WITHIN_MS` (as of this
+        process's last heartbeat)."""
 
     def script(self, source: str) -> Any:
         """``source`` as a script of this store, publishing on match channels the way its
@@ -530,9 +538,10 @@ class Store:
         keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
         if process:
             keys += [process_key(process), PROCESSES]
-        credit, self.instance = await self._heartbeat(
-            keys=keys, args=[wall_ms, outage_ms, beat_ms, PROCESS_TTL_MS, process]
+        credit, self.instance, peers = await self._heartbeat(
+            keys=keys, args=[wall_ms, outage_ms, beat_ms, PROCESS_TTL_MS, process, PEERS_WITHIN_MS]
         )
+        self.peers = int(peers)
         return int(credit)
 
     async def other_processes(self, process: str, wall_ms: int, within_ms: int) -> list[str]:

@@ -20,8 +20,9 @@ application sees the same messages in the same order):
   so every client comes back at once (to another process, or to this one restarted). When the
   application has registered a drain (:func:`on_shutdown`; the gateway's
   :meth:`server.match.gateway.Gateway.drain`), the first connection asked to shut down starts
-  it and the connections the application accepted are left to it: it closes them itself, at a
-  pace another process can take them at (uvicorn waits for them up to its graceful-shutdown
+  it and, if it takes them (other server processes are alive to take the clients), the
+  connections the application accepted are left to it: it closes them itself, at a pace
+  another process can take them at (uvicorn waits for them up to its graceful-shutdown
   timeout). Connections still in their upgrade are refused as before.
 """
 
@@ -39,25 +40,26 @@ class _Drain:
     """The process's drain, if the application registered one (one per worker process)."""
 
     def __init__(self) -> None:
-        self.hook: Callable[[], None] | None = None
-        self.started = False
+        self.hook: Callable[[], bool] | None = None
+        self.started: bool | None = None
 
     def start(self) -> bool:
-        """Start the registered drain once; True when there is one (it owns the connections)."""
+        """Start the registered drain once; True when it took the connections."""
         if self.hook is None:
             return False
-        if not self.started:
-            self.started = True
-            self.hook()
-        return True
+        if self.started is None:
+            self.started = self.hook()
+        return self.started
 
 
 _DRAIN = _Drain()
 
 
-def on_shutdown(drain: Callable[[], None] | None) -> None:
-    """Register the process's drain (None: none; uvicorn's own shutdown then)."""
-    _DRAIN.hook, _DRAIN.started = drain, False
+def on_shutdown(drain: Callable[[], bool] | None) -> None:
+    """Register the process's drain: called once, at the first connection uvicorn asks to
+    shut down, it answers whether it takes the connections (else, or with None registered,
+    uvicorn's own shutdown closes them at once)."""
+    _DRAIN.hook, _DRAIN.started = drain, None
 
 
 class FairWebSocketProtocol(WebSocketsSansIOProtocol):

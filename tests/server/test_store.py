@@ -131,6 +131,27 @@ async def test_each_process_keeps_its_last_beat_in_server_time_until_it_stops(re
     await store.close()
 
 
+async def test_each_process_learns_how_many_others_beat_lately(redis_url):
+    """What a stopping process's drain asks (server/match/gateway.py): whether any other
+    process beat within the last 2 s, to move its clients to."""
+    store = Store.from_url(redis_url)
+    await store.heartbeat(10_000, outage_ms=1500, process="p1")
+    assert store.peers == 0  # alone
+    await store.heartbeat(10_250, outage_ms=1500, process="p2")
+    assert store.peers == 1  # p1 beat 250 ms ago
+    await store.heartbeat(13_000, outage_ms=5000, process="p2")
+    assert store.peers == 0  # p1 has not beaten for 3 s
+    await store.heartbeat(13_100, outage_ms=5000, process="p1")
+    # p2, stopping, takes itself out and learns who else is alive; p1 then sees nobody.
+    assert await store.other_processes("p2", 13_200, 2_000) == ["p1"]
+    assert await store.other_processes("p1", 13_200, 2_000) == []
+    await store.heartbeat(13_250, outage_ms=5000, process="p3")
+    await store.mark_stopped("p1")  # a graceful stop leaves the index too
+    await store.heartbeat(13_300, outage_ms=5000, process="p3")
+    assert store.peers == 0
+    await store.close()
+
+
 async def test_a_graceful_stop_credits_even_a_short_restart(redis_url):
     store = Store.from_url(redis_url)
     assert await store.heartbeat(10_000, outage_ms=1000, beat_ms=250) == 0
