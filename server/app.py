@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -132,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     store = Store.connect(target)
     clock = ServerClock(store)
+    clock.address = f"{socket.gethostname()}:{settings.port}"
     hub = Hub(store, target)
     bus = Bus()
     matches = MatchService(store, hub, clock, encode, grace_ms=settings.lag_allowance_ms, bus=bus)

@@ -83,6 +83,9 @@ class ServerClock:
         self.process = secrets.token_hex(4)
         """This server process's id (new at every start): its heartbeat keeps a liveness record
         under it, and its connections' ids begin with it (:mod:`server.match.crash_credit`)."""
+        self.address = ""
+        """Where this process listens (``host:port``; its workers share it): its entry in the
+        index of processes is under it (:data:`server.match.store.PROCESSES`)."""
         self._redis_ok = False
         self.on_change: Callable[[bool], None] | None = None
         """Called when Redis becomes unreachable (False) or reachable again (True)."""
@@ -109,7 +112,7 @@ class ServerClock:
     async def beat(self) -> None:
         """One heartbeat; raises if Redis is unreachable."""
         self.credit = await self.store.heartbeat(
-            wall_ms(), self.outage_ms, self.beat_ms, self.process
+            wall_ms(), self.outage_ms, self.beat_ms, self.process, self.address
         )
         instance = self.store.instance
         if instance != self.instance:

@@ -284,9 +284,8 @@ class Gateway:
         that the drain would outlast :data:`DRAIN_MAX_SECONDS`), none in the middle of an
         action. With no other process alive they are all closed at once: they can only wait
         for this one to come back."""
-        clock = self.matches.clock
         try:
-            others = await self.store.other_processes(clock.process, wall_ms(), PEERS_WITHIN_MS)
+            others = await self.store.other_processes(wall_ms(), PEERS_WITHIN_MS)
         except Exception:
             others = []
         conns = sorted(

@@ -40,8 +40,10 @@ LEGACY_CLOCK = {"fg:clock:alive": HEARTBEAT, "fg:clock:credit": CLOCK_CREDIT}
 PROCESS_TTL_MS = 3_600_000
 """How long a server process's liveness record outlives its last heartbeat."""
 PROCESSES = "fg:{clock}:procs"
-"""The server processes by the wall time (ms) of their last heartbeat: who else is serving (a
-process about to stop moves its clients to the others only if there are any)."""
+"""The server processes (``<address> <id>``: the host and port it listens on, its id) by the
+wall time (ms) of their last heartbeat: who else is serving. A process about to stop moves its
+clients to the others only if there are any, and only to another address: the workers of one
+``fairgammon serve`` share its port and stop together."""
 PEERS_WITHIN_MS = 2_000
 """A process whose last heartbeat is older than this is not counted on to take clients."""
 GONE_DUE = "fg:idx:gone"
@@ -144,11 +146,12 @@ return due
 
 # KEYS: heartbeat, credit, stopped, and (when it has them) this process's liveness record and
 # the index of processes. ARGV: wall ms now, gap ms that counts as an outage, one beat ms, the
-# record's lifetime ms, this process's id, how recent (ms) a beat of another process must be
-# for it to count as alive. Returns the clock credit: the total time all servers (or Redis) were
-# down, which the server subtracts from wall time so that outages never eat into anybody's
-# clock; the answering Redis's run_id, which changes when it restarts or another one takes
-# over; and how many other server processes beat recently.
+# record's lifetime ms, this process's entry in the index, how recent (ms) a beat of another
+# process must be for it to count as alive, this process's address. Returns the clock credit:
+# the total time all servers (or Redis) were down, which the server subtracts from wall time
+# so that outages never eat into anybody's clock; the answering Redis's run_id, which changes
+# when it restarts or another one takes over; and how many server processes at another
+# address beat recently.
 _HEARTBEAT = """
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
 local now = tonumber(ARGV[1])
@@ -172,7 +175,12 @@ if KEYS[4] then
   redis.call('SET', KEYS[4], now - credit, 'PX', ARGV[4])  -- in server time
   redis.call('ZADD', KEYS[5], now, ARGV[5])
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[4]))
-  peers = redis.call('ZCOUNT', KEYS[5], now - tonumber(ARGV[6]), '+inf') - 1
+  local mine = ARGV[7] .. ' '
+  for _, p in ipairs(redis.call('ZRANGEBYSCORE', KEYS[5], now - tonumber(ARGV[6]), '+inf')) do
+    if string.sub(p, 1, #mine) ~= mine then
+      peers = peers + 1
+    end
+  end
 end
 local info = redis.pcall('INFO', 'server')  -- (a Redis without INFO: no run_id, no harm)
 local run_id = type(info) == 'string' and string.match(info, 'run_id:(%w+)') or ''
@@ -269,8 +277,9 @@ class Store:
         self.instance: bytes | None = None
         """The run_id of the Redis that answered the last heartbeat."""
         self.peers = 0
-        """How many other server processes beat within :data:`PEERS_WITHIN_MS` (as of this
-        process's last heartbeat)."""
+        """How many server processes at another address beat within :data:`PEERS_WITHIN_MS`
+        (as of this process's last heartbeat)."""
+        self._entry = ""  # this process's entry in PROCESSES: "<address> <id>"
 
     def script(self, source: str) -> Any:
         """``source`` as a script of this store, publishing on match channels the way its
@@ -528,31 +537,40 @@ class Store:
         return [m.decode() for m in due]
 
     async def heartbeat(
-        self, wall_ms: int, outage_ms: int, beat_ms: int = 250, process: str = ""
+        self,
+        wall_ms: int,
+        outage_ms: int,
+        beat_ms: int = 250,
+        process: str = "",
+        address: str = "",
     ) -> int:
         """One heartbeat: the clock credit (ms). :attr:`instance` is then the run_id of the
         Redis that answered (on a cluster: the master of the clock's slot). With ``process``,
-        also that process's liveness record (:func:`process_key`)."""
+        also that process's liveness record (:func:`process_key`) and its entry in
+        :data:`PROCESSES` under ``address`` (where it listens); :attr:`peers` is then how many
+        processes at other addresses beat lately."""
         if not self._clock_keys_checked:
             await self._rename_legacy_clock_keys()
         keys = [HEARTBEAT, CLOCK_CREDIT, STOPPED]
         if process:
             keys += [process_key(process), PROCESSES]
-        credit, self.instance, peers = await self._heartbeat(
-            keys=keys, args=[wall_ms, outage_ms, beat_ms, PROCESS_TTL_MS, process, PEERS_WITHIN_MS]
-        )
+            self._entry = f"{address} {process}"
+        args = [wall_ms, outage_ms, beat_ms, PROCESS_TTL_MS, self._entry, PEERS_WITHIN_MS, address]
+        credit, self.instance, peers = await self._heartbeat(keys=keys, args=args)
         self.peers = int(peers)
         return int(credit)
 
-    async def other_processes(self, process: str, wall_ms: int, within_ms: int) -> list[str]:
-        """The server processes other than ``process`` that beat within ``within_ms``, taking
-        ``process`` out of the index (it is stopping: of two stopping at once, one sees the
-        other, the other sees nobody)."""
+    async def other_processes(self, wall_ms: int, within_ms: int) -> list[str]:
+        """The addresses of the server processes at another address than this one that beat
+        within ``within_ms``, taking this process out of the index (it is stopping: of two
+        stopping at once, one sees the other, the other sees nobody)."""
+        mine = self._entry.split(" ", 1)[0]
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.zrem(PROCESSES, process)
+            pipe.zrem(PROCESSES, self._entry)
             pipe.zrangebyscore(PROCESSES, wall_ms - within_ms, "+inf")
             _, live = await pipe.execute()
-        return [p.decode() for p in live]
+        addresses = (p.decode().split(" ", 1)[0] for p in live)
+        return [a for a in addresses if a != mine]
 
     async def process_beat(self, process: str) -> int | None:
         """The server time (ms) of server process ``process``'s last heartbeat; None when it
@@ -566,7 +584,7 @@ class Store:
         await self.redis.set(STOPPED, 1)
         if process:
             await self.redis.delete(process_key(process))
-            await self.redis.zrem(PROCESSES, process)
+            await self.redis.zrem(PROCESSES, f"{self._entry.split(' ', 1)[0]} {process}")
 
     async def _rename_legacy_clock_keys(self) -> None:
         """A Redis written by a server from before the clock's keys had a hash tag keeps its

@@ -132,24 +132,31 @@ async def test_each_process_keeps_its_last_beat_in_server_time_until_it_stops(re
 
 
 async def test_each_process_learns_how_many_others_beat_lately(redis_url):
-    """What a stopping process's drain asks (server/match/gateway.py): whether any other
-    process beat within the last 2 s, to move its clients to."""
-    store = Store.from_url(redis_url)
-    await store.heartbeat(10_000, outage_ms=1500, process="p1")
-    assert store.peers == 0  # alone
-    await store.heartbeat(10_250, outage_ms=1500, process="p2")
-    assert store.peers == 1  # p1 beat 250 ms ago
-    await store.heartbeat(13_000, outage_ms=5000, process="p2")
-    assert store.peers == 0  # p1 has not beaten for 3 s
-    await store.heartbeat(13_100, outage_ms=5000, process="p1")
+    """What a stopping process's drain asks (server/match/gateway.py): whether a process at
+    another address beat within the last 2 s, to move its clients to (the workers of one
+    server share its address and stop together: they do not count)."""
+    p1, p2, w2 = (Store.from_url(redis_url) for _ in range(3))
+    await p1.heartbeat(10_000, outage_ms=1500, process="p1", address="host:8001")
+    assert p1.peers == 0  # alone
+    await w2.heartbeat(10_100, outage_ms=1500, process="w2", address="host:8002")
+    await p2.heartbeat(10_250, outage_ms=1500, process="p2", address="host:8002")
+    assert p2.peers == 1  # p1 beat 250 ms ago; w2, a worker beside it, does not count
+    await p2.heartbeat(13_000, outage_ms=5000, process="p2", address="host:8002")
+    assert p2.peers == 0  # p1 has not beaten for 3 s (and w2 neither)
+    await p1.heartbeat(13_100, outage_ms=5000, process="p1", address="host:8001")
     # p2, stopping, takes itself out and learns who else is alive; p1 then sees nobody.
-    assert await store.other_processes("p2", 13_200, 2_000) == ["p1"]
-    assert await store.other_processes("p1", 13_200, 2_000) == []
-    await store.heartbeat(13_250, outage_ms=5000, process="p3")
-    await store.mark_stopped("p1")  # a graceful stop leaves the index too
-    await store.heartbeat(13_300, outage_ms=5000, process="p3")
-    assert store.peers == 0
-    await store.close()
+    assert await p2.other_processes(13_200, 2_000) == ["host:8001"]
+    assert await p1.other_processes(13_200, 2_000) == []
+    await w2.heartbeat(13_250, outage_ms=5000, process="w2", address="host:8002")
+    assert w2.peers == 0  # p1 took itself out
+    await p1.heartbeat(13_260, outage_ms=5000, process="p1", address="host:8001")
+    await w2.heartbeat(13_270, outage_ms=5000, process="w2", address="host:8002")
+    assert w2.peers == 1  # p1 is back in the index
+    await p1.mark_stopped("p1")  # a graceful stop leaves the index too
+    await w2.heartbeat(13_300, outage_ms=5000, process="w2", address="host:8002")
+    assert w2.peers == 0
+    for store in (p1, p2, w2):
+        await store.close()
 
 
 async def test_a_graceful_stop_credits_even_a_short_restart(redis_url):
