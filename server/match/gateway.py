@@ -257,12 +257,15 @@ class Gateway:
 
     async def _restarting(self, conn: Connection) -> None:
         conn.closing = True
-        with contextlib.suppress(Exception):
-            await conn.outbox.drain(1.0)
-            await asyncio.wait_for(
-                conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting"),
-                CLOSE_TIMEOUT,
-            )
+        try:
+            with contextlib.suppress(Exception):
+                await conn.outbox.drain(1.0)
+                await asyncio.wait_for(
+                    conn.ws.close(code=CloseCode.SERVICE_RESTART, reason="server restarting"),
+                    CLOSE_TIMEOUT,
+                )
+        finally:
+            conn.closed.set()  # (its handler waits for the close frame to be sent)
 
     # ---------------------------------------------------------------- the drain
 

@@ -70,12 +70,19 @@ async def test_a_stopping_process_moves_its_clients_to_the_other_paced(redis_pro
         assert doomed.process is not None
         doomed.process.terminate()  # SIGTERM: a rolling restart's stop
         stopped = time.monotonic()
+        ended: list[float] = []
+        exit_code = asyncio.create_task(asyncio.to_thread(doomed.process.wait, 15))
+        exit_code.add_done_callback(lambda _: ended.append(time.monotonic() - stopped))
         versions = [c.tracker.version for c in clients]
         # Every seat carries on on the other process, and its match moves on there.
+        def moved(c: MatchClient, v: int) -> bool:
+            on_survivor = c.url == survivor.ws and c.welcomes >= 2 and c.core.welcomed
+            return on_survivor and c.tracker.version >= v + 10
+
         for c, v in zip(clients, versions, strict=True):
-            await c.wait_for(lambda t, c=c, v=v: c.url == survivor.ws and t.version >= v + 10)
-        assert await asyncio.to_thread(doomed.process.wait, 15) == 0  # a clean exit
-        exited = time.monotonic() - stopped
+            await c.wait_for(lambda t, c=c, v=v: moved(c, v))
+        assert await exit_code == 0  # a clean exit
+        exited = ended[0]
 
         for c in clients:
             assert c.welcomes >= 2 and c.core.welcomed
@@ -88,6 +95,9 @@ async def test_a_stopping_process_moves_its_clients_to_the_other_paced(redis_pro
         # No seat heard nothing for a second or more: no match stalled (a seat whose opponent
         # was away would have heard nothing meanwhile).
         silences = [h.longest_silence(stopped - 0.5) for h in heard]
+        longest = max(silences) * 1000
+        print(f"drain: {len(clients)} seats moved over {last[-1] - last[0]:.2f} s, exit after "
+              f"{exited:.2f} s, longest silence of a seat {longest:.0f} ms")  # fmt: skip
         assert max(silences) < 1.0, silences
     finally:
         for p in players:
