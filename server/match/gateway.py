@@ -67,11 +67,16 @@ HOLD_HELLO_SECONDS = 3.0
 SLOW_CLOSE_TIMEOUT = 10.0
 """The same for a reader too slow for its queue: it may still read up to its close code (it
 is shown away meanwhile)."""
+DRAIN_AWAY = 100
+"""Most seats a draining process keeps away at once (closed, not yet back elsewhere)."""
+DRAIN_BACK_SECONDS = 2.0
+"""How long a drained seat counts as away at most (a client that does not come back)."""
 DRAIN_MAX_SECONDS = 6.0
-"""The longest a drain lasts (uvicorn waits 10 s for the connections to end before it cancels
-them): with more connections than this allows at ``Settings.drain_per_second`` (400 a second by
-default: about what a process can welcome besides its own load, at 1-2 ms of CPU a resume),
-it goes faster."""
+"""The longest a drain is paced (uvicorn waits 10 s for the connections to end before it
+cancels them): the connections still here then are closed at once. The pace is at most
+``Settings.drain_per_second`` (400 a second by default: about what a process can welcome
+besides its own load, at 1-2 ms of CPU a resume) and slower while :data:`DRAIN_AWAY` seats are
+away."""
 
 
 class Gateway:
@@ -283,10 +288,11 @@ class Gateway:
     async def _drain(self) -> None:
         """Close every connection with 1012 (its client reconnects at once, through the load
         balancer or its list of servers, to a process still accepting), both seats of a match
-        together, ``drain_per_second`` connections a second (faster if there are so many
-        that the drain would outlast :data:`DRAIN_MAX_SECONDS`), none in the middle of an
-        action. With no other process alive they are all closed at once: they can only wait
-        for this one to come back."""
+        together, none in the middle of an action, at most ``drain_per_second`` a second and
+        with at most :data:`DRAIN_AWAY` seats away at once (closed here, not yet back on
+        another process): the pace follows what the other processes can take. Past
+        :data:`DRAIN_MAX_SECONDS` the rest are closed at once. With no other process alive
+        they are all closed at once: they can only wait for this one to come back."""
         try:
             others = await self.store.other_processes(wall_ms(), PEERS_WITHIN_MS)
         except Exception:
@@ -298,27 +304,58 @@ class Gateway:
             "draining" if others else "stopping: no other process to move clients to",
             extra=logs.fields(conns=len(conns), processes=len(others)),
         )
-        rate = max(self.settings.drain_per_second, len(conns) / DRAIN_MAX_SECONDS)
+        rate = self.settings.drain_per_second
         loop = asyncio.get_running_loop()
         start = loop.time()
+        deadline = start + DRAIN_MAX_SECONDS
+        away: set[Connection] = set()
         closing = []
         for i, conn in enumerate(conns):
-            if others and (delay := start + i / rate - loop.time()) > 0:
-                await asyncio.sleep(delay)
+            if others:
+                if (delay := start + i / rate - loop.time()) > 0:
+                    await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
+                while len(away) >= DRAIN_AWAY and loop.time() < deadline:
+                    await asyncio.sleep(0.01)
             if not conn.closing:
-                closing.append(self.connections.spawn(self._move(conn)))
+                away.add(conn)
+                closing.append(self.connections.spawn(self._move(conn, away if others else None)))
         if closing:
             await asyncio.wait(closing)
 
-    async def _move(self, conn: Connection) -> None:
-        """Close ``conn`` with 1012 once its action in progress (if any) is answered."""
-        waited = 0.0
-        while conn.acting is not None and not conn.closing and waited < 1.0:
-            await asyncio.sleep(0.01)
-            waited += 0.01
-        if not conn.closing:
+    async def _move(self, conn: Connection, away: set[Connection] | None) -> None:
+        """Close ``conn`` with 1012 once its action in progress (if any) is answered; it stays
+        in ``away`` until its seat is online on another connection (or for
+        :data:`DRAIN_BACK_SECONDS`; a spectator not at all)."""
+        try:
+            waited = 0.0
+            while conn.acting is not None and not conn.closing and waited < 1.0:
+                await asyncio.sleep(0.01)
+                waited += 0.01
+            if conn.closing:
+                return
             metrics.DROPPED.labels("drained").inc()
             await self._restarting(conn)
+            if away is not None and conn.seat is not None:
+                self.connections.spawn(self._until_back(conn, away))
+                away = None  # (it leaves the set once back)
+        finally:
+            if away is not None:
+                away.discard(conn)
+
+    async def _until_back(self, conn: Connection, away: set[Connection]) -> None:
+        assert conn.seat is not None
+        mine = conn.id.encode()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + DRAIN_BACK_SECONDS
+        try:
+            while loop.time() < until:
+                await asyncio.sleep(0.05)
+                with contextlib.suppress(Exception):
+                    entry = await self.store.seat_presence(conn.match_id, conn.seat)
+                    if entry and entry.startswith(b"online:") and not entry.endswith(mine):
+                        return  # taken on another connection: back
+        finally:
+            away.discard(conn)
 
     # ---------------------------------------------------------------- handshake
 
