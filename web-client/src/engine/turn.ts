@@ -36,8 +36,9 @@ export interface TurnState {
   readonly remaining: readonly number[];
   /** The variant's rules (backgammon's unless the turn was started with others). */
   readonly rules: VariantRules;
-  /** The keys (positionKey) of the legal plays' results: where a complete turn may end. */
-  readonly finals: ReadonlySet<string>;
+  /** The keys (positionKey) of the legal plays' results where whole-play rules (fevga's) pick
+   * among them; null where every sequence using `maxUsed` dice is a legal play. */
+  readonly finals: ReadonlySet<string> | null;
   /** Memo of "a legal play can still be completed from here" (position and dice left). */
   readonly memo: Map<string, boolean>;
 }
@@ -51,14 +52,21 @@ function without(dice: readonly number[], die: number): number[] {
 /** A fresh turn for roll d1-d2 in `position` (the mover is on roll) under `rules`. */
 export function startTurn(position: Position, d1: number, d2: number, rules: VariantRules = RULES.backgammon): TurnState {
   const dice = diceToPlay(d1, d2);
-  const plays = legalPlaysOf(rules, position, d1, d2);
-  const maxUsed = plays.length ? plays[0]!.moves.length : 0;
+  let maxUsed: number;
+  let finals: Set<string> | null = null;
+  if (rules.endRules(position) === null) {
+    maxUsed = usable(rules, position, dice);
+  } else {
+    const plays = legalPlaysOf(rules, position, d1, d2);
+    maxUsed = plays.length ? plays[0]!.moves.length : 0;
+    finals = new Set(plays.map((p) => positionKey(p.position)));
+  }
   let forcedDie: number | null = null;
   if (maxUsed === 1 && d1 !== d2) {
     // Only one die can be used: the higher when a legal play uses it.
     const higher = Math.max(d1, d2);
-    const finals = new Set(plays.map((p) => positionKey(p.position)));
-    if (rules.singleMoves(position, higher).some((m) => finals.has(positionKey(rules.applyMove(position, m))))) forcedDie = higher;
+    const legal = (m: Move) => finals === null || finals.has(positionKey(rules.applyMove(position, m)));
+    if (rules.singleMoves(position, higher).some(legal)) forcedDie = higher;
   }
   return {
     start: position,
@@ -70,13 +78,33 @@ export function startTurn(position: Position, d1: number, d2: number, rules: Var
     position,
     remaining: dice,
     rules,
-    finals: new Set(plays.map((p) => positionKey(p.position))),
+    finals,
     memo: new Map(),
   };
 }
 
+/** The most dice of the multiset `dice` that can be used from `position` by the step rules. */
+function usable(rules: VariantRules, position: Position, dice: readonly number[]): number {
+  if (dice.length === 0) return 0;
+  let best = 0;
+  const tried = new Set<number>();
+  for (let i = 0; i < dice.length; i++) {
+    const die = dice[i]!;
+    if (tried.has(die)) continue;
+    tried.add(die);
+    const rest = dice.slice(0, i).concat(dice.slice(i + 1));
+    for (const move of rules.singleMoves(position, die)) {
+      const used = 1 + usable(rules, rules.applyMove(position, move), rest);
+      if (used > best) best = used;
+      if (best === dice.length) return best;
+    }
+  }
+  return best;
+}
+
 /** Whether `need` more steps with `dice` can reach one of the turn's legal results. */
 function canFinish(turn: TurnState, position: Position, dice: readonly number[], need: number): boolean {
+  if (turn.finals === null) return usable(turn.rules, position, dice) >= need;
   if (need === 0) return turn.finals.has(positionKey(position));
   const key = positionKey(position) + '#' + [...dice].sort().join('');
   const known = turn.memo.get(key);
