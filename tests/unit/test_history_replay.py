@@ -23,8 +23,8 @@ import pytest
 
 from engine import events as ev
 from engine.match import MatchOptions, Mode
-from engine.variants import NAMES, rules
 from engine.record import GameRecord, MatchRecord
+from engine.variants import NAMES, rules
 from harness.machine_driver import Seat
 from protocol import events as pe
 from protocol.codec import encode
