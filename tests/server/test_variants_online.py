@@ -1,0 +1,128 @@
+"""Every variant online: a complete match of each (backgammon, nackgammon, hypergammon, portes,
+plakoto, fevga, and a short Tavli match) between two clients of protocol/client against a real
+server process, with every game's fair-dice transcript verified by the variant's rules; the
+lobby's typed refusals; an older client refused a match of another variant."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+from websockets.asyncio.client import connect
+
+from engine.variants import NAMES, rules
+from harness.serverproc import ServerProcess
+from protocol import codec
+from protocol import messages as m
+from protocol.client import MatchClient, create_match, join_match, play_random
+from protocol.client.lobby import LobbyError, get, get_text
+from protocol.fairdice import verify_json
+
+
+@pytest.fixture(scope="module")
+def one_server(redis_process):
+    """One server process for the module (each test starts from an empty Redis)."""
+    if not redis_process.alive():
+        redis_process.start()
+    proc = ServerProcess(redis_process.url)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+async def server(one_server, redis_url):
+    return one_server
+
+
+def terms(name: str) -> dict:
+    """A short match of ``name``: a single game, or a Tavli match to 5 (each game scores 1 or
+    2: three games or more, so each of portes, plakoto and fevga)."""
+    if name == "tavli":
+        return {"mode": "match", "length": 5, "variant": name}
+    return {"mode": "single_game", "variant": name}
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_a_complete_online_match_of_every_variant_verifies(server, name):
+    created = await create_match(server.base, name="Ann", **terms(name))
+    match_id = created["match"]
+    joined = await join_match(server.base, match_id, name="Bob")
+    summary = await get(server.base, f"/api/matches/{match_id}")
+    assert summary["variant"] == name
+    a = MatchClient(server.ws, match_id, created["token"])
+    b = MatchClient(server.ws, match_id, joined["token"])
+    async with a, b:
+        seed = random.Random(name)
+        results = await asyncio.wait_for(
+            asyncio.gather(
+                play_random(a, random.Random(seed.random())),
+                play_random(b, random.Random(seed.random())),
+            ),
+            timeout=60,
+        )
+    assert results[0] == results[1] and results[0].reason == "completed"
+    assert a.rejects == b.rejects == []  # nothing legal was refused
+    assert a.tracker.settings.variant == name
+    # Each game played the variant of its number, and the client's boards are the server's.
+    started = [e for e in a.tracker.history if type(e).__name__ == "GameStarted"]
+    assert [e.variant for e in started] == [
+        rules(name).game(n).name for n in range(1, len(started) + 1)
+    ]
+    snapshot = await get(server.base, f"/api/matches/{match_id}")
+    assert snapshot["score"] == list(a.tracker.score)
+    # Every finished game's transcript verifies, its plays replayed by the variant's rules.
+    bundle = json.loads(await get_text(server.base, f"/api/matches/{match_id}/transcript.json"))
+    assert len(bundle["games"]) == len(started)
+    for game, start in zip(bundle["games"], started, strict=True):
+        assert game.get("variant", "backgammon") == start.variant
+        verdict = verify_json(json.dumps(game))  # raises TranscriptError unless it verifies
+        assert verdict.rolls > 0 and verdict.plays_replayed
+    record = await get(server.base, f"/api/matches/{match_id}/games/1/record.json")
+    assert record["variant"] == started[0].variant and record["turns"]
+    if name == "tavli":  # game 2 was opened by game 1's winner (a portes game has one)
+        over = [e for e in a.tracker.history if type(e).__name__ == "GameOver"]
+        assert len(started) >= 3 and over[0].winner is not None
+        assert "opener" not in bundle["games"][0]
+        assert bundle["games"][1]["opener"] == over[0].winner
+
+
+async def test_the_lobby_refuses_an_unknown_variant_and_money_without_the_cube(server):
+    with pytest.raises(LobbyError) as caught:
+        await create_match(server.base, mode="match", length=3, variant="chouette")
+    assert (caught.value.status, caught.value.code) == (400, "bad_field")
+    assert "backgammon, nackgammon" in str(caught.value) and "tavli" in str(caught.value)
+    with pytest.raises(LobbyError) as caught:
+        await create_match(server.base, mode="money", variant="plakoto")
+    assert (caught.value.status, caught.value.code) == (400, "bad_field")
+    assert "no cube" in str(caught.value)
+    with pytest.raises(LobbyError) as caught:
+        await create_match(server.base, mode="match", length=3, variant=3)
+    assert caught.value.status == 400
+    # A backgammon match names its variant too.
+    created = await create_match(server.base, mode="match", length=3)
+    assert (await get(server.base, f"/api/matches/{created['match']}"))["variant"] == "backgammon"
+
+
+async def first_answer(url: str, hello: m.Hello) -> tuple[str, int | None]:
+    """The first frame's type (or error code) a hello gets, and the close code, if closed."""
+    async with connect(url) as ws:
+        await ws.send(codec.encode(hello))
+        first = codec.decode_from_server(await asyncio.wait_for(ws.recv(), 10))
+        if isinstance(first, m.Error):
+            await asyncio.wait_for(ws.wait_closed(), 10)
+            return first.code, ws.close_code
+        return type(first).__name__.lower(), None
+
+
+async def test_a_client_older_than_version_5_plays_backgammon_only(server):
+    plakoto = await create_match(server.base, mode="single_game", variant="plakoto")
+    backgammon = await create_match(server.base, mode="single_game")
+    old = m.Hello(4, plakoto["match"], plakoto["token"], None, None)
+    assert await first_answer(server.ws, old) == ("unsupported_version", 4005)
+    old = m.Hello(4, backgammon["match"], backgammon["token"], None, None)
+    assert await first_answer(server.ws, old) == ("welcome", None)
+    new = m.Hello(5, plakoto["match"], plakoto["token"], None, None)
+    assert await first_answer(server.ws, new) == ("welcome", None)

@@ -1,0 +1,91 @@
+"""The match machine over the variants (server/machine, protocol version 5): the settings and
+the snapshot name the variant and plakoto's pins, a Greek game opens with the roll-off winner's
+roll (or the last winner's, without a roll-off), a double in a variant without the cube is
+refused as in the Crawford game, and a client of version 4 or older is sent exactly the frames
+it had (protocol/versions.py)."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+
+from engine.match import MatchOptions
+from engine.variants import rules
+from harness.machine_driver import Seat, play_out, play_until
+from protocol import events as pe
+from protocol.codec import encode
+from protocol.errors import ErrorCode
+from protocol.messages import Event, Snapshot
+from protocol.versions import for_version
+from server.machine import core
+from server.machine.commands import Double, Join
+from server.machine.state import Config, MatchState
+from server.machine.view import public_view
+
+
+def seated(options: MatchOptions, seed: int = 1) -> tuple[MatchState, list[Seat]]:
+    state, _ = core.create(f"{seed:032x}", Config(options), "Ann", now=0)
+    outcome = core.apply(state, Join(1, name="Bob"), now=1)
+    assert isinstance(outcome, core.Accepted)
+    rng = random.Random(seed)
+    return outcome.state, [Seat(s, random.Random(rng.random())) for s in (0, 1)]
+
+
+def test_the_settings_and_the_snapshot_name_the_variant():
+    state, seats = seated(MatchOptions.match(3, rules("tavli")))
+    view = public_view(state)
+    assert view.settings.variant == "tavli"
+    assert (view.game.variant, view.game.pinned) == ("portes", (0, 0))  # before game 1
+    state = play_until(state, seats, "decide", now=2)
+    view = public_view(state)
+    assert view.game.variant == "portes" and view.game.dice is None
+    # The roll-off was decided (its dice published) and its winner now rolls both dice.
+    assert view.game.on_roll is not None and view.game.turn == 1
+
+
+def test_a_double_without_the_cube_is_refused_as_in_the_crawford_game():
+    for name in ("portes", "plakoto", "fevga", "tavli"):
+        state, seats = seated(MatchOptions.match(3, rules(name)))
+        state = play_until(state, seats, "decide", now=2)
+        seat = state.match.game.on_roll
+        game = state.dice.game
+        with pytest.raises(core.Rejected) as caught:
+            core.apply(state, Double(seat, seats[seat].next_seq(), game=game), now=3)
+        assert caught.value.code is ErrorCode.CUBE_UNAVAILABLE
+
+
+def test_a_tavli_match_through_the_machine_opens_each_game_as_the_rules_say():
+    for seed in range(3):
+        state, _ = seated(MatchOptions.match(3, rules("tavli")), seed)
+        state, log = play_out(state, seed)
+        started = [e.data for e in log if isinstance(e.data, pe.GameStarted)]
+        over = [e.data for e in log if isinstance(e.data, pe.GameOver)]
+        assert [s.variant for s in started] == [
+            rules("tavli").game(n).name for n in range(1, len(started) + 1)
+        ]
+        for n, start in enumerate(started[1:], 2):
+            event = next(e for e in log if isinstance(e.data, pe.GameStarted) and e.data.game == n)
+            if over[n - 2].winner is None:
+                assert event.next.phase == "rolloff"
+            else:  # the last winner rolls, without a roll-off
+                assert (event.next.phase, event.next.seats) == ("decide", (over[n - 2].winner,))
+            dice = [e.data for e in log if isinstance(e.data, pe.Dice) and e.data.game == n]
+            assert dice[0].kind == ("rolloff" if over[n - 2].winner is None else "turn")
+            assert start.variant in ("portes", "plakoto", "fevga")
+
+
+def test_an_older_client_gets_the_frames_of_its_version():
+    state, _ = seated(MatchOptions.match(3))
+    snapshot = encode(Snapshot(state.version, public_view(state)))
+    created = encode(Event(1, public_view(state).settings, None))
+    started = encode(Event(5, pe.GameStarted(1, False, (0, 0)), None))
+    for proto in (1, 2, 3, 4):
+        for frame, where in ((created, "p"), (started, "p")):
+            assert "variant" not in msgpack.unpackb(for_version(frame, proto))[where]
+        state_map = msgpack.unpackb(for_version(snapshot, proto))["p"]["state"]
+        assert "variant" not in state_map["settings"]
+        assert not {"variant", "pinned"} & set(state_map["game"])
+    assert for_version(snapshot, 5) == snapshot
+    assert "variant" in msgpack.unpackb(created)["p"]
