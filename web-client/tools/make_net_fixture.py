@@ -35,6 +35,7 @@ if str(ROOT) not in sys.path:
 from engine.match import MatchOptions  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.position_id import encode as position_id  # noqa: E402
+from engine.variants import rules  # noqa: E402
 from harness.machine_driver import Seat  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.client.tracker import Tracker  # noqa: E402
@@ -148,6 +149,9 @@ def picture(t: Tracker) -> dict[str, Any]:
         if t.last_game is None
         else [t.last_game.game, t.last_game.winner, t.last_game.points, t.last_game.reason],
         "over": None if t.over is None else [t.over.winner, t.over.reason, list(t.over.score)],
+        "variant": t.variant,
+        "pinned": list(t.pinned),
+        "boards": [list(t.boards[0]), list(t.boards[1])],
     }
 
 
@@ -292,6 +296,22 @@ def matches() -> list[dict[str, Any]]:
             double_rate=0,
             snapshots_at=(),
             timeout_after=12,
+        ),
+        # Protocol version 5: a Tavli match (portes, plakoto with its pins, fevga; the Greek
+        # opening, the last winner opening the next game) and a hypergammon game.
+        play(
+            "tavli",
+            MatchOptions.match(3, variant=rules("tavli")),
+            20,
+            double_rate=0,
+            snapshots_at=(30, 200, 400),
+        ),
+        play(
+            "hypergammon",
+            MatchOptions.single_game(variant=rules("hypergammon")),
+            6,
+            double_rate=0.1,
+            snapshots_at=(20,),
         ),
     ]
 
