@@ -35,6 +35,8 @@ export interface FixtureMatch {
   frames: string[];
   pictures: Picture[];
   snapshots: { v: number; hex: string; picture: Picture }[];
+  /** The server's fair-dice transcript of each game (the Tavli match's). */
+  transcripts?: Record<string, unknown>[];
 }
 
 export const NET = fixture as unknown as {
