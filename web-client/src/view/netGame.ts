@@ -6,6 +6,7 @@
 
 import { replayPath } from './replay';
 import { cubeInPlay } from '../engine/matchRules';
+import { legalPlaysOf } from '../engine/variants';
 import { toHex } from '../fairdice';
 import type {
   ClockView,
@@ -280,6 +281,15 @@ export class NetGame implements GameSource {
 
   play(moves: readonly Move[]): void {
     void this.session.move(moves);
+  }
+
+  /** Every legal play of the dice this seat moves now (its moves), [] otherwise: the page's
+   * hook for helpers and tests (`window.fairgammon.game`), as the hot-seat game has. */
+  legalPlays(): Move[][] {
+    const t = this.session.tracker;
+    const seat = this.shown.viewer;
+    if (this.shown.phase !== 'moving' || seat === null || t.onRoll !== seat || !t.dice) return [];
+    return legalPlaysOf(t.variantRules, t.position(seat), t.dice[0], t.dice[1]).map((p) => [...p.moves]);
   }
 
   resign(level: 1 | 2 | 3): void {
