@@ -1,7 +1,8 @@
 """Every variant online: a complete match of each (backgammon, nackgammon, hypergammon, portes,
 plakoto, fevga, and a short Tavli match) between two clients of protocol/client against a real
 server process, with every game's fair-dice transcript verified by the variant's rules; the
-lobby's typed refusals; an older client refused a match of another variant."""
+lobby's typed refusals; an older client refused a match of another variant; a rated match of a
+variant moving that variant's rating alone."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ import pytest
 from websockets.asyncio.client import connect
 
 from engine.variants import NAMES, rules
+from harness.accounts import signed_up
 from harness.serverproc import ServerProcess
 from protocol import codec
 from protocol import messages as m
 from protocol.client import MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import LobbyError, get, get_text
 from protocol.fairdice import verify_json
+from server.players.ratings import Standing, rate
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +129,37 @@ async def test_a_client_older_than_version_5_plays_backgammon_only(server):
     assert await first_answer(server.ws, old) == ("welcome", None)
     new = m.Hello(5, plakoto["match"], plakoto["token"], None, None)
     assert await first_answer(server.ws, new) == ("welcome", None)
+
+
+async def test_a_rated_variant_match_moves_that_variants_rating_only(server, redis_url):
+    alice, bob = await signed_up(server.base, "alice"), await signed_up(server.base, "bob")
+    created = await alice.post(
+        "/api/matches", {"mode": "match", "length": 1, "rated": True, "variant": "portes"}
+    )
+    assert created.status == 201, created.body
+    match_id = created.body["match"]
+    joined = await bob.post(f"/api/matches/{match_id}/join", {})
+    assert joined.status == 200, joined.body
+    a = MatchClient(server.ws, match_id, created.body["token"])
+    b = MatchClient(server.ws, match_id, joined.body["token"])
+    async with a, b:
+        await asyncio.wait_for(
+            asyncio.gather(play_random(a, random.Random(1)), play_random(b, random.Random(2))),
+            timeout=60,
+        )
+    winner = a.tracker.over.winner
+    change = rate(Standing(), Standing(), winner, 1).deltas
+    for seat, browser, name in ((0, alice, "alice"), (1, bob, "bob")):
+        for _ in range(100):  # the result is recorded just after the match's last commit
+            profile = (await browser.get(f"/api/players/{name}")).body
+            if profile["matches"]:
+                break
+            await asyncio.sleep(0.05)
+        # Backgammon's rating stands; portes has its own, moved by the FIBS formula.
+        assert (profile["rating"], profile["experience"]) == (1500.0, 0)
+        assert profile["variants"] == {
+            "portes": {"rating": round(1500.0 + change[seat], 2), "experience": 1}
+        }
+        assert profile["history"][0]["variant"] == "portes" and profile["history"][0]["rated"]
+    # The leaderboard ranks backgammon's rating: nobody is on it yet.
+    assert (await alice.get("/api/leaderboard")).body["players"] == []
