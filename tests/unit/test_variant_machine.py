@@ -6,6 +6,7 @@ it had (protocol/versions.py)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import msgpack
@@ -17,12 +18,14 @@ from harness.machine_driver import Seat, play_out, play_until
 from protocol import events as pe
 from protocol.codec import encode
 from protocol.errors import ErrorCode
+from protocol.fairdice import TranscriptError, verify_json
 from protocol.messages import Event, Snapshot
 from protocol.versions import for_version
 from server.machine import core
 from server.machine.commands import Double, Join
 from server.machine.state import Config, MatchState
 from server.machine.view import public_view
+from server.match.history import Logged, transcripts
 
 
 def seated(options: MatchOptions, seed: int = 1) -> tuple[MatchState, list[Seat]]:
@@ -89,3 +92,63 @@ def test_an_older_client_gets_the_frames_of_its_version():
         assert not {"variant", "pinned"} & set(state_map["game"])
     assert for_version(snapshot, 5) == snapshot
     assert "variant" in msgpack.unpackb(created)["p"]
+
+
+# ---------------------------------------------------------------- transcripts of the variants
+
+
+def played_log(options: MatchOptions, seed: int) -> tuple[str, list[Logged]]:
+    """A whole match through the machine, its events as the history reads them."""
+    match_id = f"{seed:032x}"
+    state, events = core.create(match_id, Config(options), "Ann", now=0)
+    joined = core.apply(state, Join(1, name="Bob"), now=1)
+    assert isinstance(joined, core.Accepted)
+    state, rest = play_out(joined.state, seed)
+    log = [*events, *joined.events, *rest]
+    return match_id, [Logged(e.v, e.v, e.data) for e in log]
+
+
+def refused(obj: dict, change) -> str:
+    """The fault the verifier finds in ``obj`` once ``change`` is applied to a copy."""
+    bad = json.loads(json.dumps(obj))
+    change(bad)
+    with pytest.raises(TranscriptError) as caught:
+        verify_json(bad)
+    return str(caught.value)
+
+
+def test_a_drawn_plakoto_game_verifies_and_its_result_cannot_be_changed():
+    match_id, log = played_log(MatchOptions.single_game(rules("plakoto")), seed=0)
+    (drawn,) = transcripts(match_id, log).games
+    obj = json.loads(drawn.to_json())
+    assert obj["variant"] == "plakoto" and "opener" not in obj
+    assert obj["result"]["winner"] is None and obj["result"]["reason"] == "mothers"
+    assert verify_json(obj).summary().endswith("drawn (mothers)")
+    # A win claimed instead, another reason, or the game replayed as backgammon: refused.
+    assert "result" in refused(obj, lambda t: t["result"].update(winner=0, multiplier=1,
+                                                                  points=1))  # fmt: skip
+    assert "result" in refused(obj, lambda t: t["result"].update(reason="resign"))
+    # Read as backgammon, the roll-off winner would have played the deciding roll.
+    assert "roller is seat" in refused(obj, lambda t: t.pop("variant"))
+    assert "ends only a plakoto game" in refused(obj, lambda t: t.update(variant="fevga"))
+
+
+def test_a_tavli_transcript_names_its_opener_and_the_roll_order_follows_it():
+    match_id, log = played_log(MatchOptions.match(3, rules("tavli")), seed=1)
+    games = transcripts(match_id, log).games
+    assert [t.variant for t in games[:2]] == ["portes", "plakoto"]
+    first, second = (json.loads(t.to_json()) for t in games[:2])
+    for obj in (first, second):
+        verify_json(obj)
+    # Game 1: the roll-off decides, its deciding roll is played by nobody, the winner rolls.
+    assert "opener" not in first and first["rolls"][0]["kind"] == "rolloff"
+    decided = next(r for r in first["rolls"] if r["kind"] == "rolloff" and r["d1"] != r["d2"])
+    winner = 0 if decided["d1"] > decided["d2"] else 1
+    after = first["rolls"][first["rolls"].index(decided) + 1]
+    assert (after["kind"], after["roller"]) == ("turn", winner)
+    # Game 2: opened by game 1's winner, without a roll-off.
+    assert second["opener"] == first["result"]["winner"]
+    assert second["rolls"][0] == {**second["rolls"][0], "kind": "turn",
+                                  "roller": second["opener"]}  # fmt: skip
+    assert "roller" in refused(second, lambda t: t.update(opener=1 - t["opener"]))
+    assert "roll-off" in refused(second, lambda t: t.pop("opener"))
