@@ -21,6 +21,9 @@ from protocol import messages as m
 from protocol.client import MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import LobbyError, get, get_text
 from protocol.fairdice import verify_json
+from server.machine import serial
+from server.machine.state import MatchState
+from server.match.store import Store
 from server.players.ratings import Standing, rate
 
 
@@ -49,8 +52,7 @@ def terms(name: str) -> dict:
     return {"mode": "single_game", "variant": name}
 
 
-@pytest.mark.parametrize("name", NAMES)
-async def test_a_complete_online_match_of_every_variant_verifies(server, name):
+async def seated(server, name: str) -> tuple[str, MatchClient, MatchClient]:
     created = await create_match(server.base, name="Ann", **terms(name))
     match_id = created["match"]
     joined = await join_match(server.base, match_id, name="Bob")
@@ -58,31 +60,41 @@ async def test_a_complete_online_match_of_every_variant_verifies(server, name):
     assert summary["variant"] == name
     a = MatchClient(server.ws, match_id, created["token"])
     b = MatchClient(server.ws, match_id, joined["token"])
+    return match_id, a, b
+
+
+async def played(name: str, a: MatchClient, b: MatchClient) -> None:
     async with a, b:
         seed = random.Random(name)
-        results = await asyncio.wait_for(
-            asyncio.gather(
-                play_random(a, random.Random(seed.random())),
-                play_random(b, random.Random(seed.random())),
-            ),
-            timeout=60,
+        results = await asyncio.gather(
+            play_random(a, random.Random(seed.random())),
+            play_random(b, random.Random(seed.random())),
         )
-    assert results[0] == results[1] and results[0].reason == "completed"
-    assert a.rejects == b.rejects == []  # nothing legal was refused
+    assert results[0] == results[1] and results[0].reason == "completed", name
+
+
+async def check(server, store: Store, name: str, match_id: str, a: MatchClient) -> None:
+    """What a finished match of ``name`` must show: its games' variants, the client's boards
+    the server's, verified transcripts, its record, no .mat unless backgammon."""
+    assert a.rejects == [], (name, a.rejects)  # nothing legal was refused
     assert a.tracker.settings.variant == name
-    # Each game played the variant of its number, and the client's boards are the server's.
+    # Each game played the variant of its number.
     started = [e for e in a.tracker.history if type(e).__name__ == "GameStarted"]
     assert [e.variant for e in started] == [
         rules(name).game(n).name for n in range(1, len(started) + 1)
-    ]
-    snapshot = await get(server.base, f"/api/matches/{match_id}")
-    assert snapshot["score"] == list(a.tracker.score)
+    ], name
+    # The client followed the boards (and plakoto's pins) by playing the moves itself.
+    state = serial.loads(MatchState, (await store.load(match_id)).state)
+    game = state.match.game
+    assert (a.tracker.variant, a.tracker.pinned) == (game.variant.name, game.pinned), name
+    assert a.tracker.boards == list(game.boards), name
+    assert list(a.tracker.score) == list(state.match.score)
     # Every finished game's transcript verifies, its plays replayed by the variant's rules.
     bundle = json.loads(await get_text(server.base, f"/api/matches/{match_id}/transcript.json"))
     assert len(bundle["games"]) == len(started)
-    for game, start in zip(bundle["games"], started, strict=True):
-        assert game.get("variant", "backgammon") == start.variant
-        verdict = verify_json(json.dumps(game))  # raises TranscriptError unless it verifies
+    for game_json, start in zip(bundle["games"], started, strict=True):
+        assert game_json.get("variant", "backgammon") == start.variant
+        verdict = verify_json(json.dumps(game_json))  # raises TranscriptError unless it verifies
         assert verdict.rolls > 0 and verdict.plays_replayed
     record = await get(server.base, f"/api/matches/{match_id}/games/1/record.json")
     assert record["variant"] == started[0].variant and record["turns"]
@@ -98,6 +110,21 @@ async def test_a_complete_online_match_of_every_variant_verifies(server, name):
         assert len(started) >= 2 and over[0].winner is not None
         assert "opener" not in bundle["games"][0]
         assert bundle["games"][1]["opener"] == over[0].winner
+
+
+async def test_a_complete_online_match_of_every_variant_verifies(server, redis_url):
+    """The seven matches are seated one after the other (the lobby's open-match limit) and
+    played at once."""
+    tables = {name: await seated(server, name) for name in NAMES}
+    await asyncio.wait_for(
+        asyncio.gather(*(played(name, a, b) for name, (_, a, b) in tables.items())), timeout=120
+    )
+    store = Store.from_url(redis_url)
+    try:
+        for name, (match_id, a, _) in tables.items():
+            await check(server, store, name, match_id, a)
+    finally:
+        await store.close()
 
 
 async def test_the_lobby_refuses_an_unknown_variant_and_money_without_the_cube(server):
