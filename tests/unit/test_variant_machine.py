@@ -13,9 +13,10 @@ import msgpack
 import pytest
 
 from engine.match import MatchOptions
-from engine.variants import rules
+from engine.variants import NAMES, rules
 from harness.machine_driver import Seat, play_out, play_until
 from protocol import events as pe
+from protocol.client.tracker import Tracker
 from protocol.codec import encode
 from protocol.errors import ErrorCode
 from protocol.fairdice import TranscriptError, verify_json
@@ -23,7 +24,7 @@ from protocol.messages import Event, Snapshot
 from protocol.versions import for_version
 from server.machine import core
 from server.machine.commands import Double, Join
-from server.machine.state import Config, MatchState
+from server.machine.state import Config, MatchState, owing
 from server.machine.view import public_view
 from server.match.history import Logged, transcripts
 
@@ -152,3 +153,49 @@ def test_a_tavli_transcript_names_its_opener_and_the_roll_order_follows_it():
                                   "roller": second["opener"]}  # fmt: skip
     assert "roller" in refused(second, lambda t: t.update(opener=1 - t["opener"]))
     assert "roll-off" in refused(second, lambda t: t.pop("opener"))
+
+
+# ---------------------------------------------------------------- the client's picture
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_tracker_follows_every_variant_from_the_start_and_from_a_snapshot(name):
+    """protocol/client/tracker.py plays each event's moves by the variant's rules: a tracker
+    fed every event, and one fed a snapshot taken half way then the rest, both see the boards
+    and pins the machine has, after every transition."""
+    options = MatchOptions.match(3, rules(name)) if name == "tavli" else MatchOptions.single_game(
+        rules(name)
+    )
+    state, events = core.create("cd" * 16, Config(options), "Ann", now=0)
+    joined = core.apply(state, Join(1, name="Bob"), now=1)
+    state, log = joined.state, [*events, *joined.events]
+    rng = random.Random(name)
+    seats = [Seat(s, random.Random(rng.random())) for s in (0, 1)]
+    steps: list[tuple[MatchState, tuple[Event, ...]]] = []
+    now = 2
+    while not state.is_over:
+        seat = seats[rng.choice(owing(state)[0])]
+        now += 1
+        outcome = core.apply(state, seat.decide(state), now)
+        state = outcome.state
+        steps.append((state, outcome.events))
+    full = Tracker()
+    for event in log:
+        full.apply(event)
+    half = len(steps) // 2
+    checked = 0
+    late = Tracker()
+    late.apply(Snapshot(steps[half][0].version, public_view(steps[half][0])))
+    for i, (after, events) in enumerate(steps):
+        for event in events:
+            full.apply(event)
+            if i > half:
+                late.apply(event)
+        game = after.match.game
+        if game is None or i < half:
+            continue
+        for tracker in (full, late):
+            assert tracker.variant == game.variant.name
+            assert (tracker.boards, tracker.pinned) == (list(game.boards), game.pinned), i
+            checked += 1
+    assert full.gaps == late.gaps == 0 and full.over is not None and checked > 20
