@@ -95,6 +95,12 @@ class _Played:
     reroll: bool = False
 
 
+def _has_cube(t: Transcript) -> bool:
+    from engine.variants import variant  # noqa: PLC0415 (the engine, on demand)
+
+    return variant(t.variant).cube
+
+
 def _reroll(t: Transcript) -> bool:
     """Whether the roll-off winner rolls again for the first play (the Greek games)."""
     from engine.rules import Opening  # noqa: PLC0415 (the engine, on demand)
@@ -103,11 +109,6 @@ def _reroll(t: Transcript) -> bool:
     return variant(t.variant).opening is Opening.REROLL
 
 
-def _roller(played_first: int, reroll: bool, turn_index: int) -> int:
-    """The seat rolling the ``turn_index``-th turn roll (0-based) once ``played_first`` is
-    known: after a backgammon roll-off its loser's, in a Greek game the winner's (or the
-    opener's)."""
-    return (played_first + turn_index) % 2 if reroll else turn_roller(played_first, turn_index)
 
 
 def verify_transcript(t: Transcript, *, replay: bool = True) -> Verdict:
@@ -275,7 +276,7 @@ def _check_rolls(
                 Problem.ROLLOFF, f"kind is 'rolloff' but {won}", k=k, path=f"{path}.kind"
             )
         assert decided_at is not None
-        expected = _roller(first_mover, reroll, k - decided_at - 1)
+        expected = turn_roller(first_mover, k - decided_at - 1, reroll)
         if roll.roller != expected:
             after = (
                 f"seat {first_mover} opened"
@@ -443,7 +444,7 @@ def _check_roll_action(t: Transcript, played: _Played, a: Action, path: str, k: 
         )
     else:
         assert played.decided_at is not None
-        expected = _roller(played.first_mover, played.reroll, k - played.decided_at - 1)
+        expected = turn_roller(played.first_mover, k - played.decided_at - 1, played.reroll)
     if a.seat != expected:
         raise TranscriptError(
             Problem.ACTION,
@@ -567,6 +568,10 @@ def _check_result(
     if (r.winner is None) != (r.reason is ResultReason.MOTHERS):
         raise TranscriptError(
             Problem.RESULT, "result: only a drawn game (mothers) has no winner", path="result"
+        )
+    if (r.cube != 1 or r.reason is ResultReason.DROP) and not _has_cube(t):
+        raise TranscriptError(
+            Problem.RESULT, f"result: {t.variant} has no cube (cube 1, no drop)", path="result"
         )
     if r.reason in (ResultReason.MOTHER, ResultReason.MOTHERS) and t.variant != "plakoto":
         raise TranscriptError(

@@ -537,8 +537,15 @@ def _is_ahead(state: MatchState, game: int) -> bool:
         and game == state.dice.game + 1
         and state.phase in (Phase.ROLLOFF, Phase.PLAY, Phase.REVEAL)
         and state.match.options.mode.value == "match"
-        and all(v.opening is Opening.ROLLOFF for v in state.match.options.variant.rotation)
     )
+
+
+def rolls_off_ahead(state: MatchState) -> bool:
+    """Whether the next game's roll-off is rolled ahead (correspondence): in the backgammon
+    family. A Greek game is opened by the previous game's winner, known only when that game
+    ends (a roll-off only after a draw, then rolled when that game starts, as game 1's), so
+    only its commitments are made ahead."""
+    return all(v.opening is Opening.ROLLOFF for v in state.match.options.variant.rotation)
 
 
 def _commit_ahead(tx: _Tx, cmd: Commit) -> None:
@@ -554,7 +561,7 @@ def _commit_ahead(tx: _Tx, cmd: Commit) -> None:
     ahead = replace(ahead, commitments=commitments, heads=_put(ahead.heads, seat, value))
     tx.state = replace(tx.state, ahead=ahead)
     tx.emit(pe.CommitReceived(cmd.game, seat))
-    if None not in commitments:
+    if None not in commitments and rolls_off_ahead(tx.state):
         tx.emit(pe.RolloffAhead(cmd.game, ahead.k))
 
 
@@ -567,6 +574,10 @@ def _deposit_ahead(tx: _Tx, cmd: Reveal) -> None:
     if ahead is None or None in ahead.commitments:
         raise Rejected(
             ErrorCode.WRONG_PHASE, f"both seats commit to game {cmd.game} before its roll-off"
+        )
+    if not rolls_off_ahead(tx.state):
+        raise Rejected(
+            ErrorCode.WRONG_PHASE, f"the opening of game {cmd.game} is not rolled ahead"
         )
     if ahead.rolled_off:
         raise Rejected(ErrorCode.WRONG_PHASE, f"the roll-off of game {cmd.game} is decided")

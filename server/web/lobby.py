@@ -174,6 +174,11 @@ async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
         bot = botmatch.parse_level(body)
     except ValueError as exc:
         raise BadRequest(ErrorCode.BAD_FIELD, str(exc)) from None
+    if bot is not None and terms.options.variant.name != "backgammon":
+        # The computer's levels play backgammon (bots/): no level plays another variant yet.
+        raise BadRequest(
+            ErrorCode.BAD_FIELD, f"the computer does not play {terms.options.variant.name}"
+        )
     account = await players.signed_in(request)
     rated = players.rated_choice(body, terms.options, account)
     if rated:

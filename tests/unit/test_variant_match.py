@@ -197,3 +197,22 @@ def test_a_drawn_game_scores_nothing_the_match_goes_on_with_a_roll_off():
     assert single.is_over and single.winner is None
     assert events[-1] == MatchOver(None, (0, 0), events[-1].reason, None)
     assert events[-1].reason.value == "completed"
+
+
+def test_a_backgammon_match_stored_before_the_variants_loads_and_a_strange_name_is_refused():
+    match, _ = Match.new(MatchOptions.match(5)).start_game()
+    match, _ = match.roll_off(4, 2)
+    stored = serial.dump(match)
+    assert stored["options"]["variant"] == "backgammon"
+    assert (stored["game"]["variant"], stored["game"]["pinned"]) == ("backgammon", [0, 0])
+    # What the server stored before the variants: no such keys. It loads as backgammon.
+    del stored["options"]["variant"], stored["game"]["variant"], stored["game"]["pinned"]
+    loaded = serial.load(Match, stored)
+    assert loaded == match and loaded.game.variant is variant("backgammon")
+    # A name that is no variant (stored by a newer version?) is refused, not half read.
+    stored["game"]["variant"] = "chouette"
+    with pytest.raises(ValueError, match="no variant 'chouette'"):
+        serial.load(Match, stored)
+    stored["game"]["variant"] = "tavli"  # a match's name, not a game's
+    with pytest.raises(ValueError, match="tavli"):
+        serial.load(Match, stored)
