@@ -3,7 +3,7 @@ import { TranscriptError, verifyTranscript } from '../src/fairdice/transcript';
 import { NET } from './netFixture';
 
 // The shared vectors (protocol/fairdice/vectors/fairdice-v1.json), wherever they are.
-const shared = import.meta.glob<{ transcripts?: Transcripts }>('../../protocol/fairdice/vectors/*.json', {
+const shared = import.meta.glob<{ transcripts?: Transcripts; variant_transcripts?: Transcripts }>('../../protocol/fairdice/vectors/*.json', {
   eager: true,
   import: 'default',
 });
@@ -32,8 +32,9 @@ function patched(doc: unknown, ops: Transcripts['invalid'][number]['patch']): un
   return copy;
 }
 
+// The backgammon transcripts, then the variants' (their own section).
 const vectors = Object.values(shared)
-  .map((v) => v.transcripts)
+  .flatMap((v) => [v.transcripts, v.variant_transcripts])
   .filter((t): t is Transcripts => !!t);
 
 describe('transcript verifier against the shared vectors', () => {

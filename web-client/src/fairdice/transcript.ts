@@ -272,7 +272,9 @@ export function parseTranscript(data: string | unknown): Transcript {
     return action;
   });
   const ro = object(top.result, 'result', ['winner', 'reason', 'multiplier', 'cube', 'points', 'v', 't', 'evidence']);
-  const winner = seatOf(ro.winner, 'result.winner', true);
+  const draw = ro.reason === 'mothers'; // a drawn game: no winner, nothing scored
+  const winner = seatOf(ro.winner, 'result.winner', draw);
+  if (draw && winner !== null) fail('result.winner', `expected null for a drawn game, got ${winner}`);
   if (typeof ro.reason !== 'string' || !REASONS.includes(ro.reason)) {
     fail('result.reason', `expected one of ${REASONS.join(', ')}, got ${JSON.stringify(ro.reason)}`);
   }
@@ -287,7 +289,7 @@ export function parseTranscript(data: string | unknown): Transcript {
     winner,
     reason: ro.reason,
     cube,
-    multiplier: int(ro.multiplier, 'result.multiplier', 0, 3),
+    multiplier: draw ? int(ro.multiplier, 'result.multiplier', 0, 0) : int(ro.multiplier, 'result.multiplier', 1, 3),
     points: int(ro.points, 'result.points', 0, 192),
     v: int(ro.v, 'result.v'),
     t: int(ro.t, 'result.t'),
@@ -553,6 +555,9 @@ async function checkResult(t: Transcript, heads: Uint8Array[]): Promise<void> {
   if ((r.winner === null) !== (r.reason === 'mothers')) throw new TranscriptError('result', 'result: only a drawn game (mothers) has no winner');
   if ((r.reason === 'mother' || r.reason === 'mothers') && t.variant !== 'plakoto') {
     throw new TranscriptError('result', `result: '${r.reason}' ends only a plakoto game, not ${t.variant}`);
+  }
+  if ((r.cube !== 1 || r.reason === 'drop') && !RULES[t.variant].cube) {
+    throw new TranscriptError('result', `result: ${t.variant} has no cube (cube 1, no drop)`);
   }
   if (r.reason === 'drop' && r.multiplier !== 1) throw new TranscriptError('result', 'result: a dropped double scores multiplier 1');
   if (r.reason !== 'invalid_reveal') {
