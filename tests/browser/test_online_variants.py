@@ -1,10 +1,11 @@
 """A variant online, between two browsers on a real server (protocol version 5): the lobby's
 form creates a plakoto game (the summary names its variant), the other player joins from a
-360 px phone, and both pages play it to its end through the page's own game
+360 px phone, and both pages play it through the page's own game
 (`window.fairgammon.game`: the legal plays of the dice on screen, sent as any play is) while the
-seat cores roll by themselves (no cube in plakoto); both boards draw the pinned checkers under
-their pinners, the header names the game, and both pages agree on the result; /verify checks
-the game's dice and plays, and the replay starts from plakoto's position."""
+seat cores roll by themselves (no cube in plakoto) until a checker is pinned, then one resigns
+and the other accepts; both boards draw the pinned checker under its pinner, the header names
+the game, and both pages agree on the result; /verify checks the game's dice and plays, and the
+replay starts from plakoto's position."""
 
 from __future__ import annotations
 
@@ -19,23 +20,32 @@ from tests.browser.net_support import join_match, same_host
 
 PHONE_360 = {"width": 360, "height": 780}
 
-# Play this page's turns until the game is over, noting the pinned checkers drawn meanwhile.
+# Play this page's turns until the game is over, noting the pinned checkers drawn meanwhile:
+# once this page's board shows a pinned checker (and ten plays were made), it resigns a single
+# game on its next turn, and the other page accepts (the board keeps the pin on show).
 PLAY_MINE = """async () => {
   const g = window.fairgammon.game;
-  let pinned = 0, plays = 0, shot = false;
+  const drawn = () => document.querySelectorAll('svg.board .checker.pinned').length;
+  let pinned = 0, plays = 0, resigned = false;
   for (let i = 0; i < 40000; i++) {
     const v = g.current();
     if (v.phase === 'gameover' && v.result) {
-      return { result: v.result, pinned, plays, variant: v.variant };
+      return { result: v.result, pinned, plays, resigned, variant: v.variant, atEnd: drawn() };
     }
-    if (v.pinned && (v.pinned[0] || v.pinned[1])) {
-      pinned = Math.max(pinned, document.querySelectorAll('svg.board .checker.pinned').length);
-    }
-    if (v.phase === 'moving' && v.viewer === v.turn && !v.pending) {
-      const legal = g.legalPlays();
-      if (legal.length) {
-        g.play(legal[0]);
-        plays++;
+    const pins = v.pinned && (v.pinned[0] || v.pinned[1]);
+    if (pins) pinned = Math.max(pinned, drawn());
+    if (v.phase === 'offer' && v.offer && v.offer.kind === 'resign' && v.offer.by !== v.viewer) {
+      g.acceptResign();
+    } else if (v.phase === 'moving' && v.viewer === v.turn && !v.pending) {
+      if (pins && pinned > 0 && plays >= 10 && !resigned) {
+        g.resign(1);
+        resigned = true;
+      } else {
+        const legal = g.legalPlays();
+        if (legal.length) {
+          g.play(legal[0]);
+          plays++;
+        }
       }
     }
     await new Promise((r) => setTimeout(r, 10));
@@ -76,12 +86,13 @@ async def test_a_plakoto_game_online_between_two_browsers(net: NetPages) -> None
     assert ann_end["variant"] == bob_end["variant"] == "plakoto"
     assert ann_end["result"]["winner"] == bob_end["result"]["winner"]
     result = bob_end["result"]
-    if result["winner"] is None:
-        assert result["reason"] == "mothers" and result["points"] == 0
-    else:
-        assert result["points"] in (1, 2)
-    # Plakoto pins: both boards drew a pinned checker under its pinner at some point.
-    assert ann_end["pinned"] > 0 and bob_end["pinned"] > 0
+    if ann_end["resigned"] or bob_end["resigned"]:
+        # Resigned with a pin on show: both boards draw it under its pinner at the end.
+        assert result["reason"] == "resign" and result["points"] == 1
+        assert ann_end["atEnd"] > 0 and bob_end["atEnd"] > 0
+    else:  # (no pin before the end: rare) the game played out
+        assert result["points"] in (0, 1, 2)
+        assert ann_end["pinned"] > 0 or bob_end["pinned"] > 0
     status = await bob.locator(".status").first.text_content()
     assert status and status.strip()
     await bob.screenshot(path=SCREENSHOTS / "online-plakoto-over-360.png")

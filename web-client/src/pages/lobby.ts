@@ -134,7 +134,12 @@ export function startLobby(root: HTMLElement): void {
     beavers: beavers.input.checked,
     variant: isVariantName(variant.value) ? variant.value : 'backgammon',
   });
-  form.append(botChoice(readOptions, () => rememberName(storage, name), storage));
+  const computer = botChoice(readOptions, () => rememberName(storage, name), storage);
+  form.append(computer);
+  // The computer plays backgammon only for now (the server refuses another variant with it).
+  const syncComputer = () => (computer.hidden = variant.value !== 'backgammon');
+  variant.addEventListener('change', syncComputer);
+  syncComputer();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     error.textContent = '';
