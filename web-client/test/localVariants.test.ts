@@ -4,7 +4,8 @@ import { type GameVariant, RULES, type VariantName } from '../src/engine/variant
 import { ScriptedDice, type DiceSource, type LocalRoll } from '../src/view/dice';
 import type { GameView } from '../src/view/gameView';
 import { LocalGame, type LocalGameOptions } from '../src/view/localGame';
-import { buildScene } from '../src/ui/scene';
+import { buildScene, screenPlace } from '../src/ui/scene';
+import { sceneNodes } from '../src/ui/boardNodes';
 import { resultHeadline } from '../src/ui/format';
 
 const flush = async () => {
@@ -146,5 +147,50 @@ describe('the hot-seat game plays every variant', () => {
     }
     expect(played.slice(0, 4)).toEqual(['portes', 'plakoto', 'fevga', 'portes'].slice(0, Math.min(4, played.length)));
     expect(played.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('the board of a variant', () => {
+  it('fevga: both sides start at diagonally opposite corners, the same way round', async () => {
+    const g = game('fevga', new ScriptedDice(ScriptedDice.parse('52,66')), { side: 0 });
+    await g.start();
+    await flush();
+    const scene = buildScene(g.current(), null);
+    expect(scene.facing).toBe('same-way');
+    // Seat 0 on its 24 (top right), seat 1 on its 24 = seat 0's 12 (bottom left).
+    expect(scene.points[24]).toEqual({ seat: 0, count: 15 });
+    expect(scene.points[12]).toEqual({ seat: 1, count: 15 });
+    // Seat 1's point q is drawn at q ± 12, its own inverse.
+    for (let q = 1; q <= 24; q++) expect(screenPlace(1, 0, screenPlace(1, 0, q, 'same-way'), 'same-way')).toBe(q);
+    expect(screenPlace(1, 0, 1, 'same-way')).toBe(13);
+    expect(screenPlace(1, 0, 1)).toBe(24);
+  });
+
+  it("plakoto: a pinned checker is drawn under its pinner's stack, and a saved game keeps the pins", async () => {
+    const b = (points: Record<number, number>) => {
+      const board = new Array<number>(26).fill(0);
+      for (const [p, n] of Object.entries(points)) board[Number(p)] = n;
+      board[0] = 15 - board.reduce((a, n) => a + n, 0);
+      return board;
+    };
+    // Ivory (seat 0, on roll) has a lone checker on its 20, pinned under two of Copper's (its 5).
+    const position: Position = { mover: b({ 24: 14, 20: 1 }), opponent: b({ 24: 13, 5: 2 }), moverPinned: 1 << 20, opponentPinned: 0 };
+    const g = game('plakoto', new ScriptedDice(ScriptedDice.parse('21')), { position, side: 0 });
+    await g.start();
+    const view = g.current();
+    expect(view.pinned).toEqual([1 << 20, 0]);
+    const scene = buildScene(view, null);
+    expect(scene.points[20]).toEqual({ seat: 1, count: 2, pinned: 0 });
+    const markup = JSON.stringify(sceneNodes(scene, ['Ivory', 'Copper']));
+    expect(markup).toContain('checker s0 pinned');
+    expect(markup).toContain('Ivory checker pinned on point 20');
+    // The pinned checker never moves: no legal play starts from 20.
+    expect(g.legalPlays().some((play) => play.some(([from]) => from === 20))).toBe(false);
+    const saved = g.save()!;
+    expect(saved.pinned).toEqual([1 << 20, 0]);
+    const again = game('plakoto', new ScriptedDice([]), { side: 0 });
+    again.restore(saved);
+    expect(again.current().pinned).toEqual([1 << 20, 0]);
+    expect(again.current().variant).toBe('plakoto');
   });
 });
