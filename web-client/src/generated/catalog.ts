@@ -39,7 +39,7 @@ export const PAGE_PATHS = [
 export type PagePath = (typeof PAGE_PATHS)[number];
 
 /** The `hello.proto` this client speaks (protocol/limits.py, `PROTOCOL_VERSION`). */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The days per decision a correspondence match may have (protocol/limits.py,
  * `CORRESPONDENCE_DAYS`). */

@@ -7,6 +7,7 @@
  */
 
 import { t } from '../i18n';
+import { refusalText } from '../net/refusals';
 import { renderChart } from '../ui/analysisChart';
 import { button, h } from '../ui/dom';
 import type { Mark } from '../ui/moveRecord';
@@ -71,7 +72,7 @@ export class AnalysisPanel {
       const response = await fetch(this.path, { cache: 'no-store' });
       const body = (await response.json()) as AnalysisDoc & { message?: string };
       if (!response.ok) {
-        this.failure = body.message ?? `HTTP ${response.status}`;
+        this.failure = refusalText(String((body as { error?: unknown }).error ?? ''), body.message ?? '');
       } else {
         this.failure = null;
         const was = this.doc;
@@ -83,7 +84,7 @@ export class AnalysisPanel {
         }
       }
     } catch (err) {
-      this.failure = err instanceof Error ? err.message : String(err);
+      this.failure = t('refusal.offline');
     }
     this.render();
     const wait = nextPoll(this.doc, this.polls);
