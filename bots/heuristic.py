@@ -220,3 +220,20 @@ def choose_play(name: str, position: object, d1: int, d2: int,
     best = max(s for s, _ in scored)
     ties = [i for s, i in scored if s >= best - 1e-9]
     return plays[ties[0] if len(ties) == 1 else rng.choice(ties)]
+
+
+def accept_resignation(name: str, position: object, level: int) -> bool:
+    """Whether the heuristic accepts a resignation worth ``level`` points (1 or 2) in
+    ``position``, seen by the heuristic's side with the resigner on roll: yes when it gives
+    the most the resigner can still lose, or when the evaluation does not see the heuristic
+    ahead; otherwise it plays on.
+
+    >>> from engine.variants.fevga.position import FevgaPosition
+    >>> ahead = FevgaPosition.from_points({1: 15}, {24: 15})
+    >>> accept_resignation("fevga", ahead, 1), accept_resignation("fevga", ahead, 2)
+    (False, True)
+    """
+    resigner = position.swapped()  # type: ignore[attr-defined]
+    if level >= int(variant(name).worst_possible(resigner)):
+        return True
+    return SCORES[name](position) <= 0
