@@ -123,8 +123,8 @@ async def test_no_hints_in_plakoto(bot_server):
     created = await _create_bot_match(bot_server.base, bot="easy", variant="plakoto",
                                       mode="single_game")
     human = MatchClient(bot_server.ws, created["match"], created["token"])
-    async with human:
-        await human.wait_for(lambda t: t.names[1] is not None, timeout=10)
+    async with human:  # once the game is under way (before it, no decision: 409)
+        await human.wait_for(lambda t: t.clock.phase in ("move", "decide"), timeout=10)
         status, body = await hint(bot_server.base, created["match"], created["token"])
     assert (status, body["error"]) == (403, "hints_unavailable"), body
     assert "plakoto" in body["message"]
