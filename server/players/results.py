@@ -222,6 +222,7 @@ class Results:
             return
         record = self._entry(state, result, seat)
         variant = result.get("variant", "backgammon")  # (results stored before the variants)
+        bots = bool(result.get("bots"))
         after = await self.store.record(
             key,
             state.match_id,
@@ -233,9 +234,11 @@ class Results:
             msgpack.packb(record, use_bin_type=True),
             not state.config.private,
             result["at"],
+            # A rated match in the humans' pool is one against a human: it is what keeps an
+            # account from becoming a bot (accounts_store's rated_humans).
+            humans=not bots,
             variant=variant,
         )
-        bots = bool(result.get("bots"))
         # The leaderboards and the Top Gamer boards rank backgammon's rating.
         backgammon = variant == "backgammon"
         if after is not None and result["rated"] and backgammon:

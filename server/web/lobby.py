@@ -171,14 +171,9 @@ async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     settings = request.app.state.services.settings
     terms = parse_options(body, settings.clock_seconds)
     try:
-        bot = botmatch.parse_level(body)
-    except ValueError as exc:
+        bot = botmatch.parse_level(body, terms.options.variant.name)
+    except ValueError as exc:  # not a level, or one the computer does not play in the variant
         raise BadRequest(ErrorCode.BAD_FIELD, str(exc)) from None
-    if bot is not None and terms.options.variant.name != "backgammon":
-        # The computer's levels play backgammon (bots/): no level plays another variant yet.
-        raise BadRequest(
-            ErrorCode.BAD_FIELD, f"the computer does not play {terms.options.variant.name}"
-        )
     account = await players.signed_in(request)
     rated = players.rated_choice(body, terms.options, account)
     if rated:

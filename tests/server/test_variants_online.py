@@ -140,9 +140,9 @@ async def test_the_lobby_refuses_an_unknown_variant_and_money_without_the_cube(s
         await create_match(server.base, mode="match", length=3, variant=3)
     assert caught.value.status == 400
     with pytest.raises(LobbyError) as caught:
-        await create_match(server.base, mode="single_game", variant="fevga", bot="easy")
+        await create_match(server.base, mode="single_game", variant="fevga", bot="hard")
     assert (caught.value.status, caught.value.code) == (400, "bad_field")
-    assert "does not play fevga" in str(caught.value)
+    assert "plays fevga at easy only" in str(caught.value)  # bots.catalog.VARIANT_LEVELS
     # A backgammon match names its variant too.
     created = await create_match(server.base, mode="match", length=3)
     assert (await get(server.base, f"/api/matches/{created['match']}"))["variant"] == "backgammon"
