@@ -61,8 +61,10 @@ async def test_a_plakoto_game_online_between_two_browsers(net: NetPages) -> None
     await ann.goto(f"{net.base}/")
     await ann.fill("input[name=name]", "Ann")
     await ann.select_option("select[name=variant]", "plakoto")
-    # No money session without a cube.
+    # No money session without a cube; the computer offers its plakoto levels only.
     assert await ann.locator("#mode-money").is_disabled()
+    assert await ann.locator("#level-hard").is_disabled()
+    assert not await ann.locator("#level-easy").is_disabled()
     await ann.click("label[for=mode-single_game]")
     await ann.click("button.create")
     await ann.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))

@@ -5,6 +5,7 @@
  * last options are remembered in this browser.
  */
 
+import { type BotLevel, VARIANT_LEVELS } from '../generated/catalog';
 import { VARIANT_NAMES, type VariantName, hasCube, isVariantName } from '../engine/variants';
 import { variantName } from '../ui/variantNames';
 import { botTag, withBotTag } from '../ui/botTag';
@@ -136,8 +137,17 @@ export function startLobby(root: HTMLElement): void {
   });
   const computer = botChoice(readOptions, () => rememberName(storage, name), storage);
   form.append(computer);
-  // The computer plays backgammon only for now (the server refuses another variant with it).
-  const syncComputer = () => (computer.hidden = variant.value !== 'backgammon');
+  // The computer's levels in the chosen variant (bots/catalog.py's table): the others disabled.
+  const syncComputer = () => {
+    const offered = VARIANT_LEVELS[variant.value] ?? [];
+    const radios = [...computer.querySelectorAll<HTMLInputElement>('input[name=bot-level]')];
+    for (const radio of radios) radio.disabled = !offered.includes(radio.value as BotLevel);
+    if (radios.some((r) => r.checked && r.disabled)) {
+      const first = radios.find((r) => !r.disabled);
+      if (first) first.checked = true;
+    }
+    computer.hidden = offered.length === 0;
+  };
   variant.addEventListener('change', syncComputer);
   syncComputer();
   form.addEventListener('submit', async (e) => {
