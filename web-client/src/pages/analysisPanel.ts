@@ -6,6 +6,8 @@
  * board it also says what the shown turn was worth and can show the best play.
  */
 
+import { isVariantName } from '../engine/variants';
+import { variantName } from '../ui/variantNames';
 import { t } from '../i18n';
 import { refusalText } from '../net/refusals';
 import { renderChart } from '../ui/analysisChart';
@@ -105,6 +107,13 @@ export class AnalysisPanel {
         const bar = h('progress', { max: String(p[1]), value: String(p[0]) });
         kids.push(bar);
       }
+      this.el.replaceChildren(...kids);
+      return;
+    }
+    if (doc.status === 'unavailable') {
+      // A game the analysis cannot read (a variant its nets do not know): say so, no figures.
+      const why = doc.reason === 'variant' && doc.variant && isVariantName(doc.variant) ? t('analysis.noVariant', { variant: variantName(doc.variant) }) : (doc.message ?? doc.reason);
+      kids.push(h('p', { class: 'analysis-pending', role: 'status', text: t('analysis.unavailable', { why }) }));
       this.el.replaceChildren(...kids);
       return;
     }
