@@ -184,7 +184,7 @@ export function startLobby(root: HTMLElement): void {
     }
   };
   const row = (m: MatchSummary, live: boolean) => {
-    const who = live ? t('lobby.versus', { a: m.names[0] ?? '?', b: m.names[1] ?? '?' }) : (m.names[0] ?? t('common.guest'));
+    const who = live ? t('common.versus', { a: m.names[0] ?? '?', b: m.names[1] ?? '?' }) : (m.names[0] ?? t('common.guest'));
     const plain = describeOptions(m.mode, m.length, m.clock, m.reserve, m.days);
     const options = m.variant && m.variant !== 'backgammon' && isVariantName(m.variant) ? t('board.withVariant', { variant: variantName(m.variant), label: plain }) : plain;
     const rated = m.rated ? 'yes' : 'no';

@@ -211,7 +211,7 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
   app.overlay.append(cover);
   app.sideLinks.append(
     h('div', { class: 'row local-actions' }, pauseBtn, newGame),
-    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: 'Back to the lobby' }), h('a', { class: 'rules-link', href: '/rules', text: t('nav.howToPlay') })),
+    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: t('local.back') }), h('a', { class: 'rules-link', href: '/rules', text: t('nav.howToPlay') })),
   );
   const render = () => {
     cover.hidden = !game.paused;

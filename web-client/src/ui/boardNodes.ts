@@ -160,7 +160,7 @@ export function sceneNodes(scene: Scene, names: readonly [string, string]): SvgN
       if (stack.pinned !== undefined) cls += ' pinner';
       const count = top && stack.count > room ? stack.count : 0;
       const key = top ? `s${stack.seat}-p${p}` : '';
-      out.push(checkerNode(stack.seat, x, y, cls, `${name(stack.seat)} checker on point ${p}`, count, key));
+      out.push(checkerNode(stack.seat, x, y, cls, t('board.checkerLabel', { name: name(stack.seat), point: String(p) }), count, key));
     }
   }
   // Bar and trays.
@@ -175,7 +175,7 @@ export function sceneNodes(scene: Scene, names: readonly [string, string]): SvgN
       if (top && seat === scene.mover && scene.movable.includes(25)) cls += ' movable';
       if (top && seat === scene.mover && scene.selected === 25) cls += ' sel';
       const key = top ? `s${seat}-p25` : '';
-      out.push(checkerNode(seat, x, y, cls, `${name(seat)} checker on the bar`, top && n > 4 ? n : 0, key));
+      out.push(checkerNode(seat, x, y, cls, t('board.checkerBarLabel', { name: name(seat) }), top && n > 4 ? n : 0, key));
     }
     const off = scene.off[seat]!;
     for (let i = 0; i < off; i++) {
