@@ -13,7 +13,7 @@ at the time.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from analysis.equity import Evaluator, RollOutcome, resignation_equity
 from analysis.game import GameInput
@@ -163,10 +163,11 @@ class Basis:
 
 
 def context_of(game: GameInput, seat: int, value: int, owner: int | None) -> CubeContext:
-    """The cube and score seen by ``seat``."""
-    return seat_context(game.mode, seat, value=value, owner=owner, length=game.length,
-                        score=game.score, crawford=game.crawford, jacoby=game.jacoby,
-                        beavers=game.beavers)
+    """The cube and score seen by ``seat`` (no cube in play in a game without it: portes)."""
+    context = seat_context(game.mode, seat, value=value, owner=owner, length=game.length,
+                           score=game.score, crawford=game.crawford, jacoby=game.jacoby,
+                           beavers=game.beavers)
+    return context if game.cube else replace(context, cube_in_play=False)
 
 
 def outcome_of(outcomes: list[RollOutcome], d1: int, d2: int) -> RollOutcome:

@@ -50,3 +50,55 @@ NAMES: dict[Level, str] = {
     Level.EXPERT: "Computer (Expert)",
 }
 """The display name a bot takes in its seat."""
+
+ALL = tuple(Level)
+HEURISTIC = (Level.EASY,)
+
+VARIANT_LEVELS: dict[str, tuple[Level, ...]] = {
+    "backgammon": ALL,
+    "nackgammon": ALL,
+    "hypergammon": ALL,
+    "portes": ALL,
+    "plakoto": HEURISTIC,
+    "fevga": HEURISTIC,
+    "tavli": HEURISTIC,
+}
+"""The levels the computer offers in each variant (a match's ``variant``: every name of
+:data:`engine.variants.NAMES`), easiest first: the one table the lobby checks a request
+against, the API reports (``GET /api/bots``) and docs/bots.md ("Variants") explains.
+
+Backgammon, nackgammon, hypergammon and portes are played by bgsage's nets at every level
+(:mod:`bots.levels`; trained on backgammon: their strength in the other three is measured in
+docs/bots.md). Plakoto and fevga have no nets: the computer plays them by a hand-written
+heuristic (:mod:`bots.heuristic`), offered as the one level ``easy`` — it beats a random
+player clearly and is not claimed to be more. A Tavli match (portes, plakoto, fevga in turn)
+offers the levels all three games have."""
+
+
+def levels_for(variant: str) -> tuple[Level, ...]:
+    """The levels offered in ``variant`` (none for an unknown name).
+
+    >>> [str(level) for level in levels_for("fevga")], len(levels_for("nackgammon"))
+    (['easy'], 4)
+    """
+    return VARIANT_LEVELS.get(variant, ())
+
+
+class NoSuchLevel(ValueError):
+    """The computer has no such level in that variant."""
+
+
+def check_level(variant: str, level: Level) -> None:
+    """:class:`NoSuchLevel` unless the computer plays ``variant`` at ``level``.
+
+    >>> check_level("plakoto", Level.EXPERT)
+    Traceback (most recent call last):
+    ...
+    bots.catalog.NoSuchLevel: the computer plays plakoto at easy only
+    """
+    offered = levels_for(variant)
+    if level not in offered:
+        if not offered:
+            raise NoSuchLevel(f"the computer does not play {variant}")
+        words = ", ".join(str(x) for x in offered)
+        raise NoSuchLevel(f"the computer plays {variant} at {words} only")

@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bots.levels import Level, accept_resignation, answer_double, choose_play
+from bots import heuristic
+from bots.levels import Level, accept_resignation, answer_double
 from bots.levels import should_double as level_doubles
+from bots.variants import choose_play
 from brain.context import CubeContext, seat_context
 from engine.cube import Cube
 from engine.game import Action
@@ -84,7 +86,8 @@ def decide(t: Tracker, seat: int, level: Level, offers: Offers,
     if owed == "move":
         if t.dice is None:
             return None
-        play = choose_play(level, t.position(seat), *t.dice, context_of(t, seat), rng)
+        play = choose_play(t.variant, level, t.position(seat), *t.dice, context_of(t, seat),
+                           rng)
         return Decision(Action.MOVE, play.moves if play is not None else ())
     if owed == "take":
         doubler = 1 - seat
@@ -99,7 +102,11 @@ def decide(t: Tracker, seat: int, level: Level, offers: Offers,
         if offers.resign_level is None:
             return Decision(Action.REJECT)  # cannot happen with a well-fed Offers; play on
         resigner = 1 - seat
-        accept = accept_resignation(t.position(resigner), offers.resign_level,
-                                    context_of(t, seat))
+        if t.variant in heuristic.SCORES:
+            accept = heuristic.accept_resignation(t.variant, t.position(seat),
+                                                  offers.resign_level)
+        else:
+            accept = accept_resignation(t.position(resigner), offers.resign_level,
+                                        context_of(t, seat))
         return Decision(Action.ACCEPT if accept else Action.REJECT)
     return None

@@ -37,7 +37,6 @@ from bots import queue
 from bots.levels import NAMES
 from bots.policy import Decision, Offers, decide
 from engine.game import Action
-from engine.movegen import legal_plays
 from protocol import messages as m
 from protocol.client import ClientClosed, LobbyError, MatchClient
 from protocol.client.lobby import accept_rematch, base_url
@@ -78,7 +77,7 @@ def forced(view: Tracker, seat: int, action: Decision) -> bool:
     """Whether ``action`` was the only one: a play of the only legal play of the roll."""
     if action.kind is not Action.MOVE or view.dice is None:
         return False
-    return len(legal_plays(view.position(seat), *view.dice)) <= 1
+    return len(view.legal_plays(seat)) <= 1
 
 
 def delay_from_env() -> int:

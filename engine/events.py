@@ -149,13 +149,17 @@ class GameOver:
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     """Game ``number`` (1-based) of a match started at ``score``; ``crawford`` marks the
-    Crawford game and ``cube`` tells whether the cube is in play."""
+    Crawford game and ``cube`` tells whether the cube is in play; ``variant`` names the rules
+    of this game (never ``tavli``: the game of the rotation) and ``opener`` the seat that
+    opens it without a roll-off (a Tavli game after a won one), if any."""
 
     kind: ClassVar[str] = "game_started"
     number: int
     score: tuple[int, int]
     crawford: bool
     cube: bool
+    variant: str = "backgammon"
+    opener: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +167,11 @@ class GameScored:
     """Game ``number`` added ``points`` to ``winner``'s score, giving ``score``.
 
     ``points`` equals the result's points except after a match forfeit, where the winner is
-    brought up to the match length."""
+    brought up to the match length. A drawn game (plakoto) has no winner and adds 0."""
 
     kind: ClassVar[str] = "game_scored"
     number: int
-    winner: int
+    winner: int | None
     points: int
     score: tuple[int, int]
 

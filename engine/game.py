@@ -1,11 +1,13 @@
-"""One game of backgammon as a pure state machine over seats 0 and 1.
+"""One game of backgammon (or of a variant) as a pure state machine over seats 0 and 1.
 
 A :class:`Game` is an immutable value. Every transition takes the acting seat (and its
 arguments, dice included: nothing here is random) and returns ``(new_game, events)``, or raises
 :class:`~engine.errors.GameError` with a stable ``code``. The phases:
 
 * ``rolloff`` — the opening roll-off: one die per seat, ties repeat; the higher die moves first
-  and plays both numbers.
+  and plays both numbers (a variant whose opening is ``reroll``, every Tavli game: the higher
+  die's seat then rolls both dice for its first play, from ``decide``). A game may also begin
+  with a given seat on roll and no roll-off (``opener``: a Tavli game after a won one).
 * ``decide`` — the seat on roll doubles (when the cube allows) or rolls; a roll with no legal
   play passes the turn automatically (event :class:`~engine.events.Passed`).
 * ``move`` — the seat on roll plays its dice (checked by :func:`engine.validate.validate_play`).
@@ -15,6 +17,12 @@ arguments, dice included: nothing here is random) and returns ``(new_game, event
 
 These are the names the protocol gives the same decisions (``Clock.phase``, the snapshot's
 ``game.phase``).
+
+The rules come from the game's :class:`~engine.rules.Variant` (``variant``, backgammon unless
+given): the start, the legal plays, the validation, how a play ends the game (a plakoto game
+may be won by the mother checker, or drawn: a result without winner), whether the cube is in
+play and the opening. ``boards`` are each seat's 26 counts from its own side whatever the
+variant, ``pinned`` each seat's pinned checkers (plakoto) as a bitmask of its own points.
 
 Resignations are offered by the seat that owes the current decision (``decide`` or ``move``), at
 most at the worst result still possible for them (:func:`engine.results.worst_possible`); after a
@@ -57,8 +65,8 @@ from engine.events import (
     RolledOff,
     Taken,
 )
-from engine.movegen import Play, legal_plays
-from engine.position import CHECKERS, OFF, Board, Position
+from engine.movegen import Play
+from engine.position import Board, Position
 from engine.reference import Move
 from engine.results import (
     EndReason,
@@ -66,10 +74,9 @@ from engine.results import (
     Result,
     ResultKind,
     jacoby_applies,
-    result_kind,
-    worst_possible,
 )
-from engine.validate import IllegalPlay, Reason, can_play, validate_play
+from engine.rules import BACKGAMMON, Ending, Finish, Opening, Side, Variant
+from engine.validate import IllegalPlay, Reason
 
 Step = tuple["Game", tuple[GameEvent, ...]]
 """What a transition returns: the new game and the events, in order."""
@@ -173,7 +180,9 @@ class Game:
     on roll is ``Position(boards[s], boards[1 - s])``. ``on_roll`` is the seat whose turn it is
     (``None`` before the roll-off ends); ``dice`` are its dice once rolled. ``declined`` is the
     highest resignation level the opponent has rejected from the seat on roll during the current
-    decision. ``turns`` counts completed turns (plays and passes).
+    decision. ``turns`` counts completed turns (plays and passes). ``variant`` is the rules
+    played (stored by name); ``pinned[s]`` seat ``s``'s pinned checkers (plakoto), a bitmask
+    of its own points.
     """
 
     options: GameOptions = GameOptions()
@@ -186,11 +195,36 @@ class Game:
     declined: ResultKind | None = None
     result: Result | None = None
     turns: int = 0
+    variant: Variant = BACKGAMMON
+    pinned: tuple[int, int] = (0, 0)
 
     @classmethod
-    def new(cls, options: GameOptions | None = None) -> Game:
-        """A game at the starting position, waiting for the opening roll-off."""
-        return cls(options=options or GameOptions())
+    def new(
+        cls,
+        options: GameOptions | None = None,
+        variant: Variant = BACKGAMMON,
+        opener: int | None = None,
+    ) -> Game:
+        """A game of ``variant`` at its starting position, waiting for the opening roll-off,
+        or (``opener``, a variant whose opening is ``reroll`` only) with that seat to roll.
+
+        >>> from engine.variants import variant
+        >>> g = Game.new(variant=variant("plakoto"), opener=1)
+        >>> g.phase.value, g.on_roll, g.boards[0][24], g.can_double(1)
+        ('decide', 1, 15, False)
+        """
+        start = variant.start()
+        game = cls(
+            options=options or GameOptions(),
+            boards=(start.mover, start.opponent),
+            variant=variant,
+        )
+        if opener is None:
+            return game
+        _check_seat(opener)
+        if variant.opening is not Opening.REROLL:
+            raise GameError(ErrorCode.WRONG_PHASE, f"a {variant.name} game opens with a roll-off")
+        return replace(game, phase=Phase.DECIDE, on_roll=opener)
 
     @classmethod
     def from_position(
@@ -199,24 +233,30 @@ class Game:
         on_roll: int,
         options: GameOptions | None = None,
         cube: Cube | None = None,
+        variant: Variant = BACKGAMMON,
     ) -> Game:
-        """A game where ``on_roll`` is about to roll (or double) in ``position`` (seen by them).
+        """A game where ``on_roll`` is about to roll (or double) in ``position`` (seen by them,
+        a position of ``variant``).
 
         >>> g = Game.from_position(Position.from_points({2: 1}, {24: 1}), on_roll=1)
         >>> g.position().mover[2], g.boards[0][24]
         (1, 1)
         """
         _check_seat(on_roll)
-        Position(position.mover, position.opponent)  # validates
+        variant.check(position)  # validates
         boards = (position.mover, position.opponent)
+        pinned = variant.pins(position)
         if on_roll == 1:
             boards = boards[::-1]
+            pinned = pinned[::-1]
         return cls(
             options=options or GameOptions(),
             boards=boards,
             phase=Phase.DECIDE,
             on_roll=on_roll,
             cube=cube or CENTRED,
+            variant=variant,
+            pinned=(pinned[0], pinned[1]),
         )
 
     # ----------------------------------------------------------------- queries
@@ -244,13 +284,18 @@ class Game:
         if seat is None:
             seat = 0 if self.on_roll is None else self.on_roll
         _check_seat(seat)
-        return Position.unchecked(self.boards[seat], self.boards[1 - seat])
+        if self.variant is BACKGAMMON:
+            return Position.unchecked(self.boards[seat], self.boards[1 - seat])
+        pinned = self.pinned
+        return self.variant.seen(
+            self.boards[seat], self.boards[1 - seat], pinned[seat], pinned[1 - seat]
+        )
 
     def legal_plays(self) -> tuple[Play, ...]:
         """The legal plays of the dice now to be played (empty unless in the ``move`` phase)."""
         if self.phase is not Phase.MOVE or self.dice is None:
             return ()
-        return legal_plays(self.position(), *self.dice)
+        return self.variant.legal_plays(self.position(), *self.dice)
 
     def can_double(self, seat: int) -> bool:
         """True when ``seat`` may offer a double right now."""
@@ -258,6 +303,7 @@ class Game:
             self.phase is Phase.DECIDE
             and seat == self.on_roll
             and self.options.cube
+            and self.variant.cube
             and self.cube.may_double(seat)
         )
 
@@ -277,7 +323,7 @@ class Game:
         """
         if self.phase not in (Phase.DECIDE, Phase.MOVE) or seat != self.on_roll:
             return ()
-        worst = worst_possible(self.boards[seat], self.boards[1 - seat])
+        worst = self.variant.worst_possible(self.position(seat))
         floor = self.declined or 0
         return tuple(k for k in ResultKind if floor < k <= worst)
 
@@ -307,10 +353,15 @@ class Game:
     # ------------------------------------------------------------- transitions
 
     def roll_off(self, die0: int, die1: int) -> Step:
-        """The opening roll-off: ``die0`` is seat 0's die, ``die1`` seat 1's.
+        """The opening roll-off: ``die0`` is seat 0's die, ``die1`` seat 1's. The higher die
+        plays both numbers; in a variant whose opening is ``reroll`` its seat rolls next.
 
         >>> Game.new().roll_off(4, 4)[1]
         (RolledOff(dice=(4, 4), first=None),)
+        >>> from engine.variants import variant
+        >>> g, _ = Game.new(variant=variant("fevga")).roll_off(2, 5)
+        >>> g.phase.value, g.on_roll, g.dice
+        ('decide', 1, None)
         """
         self._check_open()
         if self.phase is not Phase.ROLLOFF:
@@ -319,6 +370,8 @@ class Game:
         if die0 == die1:
             return self, (RolledOff(dice, None),)
         first = 0 if die0 > die1 else 1
+        if self.variant.opening is Opening.REROLL:
+            return replace(self, phase=Phase.DECIDE, on_roll=first), (RolledOff(dice, first),)
         game, events = self._dice_for(first, dice)
         return game, (RolledOff(dice, first), *events)
 
@@ -335,36 +388,47 @@ class Game:
         assert self.dice is not None
         position = self.position(seat)
         checked = _normalize_moves(moves)
+        variant = self.variant
         try:
-            play = validate_play(position, self.dice[0], self.dice[1], checked)
+            play = variant.validate(position, self.dice[0], self.dice[1], checked)
         except IllegalPlay as exc:
             raise IllegalPlayError(exc) from exc
         after = play.position
         boards = (after.mover, after.opponent) if seat == 0 else (after.opponent, after.mover)
+        pinned = self.pinned
+        if variant is not BACKGAMMON:
+            mine, theirs = variant.pins(after)
+            pinned = (mine, theirs) if seat == 0 else (theirs, mine)
         moved = Moved(seat, self.dice, tuple(play.moves))
-        if after.mover[OFF] == CHECKERS:
-            kind = result_kind(after.opponent, after.mover)
-            result = Result(
-                seat,
-                kind,
-                self.cube.value,
-                EndReason.BEAR_OFF,
-                jacoby=self._jacoby(kind),
-            )
+        ending = variant.ending(after)
+        if ending is not None:
+            result = self._result_of(seat, ending)
             game = replace(
-                self, boards=boards, phase=Phase.OVER, dice=None, result=result,
+                self, boards=boards, pinned=pinned, phase=Phase.OVER, dice=None, result=result,
                 turns=self.turns + 1, declined=None,
             )
             return game, (moved, GameOver(result))
         game = replace(
-            self, boards=boards, phase=Phase.DECIDE, on_roll=1 - seat, dice=None,
-            turns=self.turns + 1, declined=None,
+            self, boards=boards, pinned=pinned, phase=Phase.DECIDE, on_roll=1 - seat,
+            dice=None, turns=self.turns + 1, declined=None,
         )
         return game, (moved,)
+
+    def _result_of(self, seat: int, ending: Ending) -> Result:
+        """The result of a game ``seat``'s play ended as ``ending`` says."""
+        if ending.winner is None:
+            return Result(None, None, self.cube.value, EndReason.MOTHERS)
+        winner = seat if ending.winner is Side.MOVER else 1 - seat
+        reason = EndReason.MOTHER if ending.finish is Finish.MOTHER else EndReason.BEAR_OFF
+        kind = ending.kind
+        assert kind is not None
+        return Result(winner, kind, self.cube.value, reason, jacoby=self._jacoby(kind))
 
     def double(self, seat: int) -> Step:
         """``seat`` (on roll, before rolling) offers a double."""
         self._check_turn(seat, Phase.DECIDE)
+        if not self.variant.cube:
+            raise CubeError(ErrorCode.CUBE_UNAVAILABLE, f"{self.variant.name} has no cube")
         if not self.options.cube:
             raise CubeError(ErrorCode.CUBE_UNAVAILABLE, "no cube in this game")
         cube = self.cube.offer(seat)
@@ -412,7 +476,7 @@ class Game:
             level = ResultKind(level)
         except ValueError:
             raise GameError(ErrorCode.BAD_RESIGNATION_LEVEL, f"no level {level!r}") from None
-        worst = worst_possible(self.boards[seat], self.boards[1 - seat])
+        worst = self.variant.worst_possible(self.position(seat))
         if level > worst:
             raise GameError(
                 ErrorCode.BAD_RESIGNATION_LEVEL, f"at most {worst.name.lower()} is still possible"
@@ -455,7 +519,7 @@ class Game:
             reason = ForfeitReason(reason)
         except ValueError:
             raise GameError(ErrorCode.BAD_FORFEIT_REASON, f"no forfeit reason {reason!r}") from None
-        kind = worst_possible(self.boards[seat], self.boards[1 - seat])
+        kind = self.variant.worst_possible(self.position(seat))
         result = Result(1 - seat, kind, self.cube.value, EndReason.FORFEIT, forfeit=reason)
         game = replace(
             self,
@@ -470,7 +534,7 @@ class Game:
 
     def _dice_for(self, seat: int, dice: Dice) -> Step:
         """``seat`` has ``dice`` to play: wait for its move, or pass when nothing is playable."""
-        if can_play(self.position(seat), *dice):
+        if self.variant.can_play(self.position(seat), *dice):
             game = replace(self, phase=Phase.MOVE, on_roll=seat, dice=dice, declined=None)
             return game, ()
         game = replace(

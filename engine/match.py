@@ -13,6 +13,15 @@ Between games nothing happens until :meth:`Match.start_game` (or, in a money ses
 * **Money session**: cube, optional Jacoby rule and beavers; games go on until a player stops
   the session between games (:meth:`Match.stop`).
 
+The games are backgammon unless the options name other :class:`~engine.rules.Rules`
+(``MatchOptions.variant``, from :func:`engine.variants.rules`): each game plays the variant of
+its number in the rotation (one variant, or Tavli's portes, plakoto, fevga in turn). A variant
+without the cube has no money session and no Crawford game, and each game scores its result's
+multiplier (1 or 2 in the Greek games); a drawn game (plakoto) scores nothing and the match
+goes on (a single game ends drawn, without a winner). In a variant whose opening is ``reroll``
+(the Greek games) the winner of a game opens the next one without a roll-off (after a draw, a
+roll-off decides again) — the Tavli match of :mod:`engine.variants.tavli`.
+
 Forfeits: in match play the forfeiter loses the match (the winner's score is brought up to N,
 or more if the forfeited game is worth more). In a single game or money session the forfeiter
 loses the game at the worst result still possible (:func:`engine.results.worst_possible`) and the
@@ -38,6 +47,7 @@ from engine.events import EndOfMatch, Event, GameEvent, GameScored, GameStarted,
 from engine.game import Expected, Game, GameOptions
 from engine.reference import Move
 from engine.results import EndReason, ForfeitReason, Result, ResultKind
+from engine.rules import STANDARD, Opening, Rules
 
 MAX_MATCH_LENGTH = 25
 
@@ -98,18 +108,25 @@ class Mode(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MatchOptions:
-    """Mode, match length (match play only) and the money options (Jacoby rule, beavers).
+    """Mode, match length (match play only), the money options (Jacoby rule, beavers) and the
+    rules the games play (``variant``, stored by name: backgammon unless given).
 
     >>> MatchOptions.match(26)
     Traceback (most recent call last):
     ...
     engine.errors.MatchError: bad_options: match length must be 1..25, got 26
+    >>> from engine.variants import rules
+    >>> MatchOptions.money(variant=rules("portes"))
+    Traceback (most recent call last):
+    ...
+    engine.errors.MatchError: bad_options: portes has no cube: no money play
     """
 
     mode: Mode
     length: int = 0
     jacoby: bool = False
     beavers: bool = False
+    variant: Rules = STANDARD
 
     def __post_init__(self) -> None:
         try:
@@ -126,18 +143,26 @@ class MatchOptions:
             raise MatchError(ErrorCode.BAD_OPTIONS, "only match play has a length")
         if self.mode is not Mode.MONEY and (self.jacoby or self.beavers):
             raise MatchError(ErrorCode.BAD_OPTIONS, "Jacoby and beavers are money options")
+        if not isinstance(self.variant, Rules):
+            raise MatchError(ErrorCode.BAD_OPTIONS, f"no rules {self.variant!r}")
+        if self.mode is Mode.MONEY and not self.variant.cube:
+            raise MatchError(
+                ErrorCode.BAD_OPTIONS, f"{self.variant.name} has no cube: no money play"
+            )
 
     @classmethod
-    def single_game(cls) -> MatchOptions:
-        return cls(Mode.SINGLE_GAME)
+    def single_game(cls, variant: Rules = STANDARD) -> MatchOptions:
+        return cls(Mode.SINGLE_GAME, variant=variant)
 
     @classmethod
-    def match(cls, length: int) -> MatchOptions:
-        return cls(Mode.MATCH, length)
+    def match(cls, length: int, variant: Rules = STANDARD) -> MatchOptions:
+        return cls(Mode.MATCH, length, variant=variant)
 
     @classmethod
-    def money(cls, *, jacoby: bool = False, beavers: bool = False) -> MatchOptions:
-        return cls(Mode.MONEY, jacoby=jacoby, beavers=beavers)
+    def money(
+        cls, *, jacoby: bool = False, beavers: bool = False, variant: Rules = STANDARD
+    ) -> MatchOptions:
+        return cls(Mode.MONEY, jacoby=jacoby, beavers=beavers, variant=variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +221,8 @@ class Match:
         """
         if self.options.mode is not Mode.MATCH or self.crawford_game is not None:
             return False
+        if not self.options.variant.cube:
+            return False  # no cube, no Crawford rule (Tavli)
         away = self.options.length - 1
         return (self.score[0] == away) != (self.score[1] == away)
 
@@ -215,17 +242,22 @@ class Match:
         """Start the next game (its opening roll-off comes next).
 
         >>> m, events = Match.new(MatchOptions.single_game()).start_game()
-        >>> events
-        (GameStarted(number=1, score=(0, 0), crawford=False, cube=False),)
+        >>> events  # doctest: +NORMALIZE_WHITESPACE
+        (GameStarted(number=1, score=(0, 0), crawford=False, cube=False, variant='backgammon',
+                     opener=None),)
         """
         self._check_not_over()
         if self.in_game:
             raise MatchError(ErrorCode.GAME_IN_PROGRESS, "finish the current game first")
         crawford = self.next_game_is_crawford()
-        cube = cube_in_play(self.options.mode, crawford)
         number = self.game_number + 1
+        variant = self.options.variant.game(number)
+        cube = cube_in_play(self.options.mode, crawford) and variant.cube
+        opener = self.next_opener()
         game = Game.new(
-            GameOptions(cube=cube, beavers=self.options.beavers, jacoby=self.options.jacoby)
+            GameOptions(cube=cube, beavers=self.options.beavers, jacoby=self.options.jacoby),
+            variant,
+            opener,
         )
         match = replace(
             self,
@@ -233,7 +265,26 @@ class Match:
             game_number=number,
             crawford_game=number if crawford else self.crawford_game,
         )
-        return match, (GameStarted(number, self.score, crawford, cube),)
+        return match, (GameStarted(number, self.score, crawford, cube, variant.name, opener),)
+
+    def next_opener(self) -> int | None:
+        """The seat that opens the next game without a roll-off: in a variant whose opening is
+        ``reroll`` (the Greek games), the winner of the game before (None: a roll-off decides,
+        as in the first game, after a draw, and in every backgammon-family game).
+
+        >>> from engine.variants import rules
+        >>> m, _ = Match.new(MatchOptions.match(3, rules("tavli"))).start_game()
+        >>> m, _ = m.roll_off(2, 6)
+        >>> m, _ = m.resign(1, 1)
+        >>> m, events = m.accept_resignation(0)
+        >>> m.score, m.next_opener(), m.start_game()[1][0].variant
+        ((1, 0), 0, 'plakoto')
+        """
+        if self.game is None or self.game.result is None:
+            return None
+        if self.options.variant.game(self.game_number + 1).opening is not Opening.REROLL:
+            return None
+        return self.game.result.winner
 
     def roll_off(self, die0: int, die1: int) -> MatchStep:
         """The opening roll-off of the current game (see :meth:`Game.roll_off`)."""
@@ -326,6 +377,8 @@ class Match:
     def _scored(self, result: Result) -> MatchStep:
         """Apply a finished game's result to the score and decide whether the match is over."""
         mode, winner = self.options.mode, result.winner
+        if winner is None:
+            return self._drawn()
         forfeit = result.reason is EndReason.FORFEIT
         points = result.points
         if mode is Mode.MATCH and forfeit:
@@ -346,6 +399,16 @@ class Match:
             by = result.loser if forfeit else None
             match = replace(match, end=end, winner=match_winner, ended_by=by)
             events.append(MatchOver(match_winner, score, end, by))
+        return match, tuple(events)
+
+    def _drawn(self) -> MatchStep:
+        """A drawn game (plakoto) scores nothing: a single game ends without a winner, a
+        match goes on."""
+        events: list[Event] = [GameScored(self.game_number, None, 0, self.score)]
+        match = self
+        if self.options.mode is Mode.SINGLE_GAME:
+            match = replace(self, end=EndOfMatch.COMPLETED, winner=None, ended_by=None)
+            events.append(MatchOver(None, self.score, EndOfMatch.COMPLETED, None))
         return match, tuple(events)
 
     def _check_not_over(self) -> None:

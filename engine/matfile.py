@@ -97,7 +97,10 @@ def export(
     date: datetime.date | None = None,
     comments: Sequence[str] = (),
 ) -> str:
-    """The ``.mat`` text of ``record`` (``\\n`` line ends, ending with a blank line)."""
+    """The ``.mat`` text of ``record`` (``\\n`` line ends, ending with a blank line): a
+    backgammon match (a ``ValueError`` for another variant: the format has no room for it)."""
+    if record.options.variant.name != "backgammon":
+        raise ValueError(f"a {record.options.variant.name} match has no .mat export")
     names = (clean_name(record.names[0], "Player 1"), clean_name(record.names[1], "Player 2"))
     options = record.options
     lines = [

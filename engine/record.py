@@ -33,7 +33,8 @@ class RecordError(ValueError):
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game: its number, the score before it, whether it was the Crawford game, its
-    events in order, its result and the points it added to the winner's score."""
+    events in order, its result and the points it added to the winner's score, and the
+    variant it was played by (and the seat that opened it without a roll-off, if any)."""
 
     number: int
     score: tuple[int, int]
@@ -43,6 +44,8 @@ class GameRecord:
     result: Result | None = None
     points: int | None = None
     final_score: tuple[int, int] | None = None
+    variant: str = "backgammon"
+    opener: int | None = None
 
     @property
     def is_over(self) -> bool:
@@ -81,7 +84,10 @@ class MatchRecord:
         if isinstance(event, GameStarted):
             if self.games and not self.games[-1].is_over:
                 raise RecordError("a game started before the previous one ended")
-            game = GameRecord(event.number, event.score, event.crawford, event.cube)
+            game = GameRecord(
+                event.number, event.score, event.crawford, event.cube,
+                variant=event.variant, opener=event.opener,
+            )  # fmt: skip
             return replace(self, games=(*self.games, game))
         if isinstance(event, MatchOver):
             return replace(self, end=event)

@@ -51,6 +51,10 @@ class EndReason(enum.StrEnum):
     DROP = "drop"
     RESIGN = "resign"
     FORFEIT = "forfeit"
+    MOTHER = "mother"
+    """Plakoto: won by pinning the loser's mother checker (a double)."""
+    MOTHERS = "mothers"
+    """Plakoto: both mother checkers pinned: a draw (no winner, no points)."""
 
 
 class ForfeitReason(enum.StrEnum):
@@ -68,7 +72,8 @@ class Result:
 
     ``kind`` is what happened on the board (or the level resigned or forfeited). ``jacoby`` is
     set when the Jacoby rule made it count as a single (:attr:`counted`). ``cube`` is the cube
-    value the game ended at (for a drop: the value before the double).
+    value the game ended at (for a drop: the value before the double). A drawn game (plakoto,
+    both mothers pinned: reason ``mothers``) has neither ``winner`` nor ``kind`` and scores 0.
 
     >>> r = Result(1, ResultKind.GAMMON, 1, EndReason.BEAR_OFF, jacoby=True)
     >>> r.loser, r.counted, r.points
@@ -77,19 +82,26 @@ class Result:
     Traceback (most recent call last):
     ...
     ValueError: a dropped double is always a single
+    >>> draw = Result(None, None, 1, EndReason.MOTHERS)
+    >>> draw.loser, draw.counted, draw.points, draw.is_draw
+    (None, None, 0, True)
     """
 
-    winner: int
-    kind: ResultKind
+    winner: int | None
+    kind: ResultKind | None
     cube: int
     reason: EndReason
     forfeit: ForfeitReason | None = None
     jacoby: bool = False
 
     def __post_init__(self) -> None:
-        if self.winner not in (0, 1):
-            raise ValueError(f"winner must be seat 0 or 1, got {self.winner!r}")
-        object.__setattr__(self, "kind", ResultKind(self.kind))
+        if self.reason is EndReason.MOTHERS:
+            if self.winner is not None or self.kind is not None or self.jacoby:
+                raise ValueError("a drawn game has no winner and no kind")
+        else:
+            if self.winner not in (0, 1):
+                raise ValueError(f"winner must be seat 0 or 1, got {self.winner!r}")
+            object.__setattr__(self, "kind", ResultKind(self.kind))
         if self.cube < 1 or self.cube & (self.cube - 1):
             raise ValueError(f"cube value must be a power of two, got {self.cube}")
         if self.reason is EndReason.DROP and self.kind is not ResultKind.SINGLE:
@@ -100,18 +112,25 @@ class Result:
             raise ValueError("the Jacoby rule applies to played and resigned games only")
 
     @property
-    def loser(self) -> int:
-        return 1 - self.winner
+    def is_draw(self) -> bool:
+        return self.winner is None
 
     @property
-    def counted(self) -> ResultKind:
-        """The kind that scores."""
+    def loser(self) -> int | None:
+        return None if self.winner is None else 1 - self.winner
+
+    @property
+    def counted(self) -> ResultKind | None:
+        """The kind that scores (None for a draw)."""
+        if self.kind is None:
+            return None
         return ResultKind.SINGLE if self.jacoby else self.kind
 
     @property
     def points(self) -> int:
-        """Points won: the counted multiplier times the cube value."""
-        return int(self.counted) * self.cube
+        """Points won: the counted multiplier times the cube value (0 for a draw)."""
+        counted = self.counted
+        return 0 if counted is None else int(counted) * self.cube
 
 
 def result_kind(loser: Board, winner: Board) -> ResultKind:

@@ -30,6 +30,7 @@ from engine.position import Position
 from engine.record import GameRecord
 from engine.reference import Move, apply_move
 from engine.results import ResultKind
+from engine.rules import BACKGAMMON, Variant
 
 
 class TurnKind(enum.StrEnum):
@@ -75,16 +76,22 @@ class Turn:
     rolled: tuple[int, int] | None = None
 
 
-def game_turns(game: GameRecord) -> tuple[Turn, ...]:
-    """The turns of ``game`` (finished or not)."""
+def game_turns(game: GameRecord, rules: Variant = BACKGAMMON) -> tuple[Turn, ...]:
+    """The turns of ``game`` (finished or not), played by ``rules`` (the variant the record
+    names, :func:`engine.variants.variant` of ``game.variant``; its positions then are that
+    variant's)."""
     events = game.events
-    boards = [Position.start().mover, Position.start().mover]
+    start = rules.start()
+    boards = [start.mover, start.opponent]
+    pinned = [0, 0]
     cube, owner = 1, None
     out: list[Turn] = []
     roll: tuple[int, tuple[int, int]] | None = None  # the seat on roll and dice not yet played
 
     def seen_by(seat: int) -> Position:
-        return Position.unchecked(boards[seat], boards[1 - seat])
+        if rules is BACKGAMMON:
+            return Position.unchecked(boards[seat], boards[1 - seat])
+        return rules.seen(boards[seat], boards[1 - seat], pinned[seat], pinned[1 - seat])
 
     def add(seat: int, action: TurnKind, text: str, value: int | None = None) -> None:
         here = seen_by(seat)
@@ -100,8 +107,13 @@ def game_turns(game: GameRecord) -> tuple[Turn, ...]:
         if isinstance(event, ev.Moved):
             before = seen_by(event.seat)
             after = before
-            for move in event.moves:
-                after = apply_move(after, move)
+            if rules is BACKGAMMON:
+                for move in event.moves:
+                    after = apply_move(after, move)
+            else:  # (the moves were validated when they were played)
+                after = rules.validate(before, *event.dice, event.moves).position
+                mine, theirs = rules.pins(after)
+                pinned[event.seat], pinned[1 - event.seat] = mine, theirs
             text = play_text(before, event.moves)
             out.append(
                 Turn(event.seat, TurnKind.MOVE, event.dice, event.moves, text, before, after,

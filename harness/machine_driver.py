@@ -109,7 +109,7 @@ def ahead(seat: Seat, state: MatchState) -> Command | None:
     next_dice = state.ahead
     if next_dice is None or next_dice.commitments[seat.seat] is None:
         return Commit(seat.seat, seat.next_seq(), game=game, commitment=chain.commitment)
-    if None in next_dice.commitments or next_dice.rolled_off:
+    if None in next_dice.commitments or next_dice.rolled_off or not core.rolls_off_ahead(state):
         return None
     if next_dice.pending[seat.seat] is not None:
         return None

@@ -64,12 +64,23 @@ WAIT = 10.0
 
 def server_fixture(**env: str) -> Any:
     """A module-scoped fixture: one real server process (with ``FAIRGAMMON_*`` settings in
-    ``env``) for every test of a module. Matches are independent, so tests can share it."""
+    ``env``) for every test of a module. Matches are independent, so tests can share it.
+
+    The session's Redis is emptied before the server starts: what an earlier module stored
+    (an account named ``ann``, say) would otherwise meet this one's tests, depending on which
+    modules ran before on the same worker."""
 
     @pytest.fixture(scope="module")
     def fixture(redis_process: Any) -> Iterator[ServerProcess]:
+        import redis
+
         if not redis_process.alive():
             redis_process.start()
+        client = redis.Redis.from_url(redis_process.url)
+        try:
+            client.flushall()
+        finally:
+            client.close()
         proc = ServerProcess(redis_process.url, **env)
         proc.start()
         yield proc

@@ -14,10 +14,14 @@ from typing import Any
 
 import msgpack
 
+from engine.rules import Rules, Variant
+
 NEWER_FIELDS: dict[str, frozenset[str]] = {
     "server.machine.state.Config": frozenset({"arranged", "connect_by", "days"}),
     "server.machine.state.Dice": frozenset({"held"}),
     "server.machine.state.MatchState": frozenset({"ahead", "updated", "vacation", "credited"}),
+    "engine.game.Game": frozenset({"variant", "pinned"}),
+    "engine.match.MatchOptions": frozenset({"variant"}),
 }
 """Fields added after the map form replaced the positional one: no value stored in the
 positional form has them (they load with their defaults). The legacy writer leaves them out
@@ -37,6 +41,8 @@ def positional(value: Any) -> Any:
         ):
             fields.pop()
         return [positional(getattr(value, f.name)) for f in fields]
+    if isinstance(value, Variant | Rules):
+        return value.name  # the rules are stored by name
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple | list | frozenset | set):

@@ -13,7 +13,7 @@ mention of the protocol version, ``protocol.limits.PROTOCOL_VERSION``)::
 >>> print(render(doc).splitlines()[2])
 | code | name | meaning | reconnect? |
 >>> render("version <!-- value:protocol-version -->1<!-- /value:protocol-version -->")
-'version <!-- value:protocol-version -->4<!-- /value:protocol-version -->'
+'version <!-- value:protocol-version -->5<!-- /value:protocol-version -->'
 """
 
 from __future__ import annotations

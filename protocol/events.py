@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
+from engine.variants import NAMES, VARIANTS
 from protocol import limits as L
 from protocol.fields import (
     HASH,
@@ -30,7 +31,6 @@ from protocol.fields import (
     MatchId,
     Moves,
     Name,
-    Points,
     PositionId,
     RollIndex,
     Score,
@@ -38,10 +38,19 @@ from protocol.fields import (
     Turn,
 )
 from protocol.registry import event, nested
-from protocol.schema import Array, Int, Nullable
+from protocol.schema import Array, Int, Nullable, OneOf
 
 Mode = Literal["single_game", "match", "money"]
 DoubledValue = Annotated[int, Int(2, L.MAX_CUBE), "the cube value if the double is taken"]
+MatchVariant = Annotated[
+    str,
+    OneOf(*NAMES),
+    "what the match plays (protocol version 5): a variant, or tavli (its games rotate portes, "
+    "plakoto, fevga)",
+]
+GameVariant = Annotated[
+    str, OneOf(*VARIANTS), "the variant of this game (protocol version 5; never tavli)"
+]
 
 
 @event("match_created")
@@ -65,6 +74,7 @@ class MatchCreated:
         Int(0, L.MAX_RESERVE_MS),
         "milliseconds of time reserve per player for the whole match, 0 for none",
     ] = 0
+    variant: MatchVariant = "backgammon"
 
 
 @event("seated")
@@ -249,25 +259,38 @@ class ResignRejected:
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     """A new game begins: both commitments are in (it follows ``committed``) and the roll-off
-    is next. Commitments for a game are due before this event: for game 1 once both seats are
-    seated, for game n + 1 right after ``game_over`` of game n (each time the clock says phase
-    ``commit``); a snapshot names that game (``state.game.game``)."""
+    is next — or, in a Greek game after a won one, the winner's roll (the clock says
+    ``decide``, the winner's seat). Commitments for a game are due before this event: for game
+    1 once both seats are seated, for game n + 1 right after ``game_over`` of game n (each time
+    the clock says phase ``commit``); a snapshot names that game (``state.game.game``)."""
 
     game: Game
     crawford: Annotated[bool, "this is the Crawford game (no cube)"]
     score: Annotated[Score, "match score before this game"]
+    variant: GameVariant = "backgammon"
 
 
 @event("game_over")
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    """A game ended."""
+    """A game ended: won, or (plakoto, protocol version 5) drawn, both mothers pinned: then
+    ``winner`` and ``result`` are nil and ``points`` 0."""
 
     game: Game
-    winner: Annotated[Seat, "the winning seat"]
-    points: Points
-    result: Annotated[Literal["single", "gammon", "backgammon"], "result multiplier 1, 2, 3"]
-    reason: Annotated[Literal["bear_off", "drop", "resign", "forfeit"], "how the game ended"]
+    winner: Annotated[int | None, Nullable(SEAT), "the winning seat, nil for a drawn game"]
+    points: Annotated[
+        int, Int(0, L.MAX_POINTS), "points won: result multiplier x cube value, 0 for a draw"
+    ]
+    result: Annotated[
+        str | None,
+        Nullable(OneOf("single", "gammon", "backgammon")),
+        "result multiplier 1, 2, 3 (the Greek games' double is gammon), nil for a draw",
+    ]
+    reason: Annotated[
+        Literal["bear_off", "drop", "resign", "forfeit", "mother", "mothers"],
+        "how the game ended; mother: plakoto, won by pinning the loser's mother checker; "
+        "mothers: plakoto, both mothers pinned, a draw",
+    ]
     score: Annotated[Score, "match score after this game"]
 
 

@@ -15,11 +15,14 @@ True
 
 from __future__ import annotations
 
-PROTOCOL_VERSION = 4
-"""The value of `hello.proto` this code speaks (version 4: the crash credit, `clock_credit`)."""
+PROTOCOL_VERSION = 5
+"""The value of `hello.proto` this code speaks (version 5: the variants)."""
 
-PROTOCOL_VERSIONS = (1, 2, 3, 4)
-"""The values of `hello.proto` a server accepts. Version 3 is version 4 without the event kind
+PROTOCOL_VERSIONS = (1, 2, 3, 4, 5)
+"""The values of `hello.proto` a server accepts. Version 4 is version 5 without the variants:
+it plays backgammon matches only (a version-4 `hello` for a match of another variant is
+refused `unsupported_version`), and its frames lack the fields version 5 added (`variant`,
+`pinned`: protocol/versions.py). Version 3 is version 4 without the event kind
 `clock_credit`: a client of version 3 or older is sent a snapshot in its place
 (protocol/versions.py). Version 2 is version 3 without
 correspondence matches: every frame of any other match is the same in both, and a version-2
@@ -37,6 +40,12 @@ CORRESPONDENCE_VERSION = 3
 CREDIT_VERSION = 4
 """The lowest `hello.proto` that is sent `clock_credit` events (an older client gets a snapshot
 in place of each)."""
+
+VARIANT_VERSION = 5
+MAX_PINNED = (1 << 25) - 2
+"""The largest pin bitmask (``GameState.pinned``): bits 1..24, one per point."""
+"""The lowest `hello.proto` that may take part in a match of a variant other than backgammon
+(and that is sent the fields naming the variant)."""
 
 MAX_FRAME_SIZE = 16 * 1024
 """Default largest accepted frame in bytes, both directions. The server may pass its own value

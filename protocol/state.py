@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from protocol import limits as L
-from protocol.events import Clock, GameOver, MatchCreated, MatchOver, RematchOffered, ResignLevel
+from protocol.events import (
+    Clock,
+    GameOver,
+    GameVariant,
+    MatchCreated,
+    MatchOver,
+    RematchOffered,
+    ResignLevel,
+)
 from protocol.fields import BOARD, DIE, HASH, SEAT, Cube, Game, MatchId, Name, Score, Seat
 from protocol.registry import nested
 from protocol.schema import Int, Nullable, Tuple, struct_spec
@@ -121,6 +129,13 @@ class GameState:
         "commitment, its re-commitment or its last reveal); nil until both seats committed. "
         "A client that joins part way verifies the next roll against it",
     ] = (None, None)
+    variant: GameVariant = "backgammon"
+    pinned: Annotated[
+        tuple[int, int],
+        Tuple(Int(0, L.MAX_PINNED), Int(0, L.MAX_PINNED)),
+        "seat 0's and seat 1's pinned checkers (plakoto; protocol version 5) as bitmasks of "
+        "each owner's own points: bit p set, its checker on its point p is pinned; 0 elsewhere",
+    ] = (0, 0)
 
 
 @nested

@@ -11,6 +11,11 @@ Version 3 added no field to any frame of a match an older client may play. Versi
 event kind ``clock_credit`` (:data:`KINDS_ADDED`): a client of an older version is sent, in place
 of such an event, a snapshot of the match (which has the new deadline); the server builds it
 (:class:`server.match.crash_credit.SnapshotInstead`), :func:`lacks_kind` tells which frames.
+Version 5 added the variants: ``match_created.variant``, ``game_started.variant`` and the
+snapshot's ``game.variant`` and ``game.pinned``. A client of version 4 or older takes part only
+in backgammon matches (its ``hello`` for another is refused ``unsupported_version``) and
+:func:`for_version` takes those fields out of every frame it is sent, so it receives exactly
+the frames its version had.
 
 >>> from protocol.codec import encode
 >>> from protocol.events import Clock, Passed
@@ -22,6 +27,11 @@ from protocol.limits import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 >>> msgpack.unpackb(for_version(frame, 1))["n"]
 {'phase': 'decide', 'seats': [0], 'deadline': 123}
 >>> for_version(frame, 2) == frame
+True
+>>> from protocol.events import MatchCreated
+>>> created = encode(Event(v=1, data=MatchCreated("match", 3, False, False, 30_000), next=None))
+>>> sorted(msgpack.unpackb(for_version(created, 4))["p"]) == sorted(
+...     set(msgpack.unpackb(created)["p"]) - {"variant"})
 True
 """
 
@@ -35,6 +45,11 @@ from protocol.limits import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 ADDED: dict[int, dict[str, tuple[str, ...]]] = {
     2: {"match_created": ("reserve",), "clock": ("reserves",)},
+    5: {
+        "match_created": ("variant",),
+        "game_started": ("variant",),
+        "game": ("variant", "pinned"),
+    },
 }
 """The fields each version added to existing maps (the map named as the docs' tables name it),
 for the docs and for :func:`for_version`."""
@@ -62,23 +77,35 @@ def info() -> dict[str, object]:
 
 
 def for_version(frame: bytes, proto: int) -> bytes:
-    """The server's frame as a client of version ``proto`` is to receive it: unchanged for
-    version 2 and later; for version 1 without the fields version 2 added."""
-    if proto >= 2:
-        return frame
+    """The server's frame as a client of version ``proto`` is to receive it: unchanged for the
+    newest version; for an older one without the fields the later versions added."""
+    if proto >= PROTOCOL_VERSION or (proto >= 2 and b"variant" not in frame):
+        return frame  # (the cheap test: only frames naming a variant change for versions 2..4)
     obj = msgpack.unpackb(frame, raw=False)
+    changed = False
+    for version in sorted(ADDED):
+        if proto < version:
+            changed |= _drop_added(obj, ADDED[version])
+    return msgpack.packb(obj, use_bin_type=True) if changed else frame
+
+
+def _drop_added(obj: dict[str, Any], added: dict[str, tuple[str, ...]]) -> bool:
+    """Take the fields ``added`` names out of a frame (an event or a snapshot)."""
     changed = False
     kind = obj.get("t")
     if kind == "event":
         payload = obj.get("p")
-        if obj.get("k") == "match_created" and isinstance(payload, dict):
-            changed |= _drop(payload, ADDED[2]["match_created"])
-        changed |= _drop(obj.get("n"), ADDED[2]["clock"])
+        names = added.get(obj.get("k", ""), ())
+        if names and isinstance(payload, dict):
+            changed |= _drop(payload, names)
+        changed |= _drop(obj.get("n"), added.get("clock", ()))
     elif kind == "snapshot":
         state = (obj.get("p") or {}).get("state") or {}
-        changed |= _drop(state.get("settings"), ADDED[2]["match_created"])
-        changed |= _drop((state.get("game") or {}).get("clock"), ADDED[2]["clock"])
-    return msgpack.packb(obj, use_bin_type=True) if changed else frame
+        game = state.get("game") or {}
+        changed |= _drop(state.get("settings"), added.get("match_created", ()))
+        changed |= _drop(game, added.get("game", ()))
+        changed |= _drop(game.get("clock"), added.get("clock", ()))
+    return changed
 
 
 _LATER_KINDS: dict[int, tuple[bytes, ...]] = {

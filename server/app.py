@@ -58,6 +58,7 @@ from server.players.vacation import Vacations
 from server.web import accounts as accounts_api
 from server.web import (
     analyse,
+    bots,
     challenges,
     exports,
     friends,
@@ -327,6 +328,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
         *versions.routes,
+        *bots.routes,
         *accounts_api.routes,
         *hints.routes,
         *pace.routes,

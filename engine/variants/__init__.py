@@ -3,9 +3,9 @@
 Dispatch by name — ``"backgammon" | "nackgammon" | "hypergammon" | "portes" | "plakoto" |
 "fevga" | "tavli"`` (:data:`NAMES`):
 
-* :func:`rules` gives what a match under that name plays: :class:`Rules`, the variants its
-  games rotate through (one, or Tavli's portes → plakoto → fevga) and whether the cube is in
-  play;
+* :func:`rules` gives what a match under that name plays: :class:`~engine.rules.Rules`, the
+  variants its games rotate through (one, or Tavli's portes → plakoto → fevga) and whether
+  the cube is in play;
 * :func:`variant` gives one game's :class:`~engine.variants.variant.Variant` (every name but
   ``"tavli"``, which is a match of three games: :mod:`engine.variants.tavli` scores it).
 
@@ -18,7 +18,9 @@ they are; plakoto and fevga have their own (``engine/variants/plakoto/``,
 The rules, their conventions and sources: docs/rules.md, "Variants".
 
 This package sits above the rest of ``engine`` (tests/unit/test_tiers.py): it imports the
-engine, the engine never imports it.
+engine, the engine never imports it. The interface itself (:class:`~engine.rules.Variant`,
+:class:`~engine.rules.Rules`) and backgammon's rules are in :mod:`engine.rules`, so the
+engine's game and match take a variant by value; this package gives them by name.
 
 >>> [rules(name).rotation[0].name for name in ("nackgammon", "tavli")]
 ['nackgammon', 'portes']
@@ -34,8 +36,7 @@ engine.variants.UnknownVariant: no variant 'chouette' (known: backgammon, nackga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine.rules import Rules
 from engine.variants.backgammon import BACKGAMMON
 from engine.variants.fevga import FEVGA
 from engine.variants.hypergammon import HYPERGAMMON
@@ -53,34 +54,18 @@ VARIANTS: dict[str, Variant] = {
 NAMES: tuple[str, ...] = (*VARIANTS, "tavli")
 """Every name a match can be played under (the wire's ``variant``)."""
 
+TAVLI = Rules("tavli", ROTATION)
+"""A Tavli match: portes, plakoto and fevga in turn (scored by :mod:`engine.variants.tavli`)."""
+
 
 class UnknownVariant(ValueError):
     """A name that is no variant."""
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """What a match under ``name`` plays: its games go through ``rotation`` in turn."""
-
-    name: str
-    rotation: tuple[Variant, ...]
-
-    def game(self, number: int) -> Variant:
-        """The variant of game ``number`` (1, 2, ...) of the match."""
-        if type(number) is not int or number < 1:
-            raise ValueError(f"games are numbered from 1, got {number!r}")
-        return self.rotation[(number - 1) % len(self.rotation)]
-
-    @property
-    def cube(self) -> bool:
-        """Whether the doubling cube is in play (in every game of the rotation)."""
-        return all(v.cube for v in self.rotation)
-
-
 def rules(name: str) -> Rules:
     """The :class:`Rules` of a match played under ``name``, or :class:`UnknownVariant`."""
     if name == "tavli":
-        return Rules("tavli", ROTATION)
+        return TAVLI
     return Rules(name, (variant(name),))
 
 

@@ -1,4 +1,5 @@
-"""Backgammon as a :class:`~engine.variants.variant.Variant`: the engine's own rules, unchanged.
+"""Backgammon as a :class:`~engine.variants.variant.Variant`: the engine's own rules, unchanged
+(defined in :mod:`engine.rules`, where the engine's game plays them when given no other).
 
 Nackgammon and hypergammon (:mod:`engine.variants.nackgammon`,
 :mod:`engine.variants.hypergammon`) play by exactly these move and scoring rules from other
@@ -17,47 +18,9 @@ True
 
 from __future__ import annotations
 
-from engine import results
-from engine.movegen import legal_plays
-from engine.position import Position
-from engine.reference import reference_plays
-from engine.results import ResultKind
-from engine.validate import can_play, validate_play
-from engine.variants.variant import Ending, Finish, Opening, Side, Variant
+from engine.rules import BACKGAMMON
+from engine.rules import backgammon_check as check
+from engine.rules import backgammon_ending as ending
+from engine.rules import backgammon_worst_possible as worst_possible
 
-
-def ending(position: Position) -> Ending | None:
-    """After the mover's play: a win when its board is empty, as big as
-    :func:`engine.results.result_kind` says (single, gammon or backgammon)."""
-    if any(position.mover[1:]):
-        return None
-    kind = results.result_kind(position.opponent, position.mover)
-    return Ending(Side.MOVER, kind, Finish.BEAR_OFF)
-
-
-def check(position: Position) -> None:
-    """Raise :class:`~engine.position.PositionError` unless ``position`` is a possible
-    backgammon position (what ``Position(...)`` checks)."""
-    Position(position.mover, position.opponent)
-
-
-def worst_possible(position: Position) -> ResultKind:
-    """The largest loss still possible for the mover (:func:`engine.results.worst_possible`)."""
-    return results.worst_possible(position.mover, position.opponent)
-
-
-BACKGAMMON = Variant(
-    name="backgammon",
-    checkers=15,
-    cube=True,
-    opening=Opening.ROLLOFF,
-    largest=ResultKind.BACKGAMMON,
-    start=Position.start,
-    legal_plays=legal_plays,
-    validate=validate_play,
-    can_play=can_play,
-    ending=ending,
-    worst_possible=worst_possible,
-    reference=reference_plays,
-    check=check,
-)
+__all__ = ["BACKGAMMON", "check", "ending", "worst_possible"]

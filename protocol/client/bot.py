@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 
-from engine.movegen import legal_plays
 from protocol import messages as m
 from protocol.client.connection import MatchClient
 from protocol.client.tracker import Tracker
@@ -64,7 +63,7 @@ async def play_random(
                 reply = await client.roll()
         elif owed == "move":
             assert t.dice is not None
-            plays = legal_plays(t.position(seat), *t.dice)
+            plays = t.legal_plays(seat)
             reply = await client.move(rng.choice(plays).moves if plays else ())
         elif owed == "take":
             if rng.random() < take_rate:

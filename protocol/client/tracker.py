@@ -2,7 +2,10 @@
 
 The tracker is pure (no I/O): feed it ``snapshot`` and ``event`` messages in order and read
 what a player needs to act: the phase and who owes it, the game, the next roll index, the turn
-number, the dice, both boards, the cube.
+number, the dice, both boards (and plakoto's pins), the cube. A backgammon game's boards come
+from each ``moved`` event's Position ID; another variant's (protocol version 5, whose Position
+ID cannot hold pins nor hypergammon's borne-off checkers) from playing the event's moves with
+the engine's rules of that variant (:mod:`engine.variants`), which also give the legal plays.
 
 >>> from protocol import events as pe
 >>> from protocol.messages import Event
@@ -19,8 +22,11 @@ from dataclasses import dataclass, field, replace
 
 from engine.cube import Cube
 from engine.match import Mode, cube_in_play
+from engine.movegen import Play
 from engine.position import Position
 from engine.position_id import decode as decode_position
+from engine.rules import Opening, Variant, VariantPosition
+from engine.variants import variant as variant_named
 from protocol import events as pe
 from protocol import state as ps
 from protocol.limits import DAY_MS
@@ -69,6 +75,10 @@ class Tracker:
     last_credit: pe.ClockCredit | None = None
     """The last ``clock_credit``: whose server process died, and how much later its decision is
     due (the clock, from the event's ``n``, has the new deadline)."""
+    variant: str = "backgammon"
+    """The variant of the current (or next) game (``game_started.variant``; never tavli)."""
+    pinned: tuple[int, int] = (0, 0)
+    """Each seat's pinned checkers (plakoto), a bitmask of its own points."""
     _beavered: bool = False
 
     # ---------------------------------------------------------------- queries
@@ -88,8 +98,23 @@ class Tracker:
     def games_finished(self) -> int:
         return self.last_game.game if self.last_game is not None else 0
 
-    def position(self, seat: int) -> Position:
-        return Position.unchecked(self.boards[seat], self.boards[1 - seat])
+    @property
+    def rules(self) -> Variant:
+        """The rules of the current game's variant."""
+        return variant_named(self.variant)
+
+    def position(self, seat: int) -> VariantPosition:
+        """The position seen by ``seat`` (a position of the current game's variant)."""
+        pinned = self.pinned
+        return self.rules.seen(
+            self.boards[seat], self.boards[1 - seat], pinned[seat], pinned[1 - seat]
+        )
+
+    def legal_plays(self, seat: int) -> tuple[Play, ...]:
+        """The legal plays of ``seat``'s dice now (empty when it has none to play)."""
+        if self.dice is None:
+            return ()
+        return self.rules.legal_plays(self.position(seat), *self.dice)
 
     def pips(self) -> tuple[int, int]:
         return self.position(0).pips()
@@ -111,6 +136,8 @@ class Tracker:
         engine's rule (:func:`engine.match.cube_in_play`, :meth:`engine.cube.Cube.may_double`),
         a dead cube included."""
         if self.settings is None or not cube_in_play(Mode(self.settings.mode), self.crawford):
+            return False
+        if not self.rules.cube:
             return False
         return Cube(self.cube, self.cube_owner).may_double(seat)
 
@@ -149,6 +176,7 @@ class Tracker:
         self.game, self.k, self.turn, self.crawford = g.game, g.k + 1, g.turn, g.crawford
         self.on_roll, self.dice = g.on_roll, g.dice
         self.boards = [g.boards[0], g.boards[1]]
+        self.variant, self.pinned = g.variant, g.pinned
         self.cube, self.cube_owner = g.cube.value, g.cube.owner
         self.commitments = g.commitments
         self.heads = g.heads
@@ -178,8 +206,14 @@ class Tracker:
     def _on_GameStarted(self, d: pe.GameStarted) -> None:
         self.game, self.k, self.turn, self.crawford, self.score = d.game, 1, 0, d.crawford, d.score
         self.ahead = None
-        self.boards = [START, START]
+        self.variant, self.pinned = d.variant, (0, 0)
+        start = self.rules.start()
+        self.boards = [start.mover, start.opponent]
         self.cube, self.cube_owner, self.on_roll, self.dice = 1, None, None, None
+        if self.rules.opening is Opening.REROLL and self.last_game is not None:
+            winner = self.last_game.winner  # a Greek game after a won one: the winner opens
+            if winner is not None:
+                self.on_roll, self.turn = winner, 1
 
     def _on_Dice(self, d: pe.Dice) -> None:
         self.k = d.k + 1
@@ -187,13 +221,20 @@ class Tracker:
             if d.d1 != d.d2:
                 self.on_roll = 0 if d.d1 > d.d2 else 1
                 self.turn = 1
-                self.dice = (max(d.d1, d.d2), min(d.d1, d.d2))
+                if self.rules.opening is Opening.ROLLOFF:
+                    self.dice = (max(d.d1, d.d2), min(d.d1, d.d2))
         else:
             self.on_roll = d.roller
             self.dice = (d.d1, d.d2)
 
     def _on_Moved(self, d: pe.Moved) -> None:
-        after = decode_position(d.position_id)
+        if self.variant == "backgammon":
+            after = decode_position(d.position_id)
+        else:
+            assert self.dice is not None, "a play without dice"
+            after = self.rules.validate(self.position(d.seat), *self.dice, d.moves).position
+            mine, theirs = self.rules.pins(after)
+            self.pinned = (mine, theirs) if d.seat == 0 else (theirs, mine)
         self.boards[d.seat] = after.mover
         self.boards[1 - d.seat] = after.opponent
         self._next_turn(d.seat, d.turn)

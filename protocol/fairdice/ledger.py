@@ -82,7 +82,22 @@ class DiceLedger:
     recommitments: tuple[Recommitment, ...] = ()
     rolls: tuple[RollRecord, ...] = ()
     first_mover: int | None = None
-    """The roll-off winner, once the roll-off is decided."""
+    """The roll-off winner, once the roll-off is decided (or the opener)."""
+    variant: str = "backgammon"
+    """The rules the game is played by (:data:`engine.variants.VARIANTS`): in the Greek games
+    (opening ``reroll``) nobody plays the deciding roll-off roll (docs/fairness.md, section
+    6)."""
+    opener: int | None = None
+    """A Greek game opened without a roll-off by this seat (the previous game's winner): give
+    it as :attr:`first_mover` too (:meth:`opened_by`)."""
+
+    @classmethod
+    def opened_by(cls, game: GameId, variant: str, seat: int) -> DiceLedger:
+        """The ledger of a Greek game that ``seat`` opens without a roll-off."""
+        check_seat(seat)
+        if not _reroll(variant):
+            raise ValueError(f"a {variant} game opens with the roll-off")
+        return cls(game, first_mover=seat, variant=variant, opener=seat)
 
     @property
     def next_k(self) -> int:
@@ -103,8 +118,10 @@ class DiceLedger:
         """The seat whose ``ROLL`` starts the next roll (None while the roll-off lasts)."""
         if self.first_mover is None:
             return None
-        decided_at = next(r.k for r in self.rolls if r.kind is RollKind.ROLLOFF and r.d1 != r.d2)
-        return turn_roller(self.first_mover, self.next_k - decided_at - 1)
+        decided_at = 0 if self.opener is not None else next(
+            r.k for r in self.rolls if r.kind is RollKind.ROLLOFF and r.d1 != r.d2
+        )
+        return turn_roller(self.first_mover, self.next_k - decided_at - 1, _reroll(self.variant))
 
     @property
     def roll_in_progress(self) -> bool:
@@ -209,7 +226,16 @@ class DiceLedger:
             rolls=self.rolls,
             actions=actions,
             result=result,
+            variant=self.variant,
+            opener=self.opener,
         )
+
+
+def _reroll(variant: str) -> bool:
+    from engine.rules import Opening  # noqa: PLC0415 (the engine, on demand)
+    from engine.variants import variant as variant_named  # noqa: PLC0415
+
+    return variant_named(variant).opening is Opening.REROLL
 
 
 def _set(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:

@@ -627,6 +627,104 @@ def transcripts() -> dict[str, Any]:
     }
 
 
+def _ended_by(variant: str, reason: str) -> dict[str, Any]:
+    """The first simulated game of ``variant`` (seeds 0, 1, ...) played to an end by
+    ``reason``, as a transcript object."""
+    for seed in range(10_000):
+        t = simulate_game(seed, variant=variant)
+        if t.result.reason.value == reason:
+            return t.to_obj()
+    raise AssertionError(f"no {variant} game ends by {reason}")
+
+
+def variant_transcripts() -> dict[str, Any]:
+    """Transcripts of the variants (docs/fairness.md, sections 6 and 10): the field
+    ``variant``, the Greek opening (the roll-off winner rolls again; ``opener``: no roll-off)
+    and plakoto's endings, each with the faults a verifier must find."""
+    cases = [
+        (
+            "nackgammon, resigned: backgammon's opening (the roll-off dice are the first play)",
+            simulate_game(2, variant="nackgammon", end="resign", turns=6).to_obj(),
+        ),
+        ("hypergammon to the end (3 checkers a side)", _ended_by("hypergammon", "bear_off")),
+        (
+            "portes, resigned: the roll-off winner rolls again, nobody plays the deciding roll",
+            simulate_game(3, variant="portes", end="resign", turns=6).to_obj(),
+        ),
+        ("plakoto won by pinning the mother (multiplier 2)", _ended_by("plakoto", "mother")),
+        ("plakoto drawn: both mothers pinned (no winner)", _ended_by("plakoto", "mothers")),
+        (
+            "fevga opened by seat 1 without a roll-off (the last game's winner), resigned",
+            simulate_game(4, variant="fevga", end="resign", turns=8, opener=1).to_obj(),
+        ),
+    ]
+    valid = []
+    for note, obj in cases:
+        verdict = verify_json(obj)
+        valid.append(
+            {
+                "note": note,
+                "transcript": obj,
+                "rolls": verdict.rolls,
+                "rolloff_rolls": verdict.rolloff_rolls,
+                "first_mover": verdict.first_mover,
+                "plays": verdict.plays_replayed,
+            }
+        )
+    portes = cases[2][1]
+    decided = next(i for i, r in enumerate(portes["rolls"]) if r["d1"] != r["d2"])
+    first_turn = portes["rolls"][decided + 1]
+    mutations: list[tuple[int, str, list[tuple[str, Any]], bool]] = [
+        (0, "another variant's name than the one played", [("/variant", "hypergammon")], True),
+        (0, "a name that is no variant", [("/variant", "chouette")], False),
+        (
+            2,
+            "the first turn roll of a Greek game given to the roll-off loser",
+            [(f"/rolls/{decided + 1}/roller", 1 - first_turn["roller"])],
+            False,
+        ),
+        (2, "a Greek game read as backgammon (its roll order)", [("/variant", "nackgammon")],
+         False),
+        (3, "a mother win claimed as a bear-off", [("/result/reason", "bear_off")], True),
+        (4, "a draw given a winner", [("/result/winner", 0)], False),
+        (4, "the draw claimed in portes", [("/variant", "portes")], False),
+        (2, "a cube in portes, which has none", [("/result/cube", 2), ("/result/points", 2)],
+         False),
+        (5, "the opener changed", [("/opener", 0)], False),
+    ]
+    invalid = []
+    for base, note, patch, replay_only in mutations:
+        obj = copy.deepcopy(valid[base]["transcript"])
+        for pointer, value in patch:
+            _pointer_set(obj, pointer, value)
+        try:
+            verify_json(obj)
+        except TranscriptError as exc:
+            invalid.append(
+                {
+                    "note": note,
+                    "base": base,
+                    "patch": [{"op": "replace", "path": p, "value": v} for p, v in patch],
+                    "problem": exc.code,
+                    "k": exc.k,
+                    "seat": exc.seat,
+                    "message": str(exc),
+                    "needs_replay": replay_only,
+                }
+            )
+            continue
+        raise AssertionError(f"mutation {note!r} verified")
+    return {
+        "description": "Transcripts of the variants (docs/fairness.md, sections 6 and 10; "
+        "docs/protocol.md, 'Variants'), as transcripts[] above: valid[] verify (the field "
+        "variant names the rules, opener a Greek game opened without a roll-off); invalid[] "
+        "are copies of valid[base].transcript changed by patch that must fail with the problem "
+        "code, roll k and seat given.",
+        "valid": valid,
+        "invalid": invalid,
+    }
+
+
 def build() -> dict[str, Any]:
     return {
         "name": "fairgammon fair-dice test vectors",
@@ -653,6 +751,7 @@ def build() -> dict[str, Any]:
         "recommitment": recommitment(),
         "commitment_checks": commitment_checks(),
         "transcripts": transcripts(),
+        "variant_transcripts": variant_transcripts(),
     }
 
 

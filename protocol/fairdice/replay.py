@@ -1,10 +1,12 @@
 """Replaying a transcript's moves through the rules engine: proof that every play was legal.
 
-Both boards start in the standard position. The roll-off winner plays the deciding roll-off
-roll, then each turn roll is played by its roller, with the ``move`` action recorded for that
-roll (``{"type": "move", "k": k, "moves": [[from, to], ...]}``, points counted from the mover's
-side, 25 = bar, 0 = off). A roll with no recorded move is accepted only as a forced pass (no
-legal play) or as the game's last roll when the game then ended another way (timeout, ...).
+Both boards start in the variant's starting position (backgammon's unless the transcript names
+another). In the backgammon family the roll-off winner plays the deciding roll-off roll; then
+each turn roll is played by its roller (the verifier says which rolls are played, by whom), with
+the ``move`` action recorded for that roll (``{"type": "move", "k": k, "moves": [[from, to],
+...]}``, points counted from the mover's side, 25 = bar, 0 = off). A roll with no recorded
+move is accepted only as a forced pass (no legal play) or as the game's last roll when the game
+then ended another way (timeout, ...).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.movegen import legal_plays
-from engine.position import BAR, CHECKERS, OFF, Board, Position
-from engine.validate import IllegalPlay, validate_play
+from engine.position import BAR, OFF, Board
+from engine.rules import Side
+from engine.validate import IllegalPlay
+from engine.variants import variant as variant_named
 from protocol.fairdice.errors import Problem, TranscriptError
 from protocol.fairdice.transcript import Action, RollRecord
 
@@ -22,13 +25,16 @@ from protocol.fairdice.transcript import Action, RollRecord
 @dataclass(frozen=True, slots=True)
 class ReplayOutcome:
     """What the replay found: plays checked, final boards (seat order, each from its owner's
-    side), and the bear-off win if the game ended that way."""
+    side), and the end on the board if the game ended that way: its winner (None for a drawn
+    plakoto game), multiplier (0 for a draw), the roll, and ``finish`` (``bear_off``, or
+    plakoto's ``mother`` and ``mothers``)."""
 
     plays: int
     boards: tuple[Board, Board]
     bear_off_winner: int | None = None
     bear_off_multiplier: int | None = None
     ended_at_roll: int | None = None
+    finish: str | None = None
 
 
 def format_moves(moves: Sequence[tuple[int, int]]) -> str:
@@ -52,16 +58,23 @@ def bear_off_multiplier(loser: Board) -> int:
 
 
 def replay_plays(
-    played: Sequence[tuple[RollRecord, int]], moves_by_k: Mapping[int, Action]
+    played: Sequence[tuple[RollRecord, int]],
+    moves_by_k: Mapping[int, Action],
+    variant: str = "backgammon",
 ) -> ReplayOutcome:
     """Replay ``played`` — each roll that is played, with the seat that plays it — using the
-    ``move`` actions in ``moves_by_k``; raise :class:`TranscriptError` on the first illegal or
-    missing play or on a roll after the game was over."""
-    boards = [Position.start().mover, Position.start().opponent]
+    ``move`` actions in ``moves_by_k``, by the rules of ``variant``; raise
+    :class:`TranscriptError` on the first illegal or missing play or on a roll after the game
+    was over."""
+    rules = variant_named(variant)
+    start = rules.start()
+    boards = [start.mover, start.opponent]
+    pinned = [0, 0]
+    legal_plays, validate_play = rules.legal_plays, rules.validate
     plays = 0
     for index, (roll, seat) in enumerate(played):
         k = roll.k
-        position = Position.unchecked(boards[seat], boards[1 - seat])
+        position = rules.seen(boards[seat], boards[1 - seat], pinned[seat], pinned[1 - seat])
         action = moves_by_k.get(k)
         if action is None:
             last = index == len(played) - 1
@@ -89,16 +102,25 @@ def replay_plays(
                 seat=seat,
             ) from None
         plays += 1
-        boards[seat], boards[1 - seat] = play.position.mover, play.position.opponent
-        if boards[seat][OFF] == CHECKERS:
+        after = play.position
+        boards[seat], boards[1 - seat] = after.mover, after.opponent
+        pinned[seat], pinned[1 - seat] = rules.pins(after)
+        ending = rules.ending(after)
+        if ending is not None:
             if index != len(played) - 1:
                 later = played[index + 1][0].k
-                raise TranscriptError(
-                    Problem.RESULT,
-                    f"a roll after the game was over (seat {seat} bore off all at roll {k})",
-                    k=later,
+                how = (
+                    f"seat {seat} bore off all"
+                    if ending.finish == "bear_off"
+                    else f"it ended by '{ending.finish.value}'"
                 )
+                raise TranscriptError(
+                    Problem.RESULT, f"a roll after the game was over ({how} at roll {k})", k=later
+                )
+            winner = None if ending.winner is None else (
+                seat if ending.winner is Side.MOVER else 1 - seat
+            )
             return ReplayOutcome(
-                plays, (boards[0], boards[1]), seat, bear_off_multiplier(boards[1 - seat]), k
+                plays, (boards[0], boards[1]), winner, ending.points, k, ending.finish.value
             )
     return ReplayOutcome(plays, (boards[0], boards[1]))

@@ -134,6 +134,7 @@ def load_json(text: str | bytes) -> Any:
 def parse_transcript(data: str | bytes | dict[str, Any]) -> Transcript:
     """A :class:`Transcript` from JSON text or an already parsed object."""
     obj = load_json(data) if isinstance(data, str | bytes) else data
+    optional = tuple(k for k in ("variant", "opener") if isinstance(obj, dict) and k in obj)
     top = _object(
         obj,
         "transcript",
@@ -142,6 +143,7 @@ def parse_transcript(data: str | bytes | dict[str, Any]) -> Transcript:
             "scheme",
             "match_id",
             "game_no",
+            *optional,
             "seats",
             "commitments",
             "recommitments",
@@ -174,7 +176,30 @@ def parse_transcript(data: str | bytes | dict[str, Any]) -> Transcript:
             _action(a, f"actions[{i}]") for i, a in enumerate(_array(top["actions"], "actions"))
         ),
         result=_result(top["result"], "result"),
+        **_rules(top),
     )
+
+
+def _rules(top: dict[str, Any]) -> dict[str, Any]:
+    """The optional ``variant`` (a variant of :data:`engine.variants.VARIANTS` but
+    backgammon, which is written by leaving it out) and ``opener`` (a seat, only in a variant
+    whose opening is ``reroll``)."""
+    from engine.rules import Opening  # noqa: PLC0415
+    from engine.variants import VARIANTS  # noqa: PLC0415 (the engine, on demand)
+
+    out: dict[str, Any] = {}
+    if "variant" in top:
+        name = top["variant"]
+        others = [n for n in VARIANTS if n != "backgammon"]
+        if name not in others:
+            _fail("variant", f"expected one of {', '.join(others)}, got {name!r}")
+        out["variant"] = name
+    if "opener" in top:
+        out["opener"] = _seat(top["opener"], "opener")
+        name = out.get("variant", "backgammon")
+        if VARIANTS[name].opening is not Opening.REROLL:
+            _fail("opener", f"a {name} game opens with the roll-off: no opener")
+    return out
 
 
 def _seats(value: object) -> tuple[SeatInfo, SeatInfo]:
@@ -284,11 +309,13 @@ def _result(value: object, path: str) -> Result:
     obj = _object(
         value, path, ("winner", "reason", "multiplier", "cube", "points", "v", "t", "evidence")
     )
-    winner = _seat(obj["winner"], f"{path}.winner")
-    assert winner is not None
     reasons = [r.value for r in ResultReason]
     if obj["reason"] not in reasons:
         _fail(f"{path}.reason", f"expected one of {', '.join(reasons)}, got {obj['reason']!r}")
+    draw = obj["reason"] == ResultReason.MOTHERS  # a drawn game: no winner, nothing scored
+    winner = _seat(obj["winner"], f"{path}.winner", nullable=draw)
+    if draw and winner is not None:
+        _fail(f"{path}.winner", f"expected null for a drawn game, got {winner!r}")
     cube = _int(obj["cube"], f"{path}.cube", 1, MAX_CUBE)
     if cube & (cube - 1):
         _fail(f"{path}.cube", f"expected a power of two, got {cube}")
@@ -305,9 +332,9 @@ def _result(value: object, path: str) -> Result:
     return Result(
         winner=winner,
         reason=ResultReason(obj["reason"]),
-        multiplier=_int(obj["multiplier"], f"{path}.multiplier", 1, 3),
+        multiplier=_int(obj["multiplier"], f"{path}.multiplier", *((0, 0) if draw else (1, 3))),
         cube=cube,
-        points=_int(obj["points"], f"{path}.points", 1, 3 * MAX_CUBE),
+        points=_int(obj["points"], f"{path}.points", 0 if draw else 1, 3 * MAX_CUBE),
         v=_int(obj["v"], f"{path}.v"),
         t=_int(obj["t"], f"{path}.t"),
         evidence=evidence,

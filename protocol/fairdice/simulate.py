@@ -4,6 +4,9 @@ and demos (both seats honest, plays chosen at random among the legal ones).
 >>> t = simulate_game(7, end="resign", turns=3)
 >>> len([a for a in t.actions if a.type == "move"]), t.result.reason.value
 (4, 'resign')
+>>> t = simulate_game(7, end="resign", turns=3, variant="fevga", opener=1)
+>>> t.rolls[0].kind.value, t.rolls[0].roller, len([a for a in t.actions if a.type == "move"])
+('turn', 1, 3)
 """
 
 from __future__ import annotations
@@ -11,12 +14,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from engine.movegen import legal_plays
-from engine.position import CHECKERS, OFF, Position
+from engine.position import OFF
+from engine.rules import Opening, Side
+from engine.variants import variant as variant_named
 from protocol.fairdice.chain import HashChain
 from protocol.fairdice.encoding import GameId
 from protocol.fairdice.ledger import DiceLedger, InvalidReveal
-from protocol.fairdice.replay import bear_off_multiplier
 from protocol.fairdice.transcript import Action, Result, ResultReason, SeatInfo, Transcript
 
 START_TIME_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z: a fixed clock for reproducible output
@@ -32,6 +35,8 @@ def simulate_game(
     names: tuple[str | None, str | None] = (None, None),
     chain_length: int = 1024,
     deposit: bool = False,
+    variant: str = "backgammon",
+    opener: int | None = None,
 ) -> Transcript:
     """Play one game from ``seed``.
 
@@ -41,17 +46,26 @@ def simulate_game(
     (the responder of the next roll reveals a wrong value). ``recommit`` maps a roll index ``k0``
     to the seat that re-commits a fresh chain just before roll ``k0``. ``deposit``: as in a
     correspondence match, each play is followed by the mover's reveal of the next roll, deposited
-    ahead (a ``reveal`` action: docs/fairness.md, section 15).
+    ahead (a ``reveal`` action: docs/fairness.md, section 15). ``variant`` names the rules
+    played (a Greek game's roll-off winner rolls again), ``opener`` the seat that opens a Greek
+    game without a roll-off; a game played to its end may then also end by plakoto's mothers.
     """
     rng = random.Random(seed)
     game = GameId(rng.randbytes(16), game_no)
     chains = [HashChain(rng.randbytes(32), game, s, chain_length) for s in (0, 1)]
     clock = _Clock(rng)
-    ledger = DiceLedger(game)
+    rules = variant_named(variant)
+    reroll = rules.opening is Opening.REROLL
+    if opener is None:
+        ledger = DiceLedger(game, variant=variant)
+    else:
+        ledger = DiceLedger.opened_by(game, variant, opener)
     for seat in (0, 1):
         ledger = ledger.commit(seat, chains[seat].commitment, **clock.tick())
     actions: list[Action] = []
-    boards = [Position.start().mover, Position.start().opponent]
+    start = rules.start()
+    boards = [start.mover, start.opponent]
+    pinned = [0, 0]
     recommit = dict(recommit or {})
     turn_rolls = 0
     while True:
@@ -71,33 +85,41 @@ def simulate_game(
                 chains=chains,
                 clock=clock,
                 names=names,
+                largest=int(rules.largest),
             )
         if roller is not None:
             actions.append(Action(**clock.tick(), seat=roller, type="roll", payload={"k": k}))
         for seat in (0, 1) if roller is None else (roller, 1 - roller):
             ledger = ledger.reveal(seat, chains[seat].link(k))
         ledger, roll = ledger.roll(**clock.tick())
-        if roller is None and ledger.first_mover is None:
-            continue  # a roll-off tie: roll again
+        if roller is None and (ledger.first_mover is None or reroll):
+            continue  # a roll-off tie: roll again (or a Greek game: its winner rolls again)
         mover = ledger.first_mover if roller is None else roller
         assert mover is not None
         turn_rolls += roller is not None
-        position = Position.unchecked(boards[mover], boards[1 - mover])
-        plays = legal_plays(position, roll.d1, roll.d2)
+        position = rules.seen(boards[mover], boards[1 - mover], pinned[mover], pinned[1 - mover])
+        plays = rules.legal_plays(position, roll.d1, roll.d2)
         play = rng.choice(plays) if plays else None
         moves = [list(m) for m in play.moves] if play else []
         actions.append(
             Action(**clock.tick(), seat=mover, type="move", payload={"k": k, "moves": moves})
         )
+        ending = None
         if play:
-            boards[mover], boards[1 - mover] = play.position.mover, play.position.opponent
-        if boards[mover][OFF] == CHECKERS:
+            after = play.position
+            boards[mover], boards[1 - mover] = after.mover, after.opponent
+            pinned[mover], pinned[1 - mover] = rules.pins(after)
+            ending = rules.ending(after)
+        if ending is not None:
+            winner = None
+            if ending.winner is not None:
+                winner = mover if ending.winner is Side.MOVER else 1 - mover
             result = Result(
-                winner=mover,
-                reason=ResultReason.BEAR_OFF,
-                multiplier=(m := bear_off_multiplier(boards[1 - mover])),
+                winner=winner,
+                reason=ResultReason(ending.finish.value),
+                multiplier=ending.points,
                 cube=1,
-                points=m,
+                points=ending.points,
                 **clock.tick(),
             )
             return ledger.transcript(tuple(actions), result, _seats(names))
@@ -133,7 +155,10 @@ def _finish(
     chains: list[HashChain],
     clock: _Clock,
     names: tuple[str | None, str | None],
+    largest: int = 3,
 ) -> Transcript:
+    """The game ended by ``end`` before ``roller``'s roll; a forfeit costs at most the
+    variant's ``largest`` win (×2 in the Greek games)."""
     winner, multiplier, evidence = 1 - roller, 1, None
     if end == "resign":
         actions.append(Action(**clock.tick(), seat=roller, type="resign", payload={"value": 1}))
@@ -144,7 +169,7 @@ def _finish(
         winner = roller
     elif end == "timeout":
         loser = boards[roller]
-        multiplier = 1 if loser[OFF] else 3  # contact or not, the forfeit rule of rules.md
+        multiplier = 1 if loser[OFF] else largest  # contact or not, the forfeit rule of rules.md
     elif end == "invalid_reveal":
         k = ledger.next_k
         actions.append(Action(**clock.tick(), seat=roller, type="roll", payload={"k": k}))
@@ -155,7 +180,7 @@ def _finish(
         except InvalidReveal as exc:
             evidence = exc.evidence
         winner = roller
-        multiplier = 1 if boards[1 - roller][OFF] else 3
+        multiplier = 1 if boards[1 - roller][OFF] else largest
     else:
         raise ValueError(f"unknown end {end!r}")
     result = Result(

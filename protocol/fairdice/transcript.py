@@ -4,13 +4,14 @@ The JSON layout (documented field by field in ``docs/fairness.md``)::
 
     {"format": "fairgammon-transcript/1", "scheme": "fairgammon/v1",
      "match_id": hex32, "game_no": u32,
+     ["variant": str, "opener": 0|1,]   (only in a game of another variant than backgammon)
      "seats": [{"seat": 0, "name": str|null}, {"seat": 1, "name": str|null}],
      "commitments": [{"seat": 0, "commitment": hex64, "v": int, "t": int}, {"seat": 1, ...}],
      "recommitments": [{"seat": s, "applies_from": k0, "commitment": hex64, "v": int, "t": int}],
      "rolls": [{"k": 1, "kind": "rolloff"|"turn", "roller": null|0|1,
                 "reveals": [hex64, hex64], "d1": 1..6, "d2": 1..6, "v": int, "t": int}],
      "actions": [{"v": int, "t": int, "seat": 0|1|null, "type": str, ...payload}],
-     "result": {"winner": 0|1, "reason": str, "multiplier": 1|2|3, "cube": int, "points": int,
+     "result": {"winner": 0|1|null, "reason": str, "multiplier": 0..3, "cube": int, "points": int,
                 "v": int, "t": int, "evidence": null|{"k": int, "seat": 0|1, "reveal": hex64}}}
 
 Binary values are lowercase hex; ``v`` is the event version in the match's event log and ``t``
@@ -46,6 +47,8 @@ class ResultReason(enum.StrEnum):
     NO_REVEAL = "no_reveal"  # the loser did not reveal its link in time
     INVALID_REVEAL = "invalid_reveal"  # the loser revealed a value that does not verify
     ABANDON = "abandon"  # the loser left the match
+    MOTHER = "mother"  # plakoto: the winner pinned the loser's mother checker
+    MOTHERS = "mothers"  # plakoto: both mothers pinned, a draw (no winner, multiplier 0)
 
 
 FORFEITS = frozenset(
@@ -148,9 +151,10 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The end of the game: ``points = multiplier * cube`` to ``winner``."""
+    """The end of the game: ``points = multiplier * cube`` to ``winner`` (None, multiplier
+    and points 0: a drawn plakoto game)."""
 
-    winner: int
+    winner: int | None
     reason: ResultReason
     multiplier: int
     cube: int
@@ -162,7 +166,12 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Transcript:
-    """Everything needed to re-check one finished game's dice (and its moves)."""
+    """Everything needed to re-check one finished game's dice (and its moves).
+
+    ``variant`` names the rules the game was played by (:data:`engine.variants.VARIANTS`);
+    ``opener`` the seat that opened it without a roll-off (a Greek game after a won one), if
+    any. Both are written only when they are not backgammon's (no variant, no opener), so a
+    backgammon game's transcript is what it always was."""
 
     game: GameId
     seats: tuple[SeatInfo, SeatInfo]
@@ -171,16 +180,24 @@ class Transcript:
     rolls: tuple[RollRecord, ...]
     actions: tuple[Action, ...]
     result: Result
+    variant: str = "backgammon"
+    opener: int | None = None
 
     def to_obj(self) -> dict[str, Any]:
         """The JSON object (plain dicts and lists) of this transcript."""
         result = self.result
         evidence = result.evidence
+        rules: dict[str, Any] = {}
+        if self.variant != "backgammon":
+            rules["variant"] = self.variant
+        if self.opener is not None:
+            rules["opener"] = self.opener
         return {
             "format": FORMAT,
             "scheme": SCHEME,
             "match_id": to_hex(self.game.match_id),
             "game_no": self.game.game_no,
+            **rules,
             "seats": [{"seat": s.seat, "name": s.name} for s in self.seats],
             "commitments": [
                 {"seat": c.seat, "commitment": to_hex(c.commitment), "v": c.v, "t": c.t}

@@ -7,6 +7,14 @@ commitments, then roll by roll (index, links, dice, roll-off and turn order), th
 actions, result, and last the replay of the plays through the rules engine — so that two
 implementations report the same first fault.
 
+Variants (the transcript's ``variant``, protocol version 5): in the backgammon family the
+deciding roll-off roll is the first play, as above. In a Greek game (portes, plakoto, fevga:
+opening ``reroll``) the roll-off only decides who starts: the deciding roll-off roll is played
+by nobody and the first turn roll is the roll-off winner's; a Greek game opened by the previous
+game's winner (the transcript's ``opener``) has no roll-off at all: its first roll is the
+opener's turn roll. The replay plays by the variant's rules and checks its endings (plakoto's
+``mother`` win and ``mothers`` draw).
+
 Re-commitment indexing: a re-commitment with ``applies_from = k0`` carries ``s'[k0 - 1]`` of a
 fresh chain built with the usual formula; from roll ``k0`` on, that seat's reveal for roll ``k``
 is ``s'[k]`` and must hash (with index ``k``) to the seat's previous link, exactly as before.
@@ -52,12 +60,17 @@ class Verdict:
             else ", plays not replayed"
         )
         r = self.result
+        won = (
+            "drawn"
+            if r.winner is None
+            else f"seat {r.winner} won {_count(r.points, 'point')}"
+        )
         return (
             f"verified: match {self.game.match_id.hex()} game {self.game.game_no}: "
             f"{_count(self.rolls, 'roll')} ({self.rolloff_rolls} roll-off{first}), "
             f"{_count(self.recommitments, 're-commitment')}, "
             f"{_count(self.actions, 'action')}{plays}; "
-            f"seat {r.winner} won {_count(r.points, 'point')} ({r.reason.value})"
+            f"{won} ({r.reason.value})"
         )
 
 
@@ -72,11 +85,30 @@ def verify_json(data: str | bytes | dict[str, Any], *, replay: bool = True) -> V
 
 @dataclass(frozen=True, slots=True)
 class _Played:
-    """Who played each roll that is played (the deciding roll-off roll and every turn)."""
+    """Who played each roll that is played (the deciding roll-off roll in the backgammon
+    family, and every turn); the roll that decided who starts (0: an opener, no roll-off)."""
 
     first_mover: int | None
     rolloff_rolls: int
     movers: dict[int, int]  # roll k -> seat that plays it
+    decided_at: int | None = None
+    reroll: bool = False
+
+
+def _has_cube(t: Transcript) -> bool:
+    from engine.variants import variant  # noqa: PLC0415 (the engine, on demand)
+
+    return variant(t.variant).cube
+
+
+def _reroll(t: Transcript) -> bool:
+    """Whether the roll-off winner rolls again for the first play (the Greek games)."""
+    from engine.rules import Opening  # noqa: PLC0415 (the engine, on demand)
+    from engine.variants import variant  # noqa: PLC0415
+
+    return variant(t.variant).opening is Opening.REROLL
+
+
 
 
 def verify_transcript(t: Transcript, *, replay: bool = True) -> Verdict:
@@ -176,8 +208,9 @@ def _check_rolls(
 ) -> _Played:
     sources = ["its commitment", "its commitment"]
     game = t.game
-    first_mover: int | None = None
-    decided_at: int | None = None
+    reroll = _reroll(t)
+    first_mover: int | None = t.opener
+    decided_at: int | None = None if t.opener is None else 0
     rolloff_rolls = 0
     movers: dict[int, int] = {}
     for index, roll in enumerate(t.rolls):
@@ -230,24 +263,30 @@ def _check_rolls(
             first_mover = rolloff_winner(d1, d2)
             if first_mover is not None:
                 decided_at = k
-                movers[k] = first_mover
+                if not reroll:
+                    movers[k] = first_mover
             continue
         if roll.kind is not RollKind.TURN:
+            won = (
+                f"seat {first_mover} opens this game, without one"
+                if decided_at == 0
+                else f"the roll-off was decided at roll {decided_at} (seat {first_mover} won)"
+            )
             raise TranscriptError(
-                Problem.ROLLOFF,
-                f"kind is 'rolloff' but the roll-off was decided at roll {decided_at}"
-                f" (seat {first_mover} won)",
-                k=k,
-                path=f"{path}.kind",
+                Problem.ROLLOFF, f"kind is 'rolloff' but {won}", k=k, path=f"{path}.kind"
             )
         assert decided_at is not None
-        expected = turn_roller(first_mover, k - decided_at - 1)
+        expected = turn_roller(first_mover, k - decided_at - 1, reroll)
         if roll.roller != expected:
+            after = (
+                f"seat {first_mover} opened"
+                if decided_at == 0
+                else f"seat {first_mover} won the roll-off at roll {decided_at}"
+            )
             raise TranscriptError(
                 Problem.ROLLOFF,
                 f"roller is {_seat_name(roll.roller)} but seat {expected} rolls"
-                f" (turns alternate after seat {first_mover} won the roll-off at roll"
-                f" {decided_at})",
+                f" (turns alternate after {after})",
                 k=k,
                 seat=roll.roller,
                 path=f"{path}.roller",
@@ -255,7 +294,7 @@ def _check_rolls(
         movers[k] = expected
     # Re-commitments made after the last roll still obey the commitment rules.
     _apply_recommitments(len(t.rolls) + 1, heads, sources, by_applies)
-    return _Played(first_mover, rolloff_rolls, movers)
+    return _Played(first_mover, rolloff_rolls, movers, decided_at, reroll)
 
 
 def _seat_name(seat: int | None) -> str:
@@ -404,8 +443,8 @@ def _check_roll_action(t: Transcript, played: _Played, a: Action, path: str, k: 
             Problem.ACTION, f"{path} asks for a turn roll before the roll-off", k=k, path=path
         )
     else:
-        decided_at = min(played.movers)
-        expected = turn_roller(played.first_mover, k - decided_at - 1)
+        assert played.decided_at is not None
+        expected = turn_roller(played.first_mover, k - played.decided_at - 1, played.reroll)
     if a.seat != expected:
         raise TranscriptError(
             Problem.ACTION,
@@ -526,6 +565,20 @@ def _check_result(
             f"result: points {r.points} is not multiplier {r.multiplier} x cube {r.cube}",
             path="result.points",
         )
+    if (r.winner is None) != (r.reason is ResultReason.MOTHERS):
+        raise TranscriptError(
+            Problem.RESULT, "result: only a drawn game (mothers) has no winner", path="result"
+        )
+    if (r.cube != 1 or r.reason is ResultReason.DROP) and not _has_cube(t):
+        raise TranscriptError(
+            Problem.RESULT, f"result: {t.variant} has no cube (cube 1, no drop)", path="result"
+        )
+    if r.reason in (ResultReason.MOTHER, ResultReason.MOTHERS) and t.variant != "plakoto":
+        raise TranscriptError(
+            Problem.RESULT,
+            f"result: '{r.reason.value}' ends only a plakoto game, not {t.variant}",
+            path="result.reason",
+        )
     if r.reason is ResultReason.DROP and r.multiplier != 1:
         raise TranscriptError(
             Problem.RESULT, "result: a dropped double scores multiplier 1", path="result"
@@ -552,10 +605,11 @@ def _check_result(
             f"result.evidence is for roll {e.k} but the pending roll was {k}",
             path="result.evidence.k",
         )
-    if e.seat != 1 - r.winner:
+    if r.winner is None or e.seat != 1 - r.winner:
         raise TranscriptError(
             Problem.EVIDENCE,
-            f"result.evidence names seat {e.seat}, but the forfeiting seat is {1 - r.winner}",
+            f"result.evidence names seat {e.seat}, but the forfeiting seat is"
+            f" {_seat_name(None if r.winner is None else 1 - r.winner)}",
             path="result.evidence.seat",
         )
     # heads already include the re-commitments applying from roll k (see _check_rolls).
@@ -575,15 +629,23 @@ def _replay(t: Transcript, played: _Played) -> int:
 
     moves = {a.payload["k"]: a for a in t.actions if a.type == "move"}
     sequence: Sequence = [(t.rolls[k - 1], seat) for k, seat in sorted(played.movers.items())]
-    outcome = replay_plays(sequence, moves)
+    outcome = replay_plays(sequence, moves, t.variant)
     r = t.result
-    if outcome.bear_off_winner is not None:
-        if r.reason is not ResultReason.BEAR_OFF or r.winner != outcome.bear_off_winner:
+    finish = outcome.finish or "bear_off"
+    if outcome.ended_at_roll is not None:
+        said = "drawn" if r.winner is None else f"{_seat_name(r.winner)} won"
+        if r.reason.value != finish or r.winner != outcome.bear_off_winner:
+            happened = (
+                f"seat {outcome.bear_off_winner} bore off all checkers"
+                if finish == "bear_off"
+                else f"the game ended by '{finish}'"
+                + (f" for seat {outcome.bear_off_winner}" if outcome.bear_off_winner is not None
+                   else "")
+            )
             raise TranscriptError(
                 Problem.RESULT,
-                f"result: seat {outcome.bear_off_winner} bore off all checkers at roll"
-                f" {outcome.ended_at_roll}, but the result says {_seat_name(r.winner)}"
-                f" won by '{r.reason.value}'",
+                f"result: {happened} at roll {outcome.ended_at_roll}, but the result says"
+                f" {said} by '{r.reason.value}'",
                 path="result",
             )
         if r.multiplier != outcome.bear_off_multiplier:
@@ -593,10 +655,12 @@ def _replay(t: Transcript, played: _Played) -> int:
                 f" {outcome.bear_off_multiplier}",
                 path="result.multiplier",
             )
-    elif r.reason is ResultReason.BEAR_OFF:
+    elif r.reason in (ResultReason.BEAR_OFF, ResultReason.MOTHER, ResultReason.MOTHERS):
         raise TranscriptError(
             Problem.RESULT,
-            "result: 'bear_off' but nobody bore off all checkers in the replay",
+            f"result: '{r.reason.value}' but the replay reached no such ending"
+            if r.reason is not ResultReason.BEAR_OFF
+            else "result: 'bear_off' but nobody bore off all checkers in the replay",
             path="result.reason",
         )
     return outcome.plays

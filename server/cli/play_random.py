@@ -20,6 +20,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--both", action="store_true", help="create a match and play both seats")
     parser.add_argument("--mode", default="single_game", choices=["single_game", "match", "money"])
     parser.add_argument("--length", type=int, default=3, help="points to win (mode match)")
+    parser.add_argument(
+        "--variant",
+        default="backgammon",
+        help="what the match plays: backgammon, nackgammon, hypergammon, portes, plakoto, "
+        "fevga or tavli",
+    )
     parser.add_argument("--name", default="RandomBot")
     parser.add_argument("--seed", type=int, help="random seed (reproducible choices)")
     parser.add_argument("--think", type=float, default=0.5, help="most seconds to think per move")
@@ -42,7 +48,7 @@ async def _play(args: argparse.Namespace) -> int:
 
     base = args.server.rstrip("/")
     rng = random.Random(args.seed)
-    options = {"mode": args.mode, "name": args.name}
+    options = {"mode": args.mode, "name": args.name, "variant": args.variant}
     if args.mode == "match":
         options["length"] = args.length
     try:

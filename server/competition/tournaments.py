@@ -450,7 +450,10 @@ class Tournaments:
                 what = logs.fields(tournament=tid, effect=type(effect).__name__, error=repr(exc))
                 log.warning("tournament effect not carried out yet", extra=what)
         await self.store.carried_out(tid, done)
-        await self._index(tid, current.state, now, pending=len(done) < len(numbered))
+        # Pending counts the whole outbox, not only this transition's effects: a process that
+        # died after its commit left its effects there, and a transition that finishes the
+        # tournament must not take it out of the due index (and the live set) while they wait.
+        await self._index(tid, current.state, now, pending=await self.store.pending(tid) > 0)
 
     async def _effect(self, tid: str, current: Current, effect: Effect) -> None:
         if isinstance(effect, Pair):
@@ -558,8 +561,8 @@ class Tournaments:
     async def _index(
         self, tid: str, state: TournamentState, now: int, pending: bool = False
     ) -> None:
-        """The due index (``next_due``, or soon when effects wait) and the public lists. Other
-        processes' effects waiting in the outbox are theirs to index (and the reconcile's)."""
+        """The due index (``next_due``, or soon when effects wait in the outbox, this process's
+        or a dead one's) and the public lists."""
         due = machine.next_due(state)
         if pending:
             due = now + FX_LEASE_MS if due is None else min(due, now + FX_LEASE_MS)

@@ -34,6 +34,7 @@ from engine.match import Match, MatchStep
 from engine.position import Position
 from engine.position_id import encode as position_id
 from engine.results import ForfeitReason
+from engine.rules import Opening
 from protocol import events as pe
 from protocol.errors import ErrorCode
 from protocol.fairdice import (
@@ -269,18 +270,19 @@ class _Tx:
         elif isinstance(event, ev.GameScored):
             assert self.game_over is not None
             result = self.game_over.result
+            counted = result.counted
             self.emit(
                 pe.GameOver(
                     event.number,
                     event.winner,
                     event.points,
-                    result.counted.word,
+                    None if counted is None else counted.word,
                     result.reason.value,
                     event.score,
                 )
             )
         elif isinstance(event, ev.GameStarted):
-            self.emit(pe.GameStarted(event.number, event.crawford, event.score))
+            self.emit(pe.GameStarted(event.number, event.crawford, event.score, event.variant))
         elif isinstance(event, ev.MatchOver):
             self.emit(pe.MatchOver(event.winner, event.score, event.reason.value))
         # RolledOff and Rolled are announced with their reveals (pe.Dice) by the dice
@@ -395,7 +397,15 @@ def _commit(tx: _Tx, cmd: Commit) -> None:
     assert c0 is not None and c1 is not None
     tx.emit(pe.Committed(dice.game, c0, c1))
     tx.engine(lambda m: m.start_game())
-    tx.state = replace(tx.state, phase=Phase.ROLLOFF)
+    tx.state = replace(tx.state, phase=_opening_phase(tx.state.match))
+
+
+def _opening_phase(match: Match) -> Phase:
+    """What a game that just started waits for: its roll-off, or (a Greek game opened by the
+    previous game's winner) the opener's roll."""
+    game = match.game
+    assert game is not None
+    return Phase.ROLLOFF if game.phase is GamePhase.ROLLOFF else Phase.PLAY
 
 
 def _recommit(tx: _Tx, cmd: Recommit) -> None:
@@ -530,6 +540,14 @@ def _is_ahead(state: MatchState, game: int) -> bool:
     )
 
 
+def rolls_off_ahead(state: MatchState) -> bool:
+    """Whether the next game's roll-off is rolled ahead (correspondence): in the backgammon
+    family. A Greek game is opened by the previous game's winner, known only when that game
+    ends (a roll-off only after a draw, then rolled when that game starts, as game 1's), so
+    only its commitments are made ahead."""
+    return all(v.opening is Opening.ROLLOFF for v in state.match.options.variant.rotation)
+
+
 def _commit_ahead(tx: _Tx, cmd: Commit) -> None:
     ahead = tx.state.ahead or Dice(game=cmd.game)
     seat = cmd.seat
@@ -543,7 +561,7 @@ def _commit_ahead(tx: _Tx, cmd: Commit) -> None:
     ahead = replace(ahead, commitments=commitments, heads=_put(ahead.heads, seat, value))
     tx.state = replace(tx.state, ahead=ahead)
     tx.emit(pe.CommitReceived(cmd.game, seat))
-    if None not in commitments:
+    if None not in commitments and rolls_off_ahead(tx.state):
         tx.emit(pe.RolloffAhead(cmd.game, ahead.k))
 
 
@@ -556,6 +574,10 @@ def _deposit_ahead(tx: _Tx, cmd: Reveal) -> None:
     if ahead is None or None in ahead.commitments:
         raise Rejected(
             ErrorCode.WRONG_PHASE, f"both seats commit to game {cmd.game} before its roll-off"
+        )
+    if not rolls_off_ahead(tx.state):
+        raise Rejected(
+            ErrorCode.WRONG_PHASE, f"the opening of game {cmd.game} is not rolled ahead"
         )
     if ahead.rolled_off:
         raise Rejected(ErrorCode.WRONG_PHASE, f"the roll-off of game {cmd.game} is decided")
@@ -599,7 +621,7 @@ def _start_ahead(tx: _Tx, ahead: Dice) -> None:
     tx.state = replace(tx.state, dice=replace(ahead, held=()), ahead=None, phase=Phase.COMMIT)
     tx.emit(pe.Committed(ahead.game, c0, c1))
     tx.engine(lambda m: m.start_game())
-    tx.state = replace(tx.state, phase=Phase.ROLLOFF)
+    tx.state = replace(tx.state, phase=_opening_phase(tx.state.match))
     for roll in ahead.held:
         tx.emit(pe.Dice(ahead.game, roll.k, "rolloff", None, roll.reveal0, roll.reveal1,
                         roll.d0, roll.d1))  # fmt: skip

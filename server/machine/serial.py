@@ -18,6 +18,11 @@ Loading a dataclass accepts two forms:
 A field without a default that is missing in either form is refused. Refusals raise
 :class:`ValueError`.
 
+The rules a game or match plays (:class:`engine.rules.Variant`, :class:`engine.rules.Rules`:
+values holding functions) are stored by their name and loaded back through
+:func:`engine.variants.variant` and :func:`engine.variants.rules`; a name that is no variant
+is refused.
+
 >>> from engine.match import Match, MatchOptions
 >>> m, _ = Match.new(MatchOptions.match(5)).start_game()
 >>> load(Match, msgpack.unpackb(dumps(m))) == m
@@ -31,6 +36,9 @@ True
 Traceback (most recent call last):
 ...
 ValueError: Cube: unknown field 'colour' (stored by a newer version?)
+>>> o = MatchOptions.match(3, variant=variants.rules("tavli"))
+>>> dump(o)["variant"], load(MatchOptions, dump(o)) == o
+('tavli', True)
 """
 
 from __future__ import annotations
@@ -44,6 +52,9 @@ from collections.abc import Callable
 from typing import Any
 
 import msgpack
+
+from engine import variants
+from engine.rules import Rules, Variant
 
 
 def dump(value: Any) -> Any:
@@ -65,6 +76,8 @@ _DUMPERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def _dumper(kind: type) -> Callable[[Any], Any]:
+    if kind is Variant or kind is Rules:
+        return _name
     if dataclasses.is_dataclass(kind):
         names = _field_names(kind)
         scalars = _SCALARS
@@ -104,6 +117,10 @@ def _loader(kind: Any) -> Callable[[Any], Any]:
     """The function that rebuilds a ``kind`` from :func:`dump` output (built once per type)."""
     if kind is Any or kind is typing.Any:
         return _same
+    if kind is Variant:
+        return lambda data: _named(variants.variant, data)
+    if kind is Rules:
+        return lambda data: _named(variants.rules, data)
     origin = typing.get_origin(kind)
     if origin is types.UnionType or origin is typing.Union:
         options = [a for a in typing.get_args(kind) if a is not type(None)]
@@ -168,6 +185,17 @@ def _loader(kind: Any) -> Callable[[Any], Any]:
 
 def _same(data: Any) -> Any:
     return data
+
+
+def _name(value: Variant | Rules) -> str:
+    return value.name
+
+
+def _named(lookup: Callable[[str], Any], data: Any) -> Any:
+    try:
+        return lookup(data)
+    except variants.UnknownVariant as exc:
+        raise ValueError(str(exc)) from None
 
 
 _MISSING = object()

@@ -13,7 +13,6 @@ appears; commitments appear only once both are in).
 
 from __future__ import annotations
 
-from engine.position import Position
 from protocol import events as pe
 from protocol import state as ps
 from protocol.limits import DAY_MS
@@ -37,6 +36,7 @@ def settings(config: Config) -> pe.MatchCreated:
         options.beavers,
         config.days * DAY_MS if config.correspondence else config.clock_ms,
         config.reserve_ms,
+        options.variant.name,
     )
 
 
@@ -74,11 +74,13 @@ def _game_view(state: MatchState) -> ps.GameState | None:
     current = game is not None and match.game_number == dice.game
     if not current or game is None:
         # Between games (commitments for the next one): show its starting position.
-        start = Position.start().mover
+        variant = match.options.variant.game(max(dice.game, 1))
+        start = variant.start()
         return ps.GameState(
             dice.game, match.next_game_is_crawford(), decision, 0, None, dice.k - 1, None,
-            (start, start), ps.CubeState(1, None), None, None, _commitments(state),
-            dice.recommits, clock, _last_result(state), _heads(state),
+            (start.mover, start.opponent), ps.CubeState(1, None), None, None,
+            _commitments(state), dice.recommits, clock, _last_result(state), _heads(state),
+            variant.name,
         )  # fmt: skip
     cube = game.cube
     double = None
@@ -105,6 +107,8 @@ def _game_view(state: MatchState) -> ps.GameState | None:
         clock if not game.is_over else None,
         _last_result(state) if game.is_over else None,
         _heads(state),
+        game.variant.name,
+        game.pinned,
     )
 
 
@@ -124,11 +128,12 @@ def _last_result(state: MatchState) -> pe.GameOver | None:
     if game is None or game.result is None:
         return None
     r = game.result
+    counted = r.counted
     return pe.GameOver(
         state.match.game_number,
         r.winner,
-        max(1, r.points),
-        r.counted.word,
+        0 if r.is_draw else max(1, r.points),
+        None if counted is None else counted.word,
         r.reason.value,
         state.match.score,
     )

@@ -36,6 +36,7 @@ from protocol.limits import (
     MAX_BAD_FRAMES,
     PROTOCOL_VERSION,
     RESERVE_VERSION,
+    VARIANT_VERSION,
 )
 from protocol.versions import for_version
 from server.machine import commands as c
@@ -438,7 +439,10 @@ class Gateway:
                 f"a correspondence match needs protocol version {CORRESPONDENCE_VERSION}",
             )
             return False
-        if hello.proto < RESERVE_VERSION and (await self.matches.load(match_id)).config.reserve_ms:
+        config = None
+        if hello.proto < VARIANT_VERSION:
+            config = (await self.matches.load(match_id)).config
+        if config is not None and config.reserve_ms and hello.proto < RESERVE_VERSION:
             # A version-1 client knows no time reserve: its deadlines would be wrong (docs/
             # protocol.md, "Versions and deprecation"): refused before it takes a seat.
             await self._close(
@@ -446,6 +450,16 @@ class Gateway:
                 CloseCode.UNSUPPORTED_VERSION,
                 ErrorCode.UNSUPPORTED_VERSION,
                 f"a match with a time reserve needs protocol version {RESERVE_VERSION}",
+            )
+            return False
+        if config is not None and config.options.variant.name != "backgammon":
+            # A client older than version 5 knows backgammon only (docs/protocol.md,
+            # "Variants"): refused before it takes a seat.
+            await self._close(
+                conn,
+                CloseCode.UNSUPPORTED_VERSION,
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"a {config.options.variant.name} match needs protocol version {VARIANT_VERSION}",
             )
             return False
         if hello.proto < PROTOCOL_VERSION:

@@ -39,6 +39,8 @@ from engine.matfile import export as export_mat
 from engine.position_id import decode as decode_position
 from engine.record import GameRecord, MatchRecord
 from engine.results import EndReason, ForfeitReason, Result, ResultKind, result_kind
+from engine.rules import Opening
+from engine.variants import hypergammon, rules, variant
 from protocol import events as pe
 from protocol.codec import decode_from_server
 from protocol.fairdice import (
@@ -167,12 +169,23 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
     forfeit: pe.Forfeit | None = None
     cube = 1
     last_roll_k = 0
+    game_variant = "backgammon"
+    opener: int | None = None
+    previous_winner: int | None = None  # of the game before this one
     for e in log:
         d = e.data
         if isinstance(d, pe.Seated):
             names[d.seat] = d.name
+        if isinstance(d, pe.GameOver) and d.game < game_no:
+            previous_winner = d.winner
         if getattr(d, "game", None) != game_no:
             continue
+        if isinstance(d, pe.GameStarted):
+            # A Greek game after a won one is opened by its winner, without a roll-off
+            # (engine.match.Match.next_opener).
+            game_variant = d.variant
+            if game_no > 1 and variant(d.variant).opening is Opening.REROLL:
+                opener = previous_winner
         if isinstance(d, pe.CommitReceived):
             committed_at[d.seat] = (e.v, e.t)
         elif isinstance(d, pe.Committed):
@@ -221,7 +234,7 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
                 reason = _FORFEIT_REASON[forfeit.reason]
                 if forfeit.evidence is not None:
                     evidence = Evidence(last_roll_k + 1, forfeit.seat, forfeit.evidence)
-            multiplier = ResultKind.of_word(d.result).value
+            multiplier = 0 if d.result is None else ResultKind.of_word(d.result).value
             result = DiceResult(
                 d.winner, reason, multiplier, cube, multiplier * cube, e.v, e.t, evidence
             )
@@ -238,6 +251,8 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
         rolls=tuple(rolls),
         actions=tuple(actions),
         result=result,
+        variant=game_variant,
+        opener=opener,
     )
 
 
@@ -253,13 +268,22 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
     forfeit: pe.Forfeit | None = None
     after: str | None = None  # the position ID after the last play
     in_game = False
+    game_variant = "backgammon"
+    previous_winner: int | None = None
     for e in log:
         d = e.data
         if isinstance(d, pe.GameStarted):
             cube, after = 1, None
             in_game = True
-            with_cube = cube_in_play(options.mode, d.crawford)
-            out.append(ev.GameStarted(d.game, d.score, d.crawford, with_cube))
+            game_variant = d.variant
+            rules_of_game = variant(d.variant)
+            with_cube = cube_in_play(options.mode, d.crawford) and rules_of_game.cube
+            opener = None
+            if d.game > 1 and rules_of_game.opening is Opening.REROLL:
+                opener = previous_winner
+            out.append(
+                ev.GameStarted(d.game, d.score, d.crawford, with_cube, d.variant, opener)
+            )
             # A single game forfeited before it started (its creator never came, a seat
             # silent in the roll-off): the wire names the forfeit first, the engine starts
             # the game and then forfeits it.
@@ -302,20 +326,27 @@ def engine_events(log: list[Logged], options: MatchOptions) -> tuple[ev.Event, .
             if in_game:  # between games a forfeit loses the match, not a game
                 out.append(ev.Forfeited(d.seat, ForfeitReason(d.reason)))
         elif isinstance(d, pe.GameOver):
-            counted = ResultKind.of_word(d.result)
+            previous_winner = d.winner
             reason = EndReason(d.reason)
+            in_game = False
+            if d.winner is None or d.result is None:  # a drawn plakoto game
+                out.append(ev.GameOver(Result(None, None, cube, reason)))
+                out.append(ev.GameScored(d.game, None, 0, d.score))
+                continue
+            counted = ResultKind.of_word(d.result)
             why = ForfeitReason(forfeit.reason) if reason is EndReason.FORFEIT and forfeit else None
-            # The wire says what the game counted; under the Jacoby rule a gammon counts as a
-            # single: what happened is the resignation's level or the final position.
+            # The wire says what the game counted; under the Jacoby rule (money, backgammon
+            # family) a gammon counts as a single: what happened is the resignation's level or
+            # the final position.
             kind = counted
             if reason is EndReason.RESIGN:
                 kind = pending_level
-            elif reason is EndReason.BEAR_OFF and after is not None:
-                final = decode_position(after)  # the winner's last play: the winner moved
+            elif reason is EndReason.BEAR_OFF and after is not None and options.jacoby:
+                decode = hypergammon.decode if game_variant == "hypergammon" else decode_position
+                final = decode(after)  # the winner's last play: the winner moved
                 kind = result_kind(final.opponent, final.mover)
             result = Result(d.winner, kind, cube, reason, why, jacoby=kind is not counted)
             out.append(ev.GameOver(result))
-            in_game = False
             previous = out_score(out)
             points = d.score[d.winner] - previous[d.winner]
             out.append(ev.GameScored(d.game, d.winner, points, d.score))
@@ -348,11 +379,12 @@ def out_score(events: list[ev.Event]) -> tuple[int, int]:
 def options_of(log: list[Logged]) -> MatchOptions:
     created = log[0].data
     assert isinstance(created, pe.MatchCreated)
+    played = rules(created.variant)
     if created.mode == "match":
-        return MatchOptions.match(created.length or 1)
+        return MatchOptions.match(created.length or 1, played)
     if created.mode == "money":
-        return MatchOptions.money(jacoby=created.jacoby, beavers=created.beavers)
-    return MatchOptions.single_game()
+        return MatchOptions.money(jacoby=created.jacoby, beavers=created.beavers, variant=played)
+    return MatchOptions.single_game(played)
 
 
 def match_record(log: list[Logged]) -> MatchRecord:

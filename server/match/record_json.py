@@ -10,10 +10,10 @@ from typing import Any
 from analysis.game import GameInput
 from analysis.trainer import board_ids
 from engine.match import Mode
-from engine.position import Position
 from engine.position_id import encode
 from engine.record import MatchRecord
 from engine.turns import game_turns
+from engine.variants import variant
 from server.match.history import find_game
 
 
@@ -23,9 +23,12 @@ def record_body(record: MatchRecord, game_no: int, ident: str, v: int) -> dict[s
     game = find_game(record, game_no)
     options = record.options
     given = GameInput.of(record, game)
+    rules = variant(game.variant)
     turns = []
-    for t in game_turns(game):
-        ids = board_ids(t, length=given.length, score=given.score, crawford=given.crawford)
+    for t in game_turns(game, rules):
+        ids = None
+        if game.variant == "backgammon":  # gnubg's IDs name backgammon positions only
+            ids = board_ids(t, length=given.length, score=given.score, crawford=given.crawford)
         turns.append({
             "seat": t.seat,
             "action": t.action.value,
@@ -37,13 +40,15 @@ def record_body(record: MatchRecord, game_no: int, ident: str, v: int) -> dict[s
             "owner": t.owner_after,
             "board": {"position_id": ids[0], "match_id": ids[1]} if ids else None,
         })
+        if rules.name == "plakoto":  # the pins, which no Position ID holds: [mover, opponent]
+            turns[-1]["pinned"] = list(rules.pins(t.after))
     result = None
     if game.result is not None:
         r = game.result
         result = {
             "winner": r.winner,
             "points": game.points if game.points is not None else r.points,
-            "result": r.counted.word,  # what the game counted, as game_over says
+            "result": None if r.counted is None else r.counted.word,  # as game_over says
             "reason": r.reason.value,
             "score": list(game.final_score) if game.final_score else None,
         }
@@ -57,7 +62,8 @@ def record_body(record: MatchRecord, game_no: int, ident: str, v: int) -> dict[s
         "length": options.length if options.mode is Mode.MATCH else None,
         "score": list(game.score),
         "crawford": game.crawford,
-        "start": encode(Position.start()),
+        "variant": game.variant,
+        "start": encode(rules.start()),
         "turns": turns,
         "result": result,
     }

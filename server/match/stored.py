@@ -22,6 +22,7 @@ def summary(state: MatchState) -> dict[str, object]:
         "id": state.match_id,
         "mode": options.mode.value,
         "length": options.length,
+        "variant": options.variant.name,
         "clock": state.config.clock_ms // 1000,
         "reserve": state.config.reserve_ms // 1000,
         "names": list(state.names),

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from protocol.http_errors import ApiErrorCode, HttpCode, status_of
 from server.ops.addresses import address_key as address_unit
 from server.players.accounts_store import AccountsStore, account_key, address_key, fails_key
-from server.players.ratings import START_RATING
+from server.players.ratings import START_RATING, variant_standings
 
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 """What a username is: the WHOLE string must match (:func:`is_username`)."""
@@ -78,6 +78,9 @@ class Account:
     matches: int
     bot: bool = False
     """A bot account: an outside engine, rated in the bots' pool (docs/accounts.md)."""
+    variants: tuple[tuple[str, float, int], ...] = ()
+    """Its rating and experience in each other variant it played rated (backgammon's are
+    ``rating`` and ``experience``), by variant name."""
 
     @classmethod
     def of(cls, row: dict[str, str]) -> Account:
@@ -89,6 +92,7 @@ class Account:
             int(row.get("exp", 0)),
             int(row.get("matches", 0)),
             row.get("bot") == "1",
+            tuple((v, s.rating, s.experience) for v, s in variant_standings(row).items()),
         )
 
     @property
@@ -103,6 +107,14 @@ class Account:
             "experience": self.experience,
             "matches": self.matches,
             "bot": self.bot,
+        }
+
+    def variant_ratings(self) -> dict[str, dict[str, object]]:
+        """Its rating and experience in each variant it played rated but backgammon (whose
+        are :attr:`rating` and :attr:`experience`), by name (the profile's ``variants``)."""
+        return {
+            name: {"rating": round(rating, 2), "experience": experience}
+            for name, rating, experience in self.variants
         }
 
 

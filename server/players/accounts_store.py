@@ -8,7 +8,9 @@ to record, the per-address login throttle) are separate single-key commands.
     fg:{u:<name>}:acct         hash: id, name (as typed at sign-up), pw (scrypt record),
                                created, rating, exp, matches, wins, rated_humans (rated
                                matches against human accounts), bot ('1': a bot account,
-                               docs/accounts.md "Bot accounts"; absent otherwise)
+                               docs/accounts.md "Bot accounts"; absent otherwise),
+                               rating:<variant>, exp:<variant> (each other variant's own
+                               rating, from its first rated match: ratings.fields)
     fg:{u:<name>}:s:<sha256>   string: the account id; one per session, expiring
     fg:{u:<name>}:sessions     set: the <sha256> of each session (for logout everywhere)
     fg:{u:<name>}:fails        counter: failed logins in the current window (expiring)
@@ -54,6 +56,8 @@ from collections.abc import Sequence
 
 import msgpack
 import redis.asyncio as aioredis
+
+from server.players.ratings import START_RATING, fields
 
 LEADERS = "fg:idx:leaders"
 BOT_LEADERS = "fg:idx:leaders:bots"
@@ -177,7 +181,9 @@ return n
 
 # KEYS: acct, done, hist, pub, chart, rpending. ARGV: match id, account id, rated (0/1), rating
 # change, experience gain, won (0/1), history record, public (0/1), time ms, human pool (0/1:
-# a rated match between human accounts, counted in rated_humans).
+# a rated match between human accounts, counted in rated_humans), the rating and experience
+# fields of the match's variant (backgammon's: rating, exp) and the start rating (a variant's
+# first rated match), chart (0/1: the rating chart is backgammon's).
 # Records one finished match for one account, once: returns the rating after it, or -1 when
 # the account is gone (deleted, or deleted and signed up again: another id), or the rating
 # unchanged when the match was recorded already. The match is no longer pending either way.
@@ -186,13 +192,17 @@ redis.call('SREM', KEYS[6], ARGV[1])
 if redis.call('HGET', KEYS[1], 'id') ~= ARGV[2] then
   return '-1'
 end
+local rf, ef = ARGV[11], ARGV[12]
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
-  return redis.call('HGET', KEYS[1], 'rating')
+  return redis.call('HGET', KEYS[1], rf) or ARGV[13]
 end
-local rating = redis.call('HGET', KEYS[1], 'rating')
+local rating = redis.call('HGET', KEYS[1], rf) or ARGV[13]
 if ARGV[3] == '1' then
-  rating = redis.call('HINCRBYFLOAT', KEYS[1], 'rating', ARGV[4])
-  redis.call('HINCRBY', KEYS[1], 'exp', ARGV[5])
+  if redis.call('HEXISTS', KEYS[1], rf) == 0 then
+    redis.call('HSET', KEYS[1], rf, ARGV[13])
+  end
+  rating = redis.call('HINCRBYFLOAT', KEYS[1], rf, ARGV[4])
+  redis.call('HINCRBY', KEYS[1], ef, ARGV[5])
   if ARGV[10] == '1' then
     redis.call('HINCRBY', KEYS[1], 'rated_humans', 1)
   end
@@ -200,7 +210,9 @@ if ARGV[3] == '1' then
   if ARGV[8] ~= '1' then
     label = ''
   end
-  redis.call('RPUSH', KEYS[5], cmsgpack.pack({tonumber(ARGV[9]), tonumber(rating), label}))
+  if ARGV[14] == '1' then
+    redis.call('RPUSH', KEYS[5], cmsgpack.pack({tonumber(ARGV[9]), tonumber(rating), label}))
+  end
 end
 redis.call('HINCRBY', KEYS[1], 'matches', 1)
 redis.call('HINCRBY', KEYS[1], 'wins', tonumber(ARGV[6]))
@@ -396,9 +408,11 @@ class AccountsStore:
         public: bool,
         now: int,
         humans: bool = False,
+        variant: str = "backgammon",
     ) -> float | None:
         """Record a finished match for one account, once (see ``_RECORD``): the rating after
-        it, or None when the account is gone."""
+        it (in the match's ``variant``: its own rating, :func:`server.players.ratings.fields`),
+        or None when the account is gone."""
         keys = [
             account_key(name),
             done_key(name),
@@ -407,8 +421,10 @@ class AccountsStore:
             chart_key(name),
             pending_key(name),
         ]
+        rating, exp = fields(variant)
         args = [match_id, account_id, int(rated), repr(delta), experience, int(won), record,
-                int(public), now, int(humans)]  # fmt: skip
+                int(public), now, int(humans), rating, exp, repr(START_RATING),
+                int(variant == "backgammon")]  # fmt: skip
         out = float(await self._record(keys=keys, args=args))
         return None if out < 0 else out
 

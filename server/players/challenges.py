@@ -108,6 +108,7 @@ class Challenges:
                 rows.append({"match": match_id, "from": summary["names"][0], "to": c.receiver,
                              "bot": bot == b"1",
                              "mode": summary["mode"], "length": summary["length"],
+                             "variant": summary.get("variant", "backgammon"),
                              "days": summary.get("days", 0), "clock": summary["clock"],
                              "created": summary["created"]})  # fmt: skip
             if stale:

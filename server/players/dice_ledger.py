@@ -48,6 +48,7 @@ import msgpack
 
 from analysis.dice_audit import Tally, player_rolls, tables, tally
 from engine.turns import game_turns
+from engine.variants import variant
 from server.machine.state import MatchState
 from server.match.bus import MatchFinished, MatchFinishing
 from server.match.history import Logged, match_record
@@ -129,12 +130,22 @@ return 0
 """
 
 
+BACKGAMMON_MOVES = ("backgammon", "nackgammon", "hypergammon", "portes")
+"""The variants played by backgammon's move rules (hitting, the bar): the audit's entering and
+hitting chances are backgammon's, so only their games are counted (plakoto pins instead of
+hitting, fevga does neither: their rolls are left out)."""
+
+
 def seat_tallies(entries: list[Logged]) -> tuple[Tally, Tally, int]:
     """The tally of each seat's rolls in a match's log (its finished games, the opening roll
     of each aside), and how many games finished. Pure, and CPU-bound (the chances to hit): run
     it off the event loop."""
     record = match_record(entries)
-    games = [game_turns(game) for game in record.games if game.result is not None]
+    games = [
+        game_turns(game, variant(game.variant))
+        for game in record.games
+        if game.result is not None and game.variant in BACKGAMMON_MOVES
+    ]
     return tally(player_rolls(games, 0)), tally(player_rolls(games, 1)), len(games)
 
 

@@ -25,6 +25,41 @@ START_RATING = 1500.0
 START_EXPERIENCE = 0
 
 
+def fields(variant: str) -> tuple[str, str]:
+    """The account's fields (rating, experience) of a variant's rating: backgammon's are
+    ``rating`` and ``exp``, as they always were; every other variant (a Tavli match included)
+    has its own, ``rating:<variant>`` and ``exp:<variant>``, from :data:`START_RATING`.
+
+    >>> fields("backgammon"), fields("tavli")
+    (('rating', 'exp'), ('rating:tavli', 'exp:tavli'))
+    """
+    if variant == "backgammon":
+        return ("rating", "exp")
+    return (f"rating:{variant}", f"exp:{variant}")
+
+
+def standing(row: dict[str, str], variant: str) -> Standing:
+    """An account's standing (its stored row) in ``variant``'s rating.
+
+    >>> standing({"rating": "1612.5", "exp": "7"}, "backgammon")
+    Standing(rating=1612.5, experience=7)
+    >>> standing({"rating": "1612.5", "exp": "7"}, "plakoto")
+    Standing(rating=1500.0, experience=0)
+    """
+    rating, exp = fields(variant)
+    return Standing(float(row.get(rating, START_RATING)), int(row.get(exp, START_EXPERIENCE)))
+
+
+def variant_standings(row: dict[str, str]) -> dict[str, Standing]:
+    """The standings of an account in the variants it played rated, but backgammon's (the
+    account's ``rating`` and ``experience``), by variant name."""
+    out = {}
+    for key in row:
+        if key.startswith("exp:"):
+            out[key[4:]] = standing(row, key[4:])
+    return dict(sorted(out.items()))
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """A player's rating and experience (the sum of the lengths of their rated matches)."""

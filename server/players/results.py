@@ -65,7 +65,7 @@ from server.match.store import seats_key
 from server.ops import faults, logs
 from server.players.accounts_store import RESULTS_DUE, AccountsStore
 from server.players.farming import WINDOW_MS, Facts, Rules, assess
-from server.players.ratings import Standing, rate
+from server.players.ratings import rate, standing
 from server.players.top import TopBoards
 
 log = logs.get("results")
@@ -221,6 +221,8 @@ class Results:
             await self.store.unpend(key, state.match_id)  # abandoned early: nobody's
             return
         record = self._entry(state, result, seat)
+        variant = result.get("variant", "backgammon")  # (results stored before the variants)
+        bots = bool(result.get("bots"))
         after = await self.store.record(
             key,
             state.match_id,
@@ -232,11 +234,16 @@ class Results:
             msgpack.packb(record, use_bin_type=True),
             not state.config.private,
             result["at"],
+            # A rated match in the humans' pool is one against a human: it is what keeps an
+            # account from becoming a bot (accounts_store's rated_humans).
+            humans=not bots,
+            variant=variant,
         )
-        bots = bool(result.get("bots"))
-        if after is not None and result["rated"]:
+        # The leaderboards and the Top Gamer boards rank backgammon's rating.
+        backgammon = variant == "backgammon"
+        if after is not None and result["rated"] and backgammon:
             await self.store.lead(key, after, bot=bots)
-        if result["rated"] and self.top is not None and not bots:
+        if result["rated"] and self.top is not None and not bots and backgammon:
             wall = result.get("wall") or _wall()  # results stored before "wall": now
             await self.top.rated(state.match_id, key, result["deltas"][seat], wall)
 
@@ -262,6 +269,7 @@ class Results:
     async def _result(self, state: MatchState, r0: Any, r1: Any, rated: bool) -> bytes:
         options = state.config.options
         winner = state.match.winner
+        variant = options.variant.name  # each variant has its own rating (ratings.fields)
         deltas = [0.0, 0.0]
         bots = False
         verdict = None
@@ -288,10 +296,10 @@ class Results:
             else:
                 rated = False  # an account was deleted meanwhile, or a bot met a human
             if rated:
-                a = Standing(float(row0["rating"]), int(row0["exp"]))
-                b = Standing(float(row1["rating"]), int(row1["exp"]))
+                a, b = standing(row0, variant), standing(row1, variant)
                 deltas = list(rate(a, b, winner, options.length).deltas)
         out = {
+            "variant": variant,
             "rated": rated,
             "deltas": deltas,
             "exp": options.length if rated else 0,
@@ -328,6 +336,7 @@ class Results:
             "opponent_account": result["accounts"][other] is not None,
             "mode": state.config.options.mode.value,
             "length": state.config.options.length,
+            "variant": state.config.options.variant.name,
             "score": [score[seat], score[other]],
             "won": None if result["winner"] is None else result["winner"] == seat,
             "rated": result["rated"],

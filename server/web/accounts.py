@@ -147,6 +147,7 @@ async def profile(request: Request) -> Response:
     return JSONResponse(
         {
             **account.public(),
+            "variants": account.variant_ratings(),
             "wins": int(row.get("wins", 0)),
             "created": int(row["created"]),
             "chart": chart,

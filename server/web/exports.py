@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from protocol import events as pe
 from protocol.errors import ErrorCode
 from server.match.history import Uncommitted, mat_text, transcript, transcripts
 from server.web.common import error, log_or_error
@@ -70,6 +71,11 @@ async def match_mat(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     match_id, log = got
+    created = log[0].data if log else None
+    if isinstance(created, pe.MatchCreated) and created.variant != "backgammon":
+        # gnubg's format holds backgammon games (its importer would misread any other).
+        why = f"a {created.variant} match has no .mat export: the format is backgammon's"
+        return error(ErrorCode.NOT_FOUND, why, 404)
     return PlainTextResponse(
         mat_text(log),
         headers={"Content-Disposition": f'attachment; filename="fairgammon-{match_id[:8]}.mat"'},

@@ -49,6 +49,7 @@ def row(game: dict[str, Any], base: str, now: int) -> dict[str, Any]:
         "opponent": names[1 - seat],
         "mode": s["mode"],
         "length": s["length"],
+        "variant": s.get("variant", "backgammon"),
         "score": [s["score"][seat], s["score"][1 - seat]],
         "days": s.get("days", 0),
         "clock": s["clock"],

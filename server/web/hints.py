@@ -28,8 +28,10 @@ One search per decision: the answer depends only on the match state, so each pro
 last answers by (match, seat, version) and asks the nets once however often a player asks
 (concurrent asks wait for the same search); at most ``SEARCHES`` searches run at once.
 
-Errors: ``hints_unavailable`` (403) in a match between people; ``forbidden`` (403) for a token
-that holds no seat; ``no_decision`` (409) when the seat owes no move or cube decision now.
+Errors: ``hints_unavailable`` (403) in a match between people, and in a game of plakoto or
+fevga (the nets know backgammon's moves only: the computer plays those by a heuristic);
+``forbidden`` (403) for a token that holds no seat; ``no_decision`` (409) when the seat owes
+no move or cube decision now.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from bots.catalog import STYLES, Level
+from bots.heuristic import SCORES
 from brain.context import context_for
 from engine.match import cube_is_dead
 from engine.notation import play_text
@@ -60,6 +63,8 @@ HINT_PLY = STYLES[Level.EXPERT].ply
 SEARCHES = 2
 """Hint searches running at once in one process (each keeps a core busy)."""
 HINT: Fields = {"token": STRING}
+NO_NETS = frozenset(SCORES)
+"""The variants the computer plays by a heuristic (plakoto, fevga): no hints there."""
 
 
 class Answers:
@@ -153,6 +158,11 @@ async def hint(request: Request, body: dict[str, Any]) -> JSONResponse:
     seat = seat_of(await matches.store.seat_hashes(match_id) or (None, None), token)
     if seat is None:
         raise BadRequest(ErrorCode.FORBIDDEN, "that token holds no seat of this match", 403)
+    game = state.match.game
+    if game is not None and game.variant.name in NO_NETS:
+        raise BadRequest(ErrorCode.HINTS_UNAVAILABLE,
+                         f"no hints in {game.variant.name}: the nets know backgammon's moves "
+                         "only", 403)
     key = (match_id, seat, state.version)
     return JSONResponse(await _answers.get(key, lambda: _search(state, seat)))
 

@@ -41,6 +41,7 @@ from starlette.routing import Route
 
 from engine.errors import GameError
 from engine.match import MatchOptions, Mode
+from engine.variants import NAMES, UnknownVariant, rules
 from protocol import limits as L
 from protocol.errors import ErrorCode
 from protocol.fields import TOKEN
@@ -97,6 +98,7 @@ CREATE: Fields = {
     "rated": BOOLEAN,
     "bot": STRING_OR_NULL,
     "days": INTEGER,
+    "variant": STRING,
 }
 JOIN: Fields = {"name": STRING_OR_NULL, "invite": STRING_OR_NULL, "rematch_token": STRING_OR_NULL}
 REMATCH: Fields = {"token": STRING}
@@ -113,17 +115,24 @@ def parse_options(body: dict[str, Any], default_clock: int) -> Terms:
     clock = body.get("clock", default_clock)
     reserve = body.get("reserve", 0)
     flags = {k: body.get(k, False) for k in ("jacoby", "beavers", "private")}
+    try:
+        played = rules(body.get("variant", "backgammon"))
+    except UnknownVariant:
+        known = ", ".join(NAMES)
+        raise BadRequest(ErrorCode.BAD_FIELD, f"variant is one of {known}") from None
     if not 5 <= clock <= 600:
         raise BadRequest(ErrorCode.BAD_FIELD, "clock must be 5..600 seconds")
     if not 0 <= reserve <= MAX_RESERVE:
         raise BadRequest(ErrorCode.BAD_FIELD, f"reserve must be 0..{MAX_RESERVE} seconds")
     try:
         if mode == Mode.MATCH:
-            options = MatchOptions.match(length)
+            options = MatchOptions.match(length, played)
         elif mode == Mode.MONEY:
-            options = MatchOptions.money(jacoby=flags["jacoby"], beavers=flags["beavers"])
+            options = MatchOptions.money(
+                jacoby=flags["jacoby"], beavers=flags["beavers"], variant=played
+            )
         elif mode == Mode.SINGLE_GAME:
-            options = MatchOptions.single_game()
+            options = MatchOptions.single_game(played)
         else:
             raise BadRequest(ErrorCode.BAD_FIELD, "mode is single_game, match or money")
     except GameError as exc:
@@ -162,8 +171,8 @@ async def create_match(request: Request, body: dict[str, Any]) -> JSONResponse:
     settings = request.app.state.services.settings
     terms = parse_options(body, settings.clock_seconds)
     try:
-        bot = botmatch.parse_level(body)
-    except ValueError as exc:
+        bot = botmatch.parse_level(body, terms.options.variant.name)
+    except ValueError as exc:  # not a level, or one the computer does not play in the variant
         raise BadRequest(ErrorCode.BAD_FIELD, str(exc)) from None
     account = await players.signed_in(request)
     rated = players.rated_choice(body, terms.options, account)
@@ -340,7 +349,8 @@ async def list_matches(request: Request) -> JSONResponse:
             if summary is not None and _belongs(summary, status):
                 if limits.listable(summary, now):  # else expiring: the sweeper ends it
                     label = {"bot": bot.decode() if bot else None, "rated": rated == b"1"}
-                    listed.append({**summary, **label})
+                    # (a summary stored before the variants names none: backgammon)
+                    listed.append({"variant": "backgammon", **summary, **label})
                     seats += refs([a0, a1])
             else:
                 stale.append(match_id)

@@ -83,6 +83,10 @@ async def game_analysis(request: Request) -> Response:
         return error(ErrorCode.RETRY_LATER, "storage unavailable", 503)
     if status.get("status") == "failed":
         return error(HttpCode.ANALYSIS_FAILED, status.get("message", ""))
+    if status.get("status") == "unavailable":  # a variant without analysis (docs/analysis.md)
+        return JSONResponse({"status": "unavailable", "reason": status.get("reason"),
+                             "variant": status.get("variant"), "message": status.get("message"),
+                             "players": [], "turns": []})
     return JSONResponse({"status": "pending", "level": "1-ply",
                          "progress": status.get("progress"), "players": [], "turns": []},
                         headers={"Cache-Control": "no-cache"})

@@ -104,7 +104,8 @@ async def skill(request: Request) -> JSONResponse:
             luck_adjusted += player.get("luck_adjusted") or 0.0
         per_match.append(games)
         matches.append({"match": match_id, "at": entry.get("at"), "games": len(games),
-                        "luck_adjusted": round(luck_adjusted, 3)})
+                        "luck_adjusted": round(luck_adjusted, 3),
+                        "variant": entry.get("variant", "backgammon")})
     figures = series(per_match)
     for row, (pr, rolling) in zip(matches, figures, strict=True):
         row["pr"], row["rolling"] = pr, rolling

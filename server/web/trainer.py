@@ -44,7 +44,6 @@ from starlette.routing import Route
 from analysis.game import GameInput
 from analysis.trainer import Progress, Puzzle, answer, due, puzzles_of
 from engine.importer import MatchFileError, read_match
-from engine.turns import game_turns
 from protocol.errors import ErrorCode
 from protocol.http_errors import HttpCode
 from server.match.history import find_game, match_record, read_log
@@ -89,7 +88,7 @@ async def _account(request: Request) -> Account:
 def _game_puzzles(source: str, record: Any, n: int, report: dict, seat: int) -> list[Puzzle]:
     game = record.games[n - 1]
     given = GameInput.of(record, game)
-    return puzzles_of(f"{source}/{n}", game_turns(game), report, seat, length=given.length,
+    return puzzles_of(f"{source}/{n}", given.turns, report, seat, length=given.length,
                       score=given.score, crawford=given.crawford)
 
 

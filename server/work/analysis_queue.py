@@ -12,7 +12,9 @@
   deeper pass, which takes them over instead of computing them again and deletes the key;
 * ``fg:{m:<id>}:analysis:<n>:status`` — string: ``{"status": "pending", "progress": [done,
   total] | null}`` while queued or running; ``{"status": "done"}`` after; ``{"status":
-  "failed", "message": ...}`` when the game cannot be analysed.
+  "failed", "message": ...}`` when the game cannot be analysed; ``{"status": "unavailable",
+  "reason": "variant", "variant": ..., "message": ...}`` for a game of a variant the
+  analysis does not cover (:class:`analysis.game.NotAnalysed`).
 
 Enqueueing sets the status key only when it does not exist yet (``SET NX``), so a game is queued
 once however many times it is asked for. The leases are those of :mod:`work` (the same protocol
@@ -50,6 +52,12 @@ def basis_key(match_id: str, game: int) -> str:
 
 def status_key(match_id: str, game: int) -> str:
     return f"fg:{{m:{match_id}}}:analysis:{game}:status"
+
+
+def unavailable(exc: Exception) -> str:
+    """The status of a game that is not analysed (:class:`analysis.game.NotAnalysed`)."""
+    return json.dumps({"status": "unavailable", "reason": getattr(exc, "reason", None),
+                       "variant": getattr(exc, "variant", None), "message": str(exc)})
 
 
 def pending(progress: tuple[int, int] | None = None) -> str:

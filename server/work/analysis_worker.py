@@ -36,7 +36,7 @@ import redis.asyncio as aioredis
 
 from analysis.core import Basis, GameReport, analyse
 from analysis.equity import DeepEvaluator, Evaluator
-from analysis.game import GameInput
+from analysis.game import GameInput, NotAnalysed, check_analysed
 from analysis.report import to_json
 from server.machine import serial
 from server.match.history import find_game, match_record, read_log
@@ -121,6 +121,8 @@ class AnalysisWorker:
         started = time.perf_counter()
         try:
             report = await self.report(match_id, game_no)
+        except NotAnalysed as exc:  # a variant the nets do not know: said so, for good
+            await self.redis.set(queue.status_key(match_id, game_no), queue.unavailable(exc))
         except Unanalysable as exc:
             await self.redis.set(queue.status_key(match_id, game_no),
                                  json.dumps({"status": "failed", "message": str(exc)}))
@@ -212,6 +214,7 @@ class AnalysisWorker:
             raise Unanalysable(f"no game {game_no}") from None
         if not game.is_over:
             raise Unanalysable(f"game {game_no} is not finished")
+        check_analysed(game)  # NotAnalysed: a variant the nets do not know
         return GameInput.of(record, game)
 
     async def report(self, match_id: str, game_no: int, evaluator: Evaluator | None = None,

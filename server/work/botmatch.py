@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from bots import queue
-from bots.catalog import NAMES, Level
+from bots.catalog import NAMES, Level, check_level
 from protocol.errors import ErrorCode
 from server.machine.commands import Join
 from server.match.service import Created, MatchService
@@ -32,16 +32,29 @@ class NoBots(Exception):
     code = ErrorCode.NO_BOTS
 
 
-def parse_level(body: dict[str, Any]) -> Level | None:
-    """The ``bot`` field of a create request (None: a match between people).
+def parse_level(body: dict[str, Any], variant: str = "backgammon") -> Level | None:
+    """The ``bot`` field of a create request for a match of ``variant`` (None: a match
+    between people).
 
-    Raises ``ValueError`` for anything but a level name."""
+    Raises ``ValueError`` for anything but a level name, and
+    :class:`~bots.catalog.NoSuchLevel` (a ``ValueError``) for a level the computer does not
+    play in ``variant`` (:data:`bots.catalog.VARIANT_LEVELS`).
+
+    >>> parse_level({"bot": "hard"}, "nackgammon"), parse_level({}, "fevga")
+    (<Level.HARD: 'hard'>, None)
+    >>> parse_level({"bot": "hard"}, "fevga")
+    Traceback (most recent call last):
+    ...
+    bots.catalog.NoSuchLevel: the computer plays fevga at easy only
+    """
     raw = body.get("bot")
     if raw is None:
         return None
     if not isinstance(raw, str) or raw not in Level.__members__.values():
         raise ValueError("bot is easy, normal, hard or expert")
-    return Level(raw)
+    level = Level(raw)
+    check_level(variant, level)
+    return level
 
 
 async def ensure_workers(service: MatchService) -> None:

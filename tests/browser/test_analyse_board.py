@@ -98,12 +98,13 @@ async def test_analysis_board(net: NetPages, server) -> None:
     await page.locator(".ro-cancel").click()
     await page.wait_for_function("window.fairgammon.analyse.rollout().status === 'cancelled'")
     assert "Cancelled" in await page.locator(".an-rollout .ro-status").inner_text()
-    # A bad Position ID: refused with its code.
+    # A bad Position ID: refused in words keyed by its code (translated), not the code.
     net.tolerate_network_errors = True
     await page.locator(".an-pid").fill("not an id")
     await page.locator(".an-go").click()
     await page.locator(".an-status.error").wait_for()
-    assert "bad_position_id" in await page.locator(".an-status").inner_text()
+    refused = await page.locator(".an-status").inner_text()
+    assert "That is not a Position ID." in refused and "bad_position_id" not in refused, refused
     net.tolerate_network_errors = False
     # The editor: a checker off the 6-point and back; the Position ID follows.
     await page.locator(".an-editor summary").click()

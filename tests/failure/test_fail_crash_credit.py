@@ -62,7 +62,17 @@ class V3Spectator(MatchClient):
         obj = msgpack.unpackb(frame, raw=False)
         assert obj.get("k") != "clock_credit", "a version-3 client was sent clock_credit"
         self.snapshots += obj["t"] == "snapshot"
-        return codec.decode_from_server(frame)
+        # Version 3 has no variant fields (version 5's): a current reader gets their defaults.
+        if obj.get("k") in ("match_created", "game_started"):
+            assert "variant" not in obj["p"]
+            obj["p"]["variant"] = "backgammon"
+        elif obj["t"] == "snapshot":
+            state = obj["p"]["state"]
+            assert "variant" not in state["settings"]
+            state["settings"]["variant"] = "backgammon"
+            if state.get("game") is not None:
+                state["game"].update(variant="backgammon", pinned=[0, 0])
+        return codec.decode_from_server(msgpack.packb(obj, use_bin_type=True))
 
 
 GRACE_MS = 1000

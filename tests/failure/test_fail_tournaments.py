@@ -28,6 +28,7 @@ import msgpack
 import redis.asyncio as aioredis
 
 from harness.failure_kit import stack_fixture
+from harness.srv_support import move_clock
 from harness.tournament_players import Player, play_tournament, sign_up_all
 from server.competition.effects import match_id
 from server.competition.state import Pairing
@@ -86,17 +87,27 @@ async def test_two_tournaments_finish_exactly_once_through_two_crashes(stack):
     assert await stack.exited(b) == CRASHED
     b = await stack.restart(b, **at_final)
 
-    playing = asyncio.gather(
-        *(
-            play_tournament(p, tids[p.name[:2]], seed=i, quit_rate=QUIT_RATE)
-            for i, p in enumerate(players)
+    def play(group: list[Player]) -> asyncio.Future:
+        return asyncio.gather(
+            *(
+                play_tournament(p, tids[p.name[:2]], seed=players.index(p), quit_rate=QUIT_RATE)
+                for p in group
+            )
         )
-    )
+
+    rounds, arena = play(ko + sw), play(ar)
     # The final's end kills whichever process stores it; the other one carries on.
     dead = await asyncio.wait_for(died(a, b), 240)
     assert dead.process is not None and dead.process.returncode == CRASHED
-    await stack.restart(dead)
-    await asyncio.wait_for(playing, 240)
+    revived = await stack.restart(dead)
+    await asyncio.wait_for(rounds, 240)
+    # The knockout and the Swiss are over in seconds; the arena lasts its minute of server
+    # time: the test moves the server clock on, a little at a time (each step well inside a
+    # decision's 20 s), rather than wait a minute.
+    while not arena.done():
+        await move_clock(revived, stack.redis.url, 3)
+        await asyncio.sleep(0.2)
+    await asyncio.wait_for(arena, 240)
 
     redis = aioredis.from_url(stack.redis.url)
     try:

@@ -4,7 +4,6 @@ login throttle, equal answers for unknown names, the Origin check, and rated-mat
 from __future__ import annotations
 
 import asyncio
-import statistics
 import time
 
 import pytest
@@ -116,14 +115,16 @@ async def test_unknown_name_and_wrong_password_answer_the_same_in_the_same_time(
     browser = Browser(server.base, origin=server.base)
     timings: dict[str, list[float]] = {"unknown": [], "wrong": []}
     answers = set()
-    for _ in range(3):
+    for _ in range(FAILURES - 1):  # one short of the account's lock-out
         for kind, name in (("unknown", "nobody_here"), ("wrong", "dave")):
             started = time.perf_counter()
             reply = await browser.login(name, "not the password")
             timings[kind].append(time.perf_counter() - started)
             answers.add((reply.status, tuple(sorted(reply.body.items()))))
     assert answers == {(401, (("error", "bad_login"), ("message", "wrong username or password")))}
-    unknown, wrong = statistics.median(timings["unknown"]), statistics.median(timings["wrong"])
+    # The fastest of four interleaved tries: load on a shared machine only ever adds time, so the
+    # minimum is the cost of the work itself (a median of three failed under a busy neighbour).
+    unknown, wrong = min(timings["unknown"]), min(timings["wrong"])
     # Both ran scrypt (tens of ms); a skipped hash would answer in a few ms.
     assert min(unknown, wrong) > 0.02, timings
     assert abs(unknown - wrong) < 0.5 * max(unknown, wrong), timings

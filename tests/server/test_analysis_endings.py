@@ -199,11 +199,12 @@ def test_a_forfeit_before_the_first_roll_is_that_game_s_forfeit() -> None:
 stack = stack_fixture()
 
 
-async def _wait_done(base: str, match_id: str, game: int) -> dict[str, Any]:
+async def _wait_done(base: str, match_id: str, game: int,
+                     status: str = "done") -> dict[str, Any]:
     url = f"/api/matches/{match_id}/games/{game}/analysis.json"
     for _ in range(600):
         answer = await get(base, url)  # raises LobbyError on 500 analysis_failed
-        if answer["status"] == "done":
+        if answer["status"] == status:
             return answer
         await asyncio.sleep(0.05)
     raise AssertionError(f"no report for game {game} of {match_id}")
@@ -262,11 +263,17 @@ async def test_each_ending_is_analysed_by_the_server_without_an_error(stack: Sta
         stopped = (client(money, money_a), client(money, money_b))
         left, left_a, left_b = await _seated(proc.base, mode="match", length=3)
         gone = (client(left, left_a), client(left, left_b))
+        # A nackgammon game (analysed from its own start) and a plakoto one (not analysed: the
+        # nets know backgammon only), both resigned at once.
+        nack, nack_a, nack_b = await _seated(proc.base, mode="single_game", variant="nackgammon")
+        nacks = (client(nack, nack_a), client(nack, nack_b))
+        greek, greek_a, greek_b = await _seated(proc.base, mode="single_game", variant="plakoto")
+        greeks = (client(greek, greek_a), client(greek, greek_b))
         for c in clients:
             await c.start()
         await committer.wait_for(lambda t: t.clock.phase == "commit" and t.clock.seats == (0,))
         await silent.wait_for(lambda t: t.clock.phase == "rolloff" and t.clock.seats == (1,))
-        for a, b in (stopped, gone):
+        for a, b in (stopped, gone, nacks, greeks):
             await _resign_at_once(a, b)
         reply = await stopped[0].stop_session()
         assert not hasattr(reply, "code"), reply
@@ -304,6 +311,11 @@ async def test_each_ending_is_analysed_by_the_server_without_an_error(stack: Sta
             report = await _wait_done(proc.base, match_id, 1)
             assert report["game"] == 1 and [p["seat"] for p in report["players"]] == [0, 1]
             assert report["turns"], match_id
+        report = await _wait_done(proc.base, nack, 1)
+        assert report["turns"] and report["turns"][0]["action"] == "resign"
+        none = await _wait_done(proc.base, greek, 1, status="unavailable")
+        assert (none["reason"], none["variant"]) == ("variant", "plakoto")
+        assert none["message"].startswith("no analysis for plakoto")
         # The abandoned match's game 2 never started: no such finished game, a clear 404.
         with pytest.raises(LobbyError) as err:
             await get(proc.base, f"/api/matches/{left}/games/2/analysis.json")

@@ -65,10 +65,24 @@ async def _scenario(proc: ServerProcess, redis_url: str) -> None:
     humans = await board(ann, "humans")
     assert {n for n, _, bot in humans if not bot} == {"ann", "bob"}
 
-    # A bot by its own request; a human who played rated cannot ask; the operator's CLI.
+    # A bot by its own request; a human who played rated cannot ask (a rated match of a
+    # variant counts too: it moves no backgammon experience); the operator's CLI.
     mine = await zed.post("/api/my/bot", {})
     assert mine.status == 200 and mine.body["bot"] is True, mine.body
     refused = await ann.post("/api/my/bot", {})
+    assert (refused.status, refused.body["error"]) == (409, "bot_refused"), refused.body
+    cat, dan = await signed_up(base, "cat"), await signed_up(base, "dan")
+    created = await cat.post(
+        "/api/matches", {"mode": "match", "length": 1, "rated": True, "variant": "hypergammon"})
+    joined = await dan.post(f"/api/matches/{created.body['match']}/join", {})
+    await play_out(proc.ws, created.body["match"], (created.body["token"], joined.body["token"]), 3)
+
+    async def counted() -> bool:
+        return (await cat.get("/api/players/cat")).body["variants"].get("hypergammon") is not None
+
+    await until(counted, "the hypergammon match was not recorded")
+    assert (await cat.get("/api/players/cat")).body["experience"] == 0
+    refused = await cat.post("/api/my/bot", {})
     assert (refused.status, refused.body["error"]) == (409, "bot_refused"), refused.body
     cli = operator(redis_url, "RAY_BOT")
     assert cli.returncode == 0 and "ray_bot is a bot account" in cli.stdout, cli

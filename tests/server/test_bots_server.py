@@ -81,6 +81,55 @@ async def test_complete_match_against_each_level(bot_server, level, options):
         assert cube, "the human doubles often: the bot must have answered a double"
 
 
+@pytest.mark.parametrize("variant", ["plakoto", "fevga"])
+async def test_a_game_of_plakoto_or_fevga_against_the_computer(bot_server, variant):
+    """The worker plays the heuristic (the nets play nackgammon, hypergammon and portes through
+    the same path as backgammon): the game ends, its transcript verifies, nothing refused."""
+    level = "easy"
+    created = await _create_bot_match(bot_server.base, bot=level, variant=variant,
+                                      mode="single_game")
+    match_id = created["match"]
+    played: list[str] = []
+
+    def seen(message: object) -> None:
+        if isinstance(message, Event) and type(message.data).__name__ == "GameStarted":
+            played.append(message.data.variant)
+
+    human = MatchClient(bot_server.ws, match_id, created["token"], on_event=seen)
+    async with human:
+        result = await asyncio.wait_for(play_random(human, random.Random(5)), 120)
+    assert result is not None and result.reason != "forfeit"
+    assert human.rejects == []
+    assert await _verify_all(bot_server.base, match_id) == 1
+    assert played == [variant]
+    info = await get(bot_server.base, f"/api/matches/{match_id}")
+    assert (info["bot"], info["variant"], info["phase"]) == (level, variant, "over")
+
+
+async def test_the_levels_of_each_variant_are_served_and_checked(bot_server):
+    levels = (await get(bot_server.base, "/api/bots"))["levels"]
+    assert levels["plakoto"] == ["easy"] and levels["tavli"] == ["easy"]
+    assert levels["nackgammon"] == ["easy", "normal", "hard", "expert"]
+    with pytest.raises(LobbyError) as refused:
+        await create_match(bot_server.base, bot="expert", variant="fevga")
+    assert refused.value.code == "bad_field" and refused.value.status == 400
+    assert "fevga at easy only" in str(refused.value)
+    # Nothing was created: the open list has no fevga match.
+    open_ = (await get(bot_server.base, "/api/matches?status=open"))["matches"]
+    assert all(m.get("variant") != "fevga" for m in open_)
+
+
+async def test_no_hints_in_plakoto(bot_server):
+    created = await _create_bot_match(bot_server.base, bot="easy", variant="plakoto",
+                                      mode="single_game")
+    human = MatchClient(bot_server.ws, created["match"], created["token"])
+    async with human:  # once the game is under way (before it, no decision: 409)
+        await human.wait_for(lambda t: t.clock.phase in ("move", "decide"), timeout=10)
+        status, body = await hint(bot_server.base, created["match"], created["token"])
+    assert (status, body["error"]) == (403, "hints_unavailable"), body
+    assert "plakoto" in body["message"]
+
+
 async def test_bot_field_is_checked_and_people_matches_say_no_bot(bot_server):
     with pytest.raises(LobbyError) as bad:
         await create_match(bot_server.base, bot="grandmaster")

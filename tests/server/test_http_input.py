@@ -147,7 +147,7 @@ def test_the_enumeration_finds_every_route_that_takes_a_body():
 
 async def test_every_route_refuses_an_unknown_field_and_names_it(server):
     for method, path, _ in ROUTES:
-        for name in ("no_such_field", "variant", "colour", "x\n\ud800<b>"):
+        for name in ("no_such_field", "flavour", "colour", "x\n\ud800<b>"):
             status, answer = await send(server.base, method, path,
                                         json.dumps({name: 1}).encode())  # fmt: skip
             assert (status, answer["error"]) == (400, "bad_field"), (method, path, name, answer)
@@ -198,7 +198,7 @@ async def test_an_unknown_field_creates_nothing(server):
         return len(answer["matches"])
 
     before = await open_count()
-    for body in ({"variant": "nackgammon"}, {"colour": "white"},
+    for body in ({"variant": "chouette"}, {"colour": "white"},
                  {"mode": "single_game", "no_such_field": 1}):  # fmt: skip
         status, answer = await send(server.base, "POST", "/api/matches", json.dumps(body).encode())
         assert (status, answer["error"]) == (400, "bad_field"), answer

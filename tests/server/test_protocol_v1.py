@@ -59,6 +59,10 @@ class V1Client(MatchClient):
             if obj["k"] == "match_created":
                 self._v1(obj["p"], V1_MATCH_CREATED, "match_created")
                 obj["p"]["reserve"] = 0
+                obj["p"]["variant"] = "backgammon"  # (version 5's field, as a current reader)
+            if obj["k"] == "game_started":
+                assert "variant" not in obj["p"]
+                obj["p"]["variant"] = "backgammon"
             self._v1(obj.get("n"), V1_CLOCK, "clock")
             if obj.get("n") is not None:
                 obj["n"]["reserves"] = [0, 0]
@@ -66,6 +70,10 @@ class V1Client(MatchClient):
             state = obj["p"]["state"]
             self._v1(state["settings"], V1_MATCH_CREATED, "match_created")
             state["settings"]["reserve"] = 0
+            state["settings"]["variant"] = "backgammon"
+            if state.get("game") is not None:
+                assert "variant" not in state["game"] and "pinned" not in state["game"]
+                state["game"].update(variant="backgammon", pinned=[0, 0])
             clock = (state.get("game") or {}).get("clock")
             self._v1(clock, V1_CLOCK, "clock")
             if clock is not None:

@@ -92,11 +92,13 @@ async def test_ratings_move_exactly_once_whatever_crashes(stack):
         playing = asyncio.create_task(play_out(table, 1))
         assert await stack.exited(proc) == CRASHED
         proc = await stack.restart(proc, FAIRGAMMON_CRASH_AT="mid_record:Any")
-        await playing
+        # The second process may die before a client that missed the end has resumed (its
+        # sweep is quick on a busy machine): the clients finish against the third.
         assert await stack.exited(proc) == CRASHED
         half = [len(await recorded(stack.redis.url, n)) for n in ("alice", "bob")]
         assert sorted(half) == [0, 1], half
         proc = await stack.restart(proc)
+        await playing
     winner = await winner_of(alice, table.match_id)
     names = ("alice", "bob")
     first = {names[winner]: (1510.00, 1, 1), names[1 - winner]: (1490.00, 1, 1)}

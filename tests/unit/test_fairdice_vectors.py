@@ -89,6 +89,7 @@ def test_file_describes_itself():
         "recommitment",
         "commitment_checks",
         "transcripts",
+        "variant_transcripts",
     ):
         assert len(VECTORS[key]["description"]) > 40, key
 
@@ -293,7 +294,11 @@ def test_commitment_checks_cover_every_code():
     }
 
 
-@pytest.mark.parametrize("case", VECTORS["transcripts"]["valid"], ids=lambda c: c["note"][:30])
+@pytest.mark.parametrize(
+    "case",
+    VECTORS["transcripts"]["valid"] + VECTORS["variant_transcripts"]["valid"],
+    ids=lambda c: c["note"][:30],
+)
 def test_valid_transcripts(case):
     verdict = verify_json(case["transcript"])
     assert verdict.rolls == case["rolls"] == len(case["transcript"]["rolls"])
@@ -338,9 +343,14 @@ def apply_patch(obj, patch):
     return obj
 
 
-@pytest.mark.parametrize("case", VECTORS["transcripts"]["invalid"], ids=lambda c: c["note"][:40])
-def test_invalid_transcripts(case):
-    base = VECTORS["transcripts"]["valid"][case["base"]]["transcript"]
+INVALID = [("transcripts", c) for c in VECTORS["transcripts"]["invalid"]] + [
+    ("variant_transcripts", c) for c in VECTORS["variant_transcripts"]["invalid"]
+]
+
+
+@pytest.mark.parametrize(("section", "case"), INVALID, ids=lambda x: str(x)[:40])
+def test_invalid_transcripts(section, case):
+    base = VECTORS[section]["valid"][case["base"]]["transcript"]
     broken = apply_patch(base, case["patch"])
     with pytest.raises(TranscriptError) as info:
         verify_json(broken)
@@ -355,6 +365,24 @@ def test_invalid_transcripts(case):
             verify_json(broken, replay=False)
     else:
         assert verify_json(broken, replay=False).plays_replayed is None
+
+
+def test_the_variant_transcripts_cover_each_opening_and_ending():
+    valid = [c["transcript"] for c in VECTORS["variant_transcripts"]["valid"]]
+    assert {t["variant"] for t in valid} == {
+        "nackgammon", "hypergammon", "portes", "plakoto", "fevga"
+    }
+    assert {t["result"]["reason"] for t in valid} >= {"bear_off", "mother", "mothers", "resign"}
+    opened = [t for t in valid if "opener" in t]
+    assert opened and all(t["rolls"][0]["kind"] == "turn" for t in opened)
+    greek = [
+        t for t in valid if t["variant"] in ("portes", "plakoto", "fevga") and "opener" not in t
+    ]
+    for t in greek:  # the deciding roll-off roll is played by nobody: the winner rolls again
+        decided = next(r for r in t["rolls"] if r["kind"] == "rolloff" and r["d1"] != r["d2"])
+        after = t["rolls"][decided["k"]]
+        assert after["roller"] == (0 if decided["d1"] > decided["d2"] else 1)
+        assert not any(a["type"] == "move" and a["k"] == decided["k"] for a in t["actions"])
 
 
 def test_invalid_transcripts_cover_every_kind_of_fault():

@@ -9,7 +9,9 @@ kept exactly as the server stores them: each event's frame, and the record of th
 that caused each transition on its first event. History reads that log; the replay reads its
 command records alone. Per game both must give the same dice, plays, cube actions,
 resignations, result and points, the same match end, and each finished game's fair-dice
-transcript the same dice and result.
+transcript the same dice and result. A part of the corpus plays the variants (nackgammon,
+hypergammon, portes, plakoto, fevga, Tavli matches): there every finished game's transcript
+must also verify, its plays replayed by its variant's rules.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import pytest
 from engine import events as ev
 from engine.match import MatchOptions, Mode
 from engine.record import GameRecord, MatchRecord
+from engine.variants import NAMES, rules
 from harness.machine_driver import Seat
 from protocol import events as pe
 from protocol.codec import encode
+from protocol.fairdice import verify_transcript
 from protocol.messages import Event
 from server.machine import core
 from server.machine.commands import Command, Join, Leave, Reveal, Roll, Stop
@@ -66,16 +70,21 @@ class Stored:
 class Player:
     """Plays one match: honest random seats, and now and then something else."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, variant: str = "backgammon") -> None:
         rng = self.rng = random.Random(seed)
-        self.options = rng.choice(
-            [
-                MatchOptions.single_game(),
-                MatchOptions.match(rng.choice((1, 3, 5, 7))),
-                MatchOptions.match(rng.choice((3, 5))),
-                MatchOptions.money(jacoby=rng.random() < 0.5, beavers=rng.random() < 0.5),
-            ]
-        )
+        played = rules(variant)
+        choices = [
+            MatchOptions.single_game(played),
+            MatchOptions.match(rng.choice((1, 3, 5, 7)), played),
+            MatchOptions.match(rng.choice((3, 5)), played),
+        ]
+        if played.cube:
+            choices.append(
+                MatchOptions.money(
+                    jacoby=rng.random() < 0.5, beavers=rng.random() < 0.5, variant=played
+                )
+            )
+        self.options = rng.choice(choices)
         self.seats = [Seat(s, random.Random(rng.random())) for s in (0, 1)]
         for seat in self.seats:
             seat.double_rate = rng.choice((0.0, 0.05, 0.3))
@@ -222,24 +231,45 @@ def compare(stored: Stored, rebuilt: MatchRecord) -> None:
         kept = (result.winner, result.multiplier, result.cube, result.points)
         assert kept == (
             game.result.winner,
-            int(game.result.counted),
+            int(game.result.counted or 0),
             game.result.cube,
             game.result.points,
         )
+        assert dice.variant == game.variant and dice.opener == game.opener
+        if stored.state.config.options.variant.name != "backgammon":
+            verify_transcript(dice)  # raises on any fault; the plays replayed by the variant
 
 
 SEEDS = range(120)
+VARIANTS = [n for n in NAMES if n != "backgammon"]
+VARIANT_SEEDS = range(1_000, 1_000 + 3 * len(VARIANTS))
+
+
+def variant_of(seed: int) -> str:
+    return "backgammon" if seed < 1_000 else VARIANTS[seed % len(VARIANTS)]
 
 
 @pytest.fixture(scope="module")
 def corpus() -> dict[int, tuple[Stored, MatchRecord]]:
-    played = {seed: Player(seed).play() for seed in SEEDS}
+    played = {seed: Player(seed, variant_of(seed)).play() for seed in (*SEEDS, *VARIANT_SEEDS)}
     return {seed: (stored, replayed_record(stored)) for seed, stored in played.items()}
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", [*SEEDS, *VARIANT_SEEDS])
 def test_history_says_what_the_replay_says(corpus, seed: int) -> None:
     compare(*corpus[seed])
+
+
+def test_the_variant_corpus_plays_every_variant_and_the_greek_openings(corpus) -> None:
+    records = [corpus[seed][1] for seed in VARIANT_SEEDS]
+    games = [g for record in records for g in record.games]
+    assert {g.variant for g in games} >= {n for n in VARIANTS if n != "tavli"}
+    assert any(record.options.variant.name == "tavli" and len(record.games) > 2
+               for record in records)  # fmt: skip
+    assert any(g.opener is not None for g in games)  # a Greek game opened by the last winner
+    greek = [g for g in games if g.variant in ("portes", "plakoto", "fevga") and g.events]
+    assert any(isinstance(g.events[0], ev.RolledOff) for g in greek)
+    assert not any(isinstance(e, ev.Doubled) for g in greek for e in g.events)
 
 
 def test_the_corpus_has_every_kind_of_game_and_end(corpus) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from engine.match import MatchOptions
+from engine.variants import rules
 from harness.machine_driver import Seat, ahead
 from protocol import events as pe
 from protocol.codec import encode
@@ -95,8 +96,13 @@ def new(options: MatchOptions, seed: int) -> tuple[Kept, list[Seat], random.Rand
     return kept, seats, rng
 
 
-def play(options: MatchOptions, seed: int) -> tuple[Kept, dict[str, int]]:
-    """Seats that act only when they owe a decision, then deposit all they may."""
+def play(
+    options: MatchOptions, seed: int, both: bool = False
+) -> tuple[Kept, dict[str, int]]:
+    """Seats that act only when they owe a decision, then deposit all they may (``both``:
+    both seats look after each action, as a client does on each event it is sent — a Greek
+    game's roll-off winner rolls next, so the loser's deposit is due after the winner's
+    own reveal)."""
     kept, seats, rng = new(options, seed)
     seen = {"games": 0, "prepared": 0, "live_rolloffs": 0}
     for _ in range(20_000):
@@ -119,10 +125,11 @@ def play(options: MatchOptions, seed: int) -> tuple[Kept, dict[str, int]]:
                 seen["prepared"] += 1
                 # A game prepared ahead starts with its roll-off decided: its winner moves.
                 assert owing(kept.state)[1] == "move", [type(e.data).__name__ for e in events]
-        while (extra := ahead(seat, kept.state)) is not None:
-            kept.apply(extra, rng)
-            for secret in held_secrets(kept.state):
-                assert secret not in kept.wire, "a held reveal or commitment is on the wire"
+        for looking in seats if both else [seat]:
+            while (extra := ahead(looking, kept.state)) is not None:
+                kept.apply(extra, rng)
+                for secret in held_secrets(kept.state):
+                    assert secret not in kept.wire, "a held reveal or commitment is on the wire"
     raise AssertionError("the match did not finish")
 
 
@@ -391,3 +398,18 @@ def test_a_vacation_is_for_correspondence_is_set_once_and_rescues_no_lost_game()
     with pytest.raises(core.Rejected) as info:
         core.apply(state, Vacation(roller, until=late + DAY), late)
     assert info.value.code is ErrorCode.TOO_LATE
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_tavli_match_by_correspondence_commits_ahead_and_opens_without_anybody(seed):
+    """A Greek game is opened by the last winner (docs/protocol.md, "Variants"): its
+    commitments are made ahead, its roll-off never is (none is wanted, but after a draw)."""
+    kept, seen = play(MatchOptions.match(3, rules("tavli")), seed, both=True)
+    log = parse_log(kept.entries)
+    assert not any(isinstance(e.data, pe.RolloffAhead) for e in log)
+    assert seen["games"] >= 1 and seen["live_rolloffs"] <= sum(
+        1 for e in log if isinstance(e.data, pe.GameOver) and e.data.winner is None
+    )
+    for game_no in finished_games(log):
+        verify_transcript(transcript(kept.match_id, log, game_no), replay=True)
+    assert replay.rebuild(kept.match_id, kept.records) == kept.state

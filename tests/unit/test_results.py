@@ -115,7 +115,9 @@ def test_result_validation():
 
 def test_stable_values():
     # These strings travel on the wire and into transcripts.
-    assert [r.value for r in EndReason] == ["bear_off", "drop", "resign", "forfeit"]
+    assert [r.value for r in EndReason] == [
+        "bear_off", "drop", "resign", "forfeit", "mother", "mothers"
+    ]
     assert [r.value for r in ForfeitReason] == [
         "timeout", "no_reveal", "invalid_reveal", "abandoned"
     ]

@@ -64,8 +64,8 @@ describe('elements in a message', () => {
   it('splits a message around its slots, each value where the translation puts it', () => {
     const a = { name: 'A' };
     const b = { name: 'B' };
-    expect(withSlots('tournaments.versus', { a, b })).toEqual([a, ' vs ', b]);
-    expect(around('tournaments.versus', 'a', { b: 'Bob' })).toEqual(['', ' vs Bob']);
-    expect(around('tournaments.versus', 'b', { a: 'Ann' })).toEqual(['Ann vs ', '']);
+    expect(withSlots('common.versus', { a, b })).toEqual([a, ' vs ', b]);
+    expect(around('common.versus', 'a', { b: 'Bob' })).toEqual(['', ' vs Bob']);
+    expect(around('common.versus', 'b', { a: 'Ann' })).toEqual(['Ann vs ', '']);
   });
 });

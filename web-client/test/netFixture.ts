@@ -21,7 +21,10 @@ export interface Picture {
   clock: [string, number[], number | null, number[]];
   commitments: (string | null)[];
   commit_game: number;
-  last_game: [number, number, number, string] | null;
+  last_game: [number, number | null, number, string] | null;
+  variant: string;
+  pinned: [number, number];
+  boards: [number[], number[]];
   over: [number | null, string, number[]] | null;
 }
 
@@ -32,6 +35,8 @@ export interface FixtureMatch {
   frames: string[];
   pictures: Picture[];
   snapshots: { v: number; hex: string; picture: Picture }[];
+  /** The server's fair-dice transcript of each game (the Tavli match's). */
+  transcripts?: Record<string, unknown>[];
 }
 
 export const NET = fixture as unknown as {
@@ -65,6 +70,9 @@ export function picture(t: Tracker): Picture {
     commit_game: t.commitGame,
     last_game: g ? [g.game, g.winner, g.points, g.reason] : null,
     over: o ? [o.winner, o.reason, [...o.score]] : null,
+    variant: t.variant,
+    pinned: [...t.pinned],
+    boards: [[...t.boards[0]], [...t.boards[1]]],
   };
 }
 

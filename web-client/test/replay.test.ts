@@ -152,6 +152,8 @@ describe('polling analysis.json', () => {
     expect(nextPoll({ status: 'pending', level: '1-ply', progress: null }, 0)).toBe(POLL_MS);
     expect(nextPoll({ status: 'pending', level: '1-ply', progress: null }, 10)).toBe(2 * POLL_MS);
     expect(nextPoll({ status: 'pending', level: '1-ply', progress: null }, 1000)).toBe(POLL_MAX_MS);
+    // A game of a variant the analysis does not know: nothing more to wait for.
+    expect(nextPoll({ status: 'unavailable', reason: 'variant', variant: 'plakoto' }, 0)).toBeNull();
   });
   it('keeps asking while a deeper report is queued, then stops', () => {
     expect(nextPoll(done('1-ply', true), 0)).toBe(DEEPER_POLL_MS);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TranscriptError, verifyTranscript } from '../src/fairdice/transcript';
+import { NET } from './netFixture';
 
 // The shared vectors (protocol/fairdice/vectors/fairdice-v1.json), wherever they are.
-const shared = import.meta.glob<{ transcripts?: Transcripts }>('../../protocol/fairdice/vectors/*.json', {
+const shared = import.meta.glob<{ transcripts?: Transcripts; variant_transcripts?: Transcripts }>('../../protocol/fairdice/vectors/*.json', {
   eager: true,
   import: 'default',
 });
@@ -31,8 +32,9 @@ function patched(doc: unknown, ops: Transcripts['invalid'][number]['patch']): un
   return copy;
 }
 
+// The backgammon transcripts, then the variants' (their own section).
 const vectors = Object.values(shared)
-  .map((v) => v.transcripts)
+  .flatMap((v) => [v.transcripts, v.variant_transcripts])
   .filter((t): t is Transcripts => !!t);
 
 describe('transcript verifier against the shared vectors', () => {
@@ -73,5 +75,39 @@ describe('transcript verifier against the shared vectors', () => {
       doc.rolls[roll]!.reveals[1] = (hex[0] === 'a' ? 'b' : 'a') + hex.slice(1);
       await expect(verifyTranscript(doc), `roll ${roll + 1}`).rejects.toMatchObject({ problem: 'link', k: roll + 1, seat: 1 });
     }
+  });
+});
+
+describe('transcripts of the variants, as the server exports them (test/fixtures/net-frames.json)', () => {
+  const tavli = NET.matches.find((m) => m.name === 'tavli')!;
+  const games = tavli.transcripts!;
+
+  it('verifies every game of a Tavli match: portes, plakoto (opened by the last winner), fevga', async () => {
+    expect(games.map((g) => [g.game_no, g.variant])).toEqual([
+      [1, 'portes'],
+      [2, 'plakoto'],
+      [3, 'fevga'],
+    ]);
+    expect(games.some((g) => g.opener !== undefined)).toBe(true);
+    for (const g of games) {
+      const verdict = await verifyTranscript(g);
+      expect(verdict.playsReplayed).toBeGreaterThan(0);
+      // A Greek game's roll-off is played by nobody: every play is a turn roll.
+      expect(verdict.playsReplayed).toBeLessThanOrEqual(verdict.rolls - verdict.rolloffRolls);
+    }
+    const plakoto = await verifyTranscript(games[1]!);
+    expect(plakoto.result.reason).toBe(String((games[1]!.result as { reason: string }).reason));
+  });
+
+  it('refuses a game replayed by the wrong rules, or with the wrong opener', async () => {
+    const plakoto = structuredClone(games[1]!);
+    delete plakoto.variant;
+    delete plakoto.opener; // a backgammon game has none
+    await expect(verifyTranscript(plakoto)).rejects.toBeInstanceOf(TranscriptError);
+    const opened = games.find((g) => g.opener !== undefined)!;
+    const wrong = { ...structuredClone(opened), opener: 1 - (opened.opener as number) };
+    await expect(verifyTranscript(wrong)).rejects.toMatchObject({ problem: 'rolloff' });
+    const fevga = { ...structuredClone(games[2]!), variant: 'plakoto' };
+    await expect(verifyTranscript(fevga)).rejects.toBeInstanceOf(TranscriptError);
   });
 });

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script: make the repository importable
     sys.path.insert(0, str(ROOT))
 
-from bots.catalog import Level  # noqa: E402
+from bots.catalog import VARIANT_LEVELS, Level  # noqa: E402
 from protocol.limits import CORRESPONDENCE_DAYS, PROTOCOL_VERSION  # noqa: E402
 from protocol.refusals import NOT_FROM_A_PLAYER, PLAYER_WORDS  # noqa: E402
 from server.players.friends import PRIVACY_LEVELS  # noqa: E402
@@ -103,6 +103,15 @@ def render() -> str:
         "] as const;\n"
         "\n"
         "export type BotLevel = (typeof BOT_LEVELS)[number];\n"
+        "\n"
+        "/** The levels the computer plays in each variant, easiest first (bots/catalog.py,\n"
+        " * `VARIANT_LEVELS`; the lobby offers those of the chosen variant). */\n"
+        "export const VARIANT_LEVELS: Readonly<Record<string, readonly BotLevel[]>> = {\n"
+        + "".join(
+            f"  {name}: [{', '.join(repr(str(level)) for level in levels)}],\n"
+            for name, levels in VARIANT_LEVELS.items()
+        )
+        + "};\n"
         "\n"
         "/** The paths the server answers with the client's index.html (server/web/pages.py,\n"
         " * `PAGES`), in Starlette's spelling: `{name}` is one segment, `{name:int}` digits. */\n"

@@ -35,6 +35,7 @@ if str(ROOT) not in sys.path:
 from engine.match import MatchOptions  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.position_id import encode as position_id  # noqa: E402
+from engine.variants import rules  # noqa: E402
 from harness.machine_driver import Seat  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.client.tracker import Tracker  # noqa: E402
@@ -52,6 +53,7 @@ from server.machine.state import (  # noqa: E402
     reserve_owed,
 )
 from server.machine.view import public_view  # noqa: E402
+from server.match.history import Logged, transcripts  # noqa: E402
 
 FIXTURE = ROOT / "web-client" / "test" / "fixtures" / "net-frames.json"
 T0 = 1_767_225_600_000
@@ -148,6 +150,9 @@ def picture(t: Tracker) -> dict[str, Any]:
         if t.last_game is None
         else [t.last_game.game, t.last_game.winner, t.last_game.points, t.last_game.reason],
         "over": None if t.over is None else [t.over.winner, t.over.reason, list(t.over.score)],
+        "variant": t.variant,
+        "pinned": list(t.pinned),
+        "boards": [list(t.boards[0]), list(t.boards[1])],
     }
 
 
@@ -161,6 +166,7 @@ def play(
     timeout_after: int | None = None,
     stop_after_games: int | None = None,
     crashes: tuple[int, ...] = (),
+    with_transcripts: bool = False,
 ) -> dict[str, Any]:
     """One match between two honest machine seats; ``timeout_after`` stops the seats after
     that many commands and lets the clock settle the match (a forfeit on time); a money session
@@ -176,11 +182,13 @@ def play(
     config = Config(options, clock_ms=30_000, reserve_ms=90_000)
     state, events = core.create(match_id, config, "Ann", now)
     log = list(events)
+    times = [now] * len(log)  # the server time of each event (for the games' transcripts)
     states: list[MatchState] = [state]
     step = core.apply(state, Join(1, name="Bob"), now + 1000)
     assert isinstance(step, core.Accepted)
     state = step.state
     log += step.events
+    times += [now] * (len(log) - len(times))
     states.append(state)
     commands = 0
     pending = sorted(crashes)
@@ -196,6 +204,7 @@ def play(
             assert isinstance(outcome, core.Accepted), outcome
             state = outcome.state
             log += outcome.events
+            times += [now] * (len(log) - len(times))
             states.append(state)
             continue
         if timeout_after is not None and commands >= timeout_after:
@@ -205,6 +214,7 @@ def play(
             assert expired is not None
             state = expired.state
             log += expired.events
+            times += [now] * (len(log) - len(times))
             states.append(state)
             break
         finished = state.match.game_number - (1 if state.match.in_game else 0)
@@ -218,6 +228,7 @@ def play(
             assert isinstance(outcome, core.Accepted), outcome
             state = outcome.state
             log += outcome.events
+            times += [now] * (len(log) - len(times))
             states.append(state)
             continue
         for seat in rng.sample(seats, 2):
@@ -235,6 +246,7 @@ def play(
             assert isinstance(outcome, core.Accepted), outcome
             state = outcome.state
             log += outcome.events
+            times += [now] * (len(log) - len(times))
             states.append(state)
             commands += 1
             break
@@ -257,7 +269,7 @@ def play(
         t.apply(decode_from_server(frame))  # type: ignore[arg-type]
         snaps.append({"v": v, "hex": frame.hex(), "picture": picture(t)})
     kinds = sorted({type(e.data).__name__ for e in log})
-    return {
+    played = {
         "name": name,
         "match_id": match_id,
         "kinds": kinds,
@@ -265,6 +277,12 @@ def play(
         "pictures": pictures,
         "snapshots": snaps,
     }
+    if with_transcripts:
+        # The fair-dice transcript of every game, as the server exports it (the web client's
+        # verifier must accept each, variants and openers included).
+        logged = [Logged(e.v, t, e.data) for e, t in zip(log, times, strict=True)]
+        played["transcripts"] = [g.to_obj() for g in transcripts(match_id, logged).games]
+    return played
 
 
 def matches() -> list[dict[str, Any]]:
@@ -292,6 +310,23 @@ def matches() -> list[dict[str, Any]]:
             double_rate=0,
             snapshots_at=(),
             timeout_after=12,
+        ),
+        # Protocol version 5: a Tavli match (portes, plakoto with its pins, fevga; the Greek
+        # opening, the last winner opening the next game) and a hypergammon game.
+        play(
+            "tavli",
+            MatchOptions.match(3, variant=rules("tavli")),
+            20,
+            double_rate=0,
+            snapshots_at=(30, 200, 400),
+            with_transcripts=True,
+        ),
+        play(
+            "hypergammon",
+            MatchOptions.single_game(variant=rules("hypergammon")),
+            6,
+            double_rate=0.1,
+            snapshots_at=(20,),
         ),
     ]
 

@@ -31,6 +31,7 @@ FEVGA = Variant(
     worst_possible=worst_possible,
     reference=reference_plays,
     check=check,
+    seen=lambda mover, opponent, mover_pinned=0, opponent_pinned=0: FevgaPosition(mover, opponent),
 )
 
 __all__ = ["FEVGA", "FevgaPosition"]

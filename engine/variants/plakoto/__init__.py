@@ -29,6 +29,8 @@ PLAKOTO = Variant(
     worst_possible=worst_possible,
     reference=reference_plays,
     check=check,
+    seen=PlakotoPosition,
+    pins=lambda position: (position.mover_pinned, position.opponent_pinned),
 )
 
 __all__ = ["PLAKOTO", "PlakotoPosition"]

@@ -11,13 +11,22 @@ import { BAR, OFF, type Position } from './position';
 
 const pointName = (p: number): string => (p === BAR ? 'bar' : p === OFF ? 'off' : String(p));
 
-/** `moves` (single-die steps in the order played, from the mover's side) in standard notation. */
-export function playText(position: Position, moves: readonly Move[]): string {
+/** How a variant's steps go, for the notation: a step's effect and whether it hits (or pins). */
+export interface StepRules {
+  applyMove(position: Position, move: Move): Position;
+  marks(position: Position, move: Move): boolean;
+}
+
+const BACKGAMMON_STEPS: StepRules = { applyMove, marks: (pos, [, to]) => to !== OFF && pos.opponent[25 - to] === 1 };
+
+/** `moves` (single-die steps in the order played, from the mover's side) in standard notation;
+ * `rules`: another variant's steps (plakoto marks a pin with the `*` of a hit; fevga none). */
+export function playText(position: Position, moves: readonly Move[], rules: StepRules = BACKGAMMON_STEPS): string {
   const chains: { p: number; hit: boolean }[][] = [];
   let pos = position;
   for (const [from, to] of moves) {
-    const hit = to !== OFF && pos.opponent[25 - to] === 1;
-    pos = applyMove(pos, [from, to]);
+    const hit = rules.marks(pos, [from, to]);
+    pos = rules.applyMove(pos, [from, to]);
     let joined = false;
     for (let i = chains.length - 1; i >= 0; i--) {
       const chain = chains[i]!;

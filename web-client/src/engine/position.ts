@@ -17,6 +17,11 @@ export type Board = readonly number[];
 export interface Position {
   readonly mover: Board;
   readonly opponent: Board;
+  /** Plakoto: the mover's pinned checkers, a bitmask of its own points (bit p: its checker on
+   * point p is pinned under the opponent's); absent or 0 elsewhere. */
+  readonly moverPinned?: number;
+  /** Plakoto: the opponent's pinned checkers, a bitmask of the opponent's own points. */
+  readonly opponentPinned?: number;
 }
 
 const START: Board = Object.freeze([
@@ -80,6 +85,9 @@ export function positionFromPoints(
 
 /** The same position seen by the other player (the turn passes). */
 export function swapped(position: Position): Position {
+  if (position.moverPinned || position.opponentPinned) {
+    return { mover: position.opponent, opponent: position.mover, moverPinned: position.opponentPinned ?? 0, opponentPinned: position.moverPinned ?? 0 };
+  }
   return { mover: position.opponent, opponent: position.mover };
 }
 
@@ -121,10 +129,18 @@ export function boardsEqual(a: Board, b: Board): boolean {
 }
 
 export function positionsEqual(a: Position, b: Position): boolean {
-  return boardsEqual(a.mover, b.mover) && boardsEqual(a.opponent, b.opponent);
+  return (
+    boardsEqual(a.mover, b.mover) &&
+    boardsEqual(a.opponent, b.opponent) &&
+    (a.moverPinned ?? 0) === (b.moverPinned ?? 0) &&
+    (a.opponentPinned ?? 0) === (b.opponentPinned ?? 0)
+  );
 }
 
-/** A compact string key (for sets and maps) of a position. */
+/** A compact string key (for sets and maps) of a position (pinned checkers included). */
 export function positionKey(position: Position): string {
-  return position.mover.join(',') + '|' + position.opponent.join(',');
+  const key = position.mover.join(',') + '|' + position.opponent.join(',');
+  const mp = position.moverPinned ?? 0;
+  const op = position.opponentPinned ?? 0;
+  return mp || op ? `${key}|${mp},${op}` : key;
 }

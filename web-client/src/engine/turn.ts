@@ -7,8 +7,9 @@
  * complete when it has used as many dice as the best legal play does.
  */
 
-import { type Move, applyMove, diceToPlay, isHit, maxDiceUsable, singleMoves } from './movegen';
+import { type Move, diceToPlay } from './movegen';
 import { BAR, OFF, type Position, positionKey } from './position';
+import { RULES, type VariantRules, legalPlaysOf } from './variants';
 
 /** One checker step of a turn: a move and the die it uses. */
 export interface Step {
@@ -33,6 +34,13 @@ export interface TurnState {
   readonly position: Position;
   /** Dice not used yet. */
   readonly remaining: readonly number[];
+  /** The variant's rules (backgammon's unless the turn was started with others). */
+  readonly rules: VariantRules;
+  /** The keys (positionKey) of the legal plays' results where whole-play rules (fevga's) pick
+   * among them; null where every sequence using `maxUsed` dice is a legal play. */
+  readonly finals: ReadonlySet<string> | null;
+  /** Memo of "a legal play can still be completed from here" (position and dice left). */
+  readonly memo: Map<string, boolean>;
 }
 
 function without(dice: readonly number[], die: number): number[] {
@@ -41,14 +49,24 @@ function without(dice: readonly number[], die: number): number[] {
   return dice.slice(0, i).concat(dice.slice(i + 1));
 }
 
-/** A fresh turn for roll d1-d2 in `position` (the mover is on roll). */
-export function startTurn(position: Position, d1: number, d2: number): TurnState {
+/** A fresh turn for roll d1-d2 in `position` (the mover is on roll) under `rules`. */
+export function startTurn(position: Position, d1: number, d2: number, rules: VariantRules = RULES.backgammon): TurnState {
   const dice = diceToPlay(d1, d2);
-  const maxUsed = maxDiceUsable(position, dice);
+  let maxUsed: number;
+  let finals: Set<string> | null = null;
+  if (rules.endRules(position) === null) {
+    maxUsed = usable(rules, position, dice);
+  } else {
+    const plays = legalPlaysOf(rules, position, d1, d2);
+    maxUsed = plays.length ? plays[0]!.moves.length : 0;
+    finals = new Set(plays.map((p) => positionKey(p.position)));
+  }
   let forcedDie: number | null = null;
   if (maxUsed === 1 && d1 !== d2) {
+    // Only one die can be used: the higher when a legal play uses it.
     const higher = Math.max(d1, d2);
-    if (singleMoves(position, higher).length > 0) forcedDie = higher;
+    const legal = (m: Move) => finals === null || finals.has(positionKey(rules.applyMove(position, m)));
+    if (rules.singleMoves(position, higher).some(legal)) forcedDie = higher;
   }
   return {
     start: position,
@@ -59,7 +77,53 @@ export function startTurn(position: Position, d1: number, d2: number): TurnState
     undone: [],
     position,
     remaining: dice,
+    rules,
+    finals,
+    memo: new Map(),
   };
+}
+
+/** The most dice of the multiset `dice` that can be used from `position` by the step rules. */
+function usable(rules: VariantRules, position: Position, dice: readonly number[]): number {
+  if (dice.length === 0) return 0;
+  let best = 0;
+  const tried = new Set<number>();
+  for (let i = 0; i < dice.length; i++) {
+    const die = dice[i]!;
+    if (tried.has(die)) continue;
+    tried.add(die);
+    const rest = dice.slice(0, i).concat(dice.slice(i + 1));
+    for (const move of rules.singleMoves(position, die)) {
+      const used = 1 + usable(rules, rules.applyMove(position, move), rest);
+      if (used > best) best = used;
+      if (best === dice.length) return best;
+    }
+  }
+  return best;
+}
+
+/** Whether `need` more steps with `dice` can reach one of the turn's legal results. */
+function canFinish(turn: TurnState, position: Position, dice: readonly number[], need: number): boolean {
+  if (turn.finals === null) return usable(turn.rules, position, dice) >= need;
+  if (need === 0) return turn.finals.has(positionKey(position));
+  const key = positionKey(position) + '#' + [...dice].sort().join('');
+  const known = turn.memo.get(key);
+  if (known !== undefined) return known;
+  let found = false;
+  const tried = new Set<number>();
+  for (const die of dice) {
+    if (found || tried.has(die)) continue;
+    tried.add(die);
+    const rest = without(dice, die);
+    for (const move of turn.rules.singleMoves(position, die)) {
+      if (canFinish(turn, turn.rules.applyMove(position, move), rest, need - 1)) {
+        found = true;
+        break;
+      }
+    }
+  }
+  turn.memo.set(key, found);
+  return found;
 }
 
 /** Every legal next single step, sorted by source (furthest first), then die (highest first). */
@@ -68,13 +132,14 @@ export function nextSteps(turn: TurnState): Step[] {
   const need = turn.maxUsed - turn.steps.length;
   if (need <= 0) return steps;
   const dice = [...new Set(turn.remaining)].sort((a, b) => b - a);
+  const rules = turn.rules;
   for (const die of dice) {
     if (turn.forcedDie !== null && die !== turn.forcedDie) continue;
     const rest = without(turn.remaining, die);
-    for (const move of singleMoves(turn.position, die)) {
-      const after = applyMove(turn.position, move);
-      if (1 + maxDiceUsable(after, rest) >= need) {
-        steps.push({ from: move[0], to: move[1], die, hit: isHit(turn.position, move) });
+    for (const move of rules.singleMoves(turn.position, die)) {
+      const after = rules.applyMove(turn.position, move);
+      if (canFinish(turn, after, rest, need - 1)) {
+        steps.push({ from: move[0], to: move[1], die, hit: rules.marks(turn.position, move) });
       }
     }
   }
@@ -100,7 +165,7 @@ function advance(turn: TurnState, step: Step, undone: readonly Step[]): TurnStat
     ...turn,
     steps: [...turn.steps, step],
     undone,
-    position: applyMove(turn.position, [step.from, step.to]),
+    position: turn.rules.applyMove(turn.position, [step.from, step.to]),
     remaining: without(turn.remaining, step.die),
   };
 }

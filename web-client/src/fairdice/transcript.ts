@@ -8,8 +8,9 @@
  *   rolloff -> order -> action -> result (and evidence) -> play (the rules-engine replay)
  */
 
-import { type Move, applyMove, legalPlays, singleMoves } from '../engine/movegen';
-import { BAR, CHECKERS, OFF, type Board, positionKey, resultLevel, startPosition } from '../engine/position';
+import type { Move } from '../engine/movegen';
+import { BAR, OFF, type Board, type Position, positionKey } from '../engine/position';
+import { GAME_VARIANTS, type GameVariant, RULES, type VariantRules, legalPlaysOf } from '../engine/variants';
 import { constantTimeEqual, fromHex, toHex } from './bytes';
 import { MAX_RECOMMITMENTS, deriveDice, rollOffWinner, type Seat, verifyLink } from './scheme';
 
@@ -68,7 +69,8 @@ interface Action {
   moves?: Move[];
 }
 interface Result {
-  winner: Seat;
+  /** Null: a drawn game (plakoto's two pinned mothers). */
+  winner: Seat | null;
   reason: string;
   multiplier: number;
   cube: number;
@@ -80,6 +82,10 @@ interface Result {
 export interface Transcript {
   matchId: Uint8Array;
   gameNo: number;
+  /** The rules the game was played by (absent from the JSON: backgammon). */
+  variant: GameVariant;
+  /** A Greek game opened without a roll-off by this seat (the previous game's winner). */
+  opener: Seat | null;
   names: [string | null, string | null];
   commitments: [Commitment, Commitment];
   recommitments: Recommitment[];
@@ -97,12 +103,12 @@ export interface Verdict {
   readonly recommitments: number;
   readonly actions: number;
   readonly playsReplayed: number;
-  readonly result: { winner: Seat; reason: string; points: number };
+  readonly result: { winner: Seat | null; reason: string; points: number };
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 const U32 = 0xffffffff;
-const REASONS = ['bear_off', 'drop', 'resign', 'timeout', 'no_reveal', 'invalid_reveal', 'abandon'];
+const REASONS = ['bear_off', 'drop', 'resign', 'timeout', 'no_reveal', 'invalid_reveal', 'abandon', 'mother', 'mothers'];
 
 // ---- schema ------------------------------------------------------------------------------------
 
@@ -166,11 +172,14 @@ export function parseTranscript(data: string | unknown): Transcript {
       throw new TranscriptError('json', `not valid JSON: ${(err as Error).message}`);
     }
   }
+  // `variant` and `opener` appear only in a game of another variant than backgammon.
+  const optional = ['variant', 'opener'].filter((k) => typeof obj === 'object' && obj !== null && k in obj);
   const top = object(obj, 'transcript', [
     'format',
     'scheme',
     'match_id',
     'game_no',
+    ...optional,
     'seats',
     'commitments',
     'recommitments',
@@ -186,6 +195,17 @@ export function parseTranscript(data: string | unknown): Transcript {
   }
   const matchId = hex(top.match_id, 16, 'match_id');
   const gameNo = int(top.game_no, 'game_no', 0, U32);
+  let variant: GameVariant = 'backgammon';
+  if ('variant' in top) {
+    const others: readonly GameVariant[] = GAME_VARIANTS.filter((n) => n !== 'backgammon');
+    if (!others.includes(top.variant as GameVariant)) fail('variant', `expected one of ${others.join(', ')}, got ${JSON.stringify(top.variant)}`);
+    variant = top.variant as GameVariant;
+  }
+  let opener: Seat | null = null;
+  if ('opener' in top) {
+    opener = seatOf(top.opener, 'opener');
+    if (RULES[variant].opening !== 'reroll') fail('opener', `a ${variant} game opens with the roll-off: no opener`);
+  }
   const names = array(top.seats, 'seats', 2).map((s, i) => {
     const o = object(s, `seats[${i}]`, ['seat', 'name']);
     if (o.seat !== i) fail(`seats[${i}].seat`, `expected ${i}, got ${JSON.stringify(o.seat)}`);
@@ -252,7 +272,9 @@ export function parseTranscript(data: string | unknown): Transcript {
     return action;
   });
   const ro = object(top.result, 'result', ['winner', 'reason', 'multiplier', 'cube', 'points', 'v', 't', 'evidence']);
-  const winner = seatOf(ro.winner, 'result.winner')!;
+  const draw = ro.reason === 'mothers'; // a drawn game: no winner, nothing scored
+  const winner = seatOf(ro.winner, 'result.winner', draw);
+  if (draw && winner !== null) fail('result.winner', `expected null for a drawn game, got ${winner}`);
   if (typeof ro.reason !== 'string' || !REASONS.includes(ro.reason)) {
     fail('result.reason', `expected one of ${REASONS.join(', ')}, got ${JSON.stringify(ro.reason)}`);
   }
@@ -267,8 +289,8 @@ export function parseTranscript(data: string | unknown): Transcript {
     winner,
     reason: ro.reason,
     cube,
-    multiplier: int(ro.multiplier, 'result.multiplier', 1, 3),
-    points: int(ro.points, 'result.points', 1, 192),
+    multiplier: draw ? int(ro.multiplier, 'result.multiplier', 0, 0) : int(ro.multiplier, 'result.multiplier', 1, 3),
+    points: int(ro.points, 'result.points', 0, 192),
     v: int(ro.v, 'result.v'),
     t: int(ro.t, 'result.t'),
     evidence,
@@ -276,6 +298,8 @@ export function parseTranscript(data: string | unknown): Transcript {
   return {
     matchId,
     gameNo,
+    variant,
+    opener,
     names: [names[0]!, names[1]!],
     commitments: [commitments[0]!, commitments[1]!],
     recommitments,
@@ -290,6 +314,22 @@ export function parseTranscript(data: string | unknown): Transcript {
 const zero = (b: Uint8Array) => b.every((x) => x === 0);
 const seatName = (s: Seat | null) => (s === null ? 'null' : `seat ${s}`);
 const turnRoller = (first: Seat, i: number): Seat => ((first + 1 + i) % 2) as Seat;
+
+/** Who rolls the `i`-th turn roll (from 0) after the opening: in the backgammon family the
+ * roll-off winner played the deciding roll, so the other seat rolls first; in a Greek game the
+ * roll-off winner (or the opener) rolls first. */
+const rollerOf = (first: Seat, reroll: boolean, i: number): Seat => (reroll ? (((first + i) % 2) as Seat) : turnRoller(first, i));
+
+/** How the rolls of a game are ordered: who moves first, the roll that decided it (0: an
+ * opener, no roll-off), and whether the roll-off's winner rolls again (a Greek game). */
+interface Order {
+  readonly firstMover: Seat | null;
+  readonly decidedAt: number | null;
+  readonly reroll: boolean;
+}
+
+/** The seat that rolls roll `k` once the opening is decided. */
+const rollerAt = (o: Order, k: number): Seat => rollerOf(o.firstMover!, o.reroll, k - o.decidedAt! - 1);
 
 function linkOk(t: Transcript, seat: Seat, k: number, reveal: Uint8Array, previous: Uint8Array): Promise<boolean> {
   return verifyLink({ matchId: t.matchId, gameNo: t.gameNo, seat }, k, reveal, previous);
@@ -329,9 +369,11 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
       sources[r.seat] = `its re-commitment (recommitments[${i}])`;
     }
   };
-  // rolls
-  let firstMover: Seat | null = null;
-  let decidedAt: number | null = null;
+  // rolls: the backgammon family plays the deciding roll-off roll; a Greek game's roll-off
+  // only decides who rolls first; with an opener there is no roll-off at all.
+  const reroll = RULES[t.variant].opening === 'reroll';
+  let firstMover: Seat | null = t.opener;
+  let decidedAt: number | null = t.opener === null ? null : 0;
   let rolloffRolls = 0;
   const movers = new Map<number, Seat>();
   for (const [index, roll] of t.rolls.entries()) {
@@ -354,12 +396,15 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
       firstMover = rollOffWinner(d1, d2);
       if (firstMover !== null) {
         decidedAt = k;
-        movers.set(k, firstMover);
+        if (!reroll) movers.set(k, firstMover);
       }
       continue;
     }
-    if (roll.kind !== 'turn') throw new TranscriptError('rolloff', `kind is 'rolloff' but the roll-off was decided at roll ${decidedAt}`, k);
-    const expected = turnRoller(firstMover, k - decidedAt! - 1);
+    if (roll.kind !== 'turn') {
+      const won = decidedAt === 0 ? `seat ${firstMover} opens this game, without one` : `the roll-off was decided at roll ${decidedAt}`;
+      throw new TranscriptError('rolloff', `kind is 'rolloff' but ${won}`, k);
+    }
+    const expected = rollerOf(firstMover, reroll, k - decidedAt! - 1);
     if (roll.roller !== expected) {
       throw new TranscriptError('rolloff', `roller is ${seatName(roll.roller)} but seat ${expected} rolls`, k, roll.roller);
     }
@@ -367,7 +412,8 @@ export async function verifyTranscript(data: string | unknown, replay = true): P
   }
   applyRecommitments(t.rolls.length + 1);
   checkOrder(t);
-  checkActions(t, firstMover, movers);
+  const order: Order = { firstMover, decidedAt, reroll };
+  checkActions(t, order, movers);
   await checkResult(t, heads);
   const plays = replay ? replayPlays(t, movers) : 0;
   return {
@@ -415,7 +461,8 @@ function checkOrder(t: Transcript): void {
   });
 }
 
-function checkActions(t: Transcript, firstMover: Seat | null, movers: Map<number, Seat>): void {
+function checkActions(t: Transcript, order: Order, movers: Map<number, Seat>): void {
+  const firstMover = order.firstMover;
   const moved = new Map<number, number>();
   const revealed = new Map<string, number>();
   t.actions.forEach((a, i) => {
@@ -423,7 +470,7 @@ function checkActions(t: Transcript, firstMover: Seat | null, movers: Map<number
     if (a.type !== 'move' && a.type !== 'roll' && a.type !== 'reveal') return;
     const k = a.k!;
     if (a.type === 'reveal') {
-      checkReveal(t, firstMover, movers, a, path, k, revealed);
+      checkReveal(t, order, a, path, k, revealed);
       revealed.set(`${k}:${a.seat}`, i);
       return;
     }
@@ -449,7 +496,7 @@ function checkActions(t: Transcript, firstMover: Seat | null, movers: Map<number
     } else if (firstMover === null) {
       throw new TranscriptError('action', `${path} asks for a turn roll before the roll-off`, k);
     } else {
-      expected = turnRoller(firstMover, k - Math.min(...movers.keys()) - 1);
+      expected = rollerAt(order, k);
     }
     if (a.seat !== expected) throw new TranscriptError('action', `${path}: ${seatName(a.seat)} asked for the roll but seat ${expected} rolls`, k, a.seat);
     if (k > 1 && a.v < t.rolls[k - 2]!.v) throw new TranscriptError('order', `${path} comes before the previous roll`, k);
@@ -469,8 +516,7 @@ function checkActions(t: Transcript, firstMover: Seat | null, movers: Map<number
  */
 function checkReveal(
   t: Transcript,
-  firstMover: Seat | null,
-  movers: Map<number, Seat>,
+  order: Order,
   a: Action,
   path: string,
   k: number,
@@ -488,9 +534,9 @@ function checkReveal(
     if (a.v > roll.v) throw new TranscriptError('order', `${path} comes after the roll it completes`, k, seat);
     turn = roll.kind === 'turn';
     roller = roll.roller;
-  } else if (firstMover !== null) {
+  } else if (order.firstMover !== null) {
     turn = true;
-    roller = turnRoller(firstMover, k - Math.min(...movers.keys()) - 1);
+    roller = rollerAt(order, k);
   }
   if (turn) {
     if (seat === roller) throw new TranscriptError('action', `${path}: seat ${seat} rolls roll ${k}: its reveal comes with its roll`, k, seat);
@@ -506,6 +552,13 @@ function checkReveal(
 async function checkResult(t: Transcript, heads: Uint8Array[]): Promise<void> {
   const r = t.result;
   if (r.points !== r.multiplier * r.cube) throw new TranscriptError('result', `result: points ${r.points} is not multiplier ${r.multiplier} x cube ${r.cube}`);
+  if ((r.winner === null) !== (r.reason === 'mothers')) throw new TranscriptError('result', 'result: only a drawn game (mothers) has no winner');
+  if ((r.reason === 'mother' || r.reason === 'mothers') && t.variant !== 'plakoto') {
+    throw new TranscriptError('result', `result: '${r.reason}' ends only a plakoto game, not ${t.variant}`);
+  }
+  if ((r.cube !== 1 || r.reason === 'drop') && !RULES[t.variant].cube) {
+    throw new TranscriptError('result', `result: ${t.variant} has no cube (cube 1, no drop)`);
+  }
   if (r.reason === 'drop' && r.multiplier !== 1) throw new TranscriptError('result', 'result: a dropped double scores multiplier 1');
   if (r.reason !== 'invalid_reveal') {
     if (r.evidence !== null) throw new TranscriptError('evidence', `result: evidence given for a '${r.reason}' result`);
@@ -515,63 +568,77 @@ async function checkResult(t: Transcript, heads: Uint8Array[]): Promise<void> {
   if (e === null) throw new TranscriptError('evidence', 'result: an invalid_reveal forfeit must keep the bad reveal as evidence');
   const k = t.rolls.length + 1;
   if (e.k !== k) throw new TranscriptError('evidence', `result.evidence is for roll ${e.k} but the pending roll was ${k}`);
-  if (e.seat !== 1 - r.winner) throw new TranscriptError('evidence', `result.evidence names seat ${e.seat}, but the forfeiting seat is ${1 - r.winner}`);
+  if (r.winner === null || e.seat !== 1 - r.winner) {
+    throw new TranscriptError('evidence', `result.evidence names seat ${e.seat}, but the forfeiting seat is ${r.winner === null ? 'null' : 1 - r.winner}`);
+  }
   if (await linkOk(t, e.seat, k, e.reveal, heads[e.seat]!)) {
     throw new TranscriptError('evidence', `seat ${e.seat} evidence reveal does hash to its previous link: the forfeit was not justified`, k, e.seat);
   }
 }
 
 /** Is `moves` (in order) a legal play of d1-d2 from `position`? Returns the position after. */
-function legalPlay(position: { mover: Board; opponent: Board }, d1: number, d2: number, moves: readonly Move[]) {
-  const plays = legalPlays(position, d1, d2);
+function legalPlay(rules: VariantRules, position: Position, d1: number, d2: number, moves: readonly Move[]): Position | null {
+  const plays = legalPlaysOf(rules, position, d1, d2);
   if (plays.length === 0) return moves.length === 0 ? position : null;
   let at = position;
   for (const m of moves) {
-    if (![1, 2, 3, 4, 5, 6].some((d) => singleMoves(at, d).some(([a, b]) => a === m[0] && b === m[1]))) return null;
-    at = applyMove(at, m);
+    if (![1, 2, 3, 4, 5, 6].some((d) => rules.singleMoves(at, d).some(([a, b]) => a === m[0] && b === m[1]))) return null;
+    at = rules.applyMove(at, m);
   }
   const key = positionKey(at);
   return moves.length === plays[0]!.moves.length && plays.some((p) => positionKey(p.position) === key) ? at : null;
 }
 
 function replayPlays(t: Transcript, movers: Map<number, Seat>): number {
+  const rules = RULES[t.variant];
   const moves = new Map(t.actions.filter((a) => a.type === 'move').map((a) => [a.k!, a]));
-  const boards: [Board, Board] = [startPosition().mover, startPosition().opponent];
+  const start = rules.start();
+  const boards: [Board, Board] = [start.mover, start.opponent];
+  const pinned: [number, number] = [0, 0];
   const played = [...movers.entries()].sort((a, b) => a[0] - b[0]);
   let plays = 0;
-  let bearOff: { seat: Seat; multiplier: number; k: number } | null = null;
+  let bearOff: { seat: Seat | null; multiplier: number; k: number; finish: string } | null = null;
   for (const [index, [k, seat]] of played.entries()) {
     const roll = t.rolls[k - 1]!;
-    const position = { mover: boards[seat], opponent: boards[1 - seat]! };
+    const o = (1 - seat) as Seat;
+    const position: Position = { mover: boards[seat], opponent: boards[o], moverPinned: pinned[seat], opponentPinned: pinned[o] };
     const action = moves.get(k);
     const last = index === played.length - 1;
     let list: readonly Move[] = [];
     if (!action) {
-      const legal = legalPlays(position, roll.d1, roll.d2).length > 0;
+      const legal = legalPlaysOf(rules, position, roll.d1, roll.d2).length > 0;
       if (legal && !last) throw new TranscriptError('action', `no move recorded for seat ${seat} (${roll.d1}-${roll.d2}), which had legal plays`, k, seat);
       if (legal) break; // the game ended before the play
     } else list = action.moves ?? [];
-    const after = legalPlay(position, roll.d1, roll.d2, list);
+    const after = legalPlay(rules, position, roll.d1, roll.d2, list);
     if (!after) {
       const text = list.length ? list.map(([a, b]) => `${a === BAR ? 'bar' : a}/${b === OFF ? 'off' : b}`).join(' ') : '(no move)';
       throw new TranscriptError('play', `seat ${seat} play ${text} with ${roll.d1}-${roll.d2} is not legal`, k, seat);
     }
     plays++;
     boards[seat] = after.mover;
-    boards[1 - seat] = after.opponent;
-    if (after.mover[OFF] === CHECKERS) {
-      if (!last) throw new TranscriptError('result', `a roll after the game was over (seat ${seat} bore off all at roll ${k})`, played[index + 1]![0]);
-      bearOff = { seat, multiplier: resultLevel(after.opponent), k };
+    boards[o] = after.opponent;
+    pinned[seat] = after.moverPinned ?? 0;
+    pinned[o] = after.opponentPinned ?? 0;
+    const ending = rules.ending(after);
+    if (ending) {
+      if (!last) {
+        const how = ending.finish === 'bear_off' ? `seat ${seat} bore off all` : `it ended by '${ending.finish}'`;
+        throw new TranscriptError('result', `a roll after the game was over (${how} at roll ${k})`, played[index + 1]![0]);
+      }
+      const winner = ending.winner === null ? null : ending.winner === 'mover' ? seat : o;
+      bearOff = { seat: winner, multiplier: ending.points, k, finish: ending.finish };
     }
   }
   const r = t.result;
   if (bearOff) {
-    if (r.reason !== 'bear_off' || r.winner !== bearOff.seat) {
-      throw new TranscriptError('result', `result: seat ${bearOff.seat} bore off all checkers at roll ${bearOff.k}, but the result says ${seatName(r.winner)} won by '${r.reason}'`);
+    if (r.reason !== bearOff.finish || r.winner !== bearOff.seat) {
+      const happened = bearOff.finish === 'bear_off' ? `seat ${bearOff.seat} bore off all checkers` : `the game ended by '${bearOff.finish}'`;
+      throw new TranscriptError('result', `result: ${happened} at roll ${bearOff.k}, but the result says ${seatName(r.winner)} won by '${r.reason}'`);
     }
     if (r.multiplier !== bearOff.multiplier) throw new TranscriptError('result', `result: multiplier ${r.multiplier} but the final position scores ${bearOff.multiplier}`);
-  } else if (r.reason === 'bear_off') {
-    throw new TranscriptError('result', "result: 'bear_off' but nobody bore off all checkers in the replay");
+  } else if (r.reason === 'bear_off' || r.reason === 'mother' || r.reason === 'mothers') {
+    throw new TranscriptError('result', `result: '${r.reason}' but the replay did not end that way`);
   }
   return plays;
 }

@@ -13,6 +13,18 @@ export const BOT_LEVELS = [
 
 export type BotLevel = (typeof BOT_LEVELS)[number];
 
+/** The levels the computer plays in each variant, easiest first (bots/catalog.py,
+ * `VARIANT_LEVELS`; the lobby offers those of the chosen variant). */
+export const VARIANT_LEVELS: Readonly<Record<string, readonly BotLevel[]>> = {
+  backgammon: ['easy', 'normal', 'hard', 'expert'],
+  nackgammon: ['easy', 'normal', 'hard', 'expert'],
+  hypergammon: ['easy', 'normal', 'hard', 'expert'],
+  portes: ['easy', 'normal', 'hard', 'expert'],
+  plakoto: ['easy'],
+  fevga: ['easy'],
+  tavli: ['easy'],
+};
+
 /** The paths the server answers with the client's index.html (server/web/pages.py,
  * `PAGES`), in Starlette's spelling: `{name}` is one segment, `{name:int}` digits. */
 export const PAGE_PATHS = [
@@ -39,7 +51,7 @@ export const PAGE_PATHS = [
 export type PagePath = (typeof PAGE_PATHS)[number];
 
 /** The `hello.proto` this client speaks (protocol/limits.py, `PROTOCOL_VERSION`). */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The days per decision a correspondence match may have (protocol/limits.py,
  * `CORRESPONDENCE_DAYS`). */

@@ -59,6 +59,7 @@ export function createBotMatch(options: CreateOptions, name: string, level: Leve
   const body: Record<string, unknown> = { mode: options.mode, clock: options.clock, reserve: options.reserve, name, bot: level };
   if (options.mode === 'match') body.length = options.length;
   if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });
+  if (options.variant && options.variant !== 'backgammon') body.variant = options.variant;
   return call<Created & { bot: Level }>('POST', '/api/matches', body);
 }
 

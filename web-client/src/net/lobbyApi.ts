@@ -3,6 +3,7 @@
  * match's exports. Same origin as the page, so no configuration.
  */
 
+import type { VariantName } from '../engine/variants';
 import type { CreateOptions } from './storage';
 
 export interface Created {
@@ -56,6 +57,8 @@ export interface MatchSummary {
   readonly bot_accounts?: readonly [boolean, boolean];
   /** Days per decision of a correspondence match (docs/correspondence.md), 0 in real time. */
   readonly days?: number;
+  /** What the match is played under (protocol version 5; absent from older servers: backgammon). */
+  readonly variant?: VariantName;
 }
 
 export class LobbyError extends Error {
@@ -103,6 +106,7 @@ export function createMatch(options: CreateOptions, name: string, rated = false,
   if (rated) body.rated = true; // docs/accounts.md: a signed-in player's match to N points
   if (options.mode === 'match') body.length = options.length;
   if (options.mode === 'money') Object.assign(body, { jacoby: options.jacoby, beavers: options.beavers });
+  if (options.variant && options.variant !== 'backgammon') body.variant = options.variant;
   return call<Created>('POST', '/api/matches', body);
 }
 

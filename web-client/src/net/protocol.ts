@@ -14,6 +14,7 @@ export { PROTOCOL_VERSION };
 /** A day (ms): a match whose `move_time` is whole days, at least one, is a correspondence match. */
 export const DAY_MS = 86_400_000;
 
+import type { GameVariant, VariantName } from '../engine/variants';
 export type { Seat };
 export type Move = readonly [number, number];
 export type ClockPhase = 'waiting' | 'commit' | 'rolloff' | 'decide' | 'reveal' | 'move' | 'take' | 'resign' | 'over';
@@ -41,13 +42,16 @@ export interface MatchCreated {
   readonly move_time: number;
   /** Time reserve per player for the whole match (ms), 0 for none. */
   readonly reserve: number;
+  /** Version 5: what the match is played under (absent before: backgammon). */
+  readonly variant?: VariantName;
 }
 export interface GameOver {
   readonly game: number;
-  readonly winner: Seat;
+  /** Null: a drawn game (plakoto, both mothers pinned; version 5), with `result` null. */
+  readonly winner: Seat | null;
   readonly points: number;
-  readonly result: 'single' | 'gammon' | 'backgammon';
-  readonly reason: 'bear_off' | 'drop' | 'resign' | 'forfeit';
+  readonly result: 'single' | 'gammon' | 'backgammon' | null;
+  readonly reason: 'bear_off' | 'drop' | 'resign' | 'forfeit' | 'mother' | 'mothers';
   readonly score: readonly [number, number];
 }
 export interface MatchOver {
@@ -89,7 +93,8 @@ export interface EventKinds {
   resign_offered: { game: number; seat: Seat; level: 1 | 2 | 3 };
   resign_accepted: { game: number; seat: Seat };
   resign_rejected: { game: number; seat: Seat };
-  game_started: { game: number; crawford: boolean; score: readonly [number, number] };
+  /** `variant`: this game's (version 5; absent before: backgammon). */
+  game_started: { game: number; crawford: boolean; score: readonly [number, number]; variant?: GameVariant };
   game_over: GameOver;
   match_over: MatchOver;
   forfeit: { game: number; seat: Seat; reason: ForfeitReason; evidence: Uint8Array | null };
@@ -131,6 +136,9 @@ export interface GameStateWire {
   readonly result: GameOver | null;
   /** Each seat's latest link (index `k`): its reveal of roll k + 1 hashes to it. */
   readonly heads?: readonly [Uint8Array | null, Uint8Array | null];
+  /** Version 5: this game's variant, and plakoto's pinned checkers (each seat's own points). */
+  readonly variant?: GameVariant;
+  readonly pinned?: readonly [number, number];
 }
 export interface MatchStateWire {
   readonly match: string;

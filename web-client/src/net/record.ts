@@ -7,6 +7,7 @@
 import { playText } from '../engine/notation';
 import { type Board, type Position, startPosition } from '../engine/position';
 import { decodePositionId } from '../engine/positionId';
+import { type GameVariant, rulesOf } from '../engine/variants';
 import { type Seat, other } from '../engine/seat';
 import type { EventFrame, GameOver, MatchStateWire } from './protocol';
 
@@ -47,6 +48,9 @@ export class RecordBook {
   /** Games known only from this version on (after a snapshot): game → version. */
   readonly partial = new Map<number, number>();
   private boards: [Board, Board] = [START, START];
+  /** The current game's variant and plakoto's pins (each seat's own points). */
+  private variant: GameVariant = 'backgammon';
+  private pinned: [number, number] = [0, 0];
   private dice: [number, number] | null = null;
   private game = 0;
 
@@ -64,6 +68,8 @@ export class RecordBook {
     if (g === null) return;
     this.game = g.game;
     this.boards = [g.boards[0], g.boards[1]];
+    this.variant = g.variant ?? 'backgammon';
+    this.pinned = g.pinned ? [g.pinned[0], g.pinned[1]] : [0, 0];
     this.dice = g.dice ? sorted(g.dice[0], g.dice[1]) : null;
     // This game and the earlier ones are known only from the server's records.
     for (let n = 1; n <= g.game; n++) {
@@ -85,22 +91,39 @@ export class RecordBook {
     switch (e.k) {
       case 'game_started':
         this.game = e.p.game;
-        this.boards = [START, START];
+        this.variant = e.p.variant ?? 'backgammon';
+        this.pinned = [0, 0];
+        {
+          const start = rulesOf(this.variant).start();
+          this.boards = [start.mover, start.opponent];
+        }
         this.dice = null;
         if (!this.games.has(this.game)) this.games.set(this.game, []);
         return true;
       case 'dice':
-        if (e.p.kind === 'turn' || e.p.d1 !== e.p.d2) this.dice = sorted(e.p.d1, e.p.d2);
+        // A decided roll-off is the first play's dice only where it is not rolled again.
+        if (e.p.kind === 'turn' || (e.p.d1 !== e.p.d2 && rulesOf(this.variant).opening === 'rolloff')) this.dice = sorted(e.p.d1, e.p.d2);
         return false;
       case 'moved': {
         const seat = e.p.seat;
-        const before: Position = { mover: this.boards[seat], opponent: this.boards[other(seat)] };
-        const after = decodePositionId(e.p.position_id);
+        const o = other(seat);
+        const before: Position = { mover: this.boards[seat], opponent: this.boards[o], moverPinned: this.pinned[seat], opponentPinned: this.pinned[o] };
+        const rules = rulesOf(this.variant);
+        let after: Position;
+        if (this.variant === 'backgammon') {
+          after = decodePositionId(e.p.position_id);
+        } else {
+          // As the tracker does: the variant's rules play the moves (pins kept).
+          after = before;
+          for (const move of e.p.moves) after = rules.applyMove(after, move);
+          const [mp, op] = [after.moverPinned ?? 0, after.opponentPinned ?? 0];
+          this.pinned = seat === 0 ? [mp, op] : [op, mp];
+        }
         this.boards[seat] = after.mover;
-        this.boards[other(seat)] = after.opponent;
+        this.boards[o] = after.opponent;
         const dice = this.dice;
         this.dice = null;
-        return add(seat, 'move', playText(before, e.p.moves), dice);
+        return add(seat, 'move', playText(before, e.p.moves, rules), dice);
       }
       case 'passed': {
         const dice = this.dice;
@@ -124,7 +147,8 @@ export class RecordBook {
       case 'forfeit':
         return add(e.p.seat, 'forfeit', `forfeits (${e.p.reason.replace('_', ' ')})`);
       case 'game_over':
-        return add(e.p.winner, 'win', winText(e.p));
+        // A drawn game (plakoto's two pinned mothers) has no winner's entry: the game's end says it.
+        return e.p.winner === null ? false : add(e.p.winner, 'win', winText(e.p));
       default:
         return false;
     }

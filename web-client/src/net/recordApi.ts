@@ -1,6 +1,7 @@
 /** The server's record of a game (`/api/matches/<id>/games/<n>/record.json`, server/web/records.py). */
 
 import type { Seat } from './protocol';
+import type { GameVariant } from '../engine/variants';
 
 export interface RecordTurnDoc {
   readonly seat: Seat;
@@ -14,8 +15,10 @@ export interface RecordTurnDoc {
   readonly cube: number;
   readonly owner: Seat | null;
   /** The decision this action answers, as the analysis board sets it up (plays, passes and
-   * cube actions; null for the rest). */
+   * cube actions; null for the rest, and in every variant but backgammon). */
   readonly board?: { readonly position_id: string; readonly match_id: string } | null;
+  /** Plakoto: the pinned checkers after the action, [the turn's seat's, the other's]. */
+  readonly pinned?: readonly [number, number];
 }
 
 export interface GameRecordDoc {
@@ -31,13 +34,16 @@ export interface GameRecordDoc {
   /** The score before the game. */
   readonly score: readonly [number, number];
   readonly crawford: boolean;
+  /** This game's variant (absent before protocol version 5: backgammon). */
+  readonly variant?: GameVariant;
   readonly start: string;
   readonly turns: readonly RecordTurnDoc[];
   readonly result: {
-    readonly winner: Seat;
+    /** Null: a drawn plakoto game (both mothers pinned). */
+    readonly winner: Seat | null;
     readonly points: number;
-    readonly result: 'single' | 'gammon' | 'backgammon';
-    readonly reason: 'bear_off' | 'drop' | 'resign' | 'forfeit';
+    readonly result: 'single' | 'gammon' | 'backgammon' | null;
+    readonly reason: 'bear_off' | 'drop' | 'resign' | 'forfeit' | 'mother' | 'mothers';
     readonly score: readonly [number, number] | null;
   } | null;
 }

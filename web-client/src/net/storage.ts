@@ -26,6 +26,8 @@ export interface SeatRecord {
   readonly rematchOf?: string;
 }
 
+import type { VariantName } from '../engine/variants';
+
 export interface CreateOptions {
   mode: 'single_game' | 'match' | 'money';
   length: number;
@@ -35,6 +37,8 @@ export interface CreateOptions {
   private: boolean;
   jacoby: boolean;
   beavers: boolean;
+  /** What is played (absent in options saved before variants: backgammon). */
+  variant?: VariantName;
 }
 
 /** localStorage, or a page-lifetime stand-in when it is unavailable. */

@@ -7,7 +7,8 @@
 
 import { type MatchKind, type MatchRules, MAX_CUBE, cubeInPlay, mayDouble } from '../engine/matchRules';
 import { decodePositionId } from '../engine/positionId';
-import { type Board, startPosition } from '../engine/position';
+import { type Board, type Position, startPosition } from '../engine/position';
+import { type GameVariant, type VariantRules, rulesOf } from '../engine/variants';
 import { other } from '../engine/seat';
 import {
   DAY_MS,
@@ -86,6 +87,10 @@ export class Tracker {
   forfeit: { game: number; seat: Seat; reason: ForfeitReason } | null = null;
   /** The last play of the current game (arrows). */
   lastPlay: { seat: Seat; moves: readonly Move[] } | null = null;
+  /** The current (or next) game's variant (`game_started.variant`; never tavli). */
+  variant: GameVariant = 'backgammon';
+  /** Plakoto: each seat's pinned checkers, a bitmask of its own points. */
+  pinned: [number, number] = [0, 0];
   /** Rolls of the current game seen so far (after a snapshot: only the later ones). */
   rolls: RollRecord[] = [];
   /** Events that did not follow the previous version (should stay 0). */
@@ -140,10 +145,22 @@ export class Tracker {
   }
 
   /** Whether `seat` may double at its next roll decision: the engine's rule (matchRules.ts,
-   * held to the Python engine's vectors), a dead cube included. */
+   * held to the Python engine's vectors), a dead cube included; never in a variant without one. */
   mayDouble(seat: Seat): boolean {
     const rules = this.rules;
+    if (!this.variantRules.cube) return false;
     return rules !== null && cubeInPlay(rules.kind, this.crawford) && mayDouble({ value: this.cube, owner: this.cubeOwner }, seat);
+  }
+
+  /** The rules of the current game's variant. */
+  get variantRules(): VariantRules {
+    return rulesOf(this.variant);
+  }
+
+  /** The position seen by `seat` (plakoto's pins included). */
+  position(seat: Seat): Position {
+    const o = other(seat);
+    return { mover: this.boards[seat], opponent: this.boards[o], moverPinned: this.pinned[seat], opponentPinned: this.pinned[o] };
   }
 
   /** Whether `seat` may beaver the pending double. */
@@ -191,6 +208,8 @@ export class Tracker {
     this.onRoll = g.on_roll;
     this.dice = g.dice;
     this.boards = [g.boards[0], g.boards[1]];
+    this.variant = g.variant ?? 'backgammon';
+    this.pinned = g.pinned ? [g.pinned[0], g.pinned[1]] : [0, 0];
     this.cube = g.cube.value;
     this.cubeOwner = g.cube.owner;
     this.double = g.double;
@@ -243,11 +262,21 @@ export class Tracker {
         this.turn = 0;
         this.crawford = e.p.crawford;
         this.score = e.p.score;
-        this.boards = [START, START];
+        this.variant = e.p.variant ?? 'backgammon';
+        this.pinned = [0, 0];
+        {
+          const start = this.variantRules.start();
+          this.boards = [start.mover, start.opponent];
+        }
         this.cube = 1;
         this.cubeOwner = null;
         this.onRoll = null;
         this.dice = null;
+        // A Greek game after a won one: the previous winner opens (no roll-off).
+        if (this.variantRules.opening === 'reroll' && this.lastGame !== null && this.lastGame.winner !== null) {
+          this.onRoll = this.lastGame.winner;
+          this.turn = 1;
+        }
         this.double = null;
         this.resignation = null;
         this.lastPlay = null;
@@ -270,7 +299,8 @@ export class Tracker {
           if (d.d1 !== d.d2) {
             this.onRoll = d.d1 > d.d2 ? 0 : 1;
             this.turn = 1;
-            this.dice = [Math.max(d.d1, d.d2), Math.min(d.d1, d.d2)];
+            // The backgammon family plays the roll-off's dice; the Greek games roll again.
+            if (this.variantRules.opening === 'rolloff') this.dice = [Math.max(d.d1, d.d2), Math.min(d.d1, d.d2)];
           }
         } else {
           this.onRoll = d.roller;
@@ -279,8 +309,20 @@ export class Tracker {
         break;
       }
       case 'moved': {
-        const after = decodePositionId(e.p.position_id);
         const seat = e.p.seat;
+        let after: Position;
+        if (this.variant === 'backgammon') {
+          after = decodePositionId(e.p.position_id);
+        } else {
+          // The Position ID cannot hold pins nor hypergammon's borne-off checkers: play the
+          // moves by the variant's rules (the snapshot's boards and pins resynchronise).
+          const rules = this.variantRules;
+          after = this.position(seat);
+          for (const move of e.p.moves) after = rules.applyMove(after, move);
+          const mine = after.moverPinned ?? 0;
+          const theirs = after.opponentPinned ?? 0;
+          this.pinned = seat === 0 ? [mine, theirs] : [theirs, mine];
+        }
         this.boards[seat] = after.mover;
         this.boards[other(seat)] = after.opponent;
         this.lastPlay = { seat, moves: e.p.moves };

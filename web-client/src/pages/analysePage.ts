@@ -20,6 +20,7 @@ import type { GameSource, GameView } from '../view/gameView';
 import { linkField } from './common';
 import { ltr, t } from '../i18n';
 import { RolloutPanel, eq, pct } from './rolloutPanel';
+import { generalRefusal, refusalText } from '../net/refusals';
 import { fetchRollout, startRollout } from '../net/rolloutApi';
 import { type BoardQuery, START_ID, hashOf, queryFromHash } from '../view/boardQuery';
 
@@ -121,7 +122,7 @@ export function startAnalysePage(root: HTMLElement): void {
       rollout.show(id, play ? play.play : null);
       history.replaceState(null, '', `/analyse${hashOf(query)}&rollout=${id}`);
     } catch (err) {
-      rollNote.textContent = err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err);
+      rollNote.textContent = err instanceof AnalyseError ? refusalText(err.code, err.message) : generalRefusal();
     } finally {
       rollBtn.disabled = false;
     }
@@ -178,7 +179,7 @@ export function startAnalysePage(root: HTMLElement): void {
     } catch (err) {
       if (mine !== asked) return;
       status.className = 'an-status error';
-      status.textContent = err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err);
+      status.textContent = err instanceof AnalyseError ? refusalText(err.code, err.message) : generalRefusal();
       const p = query.xgid ? null : safeDecode(query.pid);
       if (p) position = p;
     } finally {

@@ -6,7 +6,10 @@
  * board it also says what the shown turn was worth and can show the best play.
  */
 
+import { isVariantName } from '../engine/variants';
+import { variantName } from '../ui/variantNames';
 import { t } from '../i18n';
+import { refusalText } from '../net/refusals';
 import { renderChart } from '../ui/analysisChart';
 import { button, h } from '../ui/dom';
 import type { Mark } from '../ui/moveRecord';
@@ -71,7 +74,7 @@ export class AnalysisPanel {
       const response = await fetch(this.path, { cache: 'no-store' });
       const body = (await response.json()) as AnalysisDoc & { message?: string };
       if (!response.ok) {
-        this.failure = body.message ?? `HTTP ${response.status}`;
+        this.failure = refusalText(String((body as { error?: unknown }).error ?? ''), body.message ?? '');
       } else {
         this.failure = null;
         const was = this.doc;
@@ -83,7 +86,7 @@ export class AnalysisPanel {
         }
       }
     } catch (err) {
-      this.failure = err instanceof Error ? err.message : String(err);
+      this.failure = t('refusal.offline');
     }
     this.render();
     const wait = nextPoll(this.doc, this.polls);
@@ -104,6 +107,13 @@ export class AnalysisPanel {
         const bar = h('progress', { max: String(p[1]), value: String(p[0]) });
         kids.push(bar);
       }
+      this.el.replaceChildren(...kids);
+      return;
+    }
+    if (doc.status === 'unavailable') {
+      // A game the analysis cannot read (a variant its nets do not know): say so, no figures.
+      const why = doc.reason === 'variant' && doc.variant && isVariantName(doc.variant) ? t('analysis.noVariant', { variant: variantName(doc.variant) }) : (doc.message ?? doc.reason);
+      kids.push(h('p', { class: 'analysis-pending', role: 'status', text: t('analysis.unavailable', { why }) }));
       this.el.replaceChildren(...kids);
       return;
     }

@@ -5,6 +5,9 @@
  * last options are remembered in this browser.
  */
 
+import { type BotLevel, VARIANT_LEVELS } from '../generated/catalog';
+import { VARIANT_NAMES, type VariantName, hasCube, isVariantName } from '../engine/variants';
+import { variantName } from '../ui/variantNames';
 import { botTag, withBotTag } from '../ui/botTag';
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
 import { errorWords } from '../net/refusals';
@@ -32,6 +35,10 @@ export function startLobby(root: HTMLElement): void {
     ['match', t('lobby.modeMatch'), t('lobby.modeMatchHint')],
     ['money', t('lobby.modeMoney'), t('lobby.modeMoneyHint')],
   ] as const;
+  const variant = h('select', { name: 'variant' });
+  for (const v of VARIANT_NAMES) variant.append(h('option', { value: v, text: variantName(v) }));
+  variant.value = options.variant && isVariantName(options.variant) ? options.variant : 'backgammon';
+  const variantField = h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('local.variant') }), variant);
   const modeGroup = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': t('lobby.kindOfMatch') });
   for (const [value, label, hint] of modes) {
     const input = h('input', { type: 'radio', name: 'mode', value, id: `mode-${value}` });
@@ -73,6 +80,7 @@ export function startLobby(root: HTMLElement): void {
     { class: 'card create-card', 'aria-labelledby': 'create-title' },
     h('h2', { id: 'create-title', text: t('lobby.newMatch') }),
     h('label', { class: 'field' }, h('span', { class: 'flabel', text: t('lobby.yourName') }), name),
+    variantField,
     modeGroup,
     h(
       'div',
@@ -89,7 +97,14 @@ export function startLobby(root: HTMLElement): void {
     create,
   );
   const selectedMode = () => (form.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value ?? 'single_game') as CreateOptions['mode'];
+  const radio = (value: CreateOptions['mode']) => form.querySelector<HTMLInputElement>(`input[name=mode][value=${value}]`)!;
   const sync = () => {
+    // No money session without a cube; Tavli is always a match to a number of points.
+    const v = variant.value as VariantName;
+    radio('money').disabled = !hasCube(v);
+    radio('single_game').disabled = v === 'tavli';
+    for (const value of ['single_game', 'money'] as const) radio(value).closest('label')!.classList.toggle('disabled', radio(value).disabled);
+    if (form.querySelector<HTMLInputElement>('input[name=mode]:checked')?.disabled) radio('match').checked = true;
     lengthField.hidden = selectedMode() !== 'match';
     moneyField.hidden = selectedMode() !== 'money';
     rated.label.hidden = !signedIn || selectedMode() !== 'match';
@@ -107,6 +122,7 @@ export function startLobby(root: HTMLElement): void {
     sync();
   });
   modeGroup.addEventListener('change', sync);
+  variant.addEventListener('change', sync);
   pace.addEventListener('change', sync);
   sync();
   const readOptions = (): CreateOptions => ({
@@ -117,8 +133,23 @@ export function startLobby(root: HTMLElement): void {
     private: priv.input.checked,
     jacoby: jacoby.input.checked,
     beavers: beavers.input.checked,
+    variant: isVariantName(variant.value) ? variant.value : 'backgammon',
   });
-  form.append(botChoice(readOptions, () => rememberName(storage, name), storage));
+  const computer = botChoice(readOptions, () => rememberName(storage, name), storage);
+  form.append(computer);
+  // The computer's levels in the chosen variant (bots/catalog.py's table): the others disabled.
+  const syncComputer = () => {
+    const offered = VARIANT_LEVELS[variant.value] ?? [];
+    const radios = [...computer.querySelectorAll<HTMLInputElement>('input[name=bot-level]')];
+    for (const radio of radios) radio.disabled = !offered.includes(radio.value as BotLevel);
+    if (radios.some((r) => r.checked && r.disabled)) {
+      const first = radios.find((r) => !r.disabled);
+      if (first) first.checked = true;
+    }
+    computer.hidden = offered.length === 0;
+  };
+  variant.addEventListener('change', syncComputer);
+  syncComputer();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     error.textContent = '';
@@ -153,8 +184,9 @@ export function startLobby(root: HTMLElement): void {
     }
   };
   const row = (m: MatchSummary, live: boolean) => {
-    const who = live ? t('lobby.versus', { a: m.names[0] ?? '?', b: m.names[1] ?? '?' }) : (m.names[0] ?? t('common.guest'));
-    const options = describeOptions(m.mode, m.length, m.clock, m.reserve, m.days);
+    const who = live ? t('common.versus', { a: m.names[0] ?? '?', b: m.names[1] ?? '?' }) : (m.names[0] ?? t('common.guest'));
+    const plain = describeOptions(m.mode, m.length, m.clock, m.reserve, m.days);
+    const options = m.variant && m.variant !== 'backgammon' && isVariantName(m.variant) ? t('board.withVariant', { variant: variantName(m.variant), label: plain }) : plain;
     const rated = m.rated ? 'yes' : 'no';
     const sub = live && m.mode !== 'single_game' ? t('lobby.rowLive', { options, rated, s0: m.score[0] ?? 0, s1: m.score[1] ?? 0 }) : t('lobby.row', { options, rated });
     // A bot account's name carries the BOT tag (docs/accounts.md, "Bot accounts").

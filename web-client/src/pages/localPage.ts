@@ -15,6 +15,8 @@ import { achievementsPanel, followGame } from './achievements';
 import { pageHeader } from './common';
 import { formatDate, t } from '../i18n';
 import { tidyNames } from './localNames';
+import { VARIANT_NAMES, type VariantName, hasCube, isVariantName } from '../engine/variants';
+import { variantName } from '../ui/variantNames';
 import './local.css';
 
 const KEY = 'fairgammon.local.v1';
@@ -27,6 +29,8 @@ export interface LocalSetup {
   readonly clock: number;
   /** Keep the board from the first player's side (players facing each other, or one watching). */
   readonly fixedSide?: boolean;
+  /** What is played (absent in saves made before variants: backgammon). */
+  readonly variant?: VariantName;
 }
 
 /** Everything a reload needs: the setup, the game and its dice. */
@@ -72,7 +76,9 @@ export function startLocalPage(root: HTMLElement): void {
 }
 
 function describe(setup: LocalSetup): string {
-  return t('local.describe', { a: setup.names[0], b: setup.names[1], kind: setup.kind, length: setup.length, clock: setup.clock });
+  const label = t('local.describe', { a: setup.names[0], b: setup.names[1], kind: setup.kind, length: setup.length, clock: setup.clock });
+  const variant = setup.variant ?? 'backgammon';
+  return variant === 'backgammon' ? label : t('board.withVariant', { variant: variantName(variant), label });
 }
 
 function resumeScreen(root: HTMLElement, saved: Stored): void {
@@ -118,6 +124,9 @@ function setupScreen(root: HTMLElement): void {
     input.checked = value === 'match';
     modeGroup.append(h('label', { for: `local-mode-${value}`, class: 'seg' }, input, h('span', { class: 'seg-title', text: label }), h('span', { class: 'seg-hint', text: hint })));
   }
+  const variant = h('select', { name: 'variant' });
+  for (const name of VARIANT_NAMES) variant.append(h('option', { value: name, text: variantName(name) }));
+  const variantHint = h('p', { class: 'sub variant-hint' });
   const length = h('input', { type: 'number', name: 'length', min: '1', max: '25', step: '1', value: '5', inputmode: 'numeric' });
   const lengthField = field(t('lobby.pointsToWin'), length);
   const clock = h('select', { name: 'clock' });
@@ -131,15 +140,27 @@ function setupScreen(root: HTMLElement): void {
     h('h1', { text: t('local.title') }),
     h('p', { class: 'sub', text: t('local.intro') }),
     h('div', { class: 'field-row' }, field(t('local.first'), name0), field(t('local.second'), name1)),
+    field(t('local.variant'), variant),
+    variantHint,
     modeGroup,
     h('div', { class: 'field-row' }, lengthField, field(t('local.clock'), clock)),
     h('label', { class: 'toggle' }, fixed, h('span', { text: t('local.fixed') })),
     h('div', { class: 'row' }, start, h('a', { class: 'btn ghost', href: '/', text: t('local.back') })),
   );
+  const radio = (value: MatchKind) => form.querySelector<HTMLInputElement>(`input[name=mode][value=${value}]`)!;
   const sync = () => {
+    // No money session without a cube; Tavli is always a match to a number of points.
+    const name = variant.value as VariantName;
+    radio('money').disabled = !hasCube(name);
+    radio('single').disabled = name === 'tavli';
+    for (const value of ['single', 'money'] as const) radio(value).closest('label')!.classList.toggle('disabled', radio(value).disabled);
+    const checked = form.querySelector<HTMLInputElement>('input[name=mode]:checked');
+    if (!checked || checked.disabled) radio('match').checked = true;
+    variantHint.textContent = t('local.variantHint', { variant: name });
     lengthField.hidden = form.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value !== 'match';
   };
   modeGroup.addEventListener('change', sync);
+  variant.addEventListener('change', sync);
   sync();
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -150,6 +171,7 @@ function setupScreen(root: HTMLElement): void {
       names: tidyNames(name0.value, name1.value),
       clock: Number(clock.value) || 0,
       fixedSide: fixed.checked,
+      variant: isVariantName(variant.value) ? variant.value : 'backgammon',
     };
     void play(root, setup, null);
   });
@@ -166,7 +188,15 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
     dice = new LocalFairDice(CHAIN_LENGTH);
     saved = null;
   }
-  const game = new LocalGame({ kind: setup.kind, length: setup.length, clockSeconds: setup.clock, names: setup.names, dice, side: setup.fixedSide ? 0 : null });
+  const game = new LocalGame({
+    kind: setup.kind,
+    length: setup.length,
+    clockSeconds: setup.clock,
+    names: setup.names,
+    dice,
+    side: setup.fixedSide ? 0 : null,
+    variant: setup.variant ?? 'backgammon',
+  });
   const app = new BoardApp(root, game, { title: 'fairgammon', home: '/' });
   const pauseBtn = button(t('local.pause'), 'btn ghost pause', 'P');
   const newGame = button(t('local.newGame'), 'btn ghost new-game');
@@ -181,7 +211,7 @@ async function play(root: HTMLElement, setup: LocalSetup, saved: Stored | null):
   app.overlay.append(cover);
   app.sideLinks.append(
     h('div', { class: 'row local-actions' }, pauseBtn, newGame),
-    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: 'Back to the lobby' }), h('a', { class: 'rules-link', href: '/rules', text: t('nav.howToPlay') })),
+    h('p', { class: 'links local-links' }, h('a', { class: 'lobby-link', href: '/', text: t('local.back') }), h('a', { class: 'rules-link', href: '/rules', text: t('nav.howToPlay') })),
   );
   const render = () => {
     cover.hidden = !game.paused;

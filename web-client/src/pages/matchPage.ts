@@ -217,7 +217,7 @@ function boot(root: HTMLElement, matchId: string, record: SeatRecord | null, sto
       alarm.textContent = t('match.diceAlarm', { game: key.split(':')[0]!, why: verdict.why });
     }
     const [n0, n1] = tr.names;
-    document.title = n0 && n1 ? `${t('lobby.versus', { a: n0, b: n1 })} · fairgammon` : n0 || n1 ? `${n0 || n1} · fairgammon` : 'fairgammon';
+    document.title = n0 && n1 ? `${t('common.versus', { a: n0, b: n1 })} · fairgammon` : n0 || n1 ? `${n0 || n1} · fairgammon` : 'fairgammon';
     banner.render();
     offer.render();
     chat.render();

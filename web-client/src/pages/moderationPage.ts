@@ -36,7 +36,7 @@ const sanctionWords = (kind: SanctionKind): string => t('mod.sanction', { kind }
 
 const when = (ms: number): string => formatDate(ms, { dateStyle: 'short', timeStyle: 'short' });
 const matchLink = (link: string, text = t('mod.match')): HTMLElement => h('a', { href: link, text });
-const versus = (accounts: readonly (string | null)[]): string => t('mod.versus', { a: accounts[0] ?? t('common.guest'), b: accounts[1] ?? t('common.guest') });
+const versus = (accounts: readonly (string | null)[]): string => t('common.versus', { a: accounts[0] ?? t('common.guest'), b: accounts[1] ?? t('common.guest') });
 
 /** Why the rules flagged the match, and what they made of it (docs/fairplay.md). */
 function ratingFlagWords(f: RatingFlag): string {

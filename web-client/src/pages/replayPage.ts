@@ -201,6 +201,8 @@ function viewOf(doc: GameRecordDoc, step: ReplayStep, at: number, count: number)
       { name: doc.names[1], presence: 'online', forfeitAt: null },
     ],
     boards: step.boards,
+    variant: doc.variant ?? 'backgammon',
+    pinned: step.pinned,
     turn: step.seat,
     phase: step.dice ? 'moving' : end ? 'gameover' : 'decide',
     dice: step.dice && step.seat !== null ? { k: at, values: step.dice, seat: step.seat, check: 'unverified' } : null,

@@ -5,6 +5,7 @@
  */
 
 import { AnalyseError } from '../net/analyseApi';
+import { generalRefusal, refusalText } from '../net/refusals';
 import { type EstimateDoc, FINAL, type RolloutDoc, cancelRollout, fetchRollout } from '../net/rolloutApi';
 import { button, h } from '../ui/dom';
 import { linkField } from './common';
@@ -52,7 +53,7 @@ export class RolloutPanel {
       doc = await fetchRollout(id);
     } catch (err) {
       if (id !== this.id) return;
-      this.el.replaceChildren(h('h2', { text: t('rollout.title') }), h('p', { class: 'ro-status error', text: err instanceof AnalyseError ? `${err.message} (${err.code})` : String(err) }));
+      this.el.replaceChildren(h('h2', { text: t('rollout.title') }), h('p', { class: 'ro-status error', text: err instanceof AnalyseError ? refusalText(err.code, err.message) : generalRefusal() }));
       return;
     }
     if (id !== this.id) return;

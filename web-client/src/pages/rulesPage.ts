@@ -1,7 +1,7 @@
 /**
  * `/rules`: how to play — the rules, the cube, gammons, matches and Crawford, money play with
- * Jacoby and beavers, the clock and what a forfeit costs, and why nobody can fix the dice
- * (docs/rules.md and docs/fairness.md say the same things exactly).
+ * Jacoby and beavers, the clock and what a forfeit costs, why nobody can fix the dice, and the
+ * variants (docs/rules.md and docs/fairness.md say the same things exactly).
  */
 
 import '../ui/pages.css';
@@ -23,6 +23,14 @@ export const SECTIONS: readonly (readonly [string, MessageKey, readonly (Message
   ['money', 'rules.money.title', ['rules.money.p1', 'rules.money.p2', 'rules.money.p3']],
   ['clock', 'rules.clock.title', ['rules.clock.p1', 'rules.clock.p2', 'rules.clock.p3', 'rules.clock.p4']],
   ['dice', 'rules.dice.title', ['rules.dice.p1', ['rules.dice.p2.1', 'rules.dice.p2.2', 'rules.dice.p2.3'], 'rules.dice.p3']],
+  // The variants (docs/rules.md, "Variants", has them in full with their sources).
+  ['variants', 'rules.variants.title', ['rules.variants.p1']],
+  ['nackgammon', 'rules.nackgammon.title', ['rules.nackgammon.p1']],
+  ['hypergammon', 'rules.hypergammon.title', ['rules.hypergammon.p1']],
+  ['portes', 'rules.portes.title', ['rules.portes.p1']],
+  ['plakoto', 'rules.plakoto.title', ['rules.plakoto.p1', 'rules.plakoto.p2', 'rules.plakoto.p3']],
+  ['fevga', 'rules.fevga.title', ['rules.fevga.p1', 'rules.fevga.p2', 'rules.fevga.p3']],
+  ['tavli', 'rules.tavli.title', ['rules.tavli.p1']],
 ];
 
 export function startRulesPage(root: HTMLElement): void {

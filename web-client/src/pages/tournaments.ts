@@ -193,7 +193,7 @@ function pairingLine(p: PairingView): HTMLElement {
   const who = (i: number) => h('span', { class: o && o.winner === i ? 'winner' : '', text: p.players[i] ?? t('tournaments.bye') });
   const result = o ? (o.how === 'played' ? ltr(`${formatNumber(o.score[0] ?? 0)}–${formatNumber(o.score[1] ?? 0)}`) : t('tournaments.how', { how: o.how })) : p.watch ? '' : '…';
   const watch = !o && p.match ? h('a', { href: `/m/${p.match}#watch`, class: 'watch', text: t('tournaments.watch') }) : null;
-  const names = a && b ? withSlots('tournaments.versus', { a: who(0), b: who(1) }).map((x) => (typeof x === 'string' ? h('span', { class: 'sub', text: x }) : x)) : [who(0), ' ', who(1)];
+  const names = a && b ? withSlots('common.versus', { a: who(0), b: who(1) }).map((x) => (typeof x === 'string' ? h('span', { class: 'sub', text: x }) : x)) : [who(0), ' ', who(1)];
   return h('li', { class: 'pairing' }, ...names, h('span', { class: 'sub pairing-result', text: ` ${result}` }), ...(watch ? [' ', watch] : []));
 }
 

@@ -124,7 +124,9 @@ async function gameCard(doc: unknown): Promise<HTMLElement> {
     // bidi override in it cannot reorder the verdict around it.
     card.append(
       h('h2', { text: t('verify.verified', { game }) }),
-      h('p', {}, summary[0], h('bdi', { class: 'winner', text: names[r.winner] ?? '?' }), summary[1]),
+      r.winner === null
+        ? h('p', { text: t('result.drawMothers') })
+        : h('p', {}, summary[0], h('bdi', { class: 'winner', text: names[r.winner] ?? '?' }), summary[1]),
     );
   } else {
     const problem = error instanceof TranscriptError ? ` (${error.problem})` : '';

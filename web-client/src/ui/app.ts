@@ -6,7 +6,6 @@
  */
 
 import { stepLabel, turnMoves } from '../engine/turn';
-import { cannotLose, worstPossible } from '../engine/matchRules';
 import type { GameActions, GameSource, GameView } from '../view/gameView';
 import { type Seat, actingSeat, canDouble, other } from '../view/gameView';
 import { BoardSvg } from './boardSvg';
@@ -21,6 +20,7 @@ import * as mc from './moveController';
 import { MoveListPanel } from './moveList';
 import { PlayerBar } from './playerBar';
 import { type Scene, buildScene, playArrows, screenPlace } from './scene';
+import { rulesOf } from '../engine/variants';
 import { type Settings, loadSettings, pauseOf, saveSettings } from './settings';
 import { play } from './sound';
 import './playfeel.css';
@@ -288,8 +288,14 @@ export class BoardApp {
       this.cancelSend();
       if (key && view.dice && view.turn !== null) {
         const seat = view.turn;
-        const position = { mover: view.boards[seat], opponent: view.boards[seat === 0 ? 1 : 0] };
-        this.ui = mc.newMoveUi(position, view.dice.values[0], view.dice.values[1]);
+        const pins = view.pinned ?? [0, 0];
+        const position = {
+          mover: view.boards[seat],
+          opponent: view.boards[seat === 0 ? 1 : 0],
+          moverPinned: pins[seat],
+          opponentPinned: pins[seat === 0 ? 1 : 0],
+        };
+        this.ui = mc.newMoveUi(position, view.dice.values[0], view.dice.values[1], rulesOf(view.variant));
       } else {
         this.ui = null;
       }
@@ -355,7 +361,7 @@ export class BoardApp {
   /** A place on the screen in the mover's numbering (they differ when the board keeps a side). */
   private toMover(place: number): number {
     const s = this.scene;
-    return s && place >= 1 && place <= 24 ? screenPlace(s.mover, s.bottom, place) : place;
+    return s && place >= 1 && place <= 24 ? screenPlace(s.mover, s.bottom, place, s.facing) : place;
   }
 
   private onPlace(screen: number): void {
@@ -519,7 +525,7 @@ export class BoardApp {
     const view = this.view;
     let scene = buildScene(view, this.ui, this.settings.flipSpectator ? 1 : 0);
     if (this.shownPlay && !(this.ui && this.ui.turn.steps.length > 0)) {
-      scene = { ...scene, arrows: playArrows(this.shownPlay.seat, scene.bottom, this.shownPlay.moves), hinted: true };
+      scene = { ...scene, arrows: playArrows(this.shownPlay.seat, scene.bottom, this.shownPlay.moves, scene.facing), hinted: true };
     }
     this.scene = scene;
     this.board.setNames([view.players[0].name, view.players[1].name]);
@@ -652,11 +658,12 @@ export class BoardApp {
     const them = v.players[other(me)].name;
     const kids: Node[] = [h('p', { class: 'ask', text: t('board.resignAsk', { level, name: them, points }) })];
     // A resignation worth more than the game can cost: say so before it is sent.
-    if (cannotLose(mine, theirs, 1)) {
+    const rules = rulesOf(v.variant);
+    if (rules.cannotLose(mine, theirs, 1)) {
       kids.push(h('p', { class: 'warn', role: 'alert', text: t('board.cannotLose') }));
-    } else if (level > 1 && cannotLose(mine, theirs, level)) {
+    } else if (level > 1 && rules.cannotLose(mine, theirs, level)) {
       kids.push(h('p', { class: 'warn', role: 'alert', text: t('board.cannotLoseLevel', { level }) }));
-    } else if (level > worstPossible(mine, theirs)) {
+    } else if (level > rules.worstPossible(mine, theirs)) {
       kids.push(h('p', { class: 'warn', role: 'alert', text: t('board.cannotEndThatBadly') }));
     }
     const yes = button(t('board.resign', { level }), 'btn primary confirm-resign');

@@ -140,20 +140,27 @@ export function sceneNodes(scene: Scene, names: readonly [string, string]): SvgN
     out.push(node('rect', { class: `tgt-tray${pick?.step.to === 0 ? ' pick' : ''}`, x: TRAY_X + 6, y, width: TRAY_W - 12, height: FIELD_BOTTOM - MID_Y - 6, rx: 8 }));
   }
 
-  // Checkers on points.
+  // Checkers on points; a pinned checker (plakoto) lies at the edge, half under its pinners.
   for (let p = 1; p <= 24; p++) {
     const stack = scene.points[p];
     if (!stack) continue;
-    const shown = Math.min(stack.count, STACK_MAX);
+    const base = stack.pinned === undefined ? 0 : PIN_LIFT;
+    if (stack.pinned !== undefined) {
+      const { x, y } = checkerCenter(p, 0);
+      out.push(checkerNode(stack.pinned, x, y, ' pinned', t('board.pinnedLabel', { name: name(stack.pinned), point: String(p) }), 0, `s${stack.pinned}-p${p}`));
+    }
+    const room = stack.pinned === undefined ? STACK_MAX : STACK_MAX - 1;
+    const shown = Math.min(stack.count, room);
     for (let i = 0; i < shown; i++) {
-      const { x, y } = checkerCenter(p, i);
+      const { x, y } = checkerCenter(p, i + base);
       const top = i === shown - 1;
       let cls = '';
       if (top && stack.seat === scene.mover && scene.movable.includes(p)) cls += ' movable';
       if (top && scene.selected === p) cls += ' sel';
-      const count = top && stack.count > STACK_MAX ? stack.count : 0;
+      if (stack.pinned !== undefined) cls += ' pinner';
+      const count = top && stack.count > room ? stack.count : 0;
       const key = top ? `s${stack.seat}-p${p}` : '';
-      out.push(checkerNode(stack.seat, x, y, cls, `${name(stack.seat)} checker on point ${p}`, count, key));
+      out.push(checkerNode(stack.seat, x, y, cls, t('board.checkerLabel', { name: name(stack.seat), point: String(p) }), count, key));
     }
   }
   // Bar and trays.
@@ -168,7 +175,7 @@ export function sceneNodes(scene: Scene, names: readonly [string, string]): SvgN
       if (top && seat === scene.mover && scene.movable.includes(25)) cls += ' movable';
       if (top && seat === scene.mover && scene.selected === 25) cls += ' sel';
       const key = top ? `s${seat}-p25` : '';
-      out.push(checkerNode(seat, x, y, cls, `${name(seat)} checker on the bar`, top && n > 4 ? n : 0, key));
+      out.push(checkerNode(seat, x, y, cls, t('board.checkerBarLabel', { name: name(seat) }), top && n > 4 ? n : 0, key));
     }
     const off = scene.off[seat]!;
     for (let i = 0; i < off; i++) {
@@ -184,9 +191,7 @@ export function sceneNodes(scene: Scene, names: readonly [string, string]): SvgN
   // Landing markers at each destination.
   for (const t of tgt) {
     if (t >= 1 && t <= 24) {
-      const stack = scene.points[t];
-      const own = stack && stack.seat === scene.mover ? stack.count : 0;
-      const { x, y } = checkerCenter(t, own);
+      const { x, y } = checkerCenter(t, landingIndex(scene, t));
       out.push(node('circle', { class: `land${pick?.step.to === t ? ' pick' : ''}`, cx: x, cy: f(y), r: R - 4 }));
     }
   }
@@ -204,8 +209,20 @@ function arrowEnd(scene: Scene, seat: number, place: number, arriving: boolean):
   if (place === 25) return barCenter(isBottom, 0);
   if (place === 0) return { x: TRAY_X + TRAY_W / 2, y: isBottom ? (MID_Y + FIELD_BOTTOM) / 2 : (FIELD_TOP + MID_Y) / 2 };
   const stack = scene.points[place];
-  const own = stack && stack.seat === seat ? stack.count : 0;
+  const own = stack && stack.seat === seat ? stack.count + (stack.pinned === undefined ? 0 : PIN_LIFT) : 0;
   return checkerCenter(place, arriving ? Math.max(0, own - 1) : own);
+}
+
+/** How far up a stack pinned checkers lift their pinners (a fraction: they overlap). */
+export const PIN_LIFT = 0.6;
+
+/** Where the mover's next checker on place `p` would stand (a stack index, maybe fractional). */
+export function landingIndex(scene: Scene, p: number): number {
+  const stack = scene.points[p];
+  if (!stack) return 0;
+  if (stack.seat === scene.mover) return stack.count + (stack.pinned === undefined ? 0 : PIN_LIFT);
+  // An opposing checker there: hit in the backgammon family (it goes), pinned in plakoto.
+  return scene.variant === 'plakoto' ? PIN_LIFT : 0;
 }
 
 function arrowsNode(scene: Scene): SvgNode | null {

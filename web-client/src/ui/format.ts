@@ -1,6 +1,7 @@
 /** Words and numbers the panels show. */
 
 import { matchScore } from '../engine/matchRules';
+import { gameName } from './variantNames';
 import { type MessageKey, ltr, t } from '../i18n';
 import type { ClockView, FairnessView, GameView, MatchView, ResultView } from '../view/gameView';
 
@@ -52,9 +53,14 @@ export function clockFace(clock: ClockView, now: number): ClockFace {
 }
 
 export function matchLabel(match: MatchView): string {
-  if (match.kind === 'single') return t('board.single');
-  if (match.kind === 'money') return t('board.moneyGame', { game: match.gameNo });
-  return t('board.matchGame', { length: match.length, game: match.gameNo });
+  const label =
+    match.kind === 'single'
+      ? t('board.single')
+      : match.kind === 'money'
+        ? t('board.moneyGame', { game: match.gameNo })
+        : t('board.matchGame', { length: match.length, game: match.gameNo });
+  if (!match.variant || match.variant === 'backgammon') return label;
+  return t('board.withVariant', { variant: gameName(match.variant, match.gameNo), label });
 }
 
 /** The headline of a game's end by reason: for everyone (the winner named), for the winner and
@@ -63,6 +69,8 @@ const WINS: Record<ResultView['reason'], [MessageKey, MessageKey, MessageKey]> =
   single: ['result.wins', 'result.youWin', 'result.youLose'],
   gammon: ['result.winsGammon', 'result.youWinGammon', 'result.youLoseGammon'],
   backgammon: ['result.winsBackgammon', 'result.youWinBackgammon', 'result.youLoseBackgammon'],
+  mother: ['result.winsMother', 'result.youWinMother', 'result.youLoseMother'],
+  mothers: ['result.drawMothers', 'result.drawMothers', 'result.drawMothers'],
   resign: ['result.winsResign', 'result.youWinResign', 'result.youResigned'],
   drop: ['result.winsDrop', 'result.youWinDrop', 'result.youDropped'],
   timeout: ['result.winsTime', 'result.youWinTime', 'result.youLostTime'],
@@ -79,8 +87,12 @@ export function isYou(view: GameView, seat: 0 | 1 | null): boolean {
 
 export function resultHeadline(view: GameView, result: ResultView): string {
   const winner = result.winner;
+  if (result.reason === 'mothers') return t('result.drawMothers');
   if (winner === null) return t('result.level');
-  const [wins, youWin, youLose] = WINS[result.reason];
+  // The Greek games' double is no gammon by name (there is no cube and no triple).
+  const greek = view.variant === 'portes' || view.variant === 'plakoto' || view.variant === 'fevga';
+  const [wins, youWin, youLose] =
+    greek && result.reason === 'gammon' ? (['result.winsDouble', 'result.youWinDouble', 'result.youLoseDouble'] as const) : WINS[result.reason];
   if (isYou(view, winner)) return t(youWin);
   if (isYou(view, winner === 0 ? 1 : 0)) return t(youLose);
   return t(wins, { name: view.players[winner].name });

@@ -6,7 +6,8 @@
 
 import type { Position } from '../engine/position';
 import { BAR, OFF } from '../engine/position';
-import { type Move, legalPlays } from '../engine/movegen';
+import type { Move } from '../engine/movegen';
+import { type VariantRules, legalPlaysOf } from '../engine/variants';
 import {
   type Route,
   type Step,
@@ -38,12 +39,12 @@ export interface MoveUi {
 /** The only legal play of the turn's roll when there is just one (a forced play), else null. */
 export function forcedPlay(ui: MoveUi): Move[] | null {
   const t = ui.turn;
-  const plays = legalPlays(t.start, t.roll[0], t.roll[1]);
+  const plays = legalPlaysOf(t.rules, t.start, t.roll[0], t.roll[1]);
   return plays.length === 1 ? [...plays[0]!.moves] : null;
 }
 
-export function newMoveUi(position: Position, d1: number, d2: number): MoveUi {
-  return fresh(startTurn(position, d1, d2));
+export function newMoveUi(position: Position, d1: number, d2: number, rules?: VariantRules): MoveUi {
+  return fresh(startTurn(position, d1, d2, rules));
 }
 
 function fresh(turn: TurnState): MoveUi {

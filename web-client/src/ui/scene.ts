@@ -8,11 +8,14 @@ import { BAR, OFF, type Board, pipCount } from '../engine/position';
 import { stepLabel, type Step } from '../engine/turn';
 import type { DiceCheck, GameView, Seat } from '../view/gameView';
 import { actingSeat } from '../view/gameView';
+import { type GameVariant, rulesOf, theirPoint } from '../engine/variants';
 import { type MoveUi, complete, listSteps, sources } from './moveController';
 
 export interface Stack {
   readonly seat: Seat;
   readonly count: number;
+  /** Plakoto: the other seat's single checker pinned under this stack (drawn beneath it). */
+  readonly pinned?: Seat;
 }
 
 export interface SceneDie {
@@ -31,6 +34,10 @@ export interface MoveOption {
 }
 
 export interface Scene {
+  /** The game's variant (backgammon unless the view names another). */
+  readonly variant: GameVariant;
+  /** How the top seat's points face the bottom seat's: mirrored, or fevga's half a lap on. */
+  readonly facing: 'mirrored' | 'same-way';
   readonly bottom: Seat;
   readonly top: Seat;
   /** The seat whose checkers can be moved now (the bottom one unless the board keeps a side). */
@@ -77,18 +84,30 @@ export function displayBoards(view: GameView, ui: MoveUi | null): readonly [Boar
   return view.turn === 0 ? [mover, opponent] : [opponent, mover];
 }
 
-/** Place a seat's own point q is drawn at, from the bottom seat's side. */
+/** The pinned checkers on display (plakoto): each seat's bitmask of its own points. */
+export function displayPins(view: GameView, ui: MoveUi | null): readonly [number, number] {
+  if (!ui || view.turn === null) return view.pinned ?? [0, 0];
+  const { moverPinned = 0, opponentPinned = 0 } = ui.turn.position;
+  return view.turn === 0 ? [moverPinned, opponentPinned] : [opponentPinned, moverPinned];
+}
+
 /** The arrows of `seat`'s play `moves` (`[from, to]` in that seat's points) on a board with `bottom` below. */
-export function playArrows(seat: Seat, bottom: Seat, moves: readonly (readonly [number, number])[]): Scene['arrows'] {
+export function playArrows(
+  seat: Seat,
+  bottom: Seat,
+  moves: readonly (readonly [number, number])[],
+  facing: Scene['facing'] = 'mirrored',
+): Scene['arrows'] {
   return moves.map(([from, to]) => ({
     seat,
-    from: from === BAR ? BAR : screenPlace(seat, bottom, from),
-    to: to === OFF ? OFF : screenPlace(seat, bottom, to),
+    from: from === BAR ? BAR : screenPlace(seat, bottom, from, facing),
+    to: to === OFF ? OFF : screenPlace(seat, bottom, to, facing),
   }));
 }
 
-export function screenPlace(seat: Seat, bottom: Seat, q: number): number {
-  return seat === bottom ? q : 25 - q;
+/** Place a seat's own point q is drawn at, from the bottom seat's side (its own inverse). */
+export function screenPlace(seat: Seat, bottom: Seat, q: number, facing: Scene['facing'] = 'mirrored'): number {
+  return seat === bottom ? q : theirPoint({ facing }, q);
 }
 
 /** `spectatorSide`: the seat drawn at the bottom for a spectator (the board can be flipped). */
@@ -96,17 +115,29 @@ export function buildScene(view: GameView, ui: MoveUi | null, spectatorSide: Sea
   const bottom: Seat = view.side ?? view.viewer ?? spectatorSide;
   const top: Seat = bottom === 0 ? 1 : 0;
   const boards = displayBoards(view, ui);
+  const pins = displayPins(view, ui);
+  const rules = rulesOf(view.variant);
+  const facing = rules.facing;
   const points: (Stack | null)[] = new Array(25).fill(null);
   for (const seat of [0, 1] as const) {
     for (let q = 1; q <= 24; q++) {
       const n = boards[seat][q]!;
-      if (n > 0) points[screenPlace(seat, bottom, q)] = { seat, count: n };
+      // A pinned checker is drawn under its pinners' stack (which sets it when drawn).
+      if (n > 0 && !((pins[seat] >> q) & 1)) points[screenPlace(seat, bottom, q, facing)] = { seat, count: n };
+    }
+  }
+  for (const seat of [0, 1] as const) {
+    for (let q = 1; q <= 24; q++) {
+      if (!((pins[seat] >> q) & 1)) continue;
+      const place = screenPlace(seat, bottom, q, facing);
+      const pinner = points[place];
+      points[place] = pinner ? { ...pinner, pinned: seat } : { seat, count: 1 };
     }
   }
   const interactive = ui !== null && view.viewer !== null && view.turn === view.viewer && view.phase === 'moving' && !view.pending;
   const mover: Seat = interactive && view.turn !== null ? view.turn : bottom;
   // The turn's places (the mover's numbering) where they are drawn (the bottom seat's).
-  const onScreen = (q: number) => (q >= 1 && q <= 24 ? screenPlace(mover, bottom, q) : q);
+  const onScreen = (q: number) => (q >= 1 && q <= 24 ? screenPlace(mover, bottom, q, facing) : q);
   const options: MoveOption[] = interactive
     ? listSteps(ui).map((step, index) => ({ index, step, label: stepLabel(step), die: step.die }))
     : [];
@@ -147,6 +178,8 @@ export function buildScene(view: GameView, ui: MoveUi | null, spectatorSide: Sea
   }
   const owner = view.cube.owner;
   return {
+    variant: rules.name,
+    facing,
     bottom,
     top,
     mover,
@@ -173,7 +206,7 @@ export function buildScene(view: GameView, ui: MoveUi | null, spectatorSide: Sea
             at: owner === null ? 'middle' : owner === bottom ? 'bottom' : 'top',
             enabled: view.cube.enabled,
           },
-    arrows: view.lastPlay && !(interactive && ui.turn.steps.length > 0) ? playArrows(view.lastPlay.seat, bottom, view.lastPlay.moves) : [],
+    arrows: view.lastPlay && !(interactive && ui.turn.steps.length > 0) ? playArrows(view.lastPlay.seat, bottom, view.lastPlay.moves, facing) : [],
     turnComplete: interactive && complete(ui),
     canUndo: interactive && ui.turn.steps.length > 0,
     canRedo: interactive && ui.turn.undone.length > 0,

@@ -53,7 +53,10 @@ export type AnalysisDoc =
       readonly deeper?: boolean;
       readonly players: readonly [PlayerAnalysis, PlayerAnalysis];
       readonly turns: readonly TurnAnalysis[];
-    };
+    }
+  /** No analysis for this game (docs/analysis.md): e.g. `reason` 'variant', a variant the nets
+   * do not know (plakoto, fevga, hypergammon). */
+  | { readonly status: 'unavailable'; readonly reason: string; readonly variant?: string; readonly message?: string };
 
 export type DoneAnalysis = Extract<AnalysisDoc, { status: 'done' }>;
 
@@ -71,6 +74,7 @@ export const DEEPER_POLLS = 200;
  * counts the polls made so far in the current phase.
  */
 export function nextPoll(doc: AnalysisDoc | null, polls: number): number | null {
+  if (doc?.status === 'unavailable') return null;
   if (doc?.status === 'done') return doc.deeper && polls < DEEPER_POLLS ? DEEPER_POLL_MS : null;
   return Math.min(POLL_MAX_MS, POLL_MS * 2 ** Math.max(0, Math.floor(polls / 10)));
 }

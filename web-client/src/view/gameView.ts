@@ -13,6 +13,7 @@ import type { Move } from '../engine/movegen';
 import type { Seat } from '../engine/seat';
 import { type MatchKind, mayDouble } from '../engine/matchRules';
 import type { DiceCheck } from '../fairdice';
+import type { GameVariant, VariantName } from '../engine/variants';
 
 export type { Seat, DiceCheck, MatchKind };
 export { other } from '../engine/seat';
@@ -70,6 +71,8 @@ export interface MatchView {
   /** This game is the Crawford game. */
   readonly crawford: boolean;
   readonly gameNo: number;
+  /** What the match is played under (absent: backgammon); 'tavli' rotates its games' variants. */
+  readonly variant?: VariantName;
 }
 
 /**
@@ -88,6 +91,10 @@ export type ResultReason =
   | 'single'
   | 'gammon'
   | 'backgammon'
+  /** Plakoto: won by pinning the loser's mother checker. */
+  | 'mother'
+  /** Plakoto: both mothers pinned, a draw (no winner, no points). */
+  | 'mothers'
   | 'resign'
   | 'drop'
   | 'timeout'
@@ -141,6 +148,10 @@ export interface GameView {
   readonly viewer: Seat | null;
   readonly players: readonly [PlayerView, PlayerView];
   readonly boards: readonly [Board, Board];
+  /** This game's variant (absent: backgammon). */
+  readonly variant?: GameVariant;
+  /** Plakoto: seat 0's and seat 1's pinned checkers, bitmasks of each owner's own points. */
+  readonly pinned?: readonly [number, number];
   /** The seat on turn (or that must answer an offer is derived from `offer`). */
   readonly turn: Seat | null;
   readonly phase: Phase;

@@ -19,8 +19,9 @@ import {
   scoreGame,
   worstPossible,
 } from '../engine/matchRules';
-import { applyMove, legalPlays, singleMoves, type Move } from '../engine/movegen';
-import { CHECKERS, OFF, type Board, type Position, positionKey, resultLevel, startPosition } from '../engine/position';
+import type { Move } from '../engine/movegen';
+import { type Board, type Position, positionKey } from '../engine/position';
+import { type VariantName, type VariantRules, gameVariant, hasCube, legalPlaysOf, rulesOf } from '../engine/variants';
 import type { DiceSource } from './dice';
 import type {
   ClockView,
@@ -66,6 +67,9 @@ export interface LocalGameOptions {
   readonly side?: Seat | null;
   /** Money: the Jacoby rule (the /local setup does not offer it: off). */
   readonly jacoby?: boolean;
+  /** What the match is played under (default backgammon); 'tavli' (kind 'match', `length` its
+   * target) rotates portes, plakoto and fevga, the previous game's winner opening the next. */
+  readonly variant?: VariantName;
 }
 
 /**
@@ -93,12 +97,20 @@ export interface LocalSave {
   /** The resignation level the opponent rejected in the decision under way (absent in saves
    * made before it was kept: none). */
   readonly declined?: ResultLevel | null;
+  /** Plakoto's pinned checkers per seat (absent: none). */
+  readonly pinned?: [number, number];
+  /** Tavli: the seat that opens the next game (absent: a roll-off). */
+  readonly opener?: Seat | null;
 }
 
 export class LocalGame implements GameSource {
   private readonly listeners = new Set<(view: GameView) => void>();
   private readonly now: () => number;
-  private boards: [Board, Board] = [startPosition().mover, startPosition().opponent];
+  private boards: [Board, Board];
+  private pins: [number, number] = [0, 0];
+  /** Tavli: the previous game's winner opens the next game (null: a roll-off decides). */
+  private opener: Seat | null = null;
+  private readonly variant: VariantName;
   private turn: Seat | null = null;
   private phase: Phase = 'waiting';
   private viewer: Seat = 0;
@@ -132,8 +144,11 @@ export class LocalGame implements GameSource {
   constructor(private readonly options: LocalGameOptions) {
     this.now = options.now ?? Date.now;
     this.shownSince = this.now();
+    this.variant = options.variant ?? 'backgammon';
     this.rules = { kind: options.kind, length: options.length, jacoby: options.kind === 'money' && (options.jacoby ?? false) };
-    this.cube = { value: 1, owner: null, enabled: cubeInPlay(options.kind, false) };
+    this.cube = { value: 1, owner: null, enabled: this.cubeInPlay() };
+    const start = this.gameRules().start();
+    this.boards = [start.mover, start.opponent];
     const budgetMs = options.clockSeconds * 1000;
     this.clocks = [
       { deadline: null, budgetMs, reserve: null },
@@ -156,6 +171,8 @@ export class LocalGame implements GameSource {
         { name: this.options.names[1], presence: presence[1], forfeitAt: forfeitAt(1) },
       ],
       boards: this.boards,
+      variant: this.gameRules().name,
+      pinned: this.pins,
       turn: this.turn,
       phase: this.phase,
       dice: this.dice,
@@ -166,6 +183,7 @@ export class LocalGame implements GameSource {
         score: this.score,
         crawford: this.crawford,
         gameNo: this.gameNo,
+        variant: this.variant,
       },
       clocks: this.clocks,
       offer: this.offer,
@@ -203,13 +221,25 @@ export class LocalGame implements GameSource {
 
   private position(): Position {
     const turn = this.turn ?? 0;
-    return { mover: this.boards[turn], opponent: this.boards[other(turn)] };
+    return { mover: this.boards[turn], opponent: this.boards[other(turn)], moverPinned: this.pins[turn], opponentPinned: this.pins[other(turn)] };
+  }
+
+  /** The rules of the game under way. */
+  private gameRules(): VariantRules {
+    return rulesOf(gameVariant(this.variant, this.gameNo));
+  }
+
+  private cubeInPlay(): boolean {
+    return hasCube(this.variant) && cubeInPlay(this.options.kind, this.crawford);
   }
 
   /** The levels the seat on turn may resign at now (deciding or moving), else undefined. */
   private resignLevels(): ResultLevel[] | undefined {
     if ((this.phase !== 'decide' && this.phase !== 'moving') || this.turn === null) return undefined;
-    return resignationLevels(this.boards[this.turn], this.boards[other(this.turn)], this.declined);
+    const rules = this.gameRules();
+    if (rules.name === 'backgammon') return resignationLevels(this.boards[this.turn], this.boards[other(this.turn)], this.declined);
+    const worst = rules.worstPossible(this.boards[this.turn], this.boards[other(this.turn)]);
+    return ([1, 2, 3] as const).filter((level) => level > (this.declined ?? 0) && level <= worst);
   }
 
   // ---- clocks -------------------------------------------------------------------------------
@@ -235,9 +265,10 @@ export class LocalGame implements GameSource {
 
   private async startGame(): Promise<void> {
     const epoch = ++this.epoch;
-    const start = this.options.position && this.gameNo === 1 ? this.options.position : startPosition();
+    const start = this.options.position && this.gameNo === 1 ? this.options.position : this.gameRules().start();
     this.boards = [start.mover, start.opponent];
-    this.cube = { value: 1, owner: null, enabled: cubeInPlay(this.options.kind, this.crawford) };
+    this.pins = [start.moverPinned ?? 0, start.opponentPinned ?? 0];
+    this.cube = { value: 1, owner: null, enabled: this.cubeInPlay() };
     this.declined = null;
     this.result = null;
     this.offer = null;
@@ -254,6 +285,12 @@ export class LocalGame implements GameSource {
     if (this.options.position && this.gameNo === 1) {
       this.turn = 0;
       this.viewer = 0;
+      await this.rollDice();
+    } else if (this.variant === 'tavli' && this.opener !== null) {
+      // Tavli: the previous game's winner opens, rolling both dice.
+      this.turn = this.opener;
+      this.viewer = this.opener;
+      this.say(t('local.opens', { name: this.name(this.opener) }));
       await this.rollDice();
     } else {
       await this.rollOff(epoch);
@@ -273,6 +310,12 @@ export class LocalGame implements GameSource {
         this.viewer = winner;
         this.dice = { ...this.dice, seat: winner };
         this.say(t('notice.winsRolloff', { who: 'other', name: this.name(winner), dice: ltr(`${Math.max(d0, d1)}–${Math.min(d0, d1)}`) }));
+        // The Greek games: the roll-off's winner rolls both dice again for the first play.
+        if (this.gameRules().opening === 'reroll') {
+          this.emit();
+          void this.rollDice();
+          return;
+        }
         this.enterMoving();
         return;
       }
@@ -307,7 +350,7 @@ export class LocalGame implements GameSource {
     const seat = this.turn!;
     this.viewer = seat;
     const [d1, d2] = this.dice!.values;
-    if (legalPlays(this.position(), d1, d2).length === 0) {
+    if (legalPlaysOf(this.gameRules(), this.position(), d1, d2).length === 0) {
       this.say(t('notice.passed', { who: 'other', name: this.name(seat), dice: ltr(`${d1}–${d2}`) }));
       this.runClock(null);
       this.emit();
@@ -338,16 +381,27 @@ export class LocalGame implements GameSource {
     }
   }
 
-  /** The game ends: `winner` wins at `level` (for a drop, 1) times the cube, as `end` says. */
-  private finish(winner: Seat, reason: ResultReason, level: ResultLevel, end: EndReason): void {
+  /** The game ends: `winner` wins at `level` (for a drop, 1) times the cube, as `end` says;
+   * `winner` null: a drawn game (plakoto, both mothers pinned), worth nothing. */
+  private finish(winner: Seat | null, reason: ResultReason, level: ResultLevel, end: EndReason): void {
     this.runClock(null);
     this.epoch++;
+    if (winner === null) {
+      this.opener = null; // Tavli: after a draw, a roll-off opens the next game
+      this.result = { winner: null, reason, points: 0, score: this.score, matchOver: false };
+      this.phase = 'gameover';
+      this.offer = null;
+      this.turn = null;
+      this.emit();
+      return;
+    }
     const worth = resultPoints(level, this.cube.value, end, this.rules.jacoby, this.cube.owner !== null);
     const { points, score, over } = scoreGame(this.rules, this.score, winner, worth, end);
     this.score = score;
-    // The flag of the next game from here on (the Crawford game is played once).
-    this.crawford = !over && nextGameIsCrawford(this.rules, score, this.crawfordPlayed);
+    // The flag of the next game from here on (the Crawford game is played once; never without a cube).
+    this.crawford = !over && hasCube(this.variant) && nextGameIsCrawford(this.rules, score, this.crawfordPlayed);
     if (this.crawford) this.crawfordPlayed = true;
+    this.opener = this.variant === 'tavli' ? winner : null;
     this.result = { winner, reason, points, score, matchOver: over };
     this.phase = 'gameover';
     this.offer = null;
@@ -359,7 +413,9 @@ export class LocalGame implements GameSource {
    * least the match; in a money session, the session ends). */
   private forfeit(loser: Seat, reason: ResultReason): void {
     const winner = other(loser);
-    this.finish(winner, reason, worstPossible(this.boards[loser], this.boards[winner]), 'forfeit');
+    const rules = this.gameRules();
+    const worst = rules.name === 'backgammon' ? worstPossible(this.boards[loser], this.boards[winner]) : rules.worstPossible(this.boards[loser], this.boards[winner]);
+    this.finish(winner, reason, worst, 'forfeit');
   }
 
   // ---- actions ------------------------------------------------------------------------------
@@ -426,6 +482,14 @@ export class LocalGame implements GameSource {
     this.emit();
   }
 
+  /** Every legal play of the roll on the board (its moves), [] unless a player is moving: the
+   * page's hook for helpers and tests (`window.fairgammon.game`). */
+  legalPlays(): Move[][] {
+    if (this.phase !== 'moving' || this.turn === null || !this.dice) return [];
+    const [d1, d2] = this.dice.values;
+    return legalPlaysOf(this.gameRules(), this.position(), d1, d2).map((p) => [...p.moves]);
+  }
+
   play(moves: readonly Move[]): void {
     if (this.pausedLeft !== null) return;
     if (this.phase !== 'moving' || this.turn === null || !this.dice || this.pending) return;
@@ -449,14 +513,15 @@ export class LocalGame implements GameSource {
     if (this.phase !== 'moving' || this.turn === null || !this.dice) return;
     const [d1, d2] = this.dice.values;
     const start = this.position();
-    const plays = legalPlays(start, d1, d2);
+    const rules = this.gameRules();
+    const plays = legalPlaysOf(rules, start, d1, d2);
     let position = start;
     for (const move of moves) {
       const legalSomewhere = [1, 2, 3, 4, 5, 6].some((die) =>
-        singleMoves(position, die).some((m) => m[0] === move[0] && m[1] === move[1]),
+        rules.singleMoves(position, die).some((m) => m[0] === move[0] && m[1] === move[1]),
       );
       if (!legalSomewhere) return this.reject(t('local.notLegalMove', { move: ltr(`${move[0]}/${move[1]}`) }));
-      position = applyMove(position, move);
+      position = rules.applyMove(position, move);
     }
     const key = positionKey(position);
     const legal = plays.length === 0 ? moves.length === 0 : plays.some((p) => positionKey(p.position) === key);
@@ -465,11 +530,17 @@ export class LocalGame implements GameSource {
     }
     const seat = this.turn;
     this.boards = seat === 0 ? [position.mover, position.opponent] : [position.opponent, position.mover];
+    const mp = position.moverPinned ?? 0;
+    const op = position.opponentPinned ?? 0;
+    this.pins = seat === 0 ? [mp, op] : [op, mp];
     this.lastPlay = { seat, moves: moves.map((m) => [m[0], m[1]] as const) };
-    if (position.mover[OFF] === CHECKERS) {
-      const level = resultLevel(position.opponent);
-      const reason: ResultReason = level === 1 ? 'single' : level === 2 ? 'gammon' : 'backgammon';
-      this.finish(seat, reason, level, 'bear_off');
+    const ending = rules.ending(position);
+    if (ending) {
+      if (ending.winner === null) return this.finish(null, 'mothers', 1, 'bear_off');
+      const winner = ending.winner === 'mover' ? seat : other(seat);
+      const level = ending.points as ResultLevel;
+      const reason: ResultReason = ending.finish === 'mother' ? 'mother' : level === 1 ? 'single' : level === 2 ? 'gammon' : 'backgammon';
+      this.finish(winner, reason, level, 'bear_off');
       return;
     }
     this.endTurn();
@@ -520,6 +591,8 @@ export class LocalGame implements GameSource {
       fairness: this.fairness,
       k: this.k,
       declined: this.declined,
+      pinned: this.pins,
+      opener: this.opener,
     };
   }
 
@@ -543,6 +616,8 @@ export class LocalGame implements GameSource {
     this.fairness = saved.fairness;
     this.k = saved.k;
     this.declined = saved.declined ?? null;
+    this.pins = saved.pinned ?? [0, 0];
+    this.opener = saved.opener ?? null;
     this.runClock(null);
     this.pausedLeft = this.options.clockSeconds * 1000;
     this.emit();
@@ -570,7 +645,7 @@ export class LocalGame implements GameSource {
     if (this.phase === 'moving' && this.dice && this.turn !== null) {
       const [d1, d2] = this.dice.values;
       // A pass that was being shown when the game was saved: pass now.
-      if (legalPlays(this.position(), d1, d2).length === 0) return this.enterMoving();
+      if (legalPlaysOf(this.gameRules(), this.position(), d1, d2).length === 0) return this.enterMoving();
     }
     this.runClock(owes, left);
     this.emit();

@@ -5,7 +5,8 @@
  */
 
 import { replayPath } from './replay';
-import { cubeInPlay, worstPossible } from '../engine/matchRules';
+import { cubeInPlay } from '../engine/matchRules';
+import { legalPlaysOf } from '../engine/variants';
 import { toHex } from '../fairdice';
 import type {
   ClockView,
@@ -59,7 +60,8 @@ export function phaseOf(session: MatchSession): Phase {
 function resultReason(session: MatchSession): ResultReason {
   const t = session.tracker;
   const g = t.lastGame!;
-  if (g.reason === 'bear_off') return g.result;
+  if (g.reason === 'bear_off') return g.result ?? 'single';
+  if (g.reason === 'mother' || g.reason === 'mothers') return g.reason;
   if (g.reason === 'drop' || g.reason === 'resign') return g.reason;
   const f = t.forfeit;
   if (f && f.game === g.game) {
@@ -196,7 +198,7 @@ export function netView(session: MatchSession): GameView {
   const onRoll = t.onRoll;
   const resignLevels =
     viewer !== null && onRoll === viewer
-      ? ([1, 2, 3] as const).filter((l) => l <= worstPossible(t.boards[viewer], t.boards[other(viewer)]))
+      ? ([1, 2, 3] as const).filter((l) => l <= t.variantRules.worstPossible(t.boards[viewer], t.boards[other(viewer)]))
       : undefined;
   const mode = t.settings?.mode ?? 'single_game';
   const kind = MATCH_KIND[mode];
@@ -205,10 +207,12 @@ export function netView(session: MatchSession): GameView {
     viewer,
     players: [player(0), player(1)],
     boards: t.boards,
+    variant: t.variant,
+    pinned: t.pinned,
     turn: phase === 'waiting' || phase === 'rolloff' || (phase === 'gameover' && (t.betweenGames || t.over !== null)) ? null : onRoll,
     phase,
     dice: diceView(session, phase),
-    cube: { value: t.cube, owner: t.cubeOwner, enabled: cubeInPlay(kind, t.crawford) },
+    cube: { value: t.cube, owner: t.cubeOwner, enabled: t.variantRules.cube && cubeInPlay(kind, t.crawford) },
     match: {
       kind,
       length: mode === 'match' ? (t.settings?.length ?? 0) : 0,
@@ -216,6 +220,7 @@ export function netView(session: MatchSession): GameView {
       crawford: t.crawford,
       // Between games (and after a match that ended then) the finished one is still on show.
       gameNo: (t.betweenGames || endedBetweenGames(t)) && t.lastGame ? t.lastGame.game : t.game || 1,
+      variant: t.settings?.variant ?? 'backgammon',
     },
     clocks,
     offer,
@@ -276,6 +281,15 @@ export class NetGame implements GameSource {
 
   play(moves: readonly Move[]): void {
     void this.session.move(moves);
+  }
+
+  /** Every legal play of the dice this seat moves now (its moves), [] otherwise: the page's
+   * hook for helpers and tests (`window.fairgammon.game`), as the hot-seat game has. */
+  legalPlays(): Move[][] {
+    const t = this.session.tracker;
+    const seat = this.shown.viewer;
+    if (this.shown.phase !== 'moving' || seat === null || t.onRoll !== seat || !t.dice) return [];
+    return legalPlaysOf(t.variantRules, t.position(seat), t.dice[0], t.dice[1]).map((p) => [...p.moves]);
   }
 
   resign(level: 1 | 2 | 3): void {
