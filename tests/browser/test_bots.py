@@ -492,6 +492,18 @@ async def every_page_fits(net: NetPages, bot_match: str) -> None:
     b = MatchClient(ws, rated, joined.body["token"])
     async with a, b:
         await asyncio.gather(play_random(a, random.Random(1)), play_random(b, random.Random(2)))
+    # And a rated hypergammon game: its rating is kept apart, in its own table on the profile.
+    created = await ann.post(
+        "/api/matches", {"mode": "match", "length": 1, "rated": True, "variant": "hypergammon"})
+    joined = await bob.post(f"/api/matches/{created.body['match']}/join", {})
+    a = MatchClient(ws, created.body["match"], created.body["token"])
+    b = MatchClient(ws, created.body["match"], joined.body["token"])
+    async with a, b:
+        await asyncio.gather(play_random(a, random.Random(3)), play_random(b, random.Random(4)))
+    for _ in range(100):
+        if (await ann.get("/api/players/annabel_longname")).body["variants"]:
+            break
+        await asyncio.sleep(0.05)
     paths = [
         "/u/annabel_longname", "/", f"/m/{bot_match}#watch", f"/m/{rated}#watch",
         f"/m/{rated}/replay/1", f"/verify?match={rated}", "/leaderboard", "/rules", "/local",
@@ -512,6 +524,12 @@ async def every_page_fits(net: NetPages, bot_match: str) -> None:
                 await no_overflow(page, width)
         await page.goto(f"{net.base}{paths[0]}")
         await page.locator(".history-card").wait_for()
+        row = page.locator(".variant-ratings tr[data-variant=hypergammon] td")
+        cells = await row.all_inner_texts()
+        assert cells[0] == "Hypergammon" and cells[2] == "1", cells
+        assert float(cells[1]) in (1490.0, 1510.0), cells  # two newcomers, one point
+        # The history names the variant in its match column (hidden on a phone's narrow table).
+        assert "Hypergammon · " in (await page.locator(".history-card").text_content() or "")
         await page.screenshot(path=SCREENSHOTS / f"profile-history-{width}x844.png", full_page=True)
         # The history fits its card too (it would scroll inside it, cutting the Replay link).
         sizes = await page.locator(".history-card").evaluate(

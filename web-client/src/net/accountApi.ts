@@ -29,6 +29,8 @@ export interface HistoryEntry {
   readonly change: number | null;
   readonly private: boolean;
   readonly link: string;
+  /** The match's variant (absent in lines recorded before the variants: backgammon). */
+  readonly variant?: string;
 }
 
 export interface ChartPoint {
@@ -48,6 +50,8 @@ export interface Profile extends AccountInfo {
   readonly own: boolean;
   /** The tournaments the player finished, the newest first (docs/accounts.md). */
   readonly tournaments?: readonly TournamentResult[];
+  /** Rating and experience in each variant but backgammon played rated (docs/accounts.md). */
+  readonly variants?: Readonly<Record<string, { readonly rating: number; readonly experience: number }>>;
 }
 
 export interface TournamentResult {

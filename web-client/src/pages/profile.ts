@@ -20,8 +20,30 @@ import { pageHeader } from './common';
 import { ratingChart } from './ratingChart';
 import { reportButton } from './report';
 import { skillCards } from './skillPanel';
+import { type VariantName, isVariantName } from '../engine/variants';
+import { variantName } from '../ui/variantNames';
 
-const what = (e: HistoryEntry): string => t('profile.what', { mode: e.mode, length: e.length, private: e.private ? 'yes' : 'no' });
+const what = (e: HistoryEntry): string => {
+  const words = t('profile.what', { mode: e.mode, length: e.length, private: e.private ? 'yes' : 'no' });
+  return e.variant && e.variant !== 'backgammon' && isVariantName(e.variant) ? t('profile.whatVariant', { variant: variantName(e.variant), what: words }) : words;
+};
+
+/** The ratings kept apart in each variant the player played rated (backgammon's is above). */
+function variantRatings(p: Profile): HTMLElement | null {
+  const rows = Object.entries(p.variants ?? {}).filter(([name]) => isVariantName(name));
+  if (!rows.length) return null;
+  return h(
+    'section',
+    { class: 'card variant-ratings' },
+    h('h2', { text: t('profile.variantsTitle') }),
+    h(
+      'table',
+      { class: 'history' },
+      h('thead', {}, h('tr', {}, ...[t('profile.variant'), t('leaders.rating'), t('profile.experience')].map((th) => h('th', { text: th })))),
+      h('tbody', {}, ...rows.map(([name, r]) => h('tr', { 'data-variant': name }, h('td', { text: variantName(name as VariantName) }), h('td', { class: 'rating-value', text: rating(r.rating) }), h('td', { text: String(r.experience) })))),
+    ),
+  );
+}
 
 const SHORT_DATE: Intl.DateTimeFormatOptions = { year: '2-digit', month: 'numeric', day: 'numeric' };
 
@@ -93,6 +115,8 @@ export async function startProfile(root: HTMLElement, name: string): Promise<voi
       h('section', { class: 'card chart-card' }, h('h2', { text: t('leaders.rating') }), chart),
       h('section', { class: 'card history-card' }, h('h2', { text: t('leaders.matches') }), table, pager),
     ];
+    const variants = variantRatings(p);
+    if (variants) kids.splice(2, 0, variants);
     const placed = p.tournaments ?? [];
     if (placed.length) {
       kids.push(
