@@ -104,7 +104,9 @@ async def test_a_late_reload_a_late_spectator_and_a_visitor_of_a_long_match(
     deadline = await bob.evaluate("window.fairgammon.session.tracker.clock.deadline")
     assert deadline == state.deadline
     print(f"\nBob's page playable {first:.2f} s after opening, {reloaded:.2f} s after a reload")
-    assert reloaded < 2.0
+    # 0.35 s on a quiet machine; 2.3-2.5 s was seen with the other worker's browser tests and
+    # other jobs on both cores (load 8-10): the bound catches a page that replays the history.
+    assert reloaded < 3.5
 
     # A spectator opens the match late, on the other process (a snapshot).
     other = ServerProcess(redis_url)
