@@ -7,7 +7,7 @@
  * the same play.
  */
 
-import { BAR, OFF, type Position, positionKey } from './position';
+import { BAR, type Board, OFF, type Position, positionKey } from './position';
 
 /** One checker move (from, to) from the mover's side: 25 = bar, 0 = off. */
 export type Move = readonly [from: number, to: number];
@@ -17,6 +17,25 @@ export interface Play {
   readonly moves: readonly Move[];
   /** The resulting position, still seen by the mover. */
   readonly position: Position;
+}
+
+/** Each distinct die of the multiset `dice` once, with the dice left after it: the orders a
+ * turn's steps can take (a double's four equal dice are one choice at each step). */
+export function* distinctDice(dice: readonly number[]): Generator<[number, number[]]> {
+  const tried = new Set<number>();
+  for (let i = 0; i < dice.length; i++) {
+    const die = dice[i]!;
+    if (tried.has(die)) continue;
+    tried.add(die);
+    yield [die, dice.slice(0, i).concat(dice.slice(i + 1))];
+  }
+}
+
+/** The highest point of the home board (6..1) the mover has a checker on, 0 for none: a die
+ * larger than every checker's distance bears off from there (every variant's rule). */
+export function highestHomePoint(mover: Board): number {
+  for (let p = 6; p >= 1; p--) if (mover[p]! > 0) return p;
+  return 0;
 }
 
 /** Every legal single-checker move of `die` pips, ignoring the other dice. */
@@ -34,13 +53,7 @@ export function singleMoves(position: Position, die: number): Move[] {
       break;
     }
   }
-  let highest = 0;
-  for (let p = 6; p >= 1; p--) {
-    if (mover[p]! > 0) {
-      highest = p;
-      break;
-    }
-  }
+  const highest = highestHomePoint(mover);
   const moves: Move[] = [];
   for (let from = 24; from >= 1; from--) {
     if (mover[from] === 0) continue;
@@ -84,12 +97,7 @@ export function diceToPlay(d1: number, d2: number): number[] {
 export function maxDiceUsable(position: Position, dice: readonly number[]): number {
   if (dice.length === 0) return 0;
   let best = 0;
-  const tried = new Set<number>();
-  for (let i = 0; i < dice.length; i++) {
-    const die = dice[i]!;
-    if (tried.has(die)) continue;
-    tried.add(die);
-    const rest = dice.slice(0, i).concat(dice.slice(i + 1));
+  for (const [die, rest] of distinctDice(dice)) {
     for (const move of singleMoves(position, die)) {
       const used = 1 + maxDiceUsable(applyMove(position, move), rest);
       if (used > best) best = used;

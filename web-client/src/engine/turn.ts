@@ -7,7 +7,7 @@
  * complete when it has used as many dice as the best legal play does.
  */
 
-import { type Move, diceToPlay } from './movegen';
+import { type Move, diceToPlay, distinctDice } from './movegen';
 import { BAR, OFF, type Position, positionKey } from './position';
 import { RULES, type VariantRules, legalPlaysOf } from './variants';
 
@@ -87,12 +87,7 @@ export function startTurn(position: Position, d1: number, d2: number, rules: Var
 function usable(rules: VariantRules, position: Position, dice: readonly number[]): number {
   if (dice.length === 0) return 0;
   let best = 0;
-  const tried = new Set<number>();
-  for (let i = 0; i < dice.length; i++) {
-    const die = dice[i]!;
-    if (tried.has(die)) continue;
-    tried.add(die);
-    const rest = dice.slice(0, i).concat(dice.slice(i + 1));
+  for (const [die, rest] of distinctDice(dice)) {
     for (const move of rules.singleMoves(position, die)) {
       const used = 1 + usable(rules, rules.applyMove(position, move), rest);
       if (used > best) best = used;
@@ -110,11 +105,8 @@ function canFinish(turn: TurnState, position: Position, dice: readonly number[],
   const known = turn.memo.get(key);
   if (known !== undefined) return known;
   let found = false;
-  const tried = new Set<number>();
-  for (const die of dice) {
-    if (found || tried.has(die)) continue;
-    tried.add(die);
-    const rest = without(dice, die);
+  for (const [die, rest] of distinctDice(dice)) {
+    if (found) break;
     for (const move of turn.rules.singleMoves(position, die)) {
       if (canFinish(turn, turn.rules.applyMove(position, move), rest, need - 1)) {
         found = true;

@@ -17,7 +17,7 @@
  */
 
 import { cannotLose, worstPossible as backgammonWorst } from './matchRules';
-import { type Move, type Play, applyMove as bgApply, isHit, singleMoves as bgSingles } from './movegen';
+import { type Move, type Play, applyMove as bgApply, distinctDice, highestHomePoint, isHit, singleMoves as bgSingles } from './movegen';
 import { BAR, type Board, OFF, type Position, positionKey, resultLevel } from './position';
 
 /** One game's rules, by name (the wire's `game_started.variant`). */
@@ -174,13 +174,7 @@ function plakotoSingles(position: Position, die: number): Move[] {
   const op = position.opponentPinned ?? 0;
   let allHome = mp === 0;
   for (let p = 7; p <= 24 && allHome; p++) if (mover[p]! > 0) allHome = false;
-  let highest = 0;
-  for (let p = 6; p >= 1; p--) {
-    if (mover[p]! > 0) {
-      highest = p;
-      break;
-    }
-  }
+  const highest = highestHomePoint(mover);
   const moves: Move[] = [];
   for (let from = 24; from >= 1; from--) {
     if (mover[from]! - (bit(mp, from) ? 1 : 0) <= 0) continue;
@@ -271,13 +265,7 @@ function fevgaSingles(position: Position, die: number): Move[] {
   const { mover, opponent } = position;
   let allHome = true;
   for (let p = 7; p <= 24 && allHome; p++) if (mover[p]! > 0) allHome = false;
-  let highest = 0;
-  for (let p = 6; p >= 1; p--) {
-    if (mover[p]! > 0) {
-      highest = p;
-      break;
-    }
-  }
+  const highest = highestHomePoint(mover);
   const waiting = runnerWaiting(mover);
   const moves: Move[] = [];
   for (let from = 24; from >= 1; from--) {
@@ -362,12 +350,7 @@ export function legalPlaysOf(rules: VariantRules, position: Position, d1: number
   const lo = Math.min(d1, d2);
   const levels: Map<string, Play>[] = double ? [new Map(), new Map(), new Map(), new Map()] : [new Map(), new Map(), new Map()];
   const walk = (pos: Position, dice: readonly number[], moves: Move[]) => {
-    const tried = new Set<number>();
-    for (let i = 0; i < dice.length; i++) {
-      const die = dice[i]!;
-      if (tried.has(die)) continue;
-      tried.add(die);
-      const rest = dice.slice(0, i).concat(dice.slice(i + 1));
+    for (const [die, rest] of distinctDice(dice)) {
       for (const move of rules.singleMoves(pos, die)) {
         const after = rules.applyMove(pos, move);
         const now = [...moves, move];
