@@ -18,6 +18,7 @@ import copy
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -445,6 +446,35 @@ def _pointer_get(obj: Any, pointer: str) -> Any:
     return obj
 
 
+
+def _refused(mutations: Any, transcript: Callable[[int], Any]) -> list[dict[str, Any]]:
+    """Each mutation ``(base, note, patch, needs_replay)`` applied to a copy of
+    ``transcript(base)`` and verified: what the verifier refuses it with (a mutation that still
+    verifies is a broken vector set: AssertionError)."""
+    invalid = []
+    for base, note, patch, replay_only in mutations:
+        obj = copy.deepcopy(transcript(base))
+        for pointer, value in patch:
+            _pointer_set(obj, pointer, value)
+        try:
+            verify_json(obj)
+        except TranscriptError as exc:
+            invalid.append(
+                {
+                    "note": note,
+                    "base": base,
+                    "patch": [{"op": "replace", "path": p, "value": v} for p, v in patch],
+                    "problem": exc.code,
+                    "k": exc.k,
+                    "seat": exc.seat,
+                    "message": str(exc),
+                    "needs_replay": replay_only,
+                }
+            )
+            continue
+        raise AssertionError(f"mutation {note!r} verified")
+    return invalid
+
 def _pointer_set(obj: Any, pointer: str, value: Any) -> None:
     *parents, last = pointer.split("/")[1:]
     for part in parents:
@@ -588,31 +618,10 @@ def transcripts() -> dict[str, Any]:
             False,
         ),
     ]
-    invalid = []
-    for base, note, patch, replay_only in [
-        *((0, *m) for m in mutations),
-        *((2, *m) for m in deposit_mutations),
-    ]:
-        obj = copy.deepcopy(short if base == 0 else deposited)
-        for pointer, value in patch:
-            _pointer_set(obj, pointer, value)
-        try:
-            verify_json(obj)
-        except TranscriptError as exc:
-            invalid.append(
-                {
-                    "note": note,
-                    "base": base,
-                    "patch": [{"op": "replace", "path": p, "value": v} for p, v in patch],
-                    "problem": exc.code,
-                    "k": exc.k,
-                    "seat": exc.seat,
-                    "message": str(exc),
-                    "needs_replay": replay_only,
-                }
-            )
-            continue
-        raise AssertionError(f"mutation {note!r} verified")
+    invalid = _refused(
+        [*((0, *m) for m in mutations), *((2, *m) for m in deposit_mutations)],
+        lambda base: short if base == 0 else deposited,
+    )
     assert _pointer_get(short, "/scheme") == SCHEME
     return {
         "description": "Complete transcripts (format in docs/fairness.md). valid[]: transcripts "
@@ -692,28 +701,7 @@ def variant_transcripts() -> dict[str, Any]:
          False),
         (5, "the opener changed", [("/opener", 0)], False),
     ]
-    invalid = []
-    for base, note, patch, replay_only in mutations:
-        obj = copy.deepcopy(valid[base]["transcript"])
-        for pointer, value in patch:
-            _pointer_set(obj, pointer, value)
-        try:
-            verify_json(obj)
-        except TranscriptError as exc:
-            invalid.append(
-                {
-                    "note": note,
-                    "base": base,
-                    "patch": [{"op": "replace", "path": p, "value": v} for p, v in patch],
-                    "problem": exc.code,
-                    "k": exc.k,
-                    "seat": exc.seat,
-                    "message": str(exc),
-                    "needs_replay": replay_only,
-                }
-            )
-            continue
-        raise AssertionError(f"mutation {note!r} verified")
+    invalid = _refused(mutations, lambda base: valid[base]["transcript"])
     return {
         "description": "Transcripts of the variants (docs/fairness.md, sections 6 and 10; "
         "docs/protocol.md, 'Variants'), as transcripts[] above: valid[] verify (the field "
