@@ -54,6 +54,10 @@ NAMES: dict[Level, str] = {
 ALL = tuple(Level)
 HEURISTIC = (Level.EASY,)
 
+HEURISTIC_GAMES: tuple[str, ...] = ("plakoto", "fevga")
+"""The games the computer plays by :mod:`bots.heuristic`, not by a trained net: the lobby says
+so beside its level (a Tavli match holds two of them)."""
+
 VARIANT_LEVELS: dict[str, tuple[Level, ...]] = {
     "backgammon": ALL,
     "nackgammon": ALL,

@@ -65,6 +65,12 @@ async def test_a_plakoto_game_online_between_two_browsers(net: NetPages) -> None
     assert await ann.locator("#mode-money").is_disabled()
     assert await ann.locator("#level-hard").is_disabled()
     assert not await ann.locator("#level-easy").is_disabled()
+    # ... and says plainly that a hand-written heuristic plays it (backgammon's nets do not).
+    said = await ann.locator(".bot-heuristic").inner_text()
+    assert "Plakoto" in said and "rule of thumb" in said, said
+    await ann.select_option("select[name=variant]", "backgammon")
+    assert await ann.locator(".bot-heuristic").is_hidden()
+    await ann.select_option("select[name=variant]", "plakoto")
     await ann.click("label[for=mode-single_game]")
     await ann.click("button.create")
     await ann.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))

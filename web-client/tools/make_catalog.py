@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script: make the repository importable
     sys.path.insert(0, str(ROOT))
 
-from bots.catalog import VARIANT_LEVELS, Level  # noqa: E402
+from bots.catalog import HEURISTIC_GAMES, VARIANT_LEVELS, Level  # noqa: E402
 from protocol.limits import CORRESPONDENCE_DAYS, PROTOCOL_VERSION  # noqa: E402
 from protocol.refusals import NOT_FROM_A_PLAYER, PLAYER_WORDS  # noqa: E402
 from server.players.friends import PRIVACY_LEVELS  # noqa: E402
@@ -112,6 +112,12 @@ def render() -> str:
             for name, levels in VARIANT_LEVELS.items()
         )
         + "};\n"
+        "\n"
+        "/** The games the computer plays by a hand-written heuristic, not a trained net\n"
+        " * (bots/catalog.py, `HEURISTIC_GAMES`): the lobby says so. */\n"
+        "export const HEURISTIC_GAMES = [\n"
+        f"{_strings(list(HEURISTIC_GAMES))}"
+        "] as const;\n"
         "\n"
         "/** The paths the server answers with the client's index.html (server/web/pages.py,\n"
         " * `PAGES`), in Starlette's spelling: `{name}` is one segment, `{name:int}` digits. */\n"

@@ -25,6 +25,13 @@ export const VARIANT_LEVELS: Readonly<Record<string, readonly BotLevel[]>> = {
   tavli: ['easy'],
 };
 
+/** The games the computer plays by a hand-written heuristic, not a trained net
+ * (bots/catalog.py, `HEURISTIC_GAMES`): the lobby says so. */
+export const HEURISTIC_GAMES = [
+  'plakoto',
+  'fevga',
+] as const;
+
 /** The paths the server answers with the client's index.html (server/web/pages.py,
  * `PAGES`), in Starlette's spelling: `{name}` is one segment, `{name:int}` digits. */
 export const PAGE_PATHS = [

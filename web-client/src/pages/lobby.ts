@@ -5,8 +5,8 @@
  * last options are remembered in this browser.
  */
 
-import { type BotLevel, VARIANT_LEVELS } from '../generated/catalog';
-import { VARIANT_NAMES, type VariantName, hasCube, isVariantName } from '../engine/variants';
+import { type BotLevel, HEURISTIC_GAMES, VARIANT_LEVELS } from '../generated/catalog';
+import { VARIANT_NAMES, type VariantName, gameVariant, hasCube, isVariantName } from '../engine/variants';
 import { variantName } from '../ui/variantNames';
 import { botTag, withBotTag } from '../ui/botTag';
 import { LobbyError, type MatchSummary, createMatch, joinMatch, listMatches } from '../net/lobbyApi';
@@ -136,6 +136,8 @@ export function startLobby(root: HTMLElement): void {
     variant: isVariantName(variant.value) ? variant.value : 'backgammon',
   });
   const computer = botChoice(readOptions, () => rememberName(storage, name), storage);
+  const heuristic = h('p', { class: 'sub bot-heuristic' });
+  computer.querySelector('.levels')?.after(heuristic);
   form.append(computer);
   // The computer's levels in the chosen variant (bots/catalog.py's table): the others disabled.
   const syncComputer = () => {
@@ -147,6 +149,11 @@ export function startLobby(root: HTMLElement): void {
       if (first) first.checked = true;
     }
     computer.hidden = offered.length === 0;
+    // Said plainly where a hand-written heuristic plays, not a trained net (bots/catalog.py).
+    const game = isVariantName(variant.value) ? variant.value : 'backgammon';
+    const games: string[] = [1, 2, 3].map((n) => gameVariant(game, n)); // Tavli's rotation
+    heuristic.hidden = !games.some((g) => (HEURISTIC_GAMES as readonly string[]).includes(g));
+    heuristic.textContent = heuristic.hidden ? '' : t('bot.heuristic', { variant: game, name: variantName(game) });
   };
   variant.addEventListener('change', syncComputer);
   syncComputer();
