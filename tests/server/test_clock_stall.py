@@ -37,7 +37,9 @@ class Store:
         self.audited.append(list(match_ids))
         return [self.stored.get(x) for x in match_ids]
 
-    async def heartbeat(self, wall_ms: int, outage_ms: int, beat_ms: int, process: str) -> int:
+    async def heartbeat(
+        self, wall_ms: int, outage_ms: int, beat_ms: int, process: str, address: str = ""
+    ) -> int:
         if self.refused:
             raise ConnectionRefusedError("Redis is down")
         if self.block_loop:
