@@ -49,14 +49,6 @@ def format_moves(moves: Sequence[tuple[int, int]]) -> str:
     return " ".join(f"{names.get(a, a)}/{names.get(b, b)}" for a, b in moves)
 
 
-def bear_off_multiplier(loser: Board) -> int:
-    """1 (single), 2 (gammon: the loser bore off none) or 3 (backgammon: also a checker on the
-    bar or in the winner's home board, the loser's points 19-24)."""
-    if loser[OFF]:
-        return 1
-    return 3 if any(loser[19:26]) else 2
-
-
 def replay_plays(
     played: Sequence[tuple[RollRecord, int]],
     moves_by_k: Mapping[int, Action],

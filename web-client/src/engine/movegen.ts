@@ -107,7 +107,8 @@ export function maxDiceUsable(position: Position, dice: readonly number[]): numb
   return best;
 }
 
-function compareMoves(a: readonly Move[], b: readonly Move[]): number {
+/** Python's tuple order of two move sequences (both engines list plays alike). */
+export function compareMoves(a: readonly Move[], b: readonly Move[]): number {
   // Python's tuple ordering of the move sequences, so both engines list plays alike.
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

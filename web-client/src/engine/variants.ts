@@ -17,7 +17,7 @@
  */
 
 import { cannotLose, worstPossible as backgammonWorst } from './matchRules';
-import { type Move, type Play, applyMove as bgApply, distinctDice, highestHomePoint, isHit, singleMoves as bgSingles } from './movegen';
+import { type Move, type Play, applyMove as bgApply, compareMoves, distinctDice, highestHomePoint, isHit, singleMoves as bgSingles } from './movegen';
 import { BAR, type Board, OFF, type Position, positionKey, resultLevel } from './position';
 
 /** One game's rules, by name (the wire's `game_started.variant`). */
@@ -326,15 +326,6 @@ export function rulesOf(name: string | null | undefined): VariantRules {
 }
 
 // ---- legal plays, for every variant -------------------------------------------------------
-
-function compareMoves(a: readonly Move[], b: readonly Move[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a[i]![0] - b[i]![0] || a[i]![1] - b[i]![1];
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
-}
 
 /**
  * All distinct legal plays of d1-d2 in `position` under `rules`, sorted by moves (descending);
