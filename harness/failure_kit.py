@@ -283,6 +283,28 @@ class Table:
         for cable in self.cables or ():
             await cable.cut()
 
+    async def quiet(self, stack: Stack, timeout: float = 20) -> list[Logged]:
+        """Wait until nothing more happens by itself, and return the stored log then: both seats
+        have nothing left to send or hear back (a seat's client commits and reveals by itself
+        after the other's move), and every client has received every stored event. A test that
+        closes the table right after a move would otherwise race the commit that move sets off."""
+        while True:
+            await asyncio.gather(*(c.settled(timeout) for c in self.seats))
+            log = await stack.log(self.match_id)
+            last = log[-1].v
+            await until(
+                lambda last=last: all(
+                    s.events and s.events[-1].v >= last for s in self.seen.values()
+                ),
+                timeout,
+                f"every client to receive event {last}",
+            )
+            if (
+                all(c.core.idle for c in self.seats)
+                and (await stack.log(self.match_id))[-1].v == last
+            ):
+                return log
+
     def cable(self, client: MatchClient) -> Cable:
         """The cable between a seat and the server (a table opened with ``cables``)."""
         assert self.cables is not None and client.seat is not None

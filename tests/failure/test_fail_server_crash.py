@@ -56,7 +56,7 @@ async def test_killed_before_storing_a_move_the_client_resends_it_and_it_applies
             await client.wait_for(lambda t: any(
                 isinstance(d, pe.Moved) and d.turn == turn for d in t.history))  # fmt: skip
         assert mover.welcomes == 2  # it reconnected to the new process by itself
-    log = await stack.log(table.match_id)
+        log = await table.quiet(stack)
     assert [(e.data.seat, e.data.turn) for e in log if isinstance(e.data, pe.Moved)] == [
         (mover.seat, turn)
     ]
@@ -132,10 +132,10 @@ async def test_killed_between_storing_a_roll_and_telling_anyone_the_dice_stay_th
         assert isinstance(moved, m.Ack)
         for client in table.clients.values():
             await client.wait_for(lambda t: t.version >= moved.v)
+        log = await table.quiet(stack)
     assert (dice.d1, dice.d2) == derive_dice(
         GameId(bytes.fromhex(table.match_id), game), k, dice.reveal0, dice.reveal1
     )
-    log = await stack.log(table.match_id)
     for seen in table.seen.values():
         assert_saw_the_log(seen, log)
         assert [d for d in seen.data(pe.Dice) if d.k == k] == [dice]
