@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
             forwarded_allow_ips=list(settings.trusted_proxies) or None,
             log_config=None,
             access_log=False,
-            timeout_graceful_shutdown=10,
+            timeout_graceful_shutdown=15,
         )
     finally:
         end([child for child in (bot_workers, analysers) if child is not None])

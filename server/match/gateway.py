@@ -72,12 +72,12 @@ DRAIN_AWAY = 100
 """Most seats a draining process keeps away at once (closed, not yet back elsewhere)."""
 DRAIN_BACK_SECONDS = 2.0
 """How long a drained seat counts as away at most (a client that does not come back)."""
-DRAIN_MAX_SECONDS = 6.0
-"""The longest a drain is paced (uvicorn waits 10 s for the connections to end before it
+DRAIN_MAX_SECONDS = 10.0
+"""The longest a drain is paced (uvicorn waits 15 s for the connections to end before it
 cancels them): the connections still here then are closed at once. The pace is at most
-``Settings.drain_per_second`` (400 a second by default: about what a process can welcome
-besides its own load, at 1-2 ms of CPU a resume) and slower while :data:`DRAIN_AWAY` seats are
-away."""
+``Settings.drain_per_second`` (200 a second by default: what a process serving 1,000 matches
+of its own welcomes without keeping a seat away for more than a second, at 2 ms of CPU a
+resume; docs/load.md) and slower while :data:`DRAIN_AWAY` seats are away."""
 
 
 class Gateway:

@@ -65,7 +65,7 @@ class Settings:
     store_grace_seconds: float = 1.0
     # A process told to stop (SIGTERM) while others serve moves its clients to them (close 1012,
     # both seats of a match together) at this many connections a second (server/match/gateway.py).
-    drain_per_second: float = 400.0
+    drain_per_second: float = 200.0
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
     # Lobby limits (server/web/limits.py), per client address.
