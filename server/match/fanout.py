@@ -118,6 +118,11 @@ class Feed:
                 await node.drop(channel)
 
     async def next(self, timeout: float) -> Message | Gap | None:
+        """The next message or gap (None after ``timeout`` seconds without one). What is
+        queued already is taken without a wait: under load every message is, and
+        ``wait_for`` costs a task and a timer each."""
+        if not self._queue.empty():
+            return self._queue.get_nowait()
         try:
             return await asyncio.wait_for(self._queue.get(), timeout)
         except TimeoutError:

@@ -47,7 +47,7 @@ from server.match.clock import wall_ms
 from server.match.connections import Connection, Connections
 from server.match.crash_credit import CrashCredits, SnapshotInstead, connection_id
 from server.match.hub import Follower, Sink
-from server.match.outbox import Outbox
+from server.match.outbox import SEND_FRAME, Outbox
 from server.match.presence import PresenceBook, RawPresence, greeting, statuses
 from server.match.rewind import Rewind
 from server.match.service import CORRESPONDENCE_FIELD, MatchService, NotFound, Unavailable
@@ -116,7 +116,11 @@ class Gateway:
         await ws.accept()
         conn = Connection(
             ws,
-            Outbox(ws.send_bytes, self.settings.send_queue_frames),
+            Outbox(
+                ws.send_bytes,
+                self.settings.send_queue_frames,
+                direct=ws.scope.get("extensions", {}).get(SEND_FRAME),
+            ),
             id=connection_id(self.matches.clock.process, secrets.token_hex(6)),
         )
         conn.task = asyncio.current_task()

@@ -28,6 +28,11 @@ import contextlib
 from collections import deque
 from collections.abc import Awaitable, Callable
 
+SEND_FRAME = "fairgammon.send_frame"
+"""The ASGI scope extension (``scope["extensions"][SEND_FRAME]``) of a server whose WebSocket
+protocol can take a binary frame at once: a function ``(frame) -> bool``, False when the frame
+must be sent the usual way (:mod:`server.web.websocket`)."""
+
 
 class Outbox:
     def __init__(
@@ -35,8 +40,14 @@ class Outbox:
         write: Callable[[bytes], Awaitable[None]],
         limit: int,
         on_overflow: Callable[[], None] | None = None,
+        direct: Callable[[bytes], bool] | None = None,
     ) -> None:
+        """``write`` sends one frame (awaited by the writer task, one at a time); ``direct``,
+        where the server offers it (:data:`SEND_FRAME`), sends one at once if it can: used
+        while nothing is queued or being written, so frames keep their order."""
         self._write = write
+        self._direct = direct
+        self._writing = False
         self._limit = limit
         self._frames: deque[bytes] = deque()
         self._ready = asyncio.Event()
@@ -59,6 +70,13 @@ class Outbox:
     def send(self, frame: bytes) -> bool:
         if self.closed or self.sealed:
             return False
+        if (
+            self._direct is not None
+            and not self._frames
+            and not self._writing
+            and self._direct(self.transform(frame) if self.transform else frame)
+        ):
+            return True
         if len(self._frames) >= self._limit:
             self.overflowed = True
             self.close()
@@ -80,7 +98,11 @@ class Outbox:
                     await self._ready.wait()
                     continue
                 frame = self._frames.popleft()
-                await self._write(self.transform(frame) if self.transform else frame)
+                self._writing = True
+                try:
+                    await self._write(self.transform(frame) if self.transform else frame)
+                finally:
+                    self._writing = False
                 if not self._space.is_set() and len(self._frames) <= self._wanted:
                     self._space.set()
         except Exception:

@@ -15,6 +15,14 @@ application sees the same messages in the same order):
   per inbound frame); here the socket is paused once ``ws_max_queue`` messages wait unread, and
   resumed when the application has read half of them. The bound on what a client can make the
   server hold is the same.
+* **Frames can be written without the ASGI ``send``.** The scope's extension
+  :data:`server.match.outbox.SEND_FRAME` is a plain function that frames and buffers one binary
+  message at once (written with the rest of the iteration's frames) and answers whether it
+  could; when it cannot (the handshake not complete, a close sent, the transport paused for a
+  slow reader) the application sends the usual way, which waits. A frame that way skips the
+  coroutine chain of Starlette's wrappers and the connection's writer task (the gateway's
+  :class:`~server.match.outbox.Outbox` uses it while its queue is empty); order is kept by the
+  outbox.
 * **A drain instead of closing every socket at once.** On SIGTERM uvicorn stops accepting and
   asks every connection to shut down: its own protocol sends each one ``1012`` at that instant,
   so every client comes back at once (to another process, or to this one restarted). When the
@@ -34,6 +42,9 @@ from typing import Any
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+
+from server.match.outbox import SEND_FRAME
 
 
 class _Drain:
@@ -68,17 +79,42 @@ class FairWebSocketProtocol(WebSocketsSansIOProtocol):
         self._flush_due = False
         self._max_queue = max(1, self.config.ws_max_queue)
 
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][SEND_FRAME] = self.send_frame
+
     # ---------------------------------------------------------------- writes
 
-    async def send(self, message: Any) -> None:
-        if (
-            message["type"] == "websocket.send"
-            and self.handshake_complete
+    def _open(self) -> bool:
+        return (
+            self.handshake_complete
             and not self.close_sent
             and self.initial_response is None
             and not self.disconnected
             and self.writable.is_set()
-        ):
+        )
+
+    def _flush_soon(self) -> None:
+        if not self._flush_due:
+            self._flush_due = True
+            self.loop.call_soon(self._flush)
+
+    def send_frame(self, data: bytes) -> bool:
+        """Frame and buffer one binary message now (the :data:`SEND_FRAME` extension); False
+        when it must go through :meth:`send` instead (which waits, or raises)."""
+        if not self._open():
+            return False
+        try:
+            self.conn.send_binary(data)
+        except InvalidState:
+            return False
+        self._flush_soon()
+        return True
+
+    async def send(self, message: Any) -> None:
+        if message["type"] == "websocket.send" and self._open():
             data = message.get("bytes")
             try:
                 if data is not None:
@@ -89,9 +125,7 @@ class FairWebSocketProtocol(WebSocketsSansIOProtocol):
                     return await super().send(message)
             except InvalidState:
                 raise ClientDisconnected() from None
-            if not self._flush_due:
-                self._flush_due = True
-                self.loop.call_soon(self._flush)
+            self._flush_soon()
             return None
         # Anything else (accept, close, a paused transport) writes what is buffered first:
         # uvicorn's own send takes the websockets buffer whole, in order.
