@@ -212,9 +212,12 @@ class DiceLedger:
         actions: tuple[Action, ...],
         result: Result,
         seats: tuple[SeatInfo, SeatInfo] = (SeatInfo(0), SeatInfo(1)),
+        *,
+        jacoby: bool = False,
     ) -> Transcript:
         """The finished game's transcript (verify it with
-        :func:`protocol.fairdice.verify.verify_transcript`)."""
+        :func:`protocol.fairdice.verify.verify_transcript`); ``jacoby``: the game was played
+        under the Jacoby rule (a money session's option, not the dice's: the caller says)."""
         c0, c1 = self.commitments
         if c0 is None or c1 is None:
             raise RevealRejected("not_committed", "a transcript needs both commitments")
@@ -228,6 +231,7 @@ class DiceLedger:
             result=result,
             variant=self.variant,
             opener=self.opener,
+            jacoby=jacoby,
         )
 
 

@@ -45,6 +45,7 @@ from protocol.fairdice.simulate import simulate_game
 from protocol.fairdice.verify import verify_json
 
 PATH = Path(__file__).with_name("vectors") / "fairdice-v1.json"
+JACOBY_GAMMON_SEED, JACOBY_BACKGAMMON_SEED = 3, 139  # short simulated games that end so
 LINK_INDEXES = (0, 1, 2, 511, 1023, 1024)
 SEARCH_TRIES = 1 << 21
 
@@ -503,6 +504,14 @@ def transcripts() -> dict[str, Any]:
     ).to_obj()
     forfeit = simulate_game(seed + 1, end="invalid_reveal", turns=3).to_obj()
     deposited = simulate_game(seed + 2, end="resign", turns=6, deposit=True).to_obj()
+    # Money games under the Jacoby rule (docs/fairness.md, section 10): a gammon and a
+    # backgammon borne off with the cube never turned count as a single; the gammon's game
+    # without the rule scores its multiplier 2.
+    gammon = simulate_game(JACOBY_GAMMON_SEED, jacoby=True).to_obj()
+    backgammon = simulate_game(JACOBY_BACKGAMMON_SEED, jacoby=True).to_obj()
+    plain = simulate_game(JACOBY_GAMMON_SEED).to_obj()
+    assert plain["result"]["multiplier"] == 2 and gammon["result"]["multiplier"] == 1
+    assert simulate_game(JACOBY_BACKGAMMON_SEED).result.multiplier == 3
     valid = []
     for note, obj in (
         ("roll-off tie, re-commitment by seat 1 before roll 5, resignation", short),
@@ -511,6 +520,16 @@ def transcripts() -> dict[str, Any]:
             "correspondence: each roll's reveal of the roller's opponent deposited ahead, right"
             " after its play (reveal actions)",
             deposited,
+        ),
+        (
+            "a money game under the Jacoby rule (jacoby: true), borne off as a gammon with the cube"
+            " never turned: it counts as a single (multiplier 1)",
+            gammon,
+        ),
+        ("the same for a backgammon under the Jacoby rule: multiplier 1", backgammon),
+        (
+            "the Jacoby gammon's game played without the rule (no jacoby field): multiplier 2",
+            plain,
         ),
     ):
         verdict = verify_json(obj)
@@ -618,15 +637,50 @@ def transcripts() -> dict[str, Any]:
             False,
         ),
     ]
+    jacoby_mutations: list[tuple[int, str, list[tuple[str, Any]], bool]] = [
+        (
+            3,
+            "the Jacoby gammon claimed at its full multiplier 2",
+            [("/result/multiplier", 2), ("/result/points", 2)],
+            True,
+        ),
+        (
+            3,
+            "the Jacoby gammon with the cube turned (cube 2): the rule no longer applies, so"
+            " multiplier 1 is refused",
+            [("/result/cube", 2), ("/result/points", 2)],
+            True,
+        ),
+        (
+            4,
+            "the Jacoby backgammon claimed as a gammon",
+            [("/result/multiplier", 2), ("/result/points", 2)],
+            True,
+        ),
+        (3, "jacoby false (a game without the rule leaves the field out)", [("/jacoby", False)],
+         False),
+        (
+            5,
+            "the gammon claimed as a single without the Jacoby rule",
+            [("/result/multiplier", 1), ("/result/points", 1)],
+            True,
+        ),
+    ]
     invalid = _refused(
-        [*((0, *m) for m in mutations), *((2, *m) for m in deposit_mutations)],
-        lambda base: short if base == 0 else deposited,
+        [
+            *((0, *m) for m in mutations),
+            *((2, *m) for m in deposit_mutations),
+            *jacoby_mutations,
+        ],
+        lambda base: valid[base]["transcript"],
     )
     assert _pointer_get(short, "/scheme") == SCHEME
     return {
         "description": "Complete transcripts (format in docs/fairness.md). valid[]: transcripts "
         "that verify, with what a verifier should report (rolls, roll-off rolls, first mover, "
-        "plays replayed). invalid[]: copies of valid[base].transcript changed by patch (JSON "
+        "plays replayed); among them money games under the Jacoby rule (jacoby: true), where "
+        "a gammon or backgammon borne off with the cube never turned counts as a single. "
+        "invalid[]: copies of valid[base].transcript changed by patch (JSON "
         "Patch, RFC 6902, 'replace' operations only); each must fail verification with the problem "
         "code and, when not null, the roll k and seat of the first fault. message is the Python "
         "verifier's wording (informative). needs_replay marks faults only a verifier that replays "

@@ -134,7 +134,9 @@ def load_json(text: str | bytes) -> Any:
 def parse_transcript(data: str | bytes | dict[str, Any]) -> Transcript:
     """A :class:`Transcript` from JSON text or an already parsed object."""
     obj = load_json(data) if isinstance(data, str | bytes) else data
-    optional = tuple(k for k in ("variant", "opener") if isinstance(obj, dict) and k in obj)
+    optional = tuple(
+        k for k in ("variant", "opener", "jacoby") if isinstance(obj, dict) and k in obj
+    )
     top = _object(
         obj,
         "transcript",
@@ -182,8 +184,9 @@ def parse_transcript(data: str | bytes | dict[str, Any]) -> Transcript:
 
 def _rules(top: dict[str, Any]) -> dict[str, Any]:
     """The optional ``variant`` (a variant of :data:`engine.variants.VARIANTS` but
-    backgammon, which is written by leaving it out) and ``opener`` (a seat, only in a variant
-    whose opening is ``reroll``)."""
+    backgammon, which is written by leaving it out), ``opener`` (a seat, only in a variant
+    whose opening is ``reroll``) and ``jacoby`` (``true`` only, in a variant with a cube: a
+    game without the Jacoby rule is written by leaving it out)."""
     from engine.rules import Opening  # noqa: PLC0415
     from engine.variants import VARIANTS  # noqa: PLC0415 (the engine, on demand)
 
@@ -199,6 +202,13 @@ def _rules(top: dict[str, Any]) -> dict[str, Any]:
         name = out.get("variant", "backgammon")
         if VARIANTS[name].opening is not Opening.REROLL:
             _fail("opener", f"a {name} game opens with the roll-off: no opener")
+    if "jacoby" in top:
+        if top["jacoby"] is not True:
+            _fail("jacoby", "expected true (a game without the Jacoby rule leaves it out)")
+        name = out.get("variant", "backgammon")
+        if not VARIANTS[name].cube:
+            _fail("jacoby", f"{name} has no cube: no money play, no Jacoby rule")
+        out["jacoby"] = True
     return out
 
 

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 
 from engine.position import OFF
+from engine.results import ResultKind, jacoby_applies
 from engine.rules import Opening, Side
 from engine.variants import variant as variant_named
 from protocol.fairdice.chain import HashChain
@@ -37,6 +38,7 @@ def simulate_game(
     deposit: bool = False,
     variant: str = "backgammon",
     opener: int | None = None,
+    jacoby: bool = False,
 ) -> Transcript:
     """Play one game from ``seed``.
 
@@ -49,6 +51,8 @@ def simulate_game(
     ahead (a ``reveal`` action: docs/fairness.md, section 15). ``variant`` names the rules
     played (a Greek game's roll-off winner rolls again), ``opener`` the seat that opens a Greek
     game without a roll-off; a game played to its end may then also end by plakoto's mothers.
+    ``jacoby``: a money game under the Jacoby rule (nobody doubles here, so a gammon or
+    backgammon borne off counts as a single).
     """
     rng = random.Random(seed)
     game = GameId(rng.randbytes(16), game_no)
@@ -86,6 +90,7 @@ def simulate_game(
                 clock=clock,
                 names=names,
                 largest=int(rules.largest),
+                jacoby=jacoby,
             )
         if roller is not None:
             actions.append(Action(**clock.tick(), seat=roller, type="roll", payload={"k": k}))
@@ -114,15 +119,20 @@ def simulate_game(
             winner = None
             if ending.winner is not None:
                 winner = mover if ending.winner is Side.MOVER else 1 - mover
+            counted = ending.points
+            if ending.kind is not None and jacoby_applies(
+                ending.kind, jacoby=jacoby, cube_turned=False
+            ):
+                counted = int(ResultKind.SINGLE)
             result = Result(
                 winner=winner,
                 reason=ResultReason(ending.finish.value),
-                multiplier=ending.points,
+                multiplier=counted,
                 cube=1,
-                points=ending.points,
+                points=counted,
                 **clock.tick(),
             )
-            return ledger.transcript(tuple(actions), result, _seats(names))
+            return ledger.transcript(tuple(actions), result, _seats(names), jacoby=jacoby)
         if deposit:
             actions.append(Action(**clock.tick(), seat=mover, type="reveal", payload={"k": k + 1}))
 
@@ -156,6 +166,7 @@ def _finish(
     clock: _Clock,
     names: tuple[str | None, str | None],
     largest: int = 3,
+    jacoby: bool = False,
 ) -> Transcript:
     """The game ended by ``end`` before ``roller``'s roll; a forfeit costs at most the
     variant's ``largest`` win (×2 in the Greek games)."""
@@ -192,4 +203,4 @@ def _finish(
         **clock.tick(),
         evidence=evidence,
     )
-    return ledger.transcript(tuple(actions), result, _seats(names))
+    return ledger.transcript(tuple(actions), result, _seats(names), jacoby=jacoby)

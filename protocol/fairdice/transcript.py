@@ -5,6 +5,7 @@ The JSON layout (documented field by field in ``docs/fairness.md``)::
     {"format": "fairgammon-transcript/1", "scheme": "fairgammon/v1",
      "match_id": hex32, "game_no": u32,
      ["variant": str, "opener": 0|1,]   (only in a game of another variant than backgammon)
+     ["jacoby": true,]                 (only in a money game played under the Jacoby rule)
      "seats": [{"seat": 0, "name": str|null}, {"seat": 1, "name": str|null}],
      "commitments": [{"seat": 0, "commitment": hex64, "v": int, "t": int}, {"seat": 1, ...}],
      "recommitments": [{"seat": s, "applies_from": k0, "commitment": hex64, "v": int, "t": int}],
@@ -171,7 +172,11 @@ class Transcript:
     ``variant`` names the rules the game was played by (:data:`engine.variants.VARIANTS`);
     ``opener`` the seat that opened it without a roll-off (a Greek game after a won one), if
     any. Both are written only when they are not backgammon's (no variant, no opener), so a
-    backgammon game's transcript is what it always was."""
+    backgammon game's transcript is what it always was. ``jacoby`` says the game was played
+    under the Jacoby rule (a money session's option): a gammon or backgammon borne off with
+    the cube never turned counts as a single (multiplier 1). It is written only when true; a
+    transcript without it (every transcript written before the field existed, and every game
+    without the rule) is held to the final position's full multiplier, as it always was."""
 
     game: GameId
     seats: tuple[SeatInfo, SeatInfo]
@@ -182,6 +187,7 @@ class Transcript:
     result: Result
     variant: str = "backgammon"
     opener: int | None = None
+    jacoby: bool = False
 
     def to_obj(self) -> dict[str, Any]:
         """The JSON object (plain dicts and lists) of this transcript."""
@@ -192,6 +198,8 @@ class Transcript:
             rules["variant"] = self.variant
         if self.opener is not None:
             rules["opener"] = self.opener
+        if self.jacoby:
+            rules["jacoby"] = True
         return {
             "format": FORMAT,
             "scheme": SCHEME,

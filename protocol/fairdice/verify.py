@@ -15,6 +15,11 @@ game's winner (the transcript's ``opener``) has no roll-off at all: its first ro
 opener's turn roll. The replay plays by the variant's rules and checks its endings (plakoto's
 ``mother`` win and ``mothers`` draw).
 
+The Jacoby rule (the transcript's ``jacoby``, a money session's option): a game borne off as a
+gammon or backgammon with the cube never turned (``result.cube`` 1) counts as a single, so the
+replay requires multiplier 1 there; a transcript without the field is held to the final
+position's full multiplier, as before the field existed.
+
 Re-commitment indexing: a re-commitment with ``applies_from = k0`` carries ``s'[k0 - 1]`` of a
 fresh chain built with the usual formula; from roll ``k0`` on, that seat's reveal for roll ``k``
 is ``s'[k]`` and must hash (with index ``k``) to the seat's previous link, exactly as before.
@@ -648,11 +653,11 @@ def _replay(t: Transcript, played: _Played) -> int:
                 f" {said} by '{r.reason.value}'",
                 path="result",
             )
-        if r.multiplier != outcome.bear_off_multiplier:
+        scores, why = _counted(t, outcome.bear_off_multiplier or 0)
+        if r.multiplier != scores:
             raise TranscriptError(
                 Problem.RESULT,
-                f"result: multiplier {r.multiplier} but the final position scores"
-                f" {outcome.bear_off_multiplier}",
+                f"result: multiplier {r.multiplier} but the final position scores {scores}{why}",
                 path="result.multiplier",
             )
     elif r.reason in (ResultReason.BEAR_OFF, ResultReason.MOTHER, ResultReason.MOTHERS):
@@ -664,3 +669,18 @@ def _replay(t: Transcript, played: _Played) -> int:
             path="result.reason",
         )
     return outcome.plays
+
+
+def _counted(t: Transcript, multiplier: int) -> tuple[int, str]:
+    """What a game ended on the board with ``multiplier`` counts, and why when it is not that:
+    under the Jacoby rule (the transcript's ``jacoby``) a gammon or backgammon counts as a
+    single while the cube was never turned (``result.cube`` 1), by the engine's rule
+    (:func:`engine.results.jacoby_applies`)."""
+    from engine.results import ResultKind, jacoby_applies  # noqa: PLC0415 (the engine, on demand)
+
+    if multiplier and jacoby_applies(
+        ResultKind(multiplier), jacoby=t.jacoby, cube_turned=t.result.cube != 1
+    ):
+        kind = ResultKind(multiplier).word
+        return 1, f" (a {kind} with the cube never turned: a single under the Jacoby rule)"
+    return multiplier, ""

@@ -9,7 +9,9 @@ read); everything else is pure, a log in and facts out:
 
 - :func:`transcript` — the fair-dice transcript of a finished game (:class:`Uncommitted` when
   the game has none: forfeited before both seats committed to their dice; KeyError when it is
-  not finished); :func:`transcripts` — those of every finished game, and the games left out;
+  not finished), with ``jacoby`` set in a money session played under the Jacoby rule (the
+  verifier counts an uncubed gammon or backgammon as a single there); :func:`transcripts` —
+  those of every finished game, and the games left out;
 - :func:`engine_events` — the engine's events of the whole match, from the wire's;
   :func:`match_record` (the engine's :class:`MatchRecord`), :func:`mat_text` (``.mat``),
   :func:`find_game`, :func:`finished_games`.
@@ -172,8 +174,11 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
     game_variant = "backgammon"
     opener: int | None = None
     previous_winner: int | None = None  # of the game before this one
+    jacoby = False  # a money session played under the Jacoby rule
     for e in log:
         d = e.data
+        if isinstance(d, pe.MatchCreated):
+            jacoby = d.mode == "money" and d.jacoby
         if isinstance(d, pe.Seated):
             names[d.seat] = d.name
         if isinstance(d, pe.GameOver) and d.game < game_no:
@@ -253,6 +258,7 @@ def transcript(match_id: str, log: list[Logged], game_no: int) -> Transcript:
         result=result,
         variant=game_variant,
         opener=opener,
+        jacoby=jacoby,
     )
 
 

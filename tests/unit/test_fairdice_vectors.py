@@ -325,6 +325,17 @@ def test_valid_transcripts_cover_the_interesting_cases():
     assert first["rolls"][0]["d1"] == first["rolls"][0]["d2"]  # a roll-off tie
     assert first["recommitments"]
     assert any(v["transcript"]["result"]["evidence"] for v in valid)
+    # The Jacoby rule: an uncubed gammon and backgammon count as a single, and the same gammon
+    # without the rule scores 2; claiming otherwise is refused by the replay.
+    jacoby = [v["transcript"] for v in valid if v["transcript"].get("jacoby")]
+    assert [t["result"]["multiplier"] for t in jacoby] == [1, 1]
+    assert all(t["result"]["reason"] == "bear_off" and t["result"]["cube"] == 1 for t in jacoby)
+    plain = [v["transcript"] for v in valid if "jacoby" not in v["transcript"]]
+    same = [t for t in plain if t["match_id"] == jacoby[0]["match_id"]]
+    assert [t["result"]["multiplier"] for t in same] == [2]
+    invalid = VECTORS["transcripts"]["invalid"]
+    refused = [c for c in invalid if valid[c["base"]]["transcript"] in jacoby]
+    assert {c["problem"] for c in refused} == {"result", "schema"}
 
 
 def apply_patch(obj, patch):

@@ -236,8 +236,12 @@ def compare(stored: Stored, rebuilt: MatchRecord) -> None:
             game.result.points,
         )
         assert dice.variant == game.variant and dice.opener == game.opener
-        if stored.state.config.options.variant.name != "backgammon":
-            verify_transcript(dice)  # raises on any fault; the plays replayed by the variant
+        options = stored.state.config.options
+        assert dice.jacoby == options.jacoby  # said only in a money session under the rule
+        if options.variant.name != "backgammon" or game.result.jacoby:
+            # Raises on any fault: the plays replayed by the variant; a game the Jacoby rule
+            # counted as a single (test_fairdice_jacoby.py has games borne off so).
+            verify_transcript(dice)
 
 
 SEEDS = range(120)

@@ -111,3 +111,29 @@ describe('transcripts of the variants, as the server exports them (test/fixtures
     await expect(verifyTranscript(fevga)).rejects.toBeInstanceOf(TranscriptError);
   });
 });
+
+describe('the Jacoby rule (jacoby: true): an uncubed gammon or backgammon counts as a single', () => {
+  const valid = vectors[0]!.valid.map((v) => v.transcript as Record<string, unknown> & { result: Record<string, number> });
+  const jacoby = valid.filter((t) => t.jacoby === true);
+
+  it('verifies the shared Jacoby games at multiplier 1', async () => {
+    expect(jacoby.map((t) => t.result.multiplier)).toEqual([1, 1]);
+    for (const t of jacoby) expect((await verifyTranscript(t)).result.points).toBe(1);
+  });
+
+  it('holds a transcript without the field (older ones too) to the full multiplier', async () => {
+    const older = structuredClone(jacoby[1]!); // the backgammon
+    delete older.jacoby;
+    await expect(verifyTranscript(older)).rejects.toMatchObject({ problem: 'result', message: 'result: multiplier 1 but the final position scores 3' });
+    older.result = { ...older.result, multiplier: 3, points: 3 };
+    expect((await verifyTranscript(older)).result.points).toBe(3);
+  });
+
+  it('takes the field as true only, and only in a variant with a cube', async () => {
+    await expect(verifyTranscript({ ...structuredClone(jacoby[0]!), jacoby: false })).rejects.toMatchObject({ problem: 'schema' });
+    await expect(verifyTranscript({ ...structuredClone(jacoby[0]!), variant: 'portes' })).rejects.toMatchObject({
+      problem: 'schema',
+      message: 'jacoby: portes has no cube: no money play, no Jacoby rule',
+    });
+  });
+});

@@ -8,6 +8,7 @@
  *   rolloff -> order -> action -> result (and evidence) -> play (the rules-engine replay)
  */
 
+import { type ResultLevel, resultPoints } from '../engine/matchRules';
 import type { Move } from '../engine/movegen';
 import { BAR, OFF, type Board, type Position, positionKey } from '../engine/position';
 import { GAME_VARIANTS, type GameVariant, RULES, type VariantRules, legalPlaysOf } from '../engine/variants';
@@ -86,6 +87,9 @@ export interface Transcript {
   variant: GameVariant;
   /** A Greek game opened without a roll-off by this seat (the previous game's winner). */
   opener: Seat | null;
+  /** Played under the Jacoby rule, a money session's option (absent from the JSON: false): a
+   * gammon or backgammon borne off with the cube never turned counts as a single. */
+  jacoby: boolean;
   names: [string | null, string | null];
   commitments: [Commitment, Commitment];
   recommitments: Recommitment[];
@@ -172,8 +176,9 @@ export function parseTranscript(data: string | unknown): Transcript {
       throw new TranscriptError('json', `not valid JSON: ${(err as Error).message}`);
     }
   }
-  // `variant` and `opener` appear only in a game of another variant than backgammon.
-  const optional = ['variant', 'opener'].filter((k) => typeof obj === 'object' && obj !== null && k in obj);
+  // `variant` and `opener` appear only in a game of another variant than backgammon, `jacoby`
+  // only in a money game played under the Jacoby rule.
+  const optional = ['variant', 'opener', 'jacoby'].filter((k) => typeof obj === 'object' && obj !== null && k in obj);
   const top = object(obj, 'transcript', [
     'format',
     'scheme',
@@ -205,6 +210,11 @@ export function parseTranscript(data: string | unknown): Transcript {
   if ('opener' in top) {
     opener = seatOf(top.opener, 'opener');
     if (RULES[variant].opening !== 'reroll') fail('opener', `a ${variant} game opens with the roll-off: no opener`);
+  }
+  const jacoby = 'jacoby' in top;
+  if (jacoby) {
+    if (top.jacoby !== true) fail('jacoby', 'expected true (a game without the Jacoby rule leaves it out)');
+    if (!RULES[variant].cube) fail('jacoby', `${variant} has no cube: no money play, no Jacoby rule`);
   }
   const names = array(top.seats, 'seats', 2).map((s, i) => {
     const o = object(s, `seats[${i}]`, ['seat', 'name']);
@@ -300,6 +310,7 @@ export function parseTranscript(data: string | unknown): Transcript {
     gameNo,
     variant,
     opener,
+    jacoby,
     names: [names[0]!, names[1]!],
     commitments: [commitments[0]!, commitments[1]!],
     recommitments,
@@ -636,7 +647,11 @@ function replayPlays(t: Transcript, movers: Map<number, Seat>): number {
       const happened = bearOff.finish === 'bear_off' ? `seat ${bearOff.seat} bore off all checkers` : `the game ended by '${bearOff.finish}'`;
       throw new TranscriptError('result', `result: ${happened} at roll ${bearOff.k}, but the result says ${seatName(r.winner)} won by '${r.reason}'`);
     }
-    if (r.multiplier !== bearOff.multiplier) throw new TranscriptError('result', `result: multiplier ${r.multiplier} but the final position scores ${bearOff.multiplier}`);
+    // Under the Jacoby rule an uncubed gammon or backgammon counts as a single (the match rules'
+    // resultPoints, held to the engine by test/fixtures/match-rules.json).
+    const scores = bearOff.multiplier && resultPoints(bearOff.multiplier as ResultLevel, 1, 'bear_off', t.jacoby, r.cube !== 1);
+    const why = scores !== bearOff.multiplier ? ` (a ${bearOff.multiplier === 3 ? 'backgammon' : 'gammon'} with the cube never turned: a single under the Jacoby rule)` : '';
+    if (r.multiplier !== scores) throw new TranscriptError('result', `result: multiplier ${r.multiplier} but the final position scores ${scores}${why}`);
   } else if (r.reason === 'bear_off' || r.reason === 'mother' || r.reason === 'mothers') {
     throw new TranscriptError('result', `result: '${r.reason}' but the replay did not end that way`);
   }
