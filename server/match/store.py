@@ -26,7 +26,7 @@ from typing import Any
 
 import msgpack
 
-from server.match.batch import ScriptBatcher
+from server.match.batch import CommandBatcher, ScriptBatcher
 from server.ops.redis_link import RedisTarget, connect
 
 OPEN_MATCHES = "fg:idx:open"
@@ -271,7 +271,10 @@ class Store:
         self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target))
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = (beat or redis).register_script(_HEARTBEAT)
-        self._take_seat = self.script(_TAKE_SEAT)
+        # A handshake's reads and its take-seat script go with those of the other handshakes
+        # of the same loop iteration (a restart brings every client back at once).
+        self._reads = CommandBatcher(redis)
+        self._take_seat = ScriptBatcher(redis, _script(_TAKE_SEAT, self.target))
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
         self.instance: bytes | None = None
@@ -358,18 +361,19 @@ class Store:
         """
         keys = [takeover_key(match_id), presence_key(match_id)]
         args = [seat, conn_id, channel(match_id), online]
-        generation, before = await self._take_seat(keys=keys, args=args)
+        generation, before = await self._take_seat.call(keys, args)
         return int(generation), before or b""
 
     async def joining(self, match_id: str, seat: int | None) -> Joining:
         """The state, the seat's newest generation, presence and watchers: one round trip."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(state_key(match_id), "v", "s", "m")
-            pipe.hmget(presence_key(match_id), "0", "1")
-            pipe.hlen(watchers_key(match_id))
-            if seat is not None:
-                pipe.hget(takeover_key(match_id), str(seat))
-            state, presence, watchers, *newest = await pipe.execute()
+        commands: list[tuple[Any, ...]] = [
+            ("HMGET", state_key(match_id), "v", "s", "m"),
+            ("HMGET", presence_key(match_id), "0", "1"),
+            ("HLEN", watchers_key(match_id)),
+        ]
+        if seat is not None:
+            commands.append(("HGET", takeover_key(match_id), str(seat)))
+        state, presence, watchers, *newest = await self._reads.run(*commands)
         generation = int(newest[0] or 0) if newest else 0
         return Joining(Stored.of(state), generation, (presence[0], presence[1]), int(watchers))
 
@@ -463,10 +467,9 @@ class Store:
     async def seat_hashes(self, match_id: str) -> tuple[bytes | None, bytes | None] | None:
         """The stored hashes of both seat tokens (None for a seat nobody took), or None when
         there is no such match: one round trip, without reading the state itself."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hexists(state_key(match_id), "v")
-            pipe.hmget(seats_key(match_id), "0", "1")
-            exists, (h0, h1) = await pipe.execute()
+        exists, (h0, h1) = await self._reads.run(
+            ("HEXISTS", state_key(match_id), "v"), ("HMGET", seats_key(match_id), "0", "1")
+        )
         return (h0, h1) if exists else None
 
     async def publish(self, match_id: str, frame: bytes, control: bool = False) -> None:

@@ -30,6 +30,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from server.ops import logs
+from server.web.websocket import parsed_upgrade
 
 log = logs.get("http")
 
@@ -84,7 +85,20 @@ class GuardedH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._disarm()  # the head is complete; the WebSocket has its own handshake timeout
-        super().handle_websocket_upgrade(event)
+        upgraded = getattr(self.ws_protocol_class, "upgraded", None)
+        request = parsed_upgrade(event.method, event.target, self.headers) if upgraded else None
+        if request is None:
+            super().handle_websocket_upgrade(event)
+            return
+        # What uvicorn does, handing over the parsed request instead of its bytes to parse
+        # again (server.web.websocket).
+        self.connections.discard(self)
+        protocol = self.ws_protocol_class(  # type: ignore[call-arg, misc]
+            config=self.config, server_state=self.server_state, app_state=self.app_state
+        )
+        protocol.connection_made(self.transport)
+        self.transport.set_protocol(protocol)
+        protocol.upgraded(request)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()

@@ -1,9 +1,16 @@
 """uvicorn's sans-I/O WebSocket protocol, with fewer system calls per frame and a drain.
 
 ``fairgammon serve`` passes :class:`FairWebSocketProtocol` as uvicorn's ``ws`` protocol. It is
-uvicorn's ``websockets-sansio`` protocol with three changes, all below the ASGI interface (the
+uvicorn's ``websockets-sansio`` protocol with five changes, all below the ASGI interface (the
 application sees the same messages in the same order):
 
+* **The upgrade request is parsed once.** uvicorn's HTTP protocol (h11) parses the request,
+  then writes it out again as bytes for the WebSocket protocol to parse a second time. Here
+  the HTTP protocol hands over what h11 parsed (:func:`parsed_upgrade`, called by
+  :class:`server.web.guard.GuardedH11Protocol`), turned into the request websockets' parser
+  would have made of those bytes; the answer, the scope and everything after are uvicorn's
+  and websockets' own. A request that parser could treat otherwise (not ``GET``, a body, more
+  headers or longer lines than it takes) takes the old way, byte for byte.
 * **Writes are coalesced per loop iteration.** A frame sent by the application is framed at
   once but written to the socket at the end of the event loop's current iteration, together
   with every other frame sent to that socket meanwhile: a resume's welcome, catch-up, probe and
@@ -41,8 +48,10 @@ from typing import Any
 
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.datastructures import Headers
 from websockets.exceptions import InvalidState
-from websockets.http11 import Request
+from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS, Request
+from websockets.protocol import Protocol
 
 from server.match.outbox import SEND_FRAME
 
@@ -73,11 +82,57 @@ def on_shutdown(drain: Callable[[], bool] | None) -> None:
     _DRAIN.hook, _DRAIN.started = drain, None
 
 
+def parsed_upgrade(
+    method: bytes, target: bytes, headers: list[tuple[bytes, bytes]]
+) -> Request | None:
+    r"""The request websockets' parser makes of the upgrade uvicorn's h11 protocol parsed
+    (``headers`` as uvicorn keeps them: names lower-cased, values stripped), or None when
+    that parser could see it otherwise (then the request goes the old way, as bytes).
+
+    >>> r = parsed_upgrade(b"GET", b"/ws?x=1", [(b"host", b"h"), (b"x-name", b"caf\xe9")])
+    >>> r.path, r.method, r.protocol, list(r.headers.raw_items())
+    ('/ws?x=1', 'GET', 'HTTP/1.1', [('host', 'h'), ('x-name', 'café')])
+    >>> parsed_upgrade(b"POST", b"/ws", []) is None, parsed_upgrade(b"GET", b"/\xff", []) is None
+    (True, True)
+    >>> parsed_upgrade(b"GET", b"/ws", [(b"content-length", b"0")]) is None
+    True
+    """
+    # (uvicorn writes "<method> <target> HTTP/1.1"; each header "<name>: <value>")
+    if method != b"GET" or len(target) + 16 > MAX_LINE_LENGTH or len(headers) >= MAX_NUM_HEADERS:
+        return None
+    try:
+        path = target.decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    parsed = Headers()
+    for name, value in headers:
+        if len(name) + len(value) + 8 > MAX_LINE_LENGTH or name in _BODY_HEADERS:
+            return None
+        # h11 admits only tokens as names and visible characters as values: a subset of
+        # what websockets admits, decoded as it decodes them.
+        parsed.set_insecure(name.decode("ascii"), value.decode("iso-8859-1"))
+    return Request(path, parsed)
+
+
+_BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
+"""Headers websockets' parser checks (a body it refuses): such requests go the old way."""
+
+
 class FairWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._flush_due = False
         self._max_queue = max(1, self.config.ws_max_queue)
+
+    # ---------------------------------------------------------------- the upgrade
+
+    def upgraded(self, request: Request) -> None:
+        """The upgrade request, parsed once (:func:`parsed_upgrade`): what
+        :meth:`data_received` does with its bytes, without parsing them again."""
+        # websockets' server parser goes on to the frames once it has the request.
+        self.conn.parser = Protocol.parse(self.conn)
+        next(self.conn.parser)
+        self.handle_connect(request)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
