@@ -92,6 +92,10 @@ class CrashCredits:
         self.store = matches.store
         self._spawn = spawn
         self._verdicts: dict[str, tuple[float, asyncio.Task[tuple[int, int] | None]]] = {}
+        self._unrecorded: dict[str, float] = {}
+        """Processes found without a liveness record (stopped gracefully, or gone for over an
+        hour), and when: such a process never beats again, so the seats it served that come
+        back after need no look of their own (a restart brings them all back at once)."""
 
     @property
     def process(self) -> str:
@@ -103,7 +107,13 @@ class CrashCredits:
         process = process_of(before)
         if process is None or process == self.process:
             return
+        if self._without_record(process, time.monotonic()):
+            return  # (its seats are coming back after a graceful stop: nothing to credit)
         self._spawn(self._credit(match_id, seat, process, self.clock.now()))
+
+    def _without_record(self, process: str, now: float) -> bool:
+        at = self._unrecorded.get(process)
+        return at is not None and now - at <= VERDICT_SECONDS
 
     async def holding(self, state: MatchState) -> bool:
         """Whether the passed deadline of ``state`` waits a moment before it is settled: a seat
@@ -152,12 +162,18 @@ class CrashCredits:
 
     async def _verdict(self, process: str) -> tuple[int, int] | None:
         """``(last beat, found dead)`` (server times) if ``process`` died, else None; one look
-        per process for all the seats it served. A death is remembered a while; "alive" only
-        for the seats that asked during the look (the process may die the next moment)."""
+        per process for all the seats it served. A death is remembered a while, and so is no
+        record at all; "alive" only for the seats that asked during the look (the process may
+        die the next moment)."""
         now = time.monotonic()
+        if self._without_record(process, now):
+            return None
         for name, (at, _) in list(self._verdicts.items()):
             if now - at > VERDICT_SECONDS:
                 del self._verdicts[name]
+        for name, at in list(self._unrecorded.items()):
+            if now - at > VERDICT_SECONDS:
+                del self._unrecorded[name]
         known = self._verdicts.get(process)
         if known is None:
             known = (now, asyncio.ensure_future(self._look(process)))
@@ -173,6 +189,7 @@ class CrashCredits:
     async def _look(self, process: str) -> tuple[int, int] | None:
         last = await self.store.process_beat(process)
         if last is None:
+            self._unrecorded[process] = time.monotonic()
             return None
         # A live process beats every 250 ms: once its record is DEAD_AFTER_MS old, it died.
         wait_ms = last + core.DEAD_AFTER_MS - self.clock.now()

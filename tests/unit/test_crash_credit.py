@@ -232,3 +232,23 @@ async def test_a_process_is_found_dead_once_for_all_its_seats_and_alive_only_for
     assert await credits._verdict("a") == (11_000, 12_500) and matches.store.reads == 3
     # A process without a record (stopped gracefully, or unknown): never dead.
     assert await credits._verdict("b") is None
+
+
+async def test_the_seats_of_a_process_without_a_record_cost_one_look_between_them():
+    matches = FakeMatches()
+    spawned: list = []
+    credits = CrashCredits(matches, spawned.append)  # type: ignore[arg-type]
+    # A restart after a graceful stop: "b" has no record (it never beats again). The first seat
+    # back looks; the seats after it are known to need no credit without a look of their own.
+    credits.seat_back("m1", 0, b"online:b.01")
+    assert len(spawned) == 1
+    await spawned.pop()
+    assert matches.store.reads == 1
+    for i in range(5):
+        credits.seat_back(f"m{i + 2}", 1, b"online:b.02")
+    assert spawned == [] and await credits._verdict("b") is None and matches.store.reads == 1
+    # A process with a record is still looked at (here: alive, so not remembered).
+    matches.store.beats["c"] = matches.clock.t
+    credits.seat_back("m9", 0, b"online:c.01")
+    assert len(spawned) == 1
+    spawned.pop().close()
