@@ -2,7 +2,9 @@
 seeded 5-point matches with a time reserve (the honest test seats of harness/machine_driver.py,
 cube turned now and then), best of five passes.
 
-    .venv/bin/python bench/machine.py
+    .venv/bin/python bench/machine.py [--kinds]
+
+``--kinds`` adds the figure per kind of command (Roll, Reveal, MovePlay...).
 """
 
 import random
@@ -44,3 +46,15 @@ for _ in range(5):
         core.apply(st, c, n)
     best = min(best, time.perf_counter() - t)
 print(f"{len(cmds)} transitions, apply {best / len(cmds) * 1e6:.1f} us each (best of 5)")
+if "--kinds" in sys.argv:  # the same, per kind of command
+    kinds: dict[str, list] = {}
+    for x in cmds:
+        kinds.setdefault(type(x[1]).__name__, []).append(x)
+    for name, group in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+        best = 1e9
+        for _ in range(5):
+            t = time.perf_counter()
+            for st, c, n in group:
+                core.apply(st, c, n)
+            best = min(best, time.perf_counter() - t)
+        print(f"  {name:<12} {len(group):5} x {best / len(group) * 1e6:6.1f} us")

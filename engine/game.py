@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.cube import CENTRED, Cube
 from engine.errors import CubeError, ErrorCode, GameError
@@ -65,6 +65,7 @@ from engine.events import (
     RolledOff,
     Taken,
 )
+from engine.frozen import evolve
 from engine.movegen import Play
 from engine.position import Board, Position
 from engine.reference import Move
@@ -79,6 +80,7 @@ from engine.rules import BACKGAMMON, Ending, Finish, Opening, Side, Variant
 from engine.validate import IllegalPlay, Reason
 
 Step = tuple["Game", tuple[GameEvent, ...]]
+_RESULT_KINDS = tuple(ResultKind)
 """What a transition returns: the new game and the events, in order."""
 
 _START: Board = Position.start().mover
@@ -224,7 +226,7 @@ class Game:
         _check_seat(opener)
         if variant.opening is not Opening.REROLL:
             raise GameError(ErrorCode.WRONG_PHASE, f"a {variant.name} game opens with a roll-off")
-        return replace(game, phase=Phase.DECIDE, on_roll=opener)
+        return evolve(game, phase=Phase.DECIDE, on_roll=opener)
 
     @classmethod
     def from_position(
@@ -325,7 +327,14 @@ class Game:
             return ()
         worst = self.variant.worst_possible(self.position(seat))
         floor = self.declined or 0
-        return tuple(k for k in ResultKind if floor < k <= worst)
+        return tuple(k for k in _RESULT_KINDS if floor < k <= worst)
+
+    def _may_resign(self, seat: int) -> bool:
+        """Whether :meth:`resignation_levels` is not empty, without listing them: ``worst``
+        is itself a level, so there is one exactly when it is above the declined one."""
+        if self.phase not in (Phase.DECIDE, Phase.MOVE) or seat != self.on_roll:
+            return False
+        return (self.declined or 0) < self.variant.worst_possible(self.position(seat))
 
     def expected(self) -> Expected:
         """Who must act, in which phase, and what they may do (for clients and clocks)."""
@@ -346,7 +355,7 @@ class Game:
                     actions.add(Action.BEAVER)
             elif self.phase is Phase.RESIGN:
                 actions.update((Action.ACCEPT, Action.REJECT))
-            if self.resignation_levels(seat):
+            if self._may_resign(seat):
                 actions.add(Action.RESIGN)
         return Expected(seat, self.phase, frozenset(actions))
 
@@ -371,7 +380,7 @@ class Game:
             return self, (RolledOff(dice, None),)
         first = 0 if die0 > die1 else 1
         if self.variant.opening is Opening.REROLL:
-            return replace(self, phase=Phase.DECIDE, on_roll=first), (RolledOff(dice, first),)
+            return evolve(self, phase=Phase.DECIDE, on_roll=first), (RolledOff(dice, first),)
         game, events = self._dice_for(first, dice)
         return game, (RolledOff(dice, first), *events)
 
@@ -403,12 +412,12 @@ class Game:
         ending = variant.ending(after)
         if ending is not None:
             result = self._result_of(seat, ending)
-            game = replace(
+            game = evolve(
                 self, boards=boards, pinned=pinned, phase=Phase.OVER, dice=None, result=result,
                 turns=self.turns + 1, declined=None,
             )
             return game, (moved, GameOver(result))
-        game = replace(
+        game = evolve(
             self, boards=boards, pinned=pinned, phase=Phase.DECIDE, on_roll=1 - seat,
             dice=None, turns=self.turns + 1, declined=None,
         )
@@ -432,14 +441,14 @@ class Game:
         if not self.options.cube:
             raise CubeError(ErrorCode.CUBE_UNAVAILABLE, "no cube in this game")
         cube = self.cube.offer(seat)
-        game = replace(self, cube=cube, phase=Phase.TAKE, declined=None)
+        game = evolve(self, cube=cube, phase=Phase.TAKE, declined=None)
         return game, (Doubled(seat, cube.offered_value),)
 
     def take(self, seat: int) -> Step:
         """``seat`` takes the pending double (or beaver)."""
         self._check_answer(seat)
         cube = self.cube.taken(seat)
-        return replace(self, cube=cube, phase=Phase.DECIDE), (Taken(seat, cube.value),)
+        return evolve(self, cube=cube, phase=Phase.DECIDE), (Taken(seat, cube.value),)
 
     def drop(self, seat: int) -> Step:
         """``seat`` drops the pending double (or beaver): the doubler wins the current value."""
@@ -447,7 +456,7 @@ class Game:
         value = self.cube.dropped(seat)
         result = Result(1 - seat, ResultKind.SINGLE, value, EndReason.DROP)
         cube = Cube(self.cube.value, self.cube.owner)
-        game = replace(self, cube=cube, phase=Phase.OVER, result=result)
+        game = evolve(self, cube=cube, phase=Phase.OVER, result=result)
         return game, (Dropped(seat, value), GameOver(result))
 
     def beaver(self, seat: int) -> Step:
@@ -456,7 +465,7 @@ class Game:
         if not self.options.beavers:
             raise CubeError(ErrorCode.BEAVER_UNAVAILABLE, "beavers are not played")
         cube = self.cube.beavered(seat)
-        return replace(self, cube=cube), (Beavered(seat, cube.offered_value),)
+        return evolve(self, cube=cube), (Beavered(seat, cube.offered_value),)
 
     def resign(self, seat: int, level: ResultKind | int) -> Step:
         """``seat``, which owes the current decision, offers to resign at ``level``.
@@ -487,7 +496,7 @@ class Game:
                 f"{self.declined.name.lower()} was already rejected: offer more or play on",
             )
         offer = Resignation(seat, level, self.phase)
-        game = replace(self, phase=Phase.RESIGN, resignation=offer)
+        game = evolve(self, phase=Phase.RESIGN, resignation=offer)
         return game, (ResignOffered(seat, level),)
 
     def accept_resignation(self, seat: int) -> Step:
@@ -496,14 +505,14 @@ class Game:
         result = Result(
             seat, offer.level, self.cube.value, EndReason.RESIGN, jacoby=self._jacoby(offer.level)
         )
-        game = replace(self, phase=Phase.OVER, resignation=None, result=result)
+        game = evolve(self, phase=Phase.OVER, resignation=None, result=result)
         return game, (ResignAccepted(seat, offer.level), GameOver(result))
 
     def reject_resignation(self, seat: int) -> Step:
         """``seat`` rejects the pending resignation: play continues where it stood."""
         offer = self._check_resignation(seat)
         declined = max(offer.level, self.declined or offer.level)
-        game = replace(self, phase=offer.resumes, resignation=None, declined=declined)
+        game = evolve(self, phase=offer.resumes, resignation=None, declined=declined)
         return game, (ResignRejected(seat, offer.level),)
 
     def forfeit(self, seat: int, reason: ForfeitReason | str) -> Step:
@@ -521,7 +530,7 @@ class Game:
             raise GameError(ErrorCode.BAD_FORFEIT_REASON, f"no forfeit reason {reason!r}") from None
         kind = self.variant.worst_possible(self.position(seat))
         result = Result(1 - seat, kind, self.cube.value, EndReason.FORFEIT, forfeit=reason)
-        game = replace(
+        game = evolve(
             self,
             phase=Phase.OVER,
             cube=Cube(self.cube.value, self.cube.owner),
@@ -535,9 +544,9 @@ class Game:
     def _dice_for(self, seat: int, dice: Dice) -> Step:
         """``seat`` has ``dice`` to play: wait for its move, or pass when nothing is playable."""
         if self.variant.can_play(self.position(seat), *dice):
-            game = replace(self, phase=Phase.MOVE, on_roll=seat, dice=dice, declined=None)
+            game = evolve(self, phase=Phase.MOVE, on_roll=seat, dice=dice, declined=None)
             return game, ()
-        game = replace(
+        game = evolve(
             self, phase=Phase.DECIDE, on_roll=1 - seat, dice=None, turns=self.turns + 1,
             declined=None,
         )

@@ -40,10 +40,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.errors import ErrorCode, MatchError
 from engine.events import EndOfMatch, Event, GameEvent, GameScored, GameStarted, MatchOver
+from engine.frozen import evolve
 from engine.game import Expected, Game, GameOptions
 from engine.reference import Move
 from engine.results import EndReason, ForfeitReason, Result, ResultKind
@@ -259,7 +260,7 @@ class Match:
             variant,
             opener,
         )
-        match = replace(
+        match = evolve(
             self,
             game=game,
             game_number=number,
@@ -340,7 +341,7 @@ class Match:
             score = _add(score, 1 - seat, max(0, self.options.length - score[1 - seat]))
         else:
             winner = self.leader()
-        match = replace(
+        match = evolve(
             self, score=score, end=EndOfMatch.FORFEIT, winner=winner, ended_by=seat
         )
         return match, (MatchOver(winner, score, EndOfMatch.FORFEIT, seat),)
@@ -358,7 +359,7 @@ class Match:
             raise MatchError(ErrorCode.GAME_IN_PROGRESS, "a session stops between games")
         _check_seat(seat)
         winner = self.leader()
-        match = replace(self, end=EndOfMatch.STOPPED, winner=winner, ended_by=seat)
+        match = evolve(self, end=EndOfMatch.STOPPED, winner=winner, ended_by=seat)
         return match, (MatchOver(winner, self.score, EndOfMatch.STOPPED, seat),)
 
     # ----------------------------------------------------------------- helpers
@@ -368,7 +369,7 @@ class Match:
         if not self.in_game or self.game is None:
             raise MatchError(ErrorCode.NO_GAME, "no game in progress: start the next game")
         game, events = action(self.game)
-        match = replace(self, game=game)
+        match = evolve(self, game=game)
         if game.result is None:
             return match, events
         match, scored = match._scored(game.result)
@@ -385,7 +386,7 @@ class Match:
             points = max(points, self.options.length - self.score[winner])
         score = _add(self.score, winner, points)
         events: list[Event] = [GameScored(self.game_number, winner, points, score)]
-        match = replace(self, score=score)
+        match = evolve(self, score=score)
         end: EndOfMatch | None = None
         if mode is Mode.MATCH:
             if score[winner] >= self.options.length:
@@ -397,7 +398,7 @@ class Match:
         if end is not None:
             match_winner = match.leader() if mode is Mode.MONEY else winner
             by = result.loser if forfeit else None
-            match = replace(match, end=end, winner=match_winner, ended_by=by)
+            match = evolve(match, end=end, winner=match_winner, ended_by=by)
             events.append(MatchOver(match_winner, score, end, by))
         return match, tuple(events)
 
@@ -407,7 +408,7 @@ class Match:
         events: list[Event] = [GameScored(self.game_number, None, 0, self.score)]
         match = self
         if self.options.mode is Mode.SINGLE_GAME:
-            match = replace(self, end=EndOfMatch.COMPLETED, winner=None, ended_by=None)
+            match = evolve(self, end=EndOfMatch.COMPLETED, winner=None, ended_by=None)
             events.append(MatchOver(None, self.score, EndOfMatch.COMPLETED, None))
         return match, tuple(events)
 

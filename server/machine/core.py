@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine import events as ev
 from engine.errors import GameError
+from engine.frozen import evolve
 from engine.game import Action, Game
 from engine.game import Phase as GamePhase
 from engine.match import Match, MatchStep
@@ -140,7 +141,7 @@ def create(
 def digest(command: Command) -> bytes:
     """A short fingerprint of what a command asks (not of when or how fast it came): tells a
     resent action from a different one that reuses its sequence number."""
-    return hashlib.sha256(serial.dumps(replace(command, lag_ms=0))).digest()[:8]
+    return hashlib.sha256(serial.dumps(evolve(command, lag_ms=0))).digest()[:8]
 
 
 def is_due(state: MatchState, now: int) -> bool:
@@ -193,7 +194,7 @@ def expire(state: MatchState, now: int) -> Accepted | None:
     seats, decision = owing(state)
     tx = _Tx(state, now)
     if len(seats) == 2:
-        tx.state = replace(tx.state, phase=Phase.OVER, abandoned=True)
+        tx.state = evolve(tx.state, phase=Phase.OVER, abandoned=True)
         tx.emit(pe.MatchOver(None, state.match.score, "abandoned"))
         return tx.finish()
     if len(seats) == 1:
@@ -235,7 +236,7 @@ class _Tx:
             match, events = step(self.state.match)
         except GameError as exc:
             raise Rejected(ErrorCode(exc.code.value), str(exc)) from None
-        self.state = replace(self.state, match=match)
+        self.state = evolve(self.state, match=match)
         self.engine_events += events
         for event in events:
             self._translate(event)
@@ -292,7 +293,7 @@ class _Tx:
         """Move the match phase along with the engine: next game, or the end."""
         match = self.state.match
         if match.is_over:
-            self.state = replace(self.state, phase=Phase.OVER, ahead=None)
+            self.state = evolve(self.state, phase=Phase.OVER, ahead=None)
         elif not match.in_game and self.state.phase is not Phase.COMMIT:
             # A game ended: the next one starts with fresh dice commitments, or with those
             # made (and the roll-off rolled) ahead, during the game that ended.
@@ -301,7 +302,7 @@ class _Tx:
             if ahead is not None and ahead.game == number:
                 _start_ahead(self, ahead)
             else:
-                self.state = replace(
+                self.state = evolve(
                     self.state, phase=Phase.COMMIT, dice=Dice(game=number), ahead=None
                 )
 
@@ -309,6 +310,7 @@ class _Tx:
         state = self.state
         seats, decision = owing(state)
         before_seats, before_decision = owing(self.before)
+        reserves = state.reserves
         if (
             not state.is_over
             and seats
@@ -321,7 +323,6 @@ class _Tx:
         else:
             # The decision before this one ended: its seat pays what it used of its reserve.
             reserves = self._charged(before_seats, before_decision)
-            state = replace(state, reserves=reserves)
             deadline = None
             if not state.is_over and seats:
                 _, reserve = reserve_in(seats, decision, reserves)
@@ -330,22 +331,25 @@ class _Tx:
                 deadline = start + state.config.clock_ms + reserve
                 if decision == "commit" and state.dice.game == 1 and state.config.connect_by:
                     deadline = state.config.connect_by  # the first commitments: connect by then
-        nxt = pe.Clock(decision, seats, deadline, state.reserves)
+        nxt = pe.Clock(decision, seats, deadline, reserves)
         events = []
         v = state.version
         for i, data in enumerate(self.pending, 1):
             v += 1
             events.append(Event(v, data, nxt if i == len(self.pending) else None))
-        state = replace(state, version=v, deadline=deadline, updated=max(self.now, state.updated))
+        # One copy of the state for all that the transition's end changes.
+        changes: dict[str, Any] = {
+            "reserves": reserves,
+            "version": v,
+            "deadline": deadline,
+            "updated": max(self.now, state.updated),
+        }
         if command is not None and command.seq:
             seat = command.seat
-            state = replace(
-                state,
-                last_seq=_put(state.last_seq, seat, command.seq),
-                last_version=_put(state.last_version, seat, v),
-                last_digest=_put(state.last_digest, seat, digest(command)),
-            )
-        return Accepted(state, tuple(events), tuple(self.engine_events))
+            changes["last_seq"] = _put(state.last_seq, seat, command.seq)
+            changes["last_version"] = _put(state.last_version, seat, v)
+            changes["last_digest"] = _put(state.last_digest, seat, digest(command))
+        return Accepted(evolve(state, **changes), tuple(events), tuple(self.engine_events))
 
     def _charged(self, seats: tuple[int, ...], decision: str) -> tuple[int, int]:
         """The reserves once the decision that was due before this transition (``decision``,
@@ -367,7 +371,7 @@ def _join(tx: _Tx, cmd: Join) -> None:
     state = tx.state
     if state.phase is not Phase.WAITING or cmd.seat != 1:
         raise Rejected(ErrorCode.SEAT_TAKEN, "this match already has two players")
-    tx.state = replace(
+    tx.state = evolve(
         state, names=(state.names[0], cmd.name), phase=Phase.COMMIT, dice=Dice(game=1)
     )
     tx.emit(pe.Seated(1, cmd.name))
@@ -387,8 +391,8 @@ def _commit(tx: _Tx, cmd: Commit) -> None:
     except CommitmentRejected as exc:
         raise Rejected(ErrorCode.BAD_COMMITMENT, str(exc)) from None
     commitments = _put(dice.commitments, seat, value)
-    dice = replace(dice, commitments=commitments, heads=_put(dice.heads, seat, value))
-    tx.state = replace(tx.state, dice=dice)
+    dice = evolve(dice, commitments=commitments, heads=_put(dice.heads, seat, value))
+    tx.state = evolve(tx.state, dice=dice)
     if None in commitments:
         tx.emit(pe.CommitReceived(dice.game, seat))
         return
@@ -397,7 +401,7 @@ def _commit(tx: _Tx, cmd: Commit) -> None:
     assert c0 is not None and c1 is not None
     tx.emit(pe.Committed(dice.game, c0, c1))
     tx.engine(lambda m: m.start_game())
-    tx.state = replace(tx.state, phase=_opening_phase(tx.state.match))
+    tx.state = evolve(tx.state, phase=_opening_phase(tx.state.match))
 
 
 def _opening_phase(match: Match) -> Phase:
@@ -424,9 +428,9 @@ def _recommit(tx: _Tx, cmd: Recommit) -> None:
         )
     except CommitmentRejected as exc:
         raise Rejected(ErrorCode.BAD_COMMITMENT, str(exc)) from None
-    tx.state = replace(
+    tx.state = evolve(
         tx.state,
-        dice=replace(
+        dice=evolve(
             dice,
             heads=_put(dice.heads, seat, value),
             recommits=_put(dice.recommits, seat, dice.recommits[seat] + 1),
@@ -440,7 +444,7 @@ def _roll(tx: _Tx, cmd: Roll) -> None:
     _require_action(tx, cmd.seat, Action.ROLL)
     if not _hold_reveal(tx, cmd.seat, cmd.k, cmd.reveal):
         return
-    tx.state = replace(tx.state, phase=Phase.REVEAL)
+    tx.state = evolve(tx.state, phase=Phase.REVEAL)
     tx.emit(pe.Rolling(cmd.game, cmd.k, cmd.seat))
     if tx.state.dice.pending[1 - cmd.seat] is not None:
         # Correspondence: the opponent's reveal was deposited ahead; the roll completes now.
@@ -454,7 +458,7 @@ def _turn_dice(tx: _Tx, game_no: int) -> None:
     r0, r1, k = _take_reveals(tx)
     d1, d2 = derive_dice(_game_id(tx.state), k, r0, r1)
     tx.emit(pe.Dice(game_no, k, "turn", roller, r0, r1, d1, d2))
-    tx.state = replace(tx.state, phase=Phase.PLAY)
+    tx.state = evolve(tx.state, phase=Phase.PLAY)
     tx.engine(lambda m: m.roll(roller, d1, d2))
 
 
@@ -558,8 +562,8 @@ def _commit_ahead(tx: _Tx, cmd: Commit) -> None:
     except CommitmentRejected as exc:
         raise Rejected(ErrorCode.BAD_COMMITMENT, str(exc)) from None
     commitments = _put(ahead.commitments, seat, value)
-    ahead = replace(ahead, commitments=commitments, heads=_put(ahead.heads, seat, value))
-    tx.state = replace(tx.state, ahead=ahead)
+    ahead = evolve(ahead, commitments=commitments, heads=_put(ahead.heads, seat, value))
+    tx.state = evolve(tx.state, ahead=ahead)
     tx.emit(pe.CommitReceived(cmd.game, seat))
     if None not in commitments and rolls_off_ahead(tx.state):
         tx.emit(pe.RolloffAhead(cmd.game, ahead.k))
@@ -592,12 +596,12 @@ def _deposit_ahead(tx: _Tx, cmd: Reveal) -> None:
     assert head is not None
     if not link_ok(game_id, seat, cmd.k, cmd.reveal, head):
         raise Rejected(ErrorCode.BAD_REVEAL, f"this reveal does not follow your link {cmd.k - 1}")
-    ahead = replace(ahead, pending=_put(ahead.pending, seat, cmd.reveal))
+    ahead = evolve(ahead, pending=_put(ahead.pending, seat, cmd.reveal))
     tx.emit(pe.Revealed(cmd.game, cmd.k, seat))
     r0, r1 = ahead.pending
     if r0 is not None and r1 is not None:
         d0, d1 = derive_dice(game_id, cmd.k, r0, r1)
-        ahead = replace(
+        ahead = evolve(
             ahead,
             heads=(r0, r1),
             pending=(None, None),
@@ -606,7 +610,7 @@ def _deposit_ahead(tx: _Tx, cmd: Reveal) -> None:
         )
         if d0 == d1:
             tx.emit(pe.RolloffAhead(cmd.game, ahead.k))
-    tx.state = replace(tx.state, ahead=ahead)
+    tx.state = evolve(tx.state, ahead=ahead)
 
 
 def _start_ahead(tx: _Tx, ahead: Dice) -> None:
@@ -614,20 +618,20 @@ def _start_ahead(tx: _Tx, ahead: Dice) -> None:
     both are in), then its roll-off rolls held so far, in order; the roll-off continues (or
     the commitments are awaited) as usual from there."""
     if None in ahead.commitments:
-        tx.state = replace(tx.state, phase=Phase.COMMIT, dice=replace(ahead, held=()), ahead=None)
+        tx.state = evolve(tx.state, phase=Phase.COMMIT, dice=evolve(ahead, held=()), ahead=None)
         return
     c0, c1 = ahead.commitments
     assert c0 is not None and c1 is not None
-    tx.state = replace(tx.state, dice=replace(ahead, held=()), ahead=None, phase=Phase.COMMIT)
+    tx.state = evolve(tx.state, dice=evolve(ahead, held=()), ahead=None, phase=Phase.COMMIT)
     tx.emit(pe.Committed(ahead.game, c0, c1))
     tx.engine(lambda m: m.start_game())
-    tx.state = replace(tx.state, phase=_opening_phase(tx.state.match))
+    tx.state = evolve(tx.state, phase=_opening_phase(tx.state.match))
     for roll in ahead.held:
         tx.emit(pe.Dice(ahead.game, roll.k, "rolloff", None, roll.reveal0, roll.reveal1,
                         roll.d0, roll.d1))  # fmt: skip
         tx.engine(lambda m, r=roll: m.roll_off(r.d0, r.d1))
     if ahead.rolled_off:
-        tx.state = replace(tx.state, phase=Phase.PLAY)
+        tx.state = evolve(tx.state, phase=Phase.PLAY)
 
 
 def _rolloff_dice(tx: _Tx) -> None:
@@ -636,7 +640,7 @@ def _rolloff_dice(tx: _Tx) -> None:
     tx.emit(pe.Dice(tx.state.dice.game, k, "rolloff", None, r0, r1, d0, d1))
     tx.engine(lambda m: m.roll_off(d0, d1))
     if d0 != d1:  # decided: the higher die plays both numbers now
-        tx.state = replace(tx.state, phase=Phase.PLAY)
+        tx.state = evolve(tx.state, phase=Phase.PLAY)
 
 
 def _hold_reveal(tx: _Tx, seat: int, k: int, reveal: bytes) -> bool:
@@ -652,7 +656,7 @@ def _hold_reveal(tx: _Tx, seat: int, k: int, reveal: bytes) -> bool:
     if not link_ok(_game_id(tx.state), seat, k, reveal, head):
         _forfeit(tx, seat, ForfeitReason.INVALID_REVEAL, evidence=reveal)
         return False
-    tx.state = replace(tx.state, dice=replace(dice, pending=_put(dice.pending, seat, reveal)))
+    tx.state = evolve(tx.state, dice=evolve(dice, pending=_put(dice.pending, seat, reveal)))
     return True
 
 
@@ -660,8 +664,8 @@ def _take_reveals(tx: _Tx) -> tuple[bytes, bytes, int]:
     dice = tx.state.dice
     r0, r1 = dice.pending
     assert r0 is not None and r1 is not None
-    tx.state = replace(
-        tx.state, dice=replace(dice, heads=(r0, r1), pending=(None, None), k=dice.k + 1)
+    tx.state = evolve(
+        tx.state, dice=evolve(dice, heads=(r0, r1), pending=(None, None), k=dice.k + 1)
     )
     return r0, r1, dice.k
 
@@ -716,7 +720,7 @@ def _stop(tx: _Tx, cmd: Stop) -> None:
 
 def _leave(tx: _Tx, cmd: Leave) -> None:
     if tx.state.phase is Phase.WAITING:
-        tx.state = replace(tx.state, phase=Phase.OVER, abandoned=True)
+        tx.state = evolve(tx.state, phase=Phase.OVER, abandoned=True)
         tx.emit(pe.MatchOver(None, (0, 0), "cancelled"))
         return
     _forfeit(tx, cmd.seat, ForfeitReason.ABANDONED)
@@ -737,7 +741,7 @@ def _vacation(tx: _Tx, cmd: Vacation) -> None:
     seat, now = cmd.seat, tx.now
     if state.vacation[seat] == cmd.until:
         raise Rejected(ErrorCode.DUPLICATE, "this seat's vacation is set so already")
-    after = replace(state, vacation=_put(state.vacation, seat, cmd.until))
+    after = evolve(state, vacation=_put(state.vacation, seat, cmd.until))
     seats, _ = owing(state)
     if seat in seats and state.deadline is not None:
         # The decision due moves on by how much longer its clock now stands still.
@@ -773,7 +777,7 @@ def _crash_credit(tx: _Tx, cmd: CrashCredit) -> None:
     if tx.now > state.deadline + credit + state.config.grace_ms:
         raise Rejected(ErrorCode.TOO_LATE, "the deadline had passed even with the credit")
     tx.shift = credit
-    tx.state = replace(state, credited=(*state.credited, cmd.process)[-CREDITED_KEPT:])
+    tx.state = evolve(state, credited=(*state.credited, cmd.process)[-CREDITED_KEPT:])
     tx.emit(pe.ClockCredit(cmd.seat, credit))
 
 
@@ -786,7 +790,7 @@ def _decline_rematch(tx: _Tx, cmd: DeclineRematch) -> None:
         )
     if tx.state.phase is not Phase.WAITING:
         raise Rejected(ErrorCode.WRONG_PHASE, "the rematch was already accepted")
-    tx.state = replace(tx.state, phase=Phase.OVER, abandoned=True)
+    tx.state = evolve(tx.state, phase=Phase.OVER, abandoned=True)
     tx.emit(pe.MatchOver(None, (0, 0), "declined"))
 
 
@@ -804,20 +808,20 @@ def _offer_rematch(state: MatchState, cmd: OfferRematch, now: int) -> Accepted:
     if len(cmd.match) != 32 or cmd.match.strip("0123456789abcdef") or cmd.match == state.match_id:
         raise Rejected(ErrorCode.BAD_FIELD, "the rematch must be another match's id")
     tx = _Tx(state, now)
-    tx.state = replace(state, rematch=Rematch(cmd.seat, cmd.match))
+    tx.state = evolve(state, rematch=Rematch(cmd.seat, cmd.match))
     tx.emit(pe.RematchOffered(cmd.seat, cmd.match))
     return tx.finish(cmd)
 
 
 def _forfeit(tx: _Tx, seat: int, reason: ForfeitReason, evidence: bytes | None = None) -> None:
     tx.emit(pe.Forfeit(tx.state.dice.game, seat, reason.value, evidence))
-    tx.state = replace(tx.state, dice=replace(tx.state.dice, pending=(None, None)))
+    tx.state = evolve(tx.state, dice=evolve(tx.state.dice, pending=(None, None)))
     if tx.state.phase is Phase.REVEAL:
-        tx.state = replace(tx.state, phase=Phase.PLAY)
+        tx.state = evolve(tx.state, phase=Phase.PLAY)
     tx.engine(lambda m: m.forfeit(seat, reason))
     # Every forfeit ends the match (rules.md): in match play the match is lost, in a single
     # game or money session the game is lost and the session ends.
-    tx.state = replace(tx.state, phase=Phase.OVER)
+    tx.state = evolve(tx.state, phase=Phase.OVER)
 
 
 # ---------------------------------------------------------------- checks

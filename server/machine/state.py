@@ -184,10 +184,14 @@ def owing(state: MatchState) -> tuple[tuple[int, ...], str]:
         assert game is not None and game.on_roll is not None
         return (1 - game.on_roll,), "reveal"
     if phase is Phase.PLAY:
-        expected = state.match.expected()
-        if expected is None or expected.seat is None:
+        # What ``state.match.expected()`` says of who acts and when, without working out
+        # what they may do (the actions): this runs twice a transition.
+        match = state.match
+        game = match.game if match.in_game else None
+        seat = None if game is None else game.to_act
+        if game is None or seat is None:
             return (), "over"
-        return (expected.seat,), expected.phase.value
+        return (seat,), game.phase.value
     return (), phase.value
 
 
