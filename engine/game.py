@@ -80,8 +80,8 @@ from engine.rules import BACKGAMMON, Ending, Finish, Opening, Side, Variant
 from engine.validate import IllegalPlay, Reason
 
 Step = tuple["Game", tuple[GameEvent, ...]]
-_RESULT_KINDS = tuple(ResultKind)
 """What a transition returns: the new game and the events, in order."""
+_RESULT_KINDS = tuple(ResultKind)
 
 _START: Board = Position.start().mover
 

@@ -17,6 +17,7 @@ from engine.variants import NAMES, rules
 from harness.accounts import signed_up
 from harness.serverproc import ServerProcess
 from protocol import codec
+from protocol import events as pe
 from protocol import messages as m
 from protocol.client import MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import LobbyError, get, get_text
@@ -70,7 +71,10 @@ async def played(name: str, a: MatchClient, b: MatchClient) -> None:
             play_random(a, random.Random(seed.random())),
             play_random(b, random.Random(seed.random())),
         )
-    assert results[0] == results[1] and results[0].reason == "completed", name
+    # (On failure, say how it ended: a forfeit names its seat, game and reason.)
+    ended = [d for d in a.tracker.history if isinstance(d, pe.Forfeit | pe.MatchOver)]
+    why = (name, ended, a.rejects, b.rejects)
+    assert results[0] == results[1] and results[0].reason == "completed", why
 
 
 async def check(server, store: Store, name: str, match_id: str, a: MatchClient) -> None:
