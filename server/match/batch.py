@@ -33,23 +33,24 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
-_Call = tuple[Sequence[Any], Sequence[Any], asyncio.Future[Any]]
+_Script = tuple[Sequence[Any], Sequence[Any]]
+"""One script call: its keys and its arguments."""
+_Commands = tuple[tuple[Any, ...], ...]
 
 
-class ScriptBatcher:
-    """Runs one Lua script for many callers, batching the calls of each loop iteration."""
+class _PerIteration:
+    """Calls queued during one loop iteration and sent together on the next: each caller
+    waits for its own outcome (:meth:`_send_all` gives one per call, a result or an
+    exception), and a failure of the whole send reaches every caller."""
 
-    def __init__(self, redis: Any, script: str) -> None:
-        self.redis = redis
-        self.script = script
-        self.sha = sha1(script.encode()).hexdigest()
-        self._queue: list[_Call] = []
+    def __init__(self) -> None:
+        self._queue: list[tuple[Any, asyncio.Future[Any]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def call(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+    async def _queued(self, call: Any) -> Any:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._queue.append((keys, args, future))
+        self._queue.append((call, future))
         if len(self._queue) == 1:
             # The first call of this iteration starts the flush; the task first runs on the
             # loop's next iteration, after every callback ready now has queued its call.
@@ -58,46 +59,63 @@ class ScriptBatcher:
             task.add_done_callback(self._tasks.discard)
         return await future
 
+    async def _send_all(self, calls: list[Any]) -> list[Any]:
+        raise NotImplementedError
+
     async def _flush(self) -> None:
         batch, self._queue = self._queue, []
         try:
-            results = await self._send(batch)
-            if any(isinstance(r, NoScriptError) for r in results):
-                # Redis lost its script cache (a restart): load the script and send again
-                # the calls that did not run.
-                await self.redis.script_load(self.script)
-                again = [c for c, r in zip(batch, results, strict=True)
-                         if isinstance(r, NoScriptError)]  # fmt: skip
-                retried = iter(await self._send(again))
-                results = [next(retried) if isinstance(r, NoScriptError) else r for r in results]
+            outcomes = await self._send_all([call for call, _ in batch])
         except BaseException as exc:
-            for _, _, future in batch:
+            for _, future in batch:
                 if not future.done():
                     future.set_exception(exc)
             if not isinstance(exc, Exception):
                 raise
             return
-        for (_, _, future), result in zip(batch, results, strict=True):
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
             if future.done():
                 continue
-            if isinstance(result, Exception):
-                future.set_exception(result)
+            if isinstance(outcome, Exception):
+                future.set_exception(outcome)
             else:
-                future.set_result(result)
+                future.set_result(outcome)
 
-    async def _send(self, batch: list[_Call]) -> list[Any]:
+
+class ScriptBatcher(_PerIteration):
+    """Runs one Lua script for many callers, batching the calls of each loop iteration."""
+
+    def __init__(self, redis: Any, script: str) -> None:
+        super().__init__()
+        self.redis = redis
+        self.script = script
+        self.sha = sha1(script.encode()).hexdigest()
+
+    async def call(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
+        return await self._queued((keys, args))
+
+    async def _send_all(self, calls: list[_Script]) -> list[Any]:
+        results = await self._send(calls)
+        if any(isinstance(r, NoScriptError) for r in results):
+            # Redis lost its script cache (a restart): load the script and send again the
+            # calls that did not run.
+            await self.redis.script_load(self.script)
+            again = [c for c, r in zip(calls, results, strict=True)
+                     if isinstance(r, NoScriptError)]  # fmt: skip
+            retried = iter(await self._send(again))
+            results = [next(retried) if isinstance(r, NoScriptError) else r for r in results]
+        return results
+
+    async def _send(self, calls: list[_Script]) -> list[Any]:
         async with self.redis.pipeline(transaction=False) as pipe:
-            for keys, args, _ in batch:
+            for keys, args in calls:
                 # Not pipe.evalsha: redis-py refuses that name in a cluster pipeline, while
                 # the command itself is routed by its keys like any other.
                 pipe.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
             return await pipe.execute(raise_on_error=False)
 
 
-_Commands = tuple[tuple[Any, ...], ...]
-
-
-class CommandBatcher:
+class CommandBatcher(_PerIteration):
     """Sends the Redis commands asked for in one loop iteration in one pipeline.
 
     Each caller gives a few commands (a connection's handshake reads them: the seats hash,
@@ -110,43 +128,25 @@ class CommandBatcher:
     """
 
     def __init__(self, redis: Any) -> None:
+        super().__init__()
         self.redis = redis
-        self._queue: list[tuple[_Commands, asyncio.Future[list[Any]]]] = []
-        self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self, *commands: tuple[Any, ...]) -> list[Any]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[list[Any]] = loop.create_future()
-        self._queue.append((commands, future))
-        if len(self._queue) == 1:
-            task = loop.create_task(self._flush())  # (runs next iteration, as ScriptBatcher's)
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        return await future
+        replies: list[Any] = await self._queued(commands)
+        return replies
 
-    async def _flush(self) -> None:
-        batch, self._queue = self._queue, []
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for commands, _ in batch:
-                    for command in commands:
-                        pipe.execute_command(*command)
-                results = await pipe.execute(raise_on_error=False)
-        except BaseException as exc:
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(exc)
-            if not isinstance(exc, Exception):
-                raise
-            return
+    async def _send_all(self, calls: list[_Commands]) -> list[Any]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for commands in calls:
+                for command in commands:
+                    pipe.execute_command(*command)
+            results = await pipe.execute(raise_on_error=False)
+        outcomes: list[Any] = []
         start = 0
-        for commands, future in batch:
+        for commands in calls:
             replies = results[start : start + len(commands)]
             start += len(commands)
-            if future.done():
-                continue
+            # As from a pipeline of its own: the replies in order, or the first error raised.
             error = next((r for r in replies if isinstance(r, Exception)), None)
-            if error is not None:
-                future.set_exception(error)
-            else:
-                future.set_result(replies)
+            outcomes.append(error if error is not None else replies)
+        return outcomes
