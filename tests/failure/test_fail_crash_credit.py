@@ -135,7 +135,10 @@ async def crash_on_move(
         await mover.wait_for(lambda t: mover.welcomes == 2 and mover.core.caught_up, timeout=10)
         back = wall_ms() - offset
         assert mover.tracker.over is None, "forfeited on time while its server was down"
-        uncredited = left - (mover.tracker.clock.deadline - back)  # the positive control
+        # The positive control: what the seat would have lost on the deadline it had before
+        # the credit (``due``: nothing else moved it). Not read from the client's clock now:
+        # the credit may already have reached it with its catch-up.
+        uncredited = left - (due - back)
         await mover.wait_for(lambda t: t.last_credit is not None, timeout=5)
         credited = mover.tracker.clock.deadline
         lost = left - (credited - back)
@@ -183,7 +186,7 @@ async def restart_on_move(stack: Stack) -> Figures:
         await mover.wait_for(lambda t: mover.welcomes == 2 and mover.core.caught_up, timeout=10)
         back = wall_ms() - await clock_credit(again.base)
         assert mover.tracker.over is None
-        uncredited = left - (mover.tracker.clock.deadline - back)
+        uncredited = left - (due - back)  # (the deadline before any credit: as above)
         await mover.wait_for(lambda t: t.last_credit is not None, timeout=5)
         lost = left - (mover.tracker.clock.deadline - back)
         reply = await mover.move(a_play(mover, random.Random(1)))
