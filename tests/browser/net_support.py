@@ -178,7 +178,15 @@ class Seat:
         v = await view(self.page)
         if not v or v.get("pending") or v["version"] == self.acted_at:
             return None
-        done = await self.act(v)
+        try:
+            done = await self.act(v)
+        except AssertionError:
+            # The match moved on while this seat was acting on what it had read (another
+            # page of the same seat acted first: a correspondence seat open twice): look again.
+            now = await view(self.page)
+            if now and now["version"] != v["version"]:
+                return None
+            raise
         if done and done != "moved":  # a sent play shows as pending by itself
             self.acted_at = v["version"]
         return done
