@@ -168,12 +168,8 @@ class CrashCredits:
         now = time.monotonic()
         if self._without_record(process, now):
             return None
-        for name, (at, _) in list(self._verdicts.items()):
-            if now - at > VERDICT_SECONDS:
-                del self._verdicts[name]
-        for name, at in list(self._unrecorded.items()):
-            if now - at > VERDICT_SECONDS:
-                del self._unrecorded[name]
+        self._verdicts = {k: v for k, v in self._verdicts.items() if now - v[0] <= VERDICT_SECONDS}
+        self._unrecorded = {k: t for k, t in self._unrecorded.items() if now - t <= VERDICT_SECONDS}
         known = self._verdicts.get(process)
         if known is None:
             known = (now, asyncio.ensure_future(self._look(process)))
