@@ -62,25 +62,35 @@ WAIT = 10.0
 # ---------------------------------------------------------------- server processes
 
 
+def empty_redis(redis_process: Any) -> None:
+    """Start the session's Redis if a test stopped it, and empty it (before a server of a
+    module starts on it: :func:`server_fixture`)."""
+    import redis
+
+    if not redis_process.alive():
+        redis_process.start()
+    client = redis.Redis.from_url(redis_process.url)
+    try:
+        client.flushall()
+    finally:
+        client.close()
+
+
 def server_fixture(**env: str) -> Any:
     """A module-scoped fixture: one real server process (with ``FAIRGAMMON_*`` settings in
     ``env``) for every test of a module. Matches are independent, so tests can share it.
 
     The session's Redis is emptied before the server starts: what an earlier module stored
     (an account named ``ann``, say) would otherwise meet this one's tests, depending on which
-    modules ran before on the same worker."""
+    modules ran before on the same worker. Above all its clock: a server started on the last
+    heartbeat of an earlier module's server credits the time since (the modules between) to
+    its clock (:mod:`server.match.clock`), and the first test's emptying of Redis then takes
+    that credit back, moving server time on by as much at once, so that a deadline set in
+    between expires early (two full runs lost a match to a ``no_reveal`` forfeit that way)."""
 
     @pytest.fixture(scope="module")
     def fixture(redis_process: Any) -> Iterator[ServerProcess]:
-        import redis
-
-        if not redis_process.alive():
-            redis_process.start()
-        client = redis.Redis.from_url(redis_process.url)
-        try:
-            client.flushall()
-        finally:
-            client.close()
+        empty_redis(redis_process)
         proc = ServerProcess(redis_process.url, **env)
         proc.start()
         yield proc

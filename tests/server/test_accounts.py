@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from harness.accounts import Browser, signed_up
-from harness.serverproc import ServerProcess
+from harness.srv_support import server_fixture
 from protocol.client import MatchClient
 from server.players.accounts_store import AccountsStore
 
@@ -18,18 +18,12 @@ PASSWORD = "correct horse"
 FAILURES = 5
 
 
-@pytest.fixture(scope="module")
-def accounts_server(redis_process):
-    """One server process for this module (each test starts from an empty Redis)."""
-    proc = ServerProcess(
-        redis_process.url,
-        FAIRGAMMON_LOGIN_FAILURES=str(FAILURES),
-        FAIRGAMMON_LEADERBOARD_EXPERIENCE="5",
-        FAIRGAMMON_LOG_LEVEL="debug",  # so that a password logged anywhere would show
-    )
-    proc.start()
-    yield proc
-    proc.stop()
+# One server process for this module (each test starts from an empty Redis).
+accounts_server = server_fixture(
+    FAIRGAMMON_LOGIN_FAILURES=str(FAILURES),
+    FAIRGAMMON_LEADERBOARD_EXPERIENCE="5",
+    FAIRGAMMON_LOG_LEVEL="debug",  # so that a password logged anywhere would show
+)
 
 
 @pytest.fixture

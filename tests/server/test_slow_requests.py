@@ -10,7 +10,7 @@ import time
 import pytest
 
 from harness.proxy_process import ProxyProcess
-from harness.serverproc import ServerProcess
+from harness.srv_support import server_fixture
 
 BOUND = 1.0
 UPGRADE = (
@@ -56,14 +56,7 @@ def bytewise(data: bytes) -> list[bytes]:
     return [data[i : i + 1] for i in range(len(data))]
 
 
-@pytest.fixture(scope="module")
-def guarded(redis_process):
-    if not redis_process.alive():
-        redis_process.start()
-    proc = ServerProcess(redis_process.url, FAIRGAMMON_REQUEST_TIMEOUT_SECONDS=str(BOUND))
-    proc.start()
-    yield proc
-    proc.stop()
+guarded = server_fixture(FAIRGAMMON_REQUEST_TIMEOUT_SECONDS=str(BOUND))
 
 
 async def test_an_upgrade_sent_a_byte_at_a_time_is_cut_off(guarded):

@@ -22,6 +22,7 @@ from harness.srv_support import (
     check_barrier,
     check_seat_taken_over,
     check_stream,
+    empty_redis,
     play_out,
     seat_two,
     stored_frames,
@@ -38,8 +39,7 @@ from server.ops.redis_process import free_port
 
 @contextlib.contextmanager
 def processes(redis_process: Any, n: int) -> Iterator[list[ServerProcess]]:
-    if not redis_process.alive():
-        redis_process.start()
+    empty_redis(redis_process)  # (why: harness.srv_support.server_fixture)
     procs = [ServerProcess(redis_process.url) for _ in range(n)]
     try:
         for proc in procs:
