@@ -195,18 +195,17 @@ async def _exchange(connection: Any, packed: bytes, replies: int) -> list[Any]:
     redis-py's ``ConnectionError``, a silent one its ``TimeoutError``; either way the connection
     is closed (its next use connects again)."""
     if not connection.is_connected:
-        await connection.send_packed_command(packed)  # connects (and its handshake) first
-        written = True
+        # connect() itself, as the pool does: a Sentinel's connection asks the Sentinels for
+        # the primary there (a write's implicit connect would go back to the old address).
+        await connection.connect()
     else:
         await connection.check_health()  # a PING when the connection was idle for long
-        written = False
     results: list[Any] = []
     try:
         async with asyncio.timeout(connection.socket_timeout):
-            if not written:
-                writer = connection._writer  # (redis-py's stream: one write, no task)
-                writer.write(packed)
-                await writer.drain()
+            writer = connection._writer  # (redis-py's stream: one write, no task)
+            writer.write(packed)
+            await writer.drain()
             for _ in range(replies):
                 try:
                     # Timed by the block above, not one timeout per reply.
