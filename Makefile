@@ -42,6 +42,7 @@ bench: setup
 	@$(PY) bench/fairdice.py
 	@$(PY) bench/codec.py
 	@$(PY) bench/store.py
+	@$(PY) bench/commit.py
 	@$(PY) bench/snapshot.py
 	@$(PY) bench/machine.py
 

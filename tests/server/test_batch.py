@@ -27,3 +27,46 @@ async def test_concurrent_commits_share_a_trip_but_not_their_outcome(redis_url):
     assert again == [3] * 5
     assert (await store.load(ids[4])).state == b"s3"
     await store.close()
+
+
+async def test_a_batch_after_its_connection_broke_is_sent_again_once(redis_url):
+    # The batcher keeps its connection between batches; Redis closing it (as a restart does)
+    # costs the next batch one retry on a fresh connection, not an error.
+    store = Store.from_url(redis_url)
+    ids = [f"{i:032x}" for i in range(3)]
+    assert await asyncio.gather(*(store.commit(m, -1, b"s", b"m", [b"e"]) for m in ids)) == [1] * 3
+    killed = await store.redis.client_kill_filter(_type="normal", skipme=True)
+    assert killed >= 1  # the batcher's kept connection among them
+    assert await asyncio.gather(*(store.commit(m, 1, b"s", b"m", [b"e"]) for m in ids)) == [2] * 3
+    assert [(await store.load(m)).version for m in ids] == [2] * 3
+    await store.close()
+
+
+async def test_a_silent_store_times_the_batch_out_and_the_late_reply_is_never_read(redis_url):
+    # One timeout covers a batch's write and replies. After it the connection is closed: the
+    # reply that comes late must not be taken for the next batch's.
+    import redis.asyncio as aioredis
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    store = Store(aioredis.Redis.from_url(redis_url, socket_timeout=0.2))
+    other = aioredis.Redis.from_url(redis_url)
+    ids = [f"{i:032x}" for i in range(2)]
+    assert await store.commit(ids[0], -1, b"s", b"m", [b"e"]) == 1
+    await other.client_pause(600)  # Redis answers no client for 0.6 s
+    started = asyncio.get_running_loop().time()
+    try:
+        await store.commit(ids[0], 1, b"s2", b"m", [b"e2"])
+        raise AssertionError("a silent store must time the batch out")
+    except RedisTimeoutError:
+        assert asyncio.get_running_loop().time() - started < 0.5
+    await other.ping()  # answered once the pause is over
+    # The next batches read their own replies, not the timed-out one's.
+    assert await store.commit(ids[1], -1, b"t", b"m", [b"f"]) == 1
+    # (Whether the timed-out commit ran is what its sender cannot know: the compare-and-set
+    # decides. Redis drops what a closed connection sent and it had not read yet.)
+    stored = (await store.load(ids[0])).version
+    assert stored in (1, 2)
+    assert await store.commit(ids[0], stored, b"s3", b"m", [b"e3"]) == stored + 1
+    assert (await store.events_after(ids[0], stored, 10)) == [(stored + 1, b"e3")]
+    await other.aclose()
+    await store.close()
