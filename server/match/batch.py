@@ -129,7 +129,11 @@ class ScriptBatcher(_PerIteration):
         # kept for the next batch (taking one from the pool and giving it back cost more
         # than the write); a batch sent while another waits for its replies takes another.
         packed = self._pack(calls)
-        connection, self._spare = self._spare or await pool.get_connection(), None
+        connection, self._spare = self._spare, None
+        if connection is None:
+            # (Taken before the wait: a batch ending meanwhile keeps its connection as the
+            # spare, which this one must not overwrite — a connection lost to the pool.)
+            connection = await pool.get_connection()
         try:
             try:
                 return await _exchange(connection, packed, len(calls))

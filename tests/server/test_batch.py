@@ -70,3 +70,28 @@ async def test_a_silent_store_times_the_batch_out_and_the_late_reply_is_never_re
     assert (await store.events_after(ids[0], stored, 10)) == [(stored + 1, b"e3")]
     await other.aclose()
     await store.close()
+
+
+async def test_overlapping_batches_give_every_connection_back(redis_url):
+    # A batch that waits for a pooled connection while the batch before it ends (and keeps
+    # its connection for the next one) must not lose that connection: lost ones drained a
+    # pool of 64 under 2,000 matches on two processes until every commit waited for ever.
+    import redis.asyncio as aioredis
+
+    pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=3, timeout=None)
+    store = Store(aioredis.Redis(connection_pool=pool))
+    ids = [f"{i:032x}" for i in range(300)]
+
+    async def overlapping() -> list[int]:
+        tasks = []
+        for m in ids:  # a commit per loop iteration: each batch starts while others are out
+            tasks.append(asyncio.create_task(store.commit(m, -1, b"s", b"m", [b"e"])))
+            await asyncio.sleep(0)
+        return await asyncio.gather(*tasks)
+
+    assert await asyncio.wait_for(overlapping(), 20) == [1] * len(ids)
+    # Every connection is back: a pool of 3 still serves three batches out at once.
+    async with asyncio.timeout(5):
+        again = await asyncio.gather(*(store.commit(m, 1, b"t", b"m", [b"f"]) for m in ids))
+    assert again == [2] * len(ids)
+    await store.close()
