@@ -29,6 +29,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,23 @@ def counting_batches(store: Store) -> list[int]:
     return batches
 
 
+async def timed(
+    store: Store,
+    batches: list[int],
+    writer: Callable[[list[Any]], Awaitable[None]],
+    work: list[Any],
+    writers: int,
+) -> float:
+    """CPU seconds of ``writers`` writers sharing ``work`` (each a slice of it) at once; the
+    batch count starts from 0 and the store is closed after."""
+    batches[0] = 0
+    cpu = time.process_time()
+    await asyncio.gather(*(writer(work[w::writers]) for w in range(writers)))
+    cpu = time.process_time() - cpu
+    await store.close()
+    return cpu
+
+
 async def run_submit(
     url: str, games: list[Played], writers: int, run: int
 ) -> tuple[float, int, int]:
@@ -110,11 +128,7 @@ async def run_submit(
             for _, command, _ in steps:
                 await matches.submit(ids[match_id], command)
 
-    batches[0] = 0
-    cpu = time.process_time()
-    await asyncio.gather(*(writer(games[w::writers]) for w in range(writers)))
-    cpu = time.process_time() - cpu
-    await store.close()
+    cpu = await timed(store, batches, writer, games, writers)
     return cpu, sum(len(steps) for _, steps in games), batches[0]
 
 
@@ -153,11 +167,7 @@ async def run_commit(
                     match_id, version, state, summary_blob, frames, command=record
                 )
 
-    batches[0] = 0
-    cpu = time.process_time()
-    await asyncio.gather(*(writer(encoded[w::writers]) for w in range(writers)))
-    cpu = time.process_time() - cpu
-    await store.close()
+    cpu = await timed(store, batches, writer, encoded, writers)
     return cpu, sum(len(blobs) for _, blobs in encoded), batches[0]
 
 
