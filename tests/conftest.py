@@ -31,14 +31,10 @@ def redis_process(tmp_path_factory):
 
 @pytest.fixture
 async def redis_url(redis_process):
-    """The session's Redis, emptied before each test."""
-    import redis.asyncio as aioredis
+    """The session's Redis (brought back if a test killed it), emptied before each test."""
+    from harness.srv_support import empty_redis
 
-    if not redis_process.alive():  # a test killed it: bring it back for the next ones
-        redis_process.start()
-    client = aioredis.from_url(redis_process.url)
-    await client.flushall()
-    await client.aclose()
+    empty_redis(redis_process)
     return redis_process.url
 
 

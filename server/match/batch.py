@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from hashlib import sha1
 from typing import Any
 
@@ -102,6 +102,10 @@ class ScriptBatcher(_PerIteration):
         self.redis = redis
         self.script = script
         self.sha = sha1(script.encode()).hexdigest()
+        # One Redis (or Sentinel's primary): its pool, and the client's own argument encoder;
+        # None on a cluster, where redis-py routes each call to its slot's node.
+        self._pool: Any = getattr(redis, "connection_pool", None)
+        self._encode = None if self._pool is None else self._pool.get_encoder().encode
         self._spare: Any = None  # a pooled connection kept between batches (one Redis)
         self._head = b"$7\r\nEVALSHA\r\n$40\r\n%s\r\n" % self.sha.encode()
 
@@ -121,14 +125,14 @@ class ScriptBatcher(_PerIteration):
         return results
 
     async def _send(self, calls: list[_Script]) -> list[Any]:
-        pool = getattr(self.redis, "connection_pool", None)
-        if pool is None:  # a cluster: redis-py routes each call to its slot's node
+        pool, encode = self._pool, self._encode
+        if pool is None or encode is None:  # a cluster
             return await self._send_routed(calls)
         # One Redis (or Sentinel's primary): the calls packed once into one buffer, one
         # connection for the batch, one write, one reply read per call. The connection is
         # kept for the next batch (taking one from the pool and giving it back cost more
         # than the write); a batch sent while another waits for its replies takes another.
-        packed = self._pack(calls)
+        packed = self._pack(calls, encode)
         connection, self._spare = self._spare, None
         if connection is None:
             # (Taken before the wait: a batch ending meanwhile keeps its connection as the
@@ -149,15 +153,17 @@ class ScriptBatcher(_PerIteration):
             else:
                 await pool.release(connection)
 
-    def _pack(self, calls: list[_Script]) -> bytes:
-        """The calls as Redis protocol (RESP) commands, in one buffer."""
+    def _pack(self, calls: list[_Script], encode: Callable[[Any], bytes]) -> bytes:
+        """The calls as Redis protocol (RESP) commands, in one buffer; each argument as the
+        client's own ``encode`` makes it (bytes as they are, text in the pool's encoding,
+        numbers in decimal; anything else refused)."""
         parts: list[bytes] = []
         add = parts.append
         for keys, args in calls:
             add(b"*%d\r\n%s$%d\r\n%d\r\n" % (3 + len(keys) + len(args), self._head,
                                                len(str(len(keys))), len(keys)))  # fmt: skip
             for item in (*keys, *args):
-                value = _encoded(item)
+                value = encode(item)
                 add(b"$%d\r\n" % len(value))
                 add(value)
                 add(b"\r\n")
@@ -170,23 +176,6 @@ class ScriptBatcher(_PerIteration):
                 # the command itself is routed by its keys like any other.
                 pipe.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
             return await pipe.execute(raise_on_error=False)
-
-
-def _encoded(item: Any) -> bytes:
-    """A command argument as redis-py encodes it: bytes as they are, text in UTF-8, numbers in
-    decimal (``repr`` of a float)."""
-    kind = type(item)
-    if kind is bytes:
-        return item
-    if kind is str:
-        return item.encode()
-    if kind is int:
-        return b"%d" % item
-    if isinstance(item, bytearray | memoryview):
-        return bytes(item)
-    if isinstance(item, float):
-        return repr(item).encode()
-    raise TypeError(f"a script argument must be bytes, str or a number, not {kind.__name__}")
 
 
 async def _exchange(connection: Any, packed: bytes, replies: int) -> list[Any]:

@@ -7,12 +7,14 @@ newer than the build.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import http.server
 import json
 import subprocess
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,9 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page
+from redis.asyncio import Redis
 
+from bots.queue import ALIVE
 from harness.browser import (
     CLASSIC_FEEL,
     DESKTOP,
@@ -162,6 +166,42 @@ async def served_pages(
     finally:
         proc.stop()
     assert pages.errors == [], f"errors in the pages: {pages.errors}"
+
+
+async def worker_alive(proc: ServerProcess, timeout: float = 60.0) -> None:
+    """Wait until the server's bot worker has said it is alive: before that the lobby refuses a
+    match against the computer (503 no_bots), and a busy machine takes a while to start it."""
+    redis = Redis.from_url(proc.redis_url)
+    try:
+        deadline = time.monotonic() + timeout
+        while not await redis.zcard(ALIVE):
+            assert time.monotonic() < deadline, "no bot worker"
+            await asyncio.sleep(0.1)
+    finally:
+        await redis.aclose()
+
+
+@contextlib.asynccontextmanager
+async def bots_served(browser: Browser, redis_url: str, delay_ms: int) -> AsyncIterator[NetPages]:
+    """Pages of a real server with its bot worker, alive, thinking ``delay_ms`` a decision."""
+    bots = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": str(delay_ms)}
+    async with served_pages(browser, redis_url, **bots) as (proc, pages):
+        await worker_alive(proc)
+        yield pages
+
+
+@pytest_asyncio.fixture
+async def bot_net(dist: Path, browser: Browser, redis_url: str) -> AsyncIterator[NetPages]:
+    """A real server with its bot worker (a visible think time, so the page can show it)."""
+    async with bots_served(browser, redis_url, 400) as pages:
+        yield pages
+
+
+@pytest_asyncio.fixture
+async def quick_bot_net(dist: Path, browser: Browser, redis_url: str) -> AsyncIterator[NetPages]:
+    """A real server with its bot worker playing at once (no think time)."""
+    async with bots_served(browser, redis_url, 0) as pages:
+        yield pages
 
 
 @pytest_asyncio.fixture

@@ -317,3 +317,30 @@ def on_bar(v: dict[str, Any]) -> bool:
 def to_play(v: dict[str, Any], seat: int) -> bool:
     """``seat`` must decide or move now, with nothing of its own in flight."""
     return v["phase"] in ("moving", "decide") and v["turn"] == seat and not v["pending"]
+
+
+async def play_the_computer(
+    page: Page, base: str, name: str, mode: str, level: str, length: int | None = None,
+    clock: int | None = None,
+) -> str:
+    await page.goto(f"{base}/")
+    await page.fill("input[name=name]", name)
+    await page.click(f"label[for=mode-{mode}]")
+    if length is not None:
+        await page.fill("input[name=length]", str(length))
+    if clock is not None:
+        await page.fill("input[name=clock]", str(clock))
+    await page.click(f"label[for=level-{level}]")
+    await page.click("button.play-bot")
+    await page.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))
+    await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
+    return page.url.rsplit("/", 1)[1]
+
+
+async def no_overflow(page: Page, width: int) -> None:
+    """Nothing on the page is wider than the screen."""
+    wide = await page.evaluate("""() => [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
+      .slice(0, 5).map((e) => `${e.tagName}.${e.className}`)""")
+    scroll = await page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width and wide == [], (page.url, width, scroll, wide)

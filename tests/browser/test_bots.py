@@ -14,57 +14,20 @@ import time
 from collections.abc import Awaitable, Callable
 
 import msgpack
-import pytest_asyncio
-from playwright.async_api import Browser, Page, WebSocket
-from redis.asyncio import Redis
+from playwright.async_api import Page, WebSocket
 
-from bots.queue import ALIVE
 from harness.browser import DESKTOP, PHONE, SCREENSHOTS
-from harness.serverproc import ServerProcess
 from protocol.client.lobby import get, get_text
 from protocol.fairdice import verify_json
-from tests.browser.conftest import NetPages, served_pages
-from tests.browser.net_support import Seat, leave_match, play, view
-
-
-@pytest_asyncio.fixture
-async def bot_net(dist, browser: Browser, redis_url):
-    """A real server with its bot worker (a visible think time, so the page can show it)."""
-    bots = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "400"}
-    async with served_pages(browser, redis_url, **bots) as (proc, pages):
-        await worker_alive(proc)
-        yield pages
-
-
-async def worker_alive(proc: ServerProcess, timeout: float = 60.0) -> None:
-    """Wait until the server's bot worker has said it is alive: before that the lobby refuses a
-    match against the computer (503 no_bots), and a busy machine takes a while to start it."""
-    redis = Redis.from_url(proc.redis_url)
-    try:
-        deadline = time.monotonic() + timeout
-        while not await redis.zcard(ALIVE):
-            assert time.monotonic() < deadline, "no bot worker"
-            await asyncio.sleep(0.1)
-    finally:
-        await redis.aclose()
-
-
-async def play_the_computer(
-    page: Page, base: str, name: str, mode: str, level: str, length: int | None = None,
-    clock: int | None = None,
-) -> str:
-    await page.goto(f"{base}/")
-    await page.fill("input[name=name]", name)
-    await page.click(f"label[for=mode-{mode}]")
-    if length is not None:
-        await page.fill("input[name=length]", str(length))
-    if clock is not None:
-        await page.fill("input[name=clock]", str(clock))
-    await page.click(f"label[for=level-{level}]")
-    await page.click("button.play-bot")
-    await page.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))
-    await page.wait_for_function("window.fairgammon && window.fairgammon.session.caughtUp")
-    return page.url.rsplit("/", 1)[1]
+from tests.browser.conftest import NetPages
+from tests.browser.net_support import (
+    Seat,
+    leave_match,
+    no_overflow,
+    play,
+    play_the_computer,
+    view,
+)
 
 
 def my_move(views) -> bool:
@@ -208,15 +171,6 @@ async def play_to_the_end(
             await page.click(f'rect.hit[data-place="{nxt["place"]}"]')
             done["taps"] += 1
     raise AssertionError(f"the match did not end in {timeout} s: {await view(page)}")
-
-
-@pytest_asyncio.fixture
-async def quick_bot_net(dist, browser: Browser, redis_url):
-    """A real server with its bot worker playing at once (no think time)."""
-    bots = {"FAIRGAMMON_BOTS": "1", "FAIRGAMMON_BOT_DELAY_MS": "0"}
-    async with served_pages(browser, redis_url, **bots) as (proc, pages):
-        await worker_alive(proc)
-        yield pages
 
 
 def sent_actions(page: Page) -> list[str]:
@@ -378,15 +332,6 @@ async def round_times(page: Page, rounds: int, timeout: float = 90.0) -> list[fl
                 last = (game, nxt["at"])
             await page.click(f'rect.hit[data-place="{nxt["place"]}"]')
     return times
-
-
-async def no_overflow(page: Page, width: int) -> None:
-    """Nothing on the page is wider than the screen."""
-    wide = await page.evaluate("""() => [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
-      .slice(0, 5).map((e) => `${e.tagName}.${e.className}`)""")
-    scroll = await page.evaluate("document.documentElement.scrollWidth")
-    assert scroll <= width and wide == [], (page.url, width, scroll, wide)
 
 
 async def test_fast_play_a_stopped_session_and_time_on_a_phone(

@@ -15,8 +15,7 @@ from playwright.async_api import Page
 
 from harness.browser import DESKTOP, PHONE, SCREENSHOTS
 from tests.browser.conftest import NetPages, served_pages
-from tests.browser.net_support import Seat, play, to_play, view
-from tests.browser.test_bots import no_overflow
+from tests.browser.net_support import Seat, no_overflow, play, to_play, view
 from tests.browser.test_players import PASSWORD, sign_up
 
 MATCH_PAGE = re.compile(r".*/m/([0-9a-f]{32})$")

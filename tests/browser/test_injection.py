@@ -28,7 +28,6 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-import redis.asyncio as aioredis
 from playwright.async_api import Browser, Page
 
 from harness.accounts import Browser as Account
@@ -36,7 +35,7 @@ from harness.accounts import signed_up
 from harness.browser import DESKTOP, launched_chromium, under_csp
 from harness.proxy_process import ProxyProcess
 from harness.serverproc import ServerProcess
-from harness.srv_support import Peer, play_out
+from harness.srv_support import Peer, empty_redis, play_out
 from protocol import codec
 from protocol import messages as m
 from protocol.client import MatchClient, create_match, join_match
@@ -262,11 +261,7 @@ async def recorded(account: Account, name: str, matches: int) -> None:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(redis_process, dist: Path, tmp_path_factory) -> AsyncIterator[World]:
-    if not redis_process.alive():
-        redis_process.start()
-    client = aioredis.from_url(redis_process.url)
-    await client.flushall()
-    await client.aclose()
+    empty_redis(redis_process)
     server = ServerProcess(redis_process.url, FAIRGAMMON_LEADERBOARD_EXPERIENCE="1")
     proxy = ProxyProcess(tmp_path_factory.mktemp("nginx"), [server.port])
     # The pages may come through the proxy too (the WebSocket checks their origin).

@@ -15,7 +15,7 @@ from harness.browser import DESKTOP, SCREENSHOTS
 from harness.srv_support import Peer, seat_two
 from protocol import messages as m
 from tests.browser.conftest import served_pages
-from tests.browser.test_bots import no_overflow
+from tests.browser.net_support import no_overflow
 from tests.browser.test_players import sign_up
 
 PHONE_360 = {"width": 360, "height": 780}

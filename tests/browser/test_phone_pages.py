@@ -14,9 +14,7 @@ from harness.accounts import signed_up
 from harness.browser import DESKTOP, SCREENSHOTS
 from protocol.client import MatchClient, play_random
 from tests.browser.conftest import NetPages
-from tests.browser.test_bots import bot_net, no_overflow, play_the_computer
-
-__all__ = ["bot_net"]  # the fixture, shared with tests/browser/test_bots.py
+from tests.browser.net_support import no_overflow, play_the_computer
 
 
 async def test_every_page_fits_a_phone(bot_net: NetPages) -> None:
