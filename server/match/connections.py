@@ -27,6 +27,7 @@ gateway's bookkeeping.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import secrets
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ NoteHandler = Callable[[str, dict[str, Any]], None]
 must not block (it spawns what takes time)."""
 MessageHandler = Callable[["Connection", Any], Awaitable[None]]
 """Called with ``(connection, message)`` for a client message of its kinds."""
+_PROBE_SLOTS = itertools.count()
 
 
 @dataclass(eq=False)
@@ -72,6 +74,9 @@ class Connection:
     generation: int = 0
     heard_ms: int = 0
     """When the last frame arrived from the client (monotonic ms)."""
+    probe_slot: int = field(default_factory=lambda: next(_PROBE_SLOTS))
+    """Which slice of the connections this one is probed with (modulo their number): the
+    connections in turn, so the slices stay even."""
     probe_ms: int | None = None
     """When the probe now awaiting an answer was sent (monotonic ms); answered once a frame
     arrives after it."""

@@ -62,7 +62,9 @@ log = logs.get("gateway")
 CLOSE_TIMEOUT = 2.0
 """Seconds a close frame may wait for a socket that takes nothing (then it is abandoned)."""
 STALL_MS = 500
-"""A probe round later than this past its time finds the process stalled, not its clients."""
+"""A probe tick later than this past its time finds the process stalled, not its clients."""
+PROBE_TICK_MS = 100
+"""Probes go out in slices, one this often (``probe_seconds`` of 2 s: 20 slices)."""
 HOLD_HELLO_SECONDS = 3.0
 """How long a hello waits for an unreachable store before it is refused (1013)."""
 SLOW_CLOSE_TIMEOUT = 10.0
@@ -152,21 +154,43 @@ class Gateway:
     async def probe_forever(self) -> None:
         """Probe every connection every ``probe_seconds``: the echo measures its round trip
         (the lag allowance), and a connection from which nothing arrived within
-        ``probe_timeout_seconds`` of a probe is dead (a half-open link): closed 4010."""
+        ``probe_timeout_seconds`` of a probe is dead (a half-open link): closed 4010.
+
+        The connections are probed in slices, one every :data:`PROBE_TICK_MS`, each
+        connection in its own (``Connection.probe_slot``): still every ``probe_seconds`` each,
+        but a process holding thousands no longer writes them all their probes, then reads
+        all their echoes, in one burst that every action arriving meanwhile waits behind.
+        The ticks keep to a fixed schedule, so a loaded loop does not stretch the interval."""
         timeout_ms = int(self.settings.probe_timeout_seconds * 1000)
         every_ms = int(self.settings.probe_seconds * 1000)
-        last = _monotonic_ms()
+        slices = max(1, every_ms // PROBE_TICK_MS)
+        tick_ms = every_ms / slices
+        due = float(_monotonic_ms())
+        judge_from = 0
+        part = 0
         while True:
-            await asyncio.sleep(self.settings.probe_seconds)
+            due += tick_ms
+            await asyncio.sleep(max(0.0, due - _monotonic_ms()) / 1000)
             now = _monotonic_ms()
-            # A process that was stalled itself (no CPU, a long pause) has not read what its
-            # clients sent meanwhile: it judges nobody this round.
-            self.probe_round(now, timeout_ms, judge=now - last < every_ms + STALL_MS)
-            last = now
+            if now - due >= STALL_MS:
+                # A process that was stalled itself (no CPU, a long pause) has not read what
+                # its clients sent meanwhile: it judges nobody for a whole interval (each
+                # slice one round), and its schedule starts again from now.
+                judge_from = now + every_ms
+                due = float(now)
+            self.probe_round(now, timeout_ms, judge=now >= judge_from, part=(part, slices))
+            part = (part + 1) % slices
 
-    def probe_round(self, now: int, timeout_ms: int, judge: bool = True) -> None:
+    def probe_round(
+        self, now: int, timeout_ms: int, judge: bool = True, part: tuple[int, int] = (0, 1)
+    ) -> None:
+        """Probe the connections of slice ``part[0]`` of ``part[1]`` (all, by default), and
+        judge those whose last probe went unanswered."""
+        index, slices = part
         frame = codec.encode(m.Probe(now))
         for conn in self.connections:
+            if conn.probe_slot % slices != index:
+                continue
             if conn.closing or not conn.counted:
                 continue  # not welcomed yet (the handshake has its own timeout), or leaving
             if conn.probe_ms is not None and conn.heard_ms < conn.probe_ms:
