@@ -47,9 +47,7 @@ def most_within(times: list[float], window: float) -> int:
 
 async def test_each_connection_is_probed_every_interval_but_not_all_at_once(server):
     seated = await seat_two(server.base)
-    arrivals = await asyncio.gather(
-        *(probed(server.ws, seated.match_id) for _ in range(WATCHERS))
-    )
+    arrivals = await asyncio.gather(*(probed(server.ws, seated.match_id) for _ in range(WATCHERS)))
     # Each connection: the probe of its welcome, then one every second (on its own slice;
     # the first of the schedule may be skipped while the welcome's is still unanswered).
     for times in arrivals:
