@@ -41,7 +41,7 @@ from typing import Any
 # ahead of any installed copy of the project.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loadgen import echo, generator, procs
+from loadgen import echo, generator, procs, scrape
 from loadgen.stats import mib, ms, percentile
 
 from server.ops.redis_process import RedisProcess, free_port
@@ -248,6 +248,7 @@ class Run:
 
         pids, gens, redis = self.server_pids(), [w.pid for w in self.workers], self.redis_pids()
         u0, g0, r0 = procs.Usage.of(pids), procs.Usage.of(gens), procs.Usage.of(redis)
+        p0 = self.pauses()
         t0 = time.monotonic()
         say(f"measuring for {a.seconds:.0f} s")
         spy = self.py_spy("window", a.seconds)
@@ -256,9 +257,11 @@ class Run:
             spy.wait()
         t1 = time.monotonic()
         u1, g1, r1 = procs.Usage.of(pids), procs.Usage.of(gens), procs.Usage.of(redis)
+        p1 = self.pauses()
         self.tell("report", t0, t1)
         reports = [m[1] for m in self.gather("report")]
         figures = self.figures(reports, t1 - t0, live, base_usage, (u0, u1), (g0, g1), (r0, r1))
+        figures["pauses"] = scrape.window(p0, p1) if p0 is not None and p1 is not None else None
 
         restart = self.restart_test() if a.restart else None
         self.tell("stop")
@@ -292,6 +295,14 @@ class Run:
             "redis_cpu": (redis[1].cpu - redis[0].cpu) / window if self.redis else None,
             "server_processes": len(self.server_pids()),
         }
+
+    def pauses(self) -> dict[str, scrape.Histogram] | None:
+        """The servers' collector passes and loop lag so far (None if /metrics did not answer)."""
+        try:
+            return scrape.scrape(self.bases)
+        except OSError as exc:
+            say(f"(no pause figures: {exc})")
+            return None
 
     def restart_test(self) -> dict[str, float]:
         """Stop server process 1 with its clients attached, start it again on the same port,
@@ -432,6 +443,8 @@ class Run:
             f"{f['rss_per_conn'] / 1024:.1f} KiB per connection")  # fmt: skip
         redis = f"{f['redis_cpu'] * 100:.0f}%" if f["redis_cpu"] is not None else "n/a"
         say(f"other CPU          load generators {f['gen_cpu'] * 100:.0f}%, redis {redis}")
+        if f.get("pauses"):
+            say(f"server pauses      {pause_line(f['pauses'])}")
         errors = {k: v for k, v in sorted(f["counters"].items())
                   if k.split(":")[0] in ("reject", "closed", "error", "gap", "duplicate_event",
                                          "connect_failed", "snapshot")}  # fmt: skip
@@ -471,6 +484,28 @@ class Run:
             s.stop()
         if self.redis:
             self.redis.stop()
+
+
+def pause_line(p: dict[str, scrape.Histogram]) -> str:
+    """The window's collector passes by generation and the loop's lag, as one line."""
+    parts = []
+    for key, name in (("gc0", "young"), ("gc1", "middle"), ("gc2", "full")):
+        h = p.get(key)
+        if h is None or h.count <= 0:
+            parts.append(f"{name} 0")
+            continue
+        parts.append(f"{name} {h.count:.0f} ({h.total * 1e3:.0f} ms, longest <= "
+                     f"{(h.most() or 0) * 1e3:g} ms)")  # fmt: skip
+    lag = p.get("lag")
+    if lag is not None and lag.count > 0:
+        parts.append(f"loop lag p99 <= {(lag.quantile(0.99) or 0) * 1e3:g} ms, max <= "
+                     f"{(lag.most() or 0) * 1e3:g} ms")  # fmt: skip
+    line = "collector passes: " + ", ".join(parts)
+    append = p.get("append")
+    if append is not None and append.count > 0:
+        line += (f"; store commit p99 <= {(append.quantile(0.99) or 0) * 1e3:g} ms, max <= "
+                 f"{(append.most() or 0) * 1e3:g} ms")  # fmt: skip
+    return line
 
 
 def merged(reports: list[dict[str, Any]]) -> tuple[dict[str, list[float]], Counter[str]]:

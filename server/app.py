@@ -305,6 +305,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         gc.collect()
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        metrics.watch_gc()  # the pauses that remain, on /metrics
         log.info(
             "server process ready",
             extra=logs.fields(port=settings.port, store=target.describe()),

@@ -172,6 +172,7 @@ class Gateway:
             due += tick_ms
             await asyncio.sleep(max(0.0, due - _monotonic_ms()) / 1000)
             now = _monotonic_ms()
+            metrics.LOOP_LAG.observe(max(0.0, now - due) / 1000)
             if now - due >= STALL_MS:
                 # A process that was stalled itself (no CPU, a long pause) has not read what
                 # its clients sent meanwhile: it judges nobody for a whole interval (each

@@ -7,7 +7,10 @@ that lands on any worker sees the whole server.
 
 from __future__ import annotations
 
+import gc
 import os
+import time
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -82,6 +85,36 @@ DROPPED = Counter(
     ["reason"],
 )
 REDIS_ERRORS = Counter("fairgammon_redis_errors_total", "Failed Redis operations")
+GC_PAUSES = Histogram(
+    "fairgammon_gc_pause_seconds",
+    "Passes of Python's cyclic garbage collector, by generation (0 young, 1 middle, 2 full): "
+    "the whole process waits for each",
+    ["generation"],
+    buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
+)
+LOOP_LAG = Histogram(
+    "fairgammon_loop_lag_seconds",
+    "How late the event loop ran a timer due every 0.1 s (the probes' tick): what every frame "
+    "and action waited for meanwhile",
+    buckets=(0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
+)
+
+
+def watch_gc() -> None:
+    """Time every pass of the collector into :data:`GC_PAUSES` (once per process)."""
+    if _time_gc in gc.callbacks:
+        return
+    gc.callbacks.append(_time_gc)
+
+
+_gc_started = [0.0]
+
+
+def _time_gc(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+    else:
+        GC_PAUSES.labels(str(info["generation"])).observe(time.perf_counter() - _gc_started[0])
 
 
 def render() -> bytes:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import random
 import re
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -33,12 +37,29 @@ async def test_metrics_count_moves_connections_and_appends(server):
             raise AssertionError(f"two players not counted: {text}")
         await asyncio.gather(play_random(a, random.Random(1)), play_random(b, random.Random(2)))
     text = await get_text(server.base, "/metrics")
+
     def sample(name: str) -> float:
         return float(re.search(rf"^{name} (\S+)$", text, re.M).group(1))
 
     moves = sample("fairgammon_moves_total")
     appends = sample("fairgammon_event_append_seconds_count")
     assert moves > 10 and appends > moves
+    # The loop's lag is sampled at each probe tick (every 0.1 s at most).
+    assert sample("fairgammon_loop_lag_seconds_count") >= 1
+    # bench/load.py reads the same figures through bench/loadgen/scrape.py.
+    read = bench_scrape().scrape([server.base])
+    assert read["append"].count == appends and read["lag"].count >= 1
+    assert read["append"].quantile(0.5) is not None
+
+
+def bench_scrape() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "loadgen" / "scrape.py"
+    spec = importlib.util.spec_from_file_location("bench_scrape", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_scrape"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.parametrize(
