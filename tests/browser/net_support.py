@@ -76,13 +76,7 @@ async def create_match(
     reserve: int | None = None,
 ) -> tuple[str, str, str]:
     """Create a match in the lobby UI; returns (match id, invite link, spectator link)."""
-    await page.goto(f"{base}/")
-    await page.fill("input[name=name]", name)
-    await page.click(f"label[for=mode-{mode}]")
-    if length is not None:
-        await page.fill("input[name=length]", str(length))
-    if clock is not None:
-        await page.fill("input[name=clock]", str(clock))
+    await fill_lobby_form(page, base, name, mode, length, clock)
     if reserve is not None:
         await page.select_option("select[name=reserve]", str(reserve))
     await page.click("button.create")
@@ -93,6 +87,19 @@ async def create_match(
     watch = await page.input_value(".invite .watchlink input")
     # The links name the server as configured (localhost); tests use the loopback address.
     return match_id, same_host(invite, base), same_host(watch, base)
+
+
+async def fill_lobby_form(
+    page: Page, base: str, name: str, mode: str, length: int | None, clock: int | None
+) -> None:
+    """Open the lobby and fill what a new match and a game against the computer share."""
+    await page.goto(f"{base}/")
+    await page.fill("input[name=name]", name)
+    await page.click(f"label[for=mode-{mode}]")
+    if length is not None:
+        await page.fill("input[name=length]", str(length))
+    if clock is not None:
+        await page.fill("input[name=clock]", str(clock))
 
 
 def same_host(url: str, base: str) -> str:
@@ -323,13 +330,7 @@ async def play_the_computer(
     page: Page, base: str, name: str, mode: str, level: str, length: int | None = None,
     clock: int | None = None,
 ) -> str:
-    await page.goto(f"{base}/")
-    await page.fill("input[name=name]", name)
-    await page.click(f"label[for=mode-{mode}]")
-    if length is not None:
-        await page.fill("input[name=length]", str(length))
-    if clock is not None:
-        await page.fill("input[name=clock]", str(clock))
+    await fill_lobby_form(page, base, name, mode, length, clock)
     await page.click(f"label[for=level-{level}]")
     await page.click("button.play-bot")
     await page.wait_for_url(re.compile(r".*/m/[0-9a-f]{32}$"))
