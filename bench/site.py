@@ -155,10 +155,11 @@ class Site(load.Run):
         )
         self.lanes_pipe.send(("go",))
         self.pump(a.warmup)
-        u0, t0 = self.usage(), time.monotonic()
+        u0, p0, t0 = self.usage(), self.pauses(), time.monotonic()
         load.say(f"measuring for {a.seconds:.0f} s")
         self.pump(a.seconds)
-        u1, t1 = self.usage(), time.monotonic()
+        u1, p1, t1 = self.usage(), self.pauses(), time.monotonic()
+        self.window_pauses = load.scrape.window(p0, p1) if p0 and p1 else None
         self.tell("report", t0, t1)
         reports = [m[1] for m in self.gather("report")]
         load.say(f"waiting up to {a.drain:.0f} s for the analyses of the window's games")
@@ -220,6 +221,8 @@ class Site(load.Run):
                 f"server CPU per stored action {per:.0f} us (people's actions; the rest of the "
                 "site's work included)"
             )
+        if getattr(self, "window_pauses", None):
+            load.say(f"server pauses         {load.pause_line(self.window_pauses)}")
         games = {k: v for k, v in sorted(lanes["counters"].items()) if v}
         errors = {
             k: v
