@@ -379,6 +379,22 @@ class Seated:
         return [self.client(url, seat, on_event=log) for (url, seat), log in pairs], logs
 
 
+def doing(client: MatchClient) -> dict[str, Any]:
+    """What a client's seat core was doing (for a failure's message)."""
+    core, t = client.core, client.tracker
+    return {
+        "seat": client.seat,
+        "version": t.version,
+        "welcome_v": core.welcome_v,
+        "clock": t.clock,
+        "game_k": (t.game, t.k),
+        "pending": [(p.ticket, p.state, p.build, p.auto, p.seq) for p in core._pending.values()],
+        "done": sorted(core._done)[-6:],
+        "last": [type(d).__name__ for d in t.history[-8:]],
+        "welcomes": client.welcomes,
+    }
+
+
 async def seat_two(base: str, **options: Any) -> Seated:
     """A match created and joined through the lobby."""
     created = await create_match(base, name="Ann", **options)

@@ -14,7 +14,7 @@ from pathlib import Path
 from harness.failure_kit import HUMAN, Cable, decide, metric, until
 from harness.redis_cluster import command, info_field
 from harness.serverproc import ServerProcess
-from harness.srv_support import assert_log_replays, seat_two, store_at
+from harness.srv_support import assert_log_replays, doing, seat_two, store_at
 from protocol import messages as m
 from protocol.client import MatchClient
 from server.ops.redis_process import RedisProcess
@@ -34,7 +34,10 @@ async def play_on(
             return client.tracker.over
         await asyncio.sleep(pause)
         version = client.tracker.version
-        reply = await decide(client, rng)
+        try:
+            reply = await decide(client, rng)
+        except TimeoutError as exc:  # (rare, once in a full run: what the core was doing)
+            raise AssertionError(f"no answer to a decision: {doing(client)}") from exc
         if isinstance(reply, m.Reject):
             rejected.append(reply)
         await client.wait_for(lambda t, v=version: t.version != v or t.over is not None, 30)

@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 
 from engine.variants import NAMES, rules
 from harness.accounts import signed_up
-from harness.srv_support import server_fixture
+from harness.srv_support import doing, server_fixture
 from protocol import codec
 from protocol import events as pe
 from protocol import messages as m
@@ -67,24 +67,8 @@ async def played(name: str, a: MatchClient, b: MatchClient) -> None:
     # (On failure, say how it ended: a forfeit names its seat, game and reason, and what each
     # seat core was doing.)
     ended = [d for d in a.tracker.history if isinstance(d, pe.Forfeit | pe.MatchOver)]
-    why = (name, ended, a.rejects, b.rejects, _doing(a), _doing(b))
+    why = (name, ended, a.rejects, b.rejects, doing(a), doing(b))
     assert results[0] == results[1] and results[0].reason == "completed", why
-
-
-def _doing(client: MatchClient) -> dict:
-    """What a seat core was doing (for a failure's message)."""
-    core, t = client.core, client.tracker
-    return {
-        "seat": client.seat,
-        "version": t.version,
-        "welcome_v": core.welcome_v,
-        "clock": t.clock,
-        "game_k": (t.game, t.k),
-        "pending": [(p.ticket, p.state, p.build, p.auto, p.seq) for p in core._pending.values()],
-        "done": sorted(core._done)[-6:],
-        "last": [type(d).__name__ for d in t.history[-8:]],
-        "welcomes": client.welcomes,
-    }
 
 
 async def check(server, store: Store, name: str, match_id: str, a: MatchClient) -> None:
