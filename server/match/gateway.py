@@ -173,6 +173,7 @@ class Gateway:
             await asyncio.sleep(max(0.0, due - _monotonic_ms()) / 1000)
             now = _monotonic_ms()
             metrics.LOOP_LAG.observe(max(0.0, now - due) / 1000)
+            metrics.flush_gc()
             if now - due >= STALL_MS:
                 # A process that was stalled itself (no CPU, a long pause) has not read what
                 # its clients sent meanwhile: it judges nobody for a whole interval (each

@@ -94,8 +94,8 @@ GC_PAUSES = Histogram(
 )
 LOOP_LAG = Histogram(
     "fairgammon_loop_lag_seconds",
-    "How late the event loop ran a timer due every 0.1 s (the probes' tick): what every frame "
-    "and action waited for meanwhile",
+    "How late the event loop ran the probes' tick (due every 0.1 s with the default probe "
+    "interval): what every frame and action waited for meanwhile",
     buckets=(0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
 )
 
@@ -108,16 +108,31 @@ def watch_gc() -> None:
 
 
 _gc_started = [0.0]
+_gc_seconds: tuple[list[float], ...] = ([], [], [])
+"""Pauses not yet in :data:`GC_PAUSES`, by generation (at most 10,000 each)."""
 
 
 def _time_gc(phase: str, info: dict[str, Any]) -> None:
+    # Only a float kept here: observing a metric takes a lock that the code the collector
+    # interrupted may hold (prometheus-client's locks do not re-enter). flush_gc() moves them.
     if phase == "start":
         _gc_started[0] = time.perf_counter()
-    else:
-        GC_PAUSES.labels(str(info["generation"])).observe(time.perf_counter() - _gc_started[0])
+        return
+    seconds = _gc_seconds[info["generation"]]
+    if len(seconds) < 10_000:
+        seconds.append(time.perf_counter() - _gc_started[0])
+
+
+def flush_gc() -> None:
+    """Put the collector's pauses timed since into :data:`GC_PAUSES` (every probe tick and
+    every scrape: each worker process flushes its own)."""
+    for generation, seconds in enumerate(_gc_seconds):
+        while seconds:
+            GC_PAUSES.labels(str(generation)).observe(seconds.pop())
 
 
 def render() -> bytes:
+    flush_gc()
     if _MULTI:
         registry = CollectorRegistry()
         prom_multiprocess.MultiProcessCollector(registry)
