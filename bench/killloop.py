@@ -156,8 +156,15 @@ async def play_match(match: tuple[str, str, str], urls: list[str], rng: random.R
 async def killer(servers: list[Server], kills: int, every: float, rng: random.Random,
                  done: asyncio.Event, log: list[str]) -> int:  # fmt: skip
     n = 0
+    loop = asyncio.get_running_loop()
+    due = loop.time()
     while n < kills and not done.is_set():
-        await asyncio.sleep(every * (0.5 + rng.random()))
+        # ``every`` is the mean time from one kill to the next: the wait overlaps the last
+        # victim's restart (a slow start-up on a loaded machine does not space the kills out).
+        due += every * (0.5 + rng.random())
+        await asyncio.sleep(max(0.0, due - loop.time()))
+        if done.is_set():
+            break
         victim = rng.choice(servers)
         victim.signal(signal.SIGKILL)
         await asyncio.to_thread(victim.wait, 10)
