@@ -104,6 +104,8 @@ def watch_gc() -> None:
     """Time every pass of the collector into :data:`GC_PAUSES` (once per process)."""
     if _time_gc in gc.callbacks:
         return
+    for generation in range(3):
+        GC_PAUSES.labels(str(generation))  # listed (at zero) before the first pass
     gc.callbacks.append(_time_gc)
 
 

@@ -44,8 +44,11 @@ async def test_metrics_count_moves_connections_and_appends(server):
     moves = sample("fairgammon_moves_total")
     appends = sample("fairgammon_event_append_seconds_count")
     assert moves > 10 and appends > moves
-    # The loop's lag is sampled at each probe tick (every 0.1 s at most).
+    # The loop's lag is sampled at each probe tick (every 0.1 s at most); the collector's
+    # passes are listed by generation from the start, at zero until the first.
     assert sample("fairgammon_loop_lag_seconds_count") >= 1
+    for generation in range(3):
+        assert sample(f'fairgammon_gc_pause_seconds_count\\{{generation="{generation}"\\}}') >= 0
     # bench/load.py reads the same figures through bench/loadgen/scrape.py.
     read = bench_scrape().scrape([server.base])
     assert read["append"].count == appends and read["lag"].count >= 1
