@@ -159,7 +159,7 @@ class Site(load.Run):
         load.say(f"measuring for {a.seconds:.0f} s")
         self.pump(a.seconds)
         u1, p1, t1 = self.usage(), self.pauses(), time.monotonic()
-        self.window_pauses = load.scrape.window(p0, p1) if p0 and p1 else None
+        pauses = load.scrape.window(p0, p1) if p0 and p1 else None
         self.tell("report", t0, t1)
         reports = [m[1] for m in self.gather("report")]
         load.say(f"waiting up to {a.drain:.0f} s for the analyses of the window's games")
@@ -173,7 +173,7 @@ class Site(load.Run):
         if self.lanes_pipe.poll(30):
             self.lanes_pipe.recv()
         echo_rate = self.echo() if a.echo_seconds > 0 else None
-        self.print_site(reports, lanes, (u0, u1), t1 - t0, live, echo_rate)
+        self.print_site(reports, lanes, (u0, u1), t1 - t0, live, echo_rate, pauses)
 
     def print_site(
         self,
@@ -183,6 +183,7 @@ class Site(load.Run):
         window: float,
         live: int,
         echo_rate: dict[str, Any] | None,
+        pauses: dict[str, load.scrape.Histogram] | None = None,
     ) -> None:
         a = self.args
         samples, counters = load.merged(reports)
@@ -221,8 +222,8 @@ class Site(load.Run):
                 f"server CPU per stored action {per:.0f} us (people's actions; the rest of the "
                 "site's work included)"
             )
-        if getattr(self, "window_pauses", None):
-            load.say(f"server pauses         {load.pause_line(self.window_pauses)}")
+        if pauses:
+            load.say(f"server pauses         {load.pause_line(pauses)}")
         games = {k: v for k, v in sorted(lanes["counters"].items()) if v}
         errors = {
             k: v

@@ -297,6 +297,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             asyncio.create_task(vacations.sweep_forever(accounts), name="vacations"),
             asyncio.create_task(follow_primary(target, store.redis), name="primary"),
             asyncio.create_task(notice_hub.run(), name="notices"),
+            asyncio.create_task(metrics.watch_loop(), name="loop-lag"),
         ]
         websocket.on_shutdown(gateway.drain)  # SIGTERM: the clients move, paced, then exit
         # The modules, tables and services made so far live as long as the process: out of the

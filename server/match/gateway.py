@@ -172,23 +172,18 @@ class Gateway:
             due += tick_ms
             await asyncio.sleep(max(0.0, due - _monotonic_ms()) / 1000)
             now = _monotonic_ms()
-            metrics.LOOP_LAG.observe(max(0.0, now - due) / 1000)
-            metrics.flush_gc()
             if now - due >= STALL_MS:
                 # A process that was stalled itself (no CPU, a long pause) has not read what
                 # its clients sent meanwhile: it judges nobody for a whole interval (each
                 # slice one round), and its schedule starts again from now.
                 judge_from = now + every_ms
                 due = float(now)
-            self.probe_round(now, timeout_ms, judge=now >= judge_from, part=(part, slices))
+            self.probe_round(now, timeout_ms, now >= judge_from, part, slices)
             part = (part + 1) % slices
 
-    def probe_round(
-        self, now: int, timeout_ms: int, judge: bool = True, part: tuple[int, int] = (0, 1)
-    ) -> None:
-        """Probe the connections of slice ``part[0]`` of ``part[1]`` (all, by default), and
-        judge those whose last probe went unanswered."""
-        index, slices = part
+    def probe_round(self, now: int, timeout_ms: int, judge: bool, index: int, slices: int) -> None:
+        """Probe the connections of slice ``index`` of ``slices``, and judge (if ``judge``)
+        those whose last probe went unanswered."""
         frame = codec.encode(m.Probe(now))
         for conn in self.connections:
             if conn.probe_slot % slices != index:

@@ -7,6 +7,7 @@ that lands on any worker sees the whole server.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import time
@@ -94,8 +95,8 @@ GC_PAUSES = Histogram(
 )
 LOOP_LAG = Histogram(
     "fairgammon_loop_lag_seconds",
-    "How late the event loop ran the probes' tick (due every 0.1 s with the default probe "
-    "interval): what every frame and action waited for meanwhile",
+    "How late the event loop ran a timer due every 0.1 s: what every frame and action waited "
+    "for meanwhile",
     buckets=(0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
 )
 
@@ -126,11 +127,26 @@ def _time_gc(phase: str, info: dict[str, Any]) -> None:
 
 
 def flush_gc() -> None:
-    """Put the collector's pauses timed since into :data:`GC_PAUSES` (every probe tick and
-    every scrape: each worker process flushes its own)."""
+    """Put the collector's pauses timed since into :data:`GC_PAUSES` (by :func:`watch_loop`
+    and at every scrape: each worker process flushes its own)."""
     for generation, seconds in enumerate(_gc_seconds):
         while seconds:
             GC_PAUSES.labels(str(generation)).observe(seconds.pop())
+
+
+async def watch_loop(every: float = 0.1) -> None:
+    """Forever: how late the event loop runs a timer due every ``every`` seconds
+    (:data:`LOOP_LAG`), and the collector's pauses timed meanwhile into :data:`GC_PAUSES`."""
+    loop = asyncio.get_running_loop()
+    due = loop.time()
+    while True:
+        due += every
+        await asyncio.sleep(max(0.0, due - loop.time()))
+        now = loop.time()
+        LOOP_LAG.observe(max(0.0, now - due))
+        if now - due > every:
+            due = now  # after a stall, no burst of ticks to catch up
+        flush_gc()
 
 
 def render() -> bytes:

@@ -5,29 +5,15 @@ seen twice."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from harness.scripts import load_script
 
 pytestmark = pytest.mark.slow  # about 25 s
 
 
-def killloop() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("killloop", ROOT / "bench" / "killloop.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["killloop"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 async def test_matches_survive_server_processes_killed_while_they_play():
-    run = killloop().run
+    run = load_script("bench/killloop.py").run
     # Matches to 5 at ~1 kill a second: they outlast the three kills whatever the dice (to 3
     # they did not always, on a loaded machine: six of them played out in 9 s).
     report = await run(matches=6, kills=3, every=1.0, length=5, seed=3, timeout=120, think=0.03)

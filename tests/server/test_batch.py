@@ -3,6 +3,8 @@ compare-and-set of its own, and a lost script cache (Redis restarted) is reloade
 
 import asyncio
 
+import redis.asyncio as aioredis
+
 from server.match.store import Conflict, Store
 
 
@@ -76,8 +78,6 @@ async def test_overlapping_batches_give_every_connection_back(redis_url):
     # A batch that waits for a pooled connection while the batch before it ends (and keeps
     # its connection for the next one) must not lose that connection: lost ones drained a
     # pool of 64 under 2,000 matches on two processes until every commit waited for ever.
-    import redis.asyncio as aioredis
-
     pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=3, timeout=None)
     store = Store(aioredis.Redis(connection_pool=pool))
     ids = [f"{i:032x}" for i in range(300)]

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import random
 import re
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from harness.scripts import load_script
 from protocol.client import LobbyError, MatchClient, create_match, join_match, play_random
 from protocol.client.lobby import get, get_text
 
@@ -44,25 +41,15 @@ async def test_metrics_count_moves_connections_and_appends(server):
     moves = sample("fairgammon_moves_total")
     appends = sample("fairgammon_event_append_seconds_count")
     assert moves > 10 and appends > moves
-    # The loop's lag is sampled at each probe tick (every 0.1 s at most); the collector's
+    # The loop's lag is sampled every 0.1 s (server.ops.metrics.watch_loop); the collector's
     # passes are listed by generation from the start, at zero until the first.
     assert sample("fairgammon_loop_lag_seconds_count") >= 1
     for generation in range(3):
         assert sample(f'fairgammon_gc_pause_seconds_count\\{{generation="{generation}"\\}}') >= 0
     # bench/load.py reads the same figures through bench/loadgen/scrape.py.
-    read = bench_scrape().scrape([server.base])
+    read = load_script("bench/loadgen/scrape.py").scrape([server.base])
     assert read["append"].count == appends and read["lag"].count >= 1
     assert read["append"].quantile(0.5) is not None
-
-
-def bench_scrape() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "loadgen" / "scrape.py"
-    spec = importlib.util.spec_from_file_location("bench_scrape", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_scrape"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize(

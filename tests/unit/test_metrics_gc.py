@@ -29,7 +29,7 @@ def test_every_pass_of_the_collector_is_timed_by_generation():
         gc.collect(1)
         gc.collect(2)
         assert [passes(g) for g in range(3)] == before  # kept aside until flushed
-        metrics.flush_gc()  # (every probe tick and every scrape)
+        metrics.flush_gc()  # (every 0.1 s, watch_loop, and at every scrape)
         after = [passes(g) for g in range(3)]
         assert after[1] >= before[1] + 1 and after[2] >= before[2] + 1, (before, after)
         total = REGISTRY.get_sample_value("fairgammon_gc_pause_seconds_sum", {"generation": "2"})

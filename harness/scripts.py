@@ -1,0 +1,23 @@
+"""Files of the repository outside any package (``bench/``, ``web-client/tools/``), loaded as
+modules by the tests."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(relative: str) -> ModuleType:
+    """The file at ``relative`` (from the repository's root) as a module named after it,
+    registered in ``sys.modules`` (its dataclasses look their module up there)."""
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
