@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Route
 
 from protocol.codec import encode
 from server.competition.effects import Pair
@@ -79,6 +79,7 @@ from server.web import (
     websocket,
 )
 from server.web import tournaments as tournaments_api
+from server.web.lane import SocketLane
 from server.web.limits import Limits, LobbyLimits, sweep_open_matches
 from server.web.origin import OriginCheck
 from server.work import botmatch
@@ -327,7 +328,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/healthz", healthz),
         Route("/metrics", metrics.endpoint),
-        WebSocketRoute("/ws", gateway.handle),
         *lobby.routes,
         *versions.routes,
         *bots.routes,
@@ -352,4 +352,5 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(OriginCheck, allowed=settings.origins())
+    app.add_middleware(SocketLane, path="/ws", endpoint=gateway.handle)  # the match socket
     return app
