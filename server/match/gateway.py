@@ -127,7 +127,6 @@ class Gateway:
         )
         conn.task = asyncio.current_task()
         conn.outbox.on_overflow = lambda: self.connections.spawn(self._too_slow(conn))
-        conn.outbox.start()
         self.connections.add(conn)
         try:
             if await self._handshake(conn):

@@ -1,8 +1,14 @@
 """A connection's bounded send queue: slow readers never block a match.
 
-Everything sent to a client goes through :meth:`Outbox.send`, which never waits: frames are
-queued for a writer task, and a client that lets the queue fill up (a spectator that never
-reads, a phone on a dead link) is dropped — it reconnects and resumes from its last version.
+Everything sent to a client goes through :meth:`Outbox.send`, which never waits: a frame is
+written at once while nothing waits before it (the server's direct path), else queued for a
+writer task, and a client that lets the queue fill up (a spectator that never reads, a phone
+on a dead link) is dropped — it reconnects and resumes from its last version.
+
+The writer task lives only while frames wait: it is started by the first frame queued and
+ends when the queue is empty. Most connections never have one (their frames go out at once),
+so a connection costs no task, coroutine or event of its own here — a process holding
+thousands of them keeps that much less for the collector to walk.
 
 Long replays (a resume, a late spectator) do not go through :meth:`send` all at once: they wait
 for :meth:`room` before each page, so a catch-up of any length flows at the reader's pace and
@@ -13,7 +19,6 @@ only ever fills half the queue; the other half is for live frames (acks, presenc
 ...     sent = []
 ...     async def write(frame): sent.append(frame)
 ...     box = Outbox(write, limit=2)
-...     box.start()
 ...     box.send(b"a"); box.send(b"b")
 ...     await box.drain()
 ...     return sent
@@ -50,22 +55,16 @@ class Outbox:
         self._writing = False
         self._limit = limit
         self._frames: deque[bytes] = deque()
-        self._ready = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._space = asyncio.Event()
-        self._space.set()
-        self._wanted = 0
         self._task: asyncio.Task[None] | None = None
+        """The writer, while frames wait (queued or being written); None otherwise."""
+        self._space: asyncio.Event | None = None  # made by the first room() that must wait
+        self._wanted = 0
         self.on_overflow = on_overflow
         self.transform: Callable[[bytes], bytes] | None = None
         """What every frame becomes as it is written (an older protocol version's frames)."""
         self.closed = False
         self.sealed = False
         self.overflowed = False
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
 
     def send(self, frame: bytes) -> bool:
         if self.closed or self.sealed:
@@ -84,31 +83,27 @@ class Outbox:
                 self.on_overflow()
             return False
         self._frames.append(frame)
-        self._idle.clear()
-        self._ready.set()
+        if self._task is None:
+            self._task = asyncio.create_task(self._run())
         return True
 
     async def _run(self) -> None:
+        """Write the queued frames in order; end when none is left. No await between the
+        last check of the queue and the end: a frame sent meanwhile starts a new writer."""
         try:
-            while not self.closed:
-                if not self._frames:
-                    # No await between the check and clear(): a send() cannot slip in between.
-                    self._idle.set()
-                    self._ready.clear()
-                    await self._ready.wait()
-                    continue
+            while self._frames and not self.closed:
                 frame = self._frames.popleft()
                 self._writing = True
                 try:
                     await self._write(self.transform(frame) if self.transform else frame)
                 finally:
                     self._writing = False
-                if not self._space.is_set() and len(self._frames) <= self._wanted:
+                if self._space is not None and len(self._frames) <= self._wanted:
                     self._space.set()
         except Exception:
             self.close()  # the socket is gone: nothing more can be sent
         finally:
-            self._idle.set()
+            self._task = None
 
     @property
     def queued(self) -> int:
@@ -120,14 +115,21 @@ class Outbox:
         wanted = max(0, self._limit // 2 - frames)
         while not self.closed and len(self._frames) > wanted:
             self._wanted = wanted
+            if self._space is None:
+                self._space = asyncio.Event()
             self._space.clear()
             await self._space.wait()
         return not self.closed
 
     async def drain(self, timeout: float = 5.0) -> None:
-        """Wait until every queued frame has been written (or the box closed)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._idle.wait(), timeout)
+        """Wait until every queued frame has been written (or the box closed), at most
+        ``timeout`` seconds."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while (task := self._task) is not None:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            await asyncio.wait({task}, timeout=left)  # (never raises the writer's end)
 
     def seal(self) -> None:
         """Accept nothing more; what is queued still goes out (the last word before a close)."""
@@ -136,12 +138,13 @@ class Outbox:
     def close(self) -> None:
         self.closed = True
         self._frames.clear()
-        self._ready.set()
-        self._space.set()
+        if self._space is not None:
+            self._space.set()
 
     async def stop(self) -> None:
         self.close()
-        if self._task:
-            self._task.cancel()
+        task = self._task
+        if task is not None:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await task
