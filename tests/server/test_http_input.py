@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import socket
 import threading
 import time
@@ -29,11 +28,10 @@ from hypothesis import strategies as st
 from starlette.requests import Request
 
 from harness.accounts import Browser
+from harness.offline_app import offline_app
 from harness.srv_support import server_fixture
 from protocol import limits as L
 from protocol.schema import shown
-from server.app import create_app
-from server.ops.settings import Settings
 from server.web import http_input
 from server.web.common import BadRequest
 from server.web.guard import LINGER_SECONDS
@@ -69,12 +67,7 @@ async def send(base: str, method: str, path: str, data: bytes | None) -> tuple[i
 def body_routes() -> list[tuple[str, str, http_input.Fields]]:
     """Every ``(method, path, declared fields)`` of the app's state-changing /api routes, with
     ``{match_id}`` filled in. Fails if one of them declares no body."""
-    fairgammon = logging.getLogger("fairgammon")
-    saved = (fairgammon.handlers[:], fairgammon.level, fairgammon.propagate)
-    try:
-        app = create_app(Settings(redis_url="redis://127.0.0.1:1"))  # (never connects)
-    finally:
-        fairgammon.handlers[:], fairgammon.level, fairgammon.propagate = saved
+    app = offline_app()
     found = []
     for route in app.routes:
         path, methods = getattr(route, "path", ""), getattr(route, "methods", None) or set()

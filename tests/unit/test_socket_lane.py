@@ -7,12 +7,9 @@ to the app unchanged (the other sockets, HTTP, the lifespan), and that the app a
 
 from __future__ import annotations
 
-import logging
-
 from starlette.routing import WebSocketRoute
 
-from server.app import create_app
-from server.ops.settings import Settings
+from harness.offline_app import offline_app
 from server.web.lane import SocketLane
 
 
@@ -81,12 +78,7 @@ async def test_under_a_root_path_the_lane_matches_the_path_the_router_would():
 
 
 def test_the_app_sends_the_match_socket_by_the_lane_and_keeps_no_route_for_it():
-    fairgammon = logging.getLogger("fairgammon")
-    saved = (fairgammon.handlers[:], fairgammon.level, fairgammon.propagate)
-    try:
-        app = create_app(Settings(redis_url="redis://127.0.0.1:1"))  # (never connects)
-    finally:
-        fairgammon.handlers[:], fairgammon.level, fairgammon.propagate = saved
+    app = offline_app()
     lanes = [m for m in app.user_middleware if m.cls is SocketLane]
     assert len(lanes) == 1 and lanes[0].kwargs["path"] == "/ws"
     assert app.user_middleware[0].cls is SocketLane  # the outermost: nothing runs before it
