@@ -296,10 +296,11 @@ class Run:
             "server_processes": len(self.server_pids()),
         }
 
-    def pauses(self) -> dict[str, scrape.Histogram] | None:
-        """The servers' collector passes and loop lag so far (None if /metrics did not answer)."""
+    def pauses(self, bases: list[str] | None = None) -> dict[str, scrape.Histogram] | None:
+        """The collector passes and loop lag so far of the servers at ``bases`` (all of them
+        by default; None if /metrics did not answer)."""
         try:
-            return scrape.scrape(self.bases)
+            return scrape.scrape(self.bases if bases is None else bases)
         except OSError as exc:
             say(f"(no pause figures: {exc})")
             return None
@@ -321,6 +322,8 @@ class Run:
         server.wait_healthy()
         t_healthy = time.monotonic()
         cpu0 = procs.Usage.of(server.pids()).cpu
+        main_pid = server.process.pid if server.process else 0
+        main0 = procs.cpu_seconds(main_pid)
         spy = self.py_spy("restart", 5)
         deadline = t_healthy + 60
         resumes: list[tuple[float, float, float, bool]] = []
@@ -332,10 +335,13 @@ class Run:
             if len(fresh) >= held:
                 break
         cpu = procs.Usage.of(server.pids()).cpu - cpu0
+        main_cpu = procs.cpu_seconds(main_pid) - main0
+        pauses = None if self.args.rolling else self.pauses([server.base])
         if spy:
             spy.wait()
         fresh = [r for r in resumes if not r[3] and r[0] >= t_signal - 0.01]
         last = max((r[2] for r in fresh), default=float("nan"))
+        back = sorted(r[2] - t_healthy for r in fresh)
         self.tell("report", t_signal, time.monotonic())
         during = merged([m[1] for m in self.gather("report")])[0].get("move", [])
         return {
@@ -354,6 +360,15 @@ class Run:
             "all_resumed_after_signal_s": last - t_signal,
             "resume_p99_ms": percentile([(r[2] - r[1]) * 1000 for r in fresh], 99) or 0.0,
             "cpu_per_resume_ms": cpu / max(len(fresh), 1) * 1000,
+            # How the storm went: when the clients were back (after up), and what the
+            # restarted process did meanwhile (its own CPU; the collector since it started).
+            "back_by_s": {q: back[min(len(back) - 1, len(back) * q // 100)] for q in (10, 50, 90)}
+            if back
+            else {},
+            "server_cpu_s": main_cpu,
+            "workers_cpu_s": cpu - main_cpu,
+            "storm_s": last - t_healthy,
+            "pauses": pauses,
         }
 
     def py_spy(self, phase: str, seconds: float) -> Any:
@@ -464,6 +479,15 @@ class Run:
                 f"after it was up ({restart['all_resumed_after_signal_s']:.2f} s after the "
                 f"signal; reconnect->resumed p99 {ms(restart['resume_p99_ms'])} ms; server CPU "
                 f"{restart['cpu_per_resume_ms']:.2f} ms per resumed connection)")  # fmt: skip
+            if restart["back_by_s"]:
+                by = ", ".join(f"{q} % {t:.2f} s" for q, t in restart["back_by_s"].items())
+                busy = restart["server_cpu_s"] / max(restart["storm_s"], 1e-9) * 100
+                say(f"restart storm      back by {by}, all {restart['storm_s']:.2f} s after up; "
+                    f"the server process {restart['server_cpu_s']:.2f} s of CPU meanwhile "
+                    f"({busy:.0f} % busy), its workers {restart['workers_cpu_s']:.2f} s"
+                    )  # fmt: skip
+            if restart["pauses"]:
+                say(f"restarted pauses   since it started: {pause_line(restart['pauses'])}")
         if echo_rate:
             rate = echo_rate["round_trips_per_s"]
             per_rt = echo_rate["server_cpu"] / max(rate, 1) * 1e6
