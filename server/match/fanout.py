@@ -33,8 +33,15 @@ from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from server.match.lean_pubsub import LeanPubSub, lean_pubsub
 from server.ops import logs
-from server.ops.redis_link import RedisTarget, connect, pubsub_client, sentinel_primary
+from server.ops.redis_link import (
+    PUBSUB_TIMEOUTS,
+    RedisTarget,
+    connect,
+    pubsub_client,
+    sentinel_primary,
+)
 from server.ops.tasks import cancel_all
 
 log = logs.get("fanout")
@@ -307,7 +314,7 @@ class _Node:
         while True:
             try:
                 client = pubsub_client(self.feed.target, self.host, self.port)
-                self._pubsub = client.pubsub()
+                self._pubsub = self._lean() or client.pubsub()
                 await self._pubsub.ping()  # connects (and fails here if the node is down)
                 connection = self._pubsub.connection
                 self._address = (connection.host, connection.port) if connection else None
@@ -337,6 +344,14 @@ class _Node:
                 await self.feed._moved(self, list(self.channels))
                 if not self.channels:
                     return  # all moved elsewhere; add() starts a reader again if needed
+
+    def _lean(self) -> LeanPubSub | None:
+        """On one plain Redis, a bare connection that reads messages cheaper than redis-py's
+        (:mod:`server.match.lean_pubsub`); None elsewhere (Sentinel, Cluster, TLS, a socket)."""
+        target = self.feed.target
+        if target.cluster or target.sentinels:
+            return None
+        return lean_pubsub(target.url, **PUBSUB_TIMEOUTS)
 
     async def _read(self) -> None:
         pubsub = self._pubsub

@@ -120,6 +120,9 @@ _TIMEOUTS: dict[str, Any] = {
     "socket_timeout": 5,
     "health_check_interval": 10,
 }
+PUBSUB_TIMEOUTS = {k: _TIMEOUTS[k] for k in ("socket_connect_timeout", "socket_timeout",
+                                            "health_check_interval")}  # fmt: skip
+"""A pub/sub connection's timeouts, seconds (redis-py's and :mod:`server.match.lean_pubsub`'s)."""
 
 
 def _retry_once() -> Retry:
