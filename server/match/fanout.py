@@ -17,6 +17,9 @@ the caller's timeout, so an idle node delays the messages of a busy one; and a c
 re-opens is re-subscribed silently, so nobody learns that messages were missed meanwhile. Here
 every node has its own reader and a reconnect is reported as a :class:`Gap`.
 
+On one plain Redis the connection is :mod:`server.match.lean_pubsub`'s own, which reads the
+messages at a fraction of redis-py's cost (a process reads back every event it publishes).
+
 A broken connection is retried with a short backoff; on a cluster every retry first asks the
 cluster where the channels' slots are now, so channels follow a failover or a slot migration
 (Redis also ends sharded subscriptions itself when their slot moves: an ``sunsubscribe`` we did
