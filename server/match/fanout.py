@@ -17,8 +17,9 @@ the caller's timeout, so an idle node delays the messages of a busy one; and a c
 re-opens is re-subscribed silently, so nobody learns that messages were missed meanwhile. Here
 every node has its own reader and a reconnect is reported as a :class:`Gap`.
 
-On one plain Redis the connection is :mod:`server.match.lean_pubsub`'s own, which reads the
-messages at a fraction of redis-py's cost (a process reads back every event it publishes).
+On one plain Redis the connection is :mod:`server.ops.lean_pubsub`'s own, which reads the
+messages at a fraction of redis-py's cost (a process reads back every event it publishes);
+:func:`server.ops.redis_link.open_pubsub` decides.
 
 A broken connection is retried with a short backoff; on a cluster every retry first asks the
 cluster where the channels' slots are now, so channels follow a failover or a slot migration
@@ -36,15 +37,8 @@ from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from server.match.lean_pubsub import LeanPubSub, lean_pubsub
 from server.ops import logs
-from server.ops.redis_link import (
-    PUBSUB_TIMEOUTS,
-    RedisTarget,
-    connect,
-    pubsub_client,
-    sentinel_primary,
-)
+from server.ops.redis_link import RedisTarget, connect, open_pubsub, sentinel_primary
 from server.ops.tasks import cancel_all
 
 log = logs.get("fanout")
@@ -224,7 +218,6 @@ class _Node:
         self._sharded = feed.target.subscribe == "ssubscribe"
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
-        self._client: Any = None
         self._address: tuple[str, int] | None = None  # where a Sentinel client connected
         self._checked = 0.0
 
@@ -291,7 +284,7 @@ class _Node:
             return False
         self._checked = now
         try:
-            address = await sentinel_primary(self._client)
+            address = await sentinel_primary(self._pubsub)
         except Exception:
             return False  # no Sentinel answers now: stay
         return address is not None and tuple(address) != self._address
@@ -316,12 +309,10 @@ class _Node:
         first = True
         while True:
             try:
-                client = pubsub_client(self.feed.target, self.host, self.port)
-                self._pubsub = self._lean() or client.pubsub()
+                self._pubsub = open_pubsub(self.feed.target, self.host, self.port)
                 await self._pubsub.ping()  # connects (and fails here if the node is down)
                 connection = self._pubsub.connection
                 self._address = (connection.host, connection.port) if connection else None
-                self._client = client
                 await self._subscribe(sorted(self.channels))
                 self._connected.set()
                 if not first:
@@ -347,14 +338,6 @@ class _Node:
                 await self.feed._moved(self, list(self.channels))
                 if not self.channels:
                     return  # all moved elsewhere; add() starts a reader again if needed
-
-    def _lean(self) -> LeanPubSub | None:
-        """On one plain Redis, a bare connection that reads messages cheaper than redis-py's
-        (:mod:`server.match.lean_pubsub`); None elsewhere (Sentinel, Cluster, TLS, a socket)."""
-        target = self.feed.target
-        if target.cluster or target.sentinels:
-            return None
-        return lean_pubsub(target.url, **PUBSUB_TIMEOUTS)
 
     async def _read(self) -> None:
         pubsub = self._pubsub

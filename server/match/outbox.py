@@ -52,11 +52,11 @@ class Outbox:
         while nothing is queued or being written, so frames keep their order."""
         self._write = write
         self._direct = direct
-        self._writing = False
         self._limit = limit
         self._frames: deque[bytes] = deque()
         self._task: asyncio.Task[None] | None = None
-        """The writer, while frames wait (queued or being written); None otherwise."""
+        """The writer, while frames wait (queued or being written); None otherwise: then a
+        frame may go out at once without passing one before it."""
         self._space: asyncio.Event | None = None  # made by the first room() that must wait
         self._wanted = 0
         self.on_overflow = on_overflow
@@ -71,8 +71,7 @@ class Outbox:
             return False
         if (
             self._direct is not None
-            and not self._frames
-            and not self._writing
+            and self._task is None
             and self._direct(self.transform(frame) if self.transform else frame)
         ):
             return True
@@ -93,11 +92,7 @@ class Outbox:
         try:
             while self._frames and not self.closed:
                 frame = self._frames.popleft()
-                self._writing = True
-                try:
-                    await self._write(self.transform(frame) if self.transform else frame)
-                finally:
-                    self._writing = False
+                await self._write(self.transform(frame) if self.transform else frame)
                 if self._space is not None and len(self._frames) <= self._wanted:
                     self._space.set()
         except Exception:

@@ -6,8 +6,9 @@ by Redis Sentinel. Everything that opens a connection to the store goes through 
   :class:`redis.asyncio.cluster.RedisCluster`, same commands);
 * :func:`masters` opens one plain client per master (a cluster has several), for checks that
   must read each of them, such as the durability settings;
-* :func:`pubsub_client` opens a client for one node's pub/sub connection (see
-  :mod:`server.match.fanout`);
+* :func:`open_pubsub` makes one node's pub/sub connection (see :mod:`server.match.fanout`):
+  on one plain Redis the bare one of :mod:`server.ops.lean_pubsub`, which reads messages at a
+  fraction of redis-py's cost, elsewhere redis-py's from :func:`pubsub_client`;
 * :func:`follow_primary` moves a Sentinel client's connections to a new primary as soon as
   the Sentinels name one (redis-py only asks them when it opens a connection, and a demoted
   primary keeps accepting writes until the Sentinels reconfigure it).
@@ -36,6 +37,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.ops import logs
+from server.ops.lean_pubsub import lean_pubsub
 
 log = logs.get("store")
 
@@ -120,9 +122,6 @@ _TIMEOUTS: dict[str, Any] = {
     "socket_timeout": 5,
     "health_check_interval": 10,
 }
-PUBSUB_TIMEOUTS = {k: _TIMEOUTS[k] for k in ("socket_connect_timeout", "socket_timeout",
-                                            "health_check_interval")}  # fmt: skip
-"""A pub/sub connection's timeouts, seconds (redis-py's and :mod:`server.match.lean_pubsub`'s)."""
 
 
 def _retry_once() -> Retry:
@@ -224,8 +223,26 @@ def pubsub_client(target: RedisTarget, host: str | None = None, port: int | None
     return aioredis.Redis.from_url(target.url, retry=no_retry, **_TIMEOUTS, **NO_CLIENT_NAME)
 
 
+def open_pubsub(target: RedisTarget, host: str | None = None, port: int | None = None) -> Any:
+    """One node's pub/sub connection, not yet connected (its ``ping`` connects): the bare one
+    of :mod:`server.ops.lean_pubsub` on one plain ``redis://`` Redis, else redis-py's
+    ``PubSub`` of :func:`pubsub_client` (a cluster node, the Sentinels' primary, TLS, a Unix
+    socket). Both offer what :mod:`server.match.fanout` uses, with the same timeouts."""
+    if not target.cluster and not target.sentinels:
+        lean = lean_pubsub(
+            target.url,
+            _TIMEOUTS["socket_connect_timeout"],
+            _TIMEOUTS["socket_timeout"],
+            _TIMEOUTS["health_check_interval"],
+        )
+        if lean is not None:
+            return lean
+    return pubsub_client(target, host, port).pubsub()
+
+
 def sentinel_primary(client: Any) -> Any:
-    """The Sentinels' current address of the primary (a Sentinel client's), or None."""
+    """The Sentinels' current address of the primary, or None: of a Sentinel client or of
+    its ``PubSub`` (whatever holds its connection pool); None for any other."""
     pool = client.connection_pool
     manager = getattr(pool, "sentinel_manager", None)
     if manager is None:

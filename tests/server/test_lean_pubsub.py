@@ -1,4 +1,4 @@
-"""The bare pub/sub connection (server/match/lean_pubsub.py): its parser against any split of
+"""The bare pub/sub connection (server/ops/lean_pubsub.py): its parser against any split of
 the bytes, and the connection against a real redis-server — messages with any bytes in them,
 the confirmations, a password, the health check, and a Redis that stops answering."""
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from server.match.lean_pubsub import LeanPubSub, Parser, lean_pubsub
+from server.ops.lean_pubsub import LeanPubSub, Parser, lean_pubsub
 from server.ops.redis_process import RedisProcess
 
 

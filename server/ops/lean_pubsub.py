@@ -1,4 +1,5 @@
-"""A bare pub/sub connection to one plain Redis, for :mod:`server.match.fanout`.
+"""A bare pub/sub connection to one plain Redis, for :mod:`server.match.fanout` (made by
+:func:`server.ops.redis_link.open_pubsub`).
 
 Every event a process stores comes back to it on the match's channel (it follows the channels
 of its own connections' matches), so the pub/sub reader reads about as many messages as the
@@ -128,12 +129,9 @@ def lean_pubsub(
     """A bare pub/sub connection to the Redis at ``url``, or None where redis-py's must serve
     (TLS, a Unix socket: anything but a plain ``redis://`` host and port). Timeouts in
     seconds, as redis-py's options of the same names."""
-    try:
-        options = parse_url(url)
-    except ValueError:
+    if not url.startswith("redis://"):  # (rediss: TLS; unix: a socket)
         return None
-    if "connection_class" in options or "path" in options or not url.startswith("redis://"):
-        return None
+    options = parse_url(url)
     return LeanPubSub(
         options.get("host") or "localhost",
         int(options.get("port") or 6379),
