@@ -45,6 +45,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from server.ops.lean_link import LeanLink
+
 _Script = tuple[Sequence[Any], Sequence[Any]]
 """One script call: its keys and its arguments."""
 _Commands = tuple[tuple[Any, ...], ...]
@@ -97,9 +99,12 @@ class _PerIteration:
 class ScriptBatcher(_PerIteration):
     """Runs one Lua script for many callers, batching the calls of each loop iteration."""
 
-    def __init__(self, redis: Any, script: str) -> None:
+    def __init__(self, redis: Any, script: str, link: LeanLink | None = None) -> None:
+        """``link``: the bare connection to the same one Redis that the calls go through
+        (:func:`server.ops.redis_link.open_link`), or None for redis-py's pool."""
         super().__init__()
         self.redis = redis
+        self._link = link
         self.script = script
         self.sha = sha1(script.encode()).hexdigest()
         # One Redis (or Sentinel's primary): its pool, and the client's own argument encoder;
@@ -133,6 +138,8 @@ class ScriptBatcher(_PerIteration):
         # kept for the next batch (taking one from the pool and giving it back cost more
         # than the write); a batch sent while another waits for its replies takes another.
         packed = self._pack(calls, encode)
+        if self._link is not None:
+            return await _on_link(self._link, packed, len(calls))
         connection, self._spare = self._spare, None
         if connection is None:
             # (Taken before the wait: a batch ending meanwhile keeps its connection as the
@@ -176,6 +183,16 @@ class ScriptBatcher(_PerIteration):
                 # the command itself is routed by its keys like any other.
                 pipe.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
             return await pipe.execute(raise_on_error=False)
+
+
+async def _on_link(link: LeanLink, packed: bytes, count: int) -> list[Any]:
+    """``packed`` (``count`` commands) through the bare connection, its replies in order; a
+    broken connection is retried once on a fresh one, as the client's own retry does (a commit
+    that did run before the break fails the retry's compare-and-set)."""
+    try:
+        return await link.exchange(packed, count)
+    except RedisConnectionError:
+        return await link.exchange(packed, count)
 
 
 async def _exchange(connection: Any, packed: bytes, replies: int) -> list[Any]:
@@ -231,20 +248,36 @@ class CommandBatcher(_PerIteration):
     waits for its replies before it goes on, so the order of its own steps is unchanged.
     """
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, link: LeanLink | None = None) -> None:
+        """``link`` as for :class:`ScriptBatcher`."""
         super().__init__()
         self.redis = redis
+        self._link = link
+        pool = getattr(redis, "connection_pool", None)
+        self._encode = None if pool is None else pool.get_encoder().encode
 
     async def run(self, *commands: tuple[Any, ...]) -> list[Any]:
         replies: list[Any] = await self._queued(commands)
         return replies
 
     async def _send_all(self, calls: list[_Commands]) -> list[Any]:
-        async with self.redis.pipeline(transaction=False) as pipe:
+        if self._link is not None and self._encode is not None:
+            encode = self._encode
+            parts: list[bytes] = []
             for commands in calls:
                 for command in commands:
-                    pipe.execute_command(*command)
-            results = await pipe.execute(raise_on_error=False)
+                    parts.append(b"*%d\r\n" % len(command))
+                    for item in command:
+                        value = encode(item)
+                        parts.append(b"$%d\r\n%s\r\n" % (len(value), value))
+            count = sum(len(commands) for commands in calls)
+            results = await _on_link(self._link, b"".join(parts), count)
+        else:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for commands in calls:
+                    for command in commands:
+                        pipe.execute_command(*command)
+                results = await pipe.execute(raise_on_error=False)
         outcomes: list[Any] = []
         start = 0
         for commands in calls:

@@ -121,6 +121,9 @@ class Connections:
 
     def __init__(self, hub: Hub) -> None:
         self._all: set[Connection] = set()
+        self._slices: list[set[Connection]] = []
+        """The connections by probe slice (``probe_slot`` modulo their number), once the
+        gateway asked for a slice: each probe tick walks its own slice, not every connection."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._notes: dict[str, NoteHandler] = {}
         self._messages: dict[type, MessageHandler] = {}
@@ -130,9 +133,28 @@ class Connections:
 
     def add(self, conn: Connection) -> None:
         self._all.add(conn)
+        if self._slices:
+            self._slices[conn.probe_slot % len(self._slices)].add(conn)
 
     def discard(self, conn: Connection) -> None:
         self._all.discard(conn)
+        if self._slices:
+            self._slices[conn.probe_slot % len(self._slices)].discard(conn)
+
+    def probe_slice(self, index: int, slices: int) -> list[Connection]:
+        """The connections of slice ``index`` of ``slices`` (those whose ``probe_slot`` modulo
+        ``slices`` is ``index``), welcomed or not, closing or not (a copy).
+
+        >>> conns = Connections(Hub(None, "redis://127.0.0.1:1"))
+        >>> for _ in range(5): conns.add(Connection(ws=None, outbox=None))
+        >>> sorted(len(conns.probe_slice(i, 2)) for i in range(2))
+        [2, 3]
+        """
+        if len(self._slices) != slices:
+            self._slices = [set() for _ in range(slices)]
+            for conn in self._all:
+                self._slices[conn.probe_slot % slices].add(conn)
+        return list(self._slices[index])
 
     def __iter__(self) -> Iterator[Connection]:
         """Every connection, welcomed or not, closing or not (a copy: safe to change meanwhile)."""

@@ -184,9 +184,7 @@ class Gateway:
         """Probe the connections of slice ``index`` of ``slices``, and judge (if ``judge``)
         those whose last probe went unanswered."""
         frame = codec.encode(m.Probe(now))
-        for conn in self.connections:
-            if conn.probe_slot % slices != index:
-                continue
+        for conn in self.connections.probe_slice(index, slices):
             if conn.closing or not conn.counted:
                 continue  # not welcomed yet (the handshake has its own timeout), or leaving
             if conn.probe_ms is not None and conn.heard_ms < conn.probe_ms:

@@ -27,7 +27,8 @@ from typing import Any
 import msgpack
 
 from server.match.batch import CommandBatcher, ScriptBatcher
-from server.ops.redis_link import RedisTarget, connect
+from server.ops.lean_link import LeanLink
+from server.ops.redis_link import RedisTarget, connect, open_link
 
 OPEN_MATCHES = "fg:idx:open"
 LIVE_MATCHES = "fg:idx:live"
@@ -262,19 +263,28 @@ class Conflict(Exception):
 class Store:
     """Async access to the Redis layout above. One instance per process."""
 
-    def __init__(self, redis: Any, target: RedisTarget | None = None, beat: Any = None) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        target: RedisTarget | None = None,
+        beat: Any = None,
+        link: LeanLink | None = None,
+    ) -> None:
         self.redis = redis
         self.target = target or RedisTarget(url="redis://")
         # The heartbeat has a client (one connection) of its own when given: it measures the
         # store's answer, not the wait for a pooled connection (server.match.clock).
         self._beat = beat
-        self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target))
+        # The commit and take-seat scripts and the handshake's reads go through ``link`` (the
+        # bare pipelined connection of server.ops.lean_link) when given: one plain Redis.
+        self._link = link
+        self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target), link)
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = (beat or redis).register_script(_HEARTBEAT)
         # A handshake's reads and its take-seat script go with those of the other handshakes
         # of the same loop iteration (a restart brings every client back at once).
-        self._reads = CommandBatcher(redis)
-        self._take_seat = ScriptBatcher(redis, _script(_TAKE_SEAT, self.target))
+        self._reads = CommandBatcher(redis, link)
+        self._take_seat = ScriptBatcher(redis, _script(_TAKE_SEAT, self.target), link)
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
         self.instance: bytes | None = None
@@ -293,13 +303,17 @@ class Store:
     def connect(cls, target: str | RedisTarget) -> Store:
         """A store on one Redis (a URL), a cluster or a Sentinel-watched primary."""
         target = RedisTarget.of(target)
-        return cls(connect(target), target, beat=connect(target, max_connections=1))
+        return cls(
+            connect(target), target, beat=connect(target, max_connections=1), link=open_link(target)
+        )
 
     @classmethod
     def from_url(cls, url: str) -> Store:
         return cls.connect(url)
 
     async def close(self) -> None:
+        if self._link is not None:
+            await self._link.aclose()
         await self.redis.aclose()
         if self._beat is not None:
             await self._beat.aclose()

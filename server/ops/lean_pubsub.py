@@ -7,7 +7,7 @@ process stores events. redis-py's ``PubSub.get_message`` spends about 21 us of C
 timeout, its health check, its parser reading a line at a time with an await each; measured
 with 40,000 published messages of 154 bytes), several per cent of a stored action. This
 connection reads whatever the socket has in one call and parses every whole message in it at
-once (:class:`Parser`, sans I/O), then hands them out one by one.
+once (:class:`server.ops.resp.Parser`, sans I/O), then hands them out one by one.
 
 It offers what :class:`server.match.fanout._Node` uses of redis-py's ``PubSub`` (``ping``,
 ``subscribe``, ``unsubscribe``, ``get_message``, ``aclose``, ``connection``,
@@ -21,15 +21,6 @@ been quiet that long; if nothing at all comes back within ``socket_timeout`` aft
 connection is taken for dead (:class:`redis.exceptions.ConnectionError`): a node gone without
 closing its sockets is noticed. An error Redis answers is raised as
 :class:`redis.exceptions.ResponseError`.
-
->>> p = Parser()
->>> p.feed(b"*3\\r\\n$9\\r\\nsubscribe\\r\\n$2\\r\\nch\\r\\n:1\\r\\n")
->>> p.feed(b"*3\\r\\n$7\\r\\nmessage\\r\\n$2\\r\\nch\\r\\n$3\\r")
->>> p.take()
-[[b'subscribe', b'ch', 1]]
->>> p.feed(b"\\nabc\\r\\n+PONG\\r\\n")
->>> p.take()
-[[b'message', b'ch', b'abc'], b'PONG']
 """
 
 from __future__ import annotations
@@ -44,73 +35,9 @@ from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from server.ops.resp import Parser, command
+
 READ_BYTES = 65536
-
-
-class Parser:
-    """RESP2 replies from bytes fed in any pieces: :meth:`take` returns every whole reply
-    parsed so far (arrays as lists, bulk strings as bytes, integers as ints, simple strings as
-    bytes, errors as :class:`ResponseError`), and keeps the rest for the next feed."""
-
-    def __init__(self) -> None:
-        self._buffer = b""
-
-    def feed(self, data: bytes) -> None:
-        self._buffer = self._buffer + data if self._buffer else data
-
-    def take(self) -> list[Any]:
-        out: list[Any] = []
-        buffer, pos, end = self._buffer, 0, len(self._buffer)
-        while pos < end:
-            parsed = _value(buffer, pos)
-            if parsed is None:
-                break
-            value, pos = parsed
-            out.append(value)
-        self._buffer = buffer[pos:]
-        return out
-
-
-def _value(buffer: bytes, pos: int) -> tuple[Any, int] | None:
-    """The reply at ``pos`` and where the next begins, or None if it is not whole yet."""
-    eol = buffer.find(b"\r\n", pos)
-    if eol < 0:
-        return None
-    kind, head = buffer[pos : pos + 1], buffer[pos + 1 : eol]
-    if kind == b"$":
-        size = int(head)
-        if size < 0:
-            return None, eol + 2
-        start = eol + 2
-        if len(buffer) < start + size + 2:
-            return None
-        return buffer[start : start + size], start + size + 2
-    if kind == b"*":
-        count = int(head)
-        items: list[Any] = []
-        pos = eol + 2
-        for _ in range(max(count, 0)):
-            parsed = _value(buffer, pos)
-            if parsed is None:
-                return None
-            item, pos = parsed
-            items.append(item)
-        return (items if count >= 0 else None), pos
-    if kind == b":":
-        return int(head), eol + 2
-    if kind == b"+":
-        return head, eol + 2
-    if kind == b"-":
-        return ResponseError(head.decode(errors="replace")), eol + 2
-    raise RedisConnectionError(f"not a RESP2 reply: {buffer[pos : pos + 16]!r}")
-
-
-def _command(*parts: str | bytes) -> bytes:
-    out = [b"*%d\r\n" % len(parts)]
-    for part in parts:
-        data = part.encode() if isinstance(part, str) else part
-        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(out)
 
 
 class _Address:
@@ -182,7 +109,7 @@ class LeanPubSub:
         self._heard = time.monotonic()
         if self._password is not None:
             auth = (self._username, self._password) if self._username else (self._password,)
-            self._write(_command("AUTH", *auth))
+            self._write(command("AUTH", *auth))
             reply = await self._reply()
             if isinstance(reply, ResponseError):
                 raise reply
@@ -218,14 +145,14 @@ class LeanPubSub:
 
     async def ping(self) -> None:
         await self._connect()
-        self._write(_command("PING"))
+        self._write(command("PING"))
 
     async def subscribe(self, *channels: str) -> None:
         await self._connect()
-        self._write(_command("SUBSCRIBE", *channels))
+        self._write(command("SUBSCRIBE", *channels))
 
     async def unsubscribe(self, *channels: str) -> None:
-        self._write(_command("UNSUBSCRIBE", *channels))
+        self._write(command("UNSUBSCRIBE", *channels))
 
     async def get_message(self, timeout: float) -> dict[str, Any] | None:
         """The next message (``message``, ``subscribe``, ``unsubscribe``), or None after
@@ -235,7 +162,7 @@ class LeanPubSub:
             if self._pinged is not None and now - self._pinged > self._socket_timeout:
                 raise RedisConnectionError("pub/sub connection silent: no answer to a PING")
             if self._pinged is None and now - self._heard >= self._health_every:
-                self._write(_command("PING"))
+                self._write(command("PING"))
                 self._pinged = now
             if not await self._fill(timeout):
                 return None

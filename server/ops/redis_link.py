@@ -6,6 +6,9 @@ by Redis Sentinel. Everything that opens a connection to the store goes through 
   :class:`redis.asyncio.cluster.RedisCluster`, same commands);
 * :func:`masters` opens one plain client per master (a cluster has several), for checks that
   must read each of them, such as the durability settings;
+* :func:`open_link` makes the bare pipelined connection of :mod:`server.ops.lean_link` the
+  store's batched scripts and reads go through on one plain Redis (None elsewhere: they keep
+  redis-py's pool);
 * :func:`open_pubsub` makes one node's pub/sub connection (see :mod:`server.match.fanout`):
   on one plain Redis the bare one of :mod:`server.ops.lean_pubsub`, which reads messages at a
   fraction of redis-py's cost, elsewhere redis-py's from :func:`pubsub_client`;
@@ -37,6 +40,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.ops import logs
+from server.ops.lean_link import LeanLink, lean_link
 from server.ops.lean_pubsub import lean_pubsub
 
 log = logs.get("store")
@@ -238,6 +242,15 @@ def open_pubsub(target: RedisTarget, host: str | None = None, port: int | None =
         if lean is not None:
             return lean
     return pubsub_client(target, host, port).pubsub()
+
+
+def open_link(target: RedisTarget) -> LeanLink | None:
+    """The bare command connection for the store's batches on one plain ``redis://`` Redis
+    (not yet connected), with the client's timeouts; None for a cluster, Sentinel, TLS or a
+    Unix socket, where they go through the client of :func:`connect`."""
+    if target.cluster or target.sentinels:
+        return None
+    return lean_link(target.url, _TIMEOUTS["socket_connect_timeout"], _TIMEOUTS["socket_timeout"])
 
 
 def sentinel_primary(client: Any) -> Any:

@@ -1,15 +1,32 @@
 """Commits sent together in one pipeline keep their own outcome: each is still a
-compare-and-set of its own, and a lost script cache (Redis restarted) is reloaded."""
+compare-and-set of its own, and a lost script cache (Redis restarted) is reloaded.
+
+Both ways a batch goes are tried: through the bare connection of server/ops/lean_link.py
+(``Store.from_url`` on one plain Redis) and through redis-py's pool (a Store given only a
+client: what a cluster or Sentinel uses)."""
 
 import asyncio
 
+import pytest
 import redis.asyncio as aioredis
 
 from server.match.store import Conflict, Store
 
 
-async def test_concurrent_commits_share_a_trip_but_not_their_outcome(redis_url):
-    store = Store.from_url(redis_url)
+@pytest.fixture(params=["lean", "pool"])
+def make_store(request, redis_url):
+    def make() -> Store:
+        if request.param == "lean":
+            store = Store.from_url(redis_url)
+            assert store._link is not None
+            return store
+        return Store(aioredis.Redis.from_url(redis_url))
+
+    return make
+
+
+async def test_concurrent_commits_share_a_trip_but_not_their_outcome(make_store):
+    store = make_store()
     ids = [f"{i:032x}" for i in range(20)]
     versions = await asyncio.gather(*(store.commit(m, -1, b"s", b"m", [b"e1"]) for m in ids))
     assert versions == [1] * 20
@@ -31,10 +48,10 @@ async def test_concurrent_commits_share_a_trip_but_not_their_outcome(redis_url):
     await store.close()
 
 
-async def test_a_batch_after_its_connection_broke_is_sent_again_once(redis_url):
+async def test_a_batch_after_its_connection_broke_is_sent_again_once(make_store):
     # The batcher keeps its connection between batches; Redis closing it (as a restart does)
     # costs the next batch one retry on a fresh connection, not an error.
-    store = Store.from_url(redis_url)
+    store = make_store()
     ids = [f"{i:032x}" for i in range(3)]
     assert await asyncio.gather(*(store.commit(m, -1, b"s", b"m", [b"e"]) for m in ids)) == [1] * 3
     killed = await store.redis.client_kill_filter(_type="normal", skipme=True)

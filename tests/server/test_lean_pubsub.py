@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from server.ops.lean_pubsub import LeanPubSub, Parser, lean_pubsub
+from server.ops.lean_pubsub import LeanPubSub, lean_pubsub
 from server.ops.redis_process import RedisProcess
+from server.ops.resp import Parser
 
 
 def bulk(data: bytes) -> bytes:

@@ -78,3 +78,34 @@ def test_the_connections_of_a_match_follow_it_and_are_not_closing() -> None:
     conns.discard(fan)
     assert conns.of_match("m1") == [seat]
 
+
+def test_the_probe_slices_hold_each_connection_once_as_they_come_and_go() -> None:
+    conns, _ = connections()
+    first = [Connection(ws=None, outbox=None) for _ in range(7)]  # type: ignore[arg-type]
+    for conn in first:
+        conns.add(conn)
+
+    def slices(n: int) -> list[set[Connection]]:
+        return [set(conns.probe_slice(i, n)) for i in range(n)]
+
+    def check(n: int, even: bool = False) -> None:
+        parts = slices(n)
+        assert sum(len(p) for p in parts) == len(conns)  # each connection in one slice only
+        assert set().union(*parts) == set(conns)
+        if even:  # (connections made one after another take the slots in turn)
+            assert max(len(p) for p in parts) - min(len(p) for p in parts) <= 1
+        for i, part in enumerate(parts):
+            assert all(c.probe_slot % n == i for c in part)
+
+    check(3, even=True)
+    later = [Connection(ws=None, outbox=None) for _ in range(5)]  # type: ignore[arg-type]
+    for conn in later:
+        conns.add(conn)  # added after the slices were made
+    conns.discard(first[0])
+    conns.discard(later[2])
+    check(3)
+    assert first[0] not in set().union(*slices(3))
+    check(4)  # another number of slices: made again from every connection
+    conns.discard(first[1])
+    check(4)
+    assert len(conns) == 9

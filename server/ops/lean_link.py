@@ -1,0 +1,212 @@
+"""A bare, pipelined command connection to one plain Redis, for the store's batched scripts and
+reads (:mod:`server.match.batch`; made by :func:`server.ops.redis_link.open_link`).
+
+Each stored action runs the commit script once: through redis-py a batch of them took a pooled
+connection, a health check, a write and a drain, then read each reply a line at a time (an
+await, and often a future, per line). This connection is an :class:`asyncio.Protocol`: a
+batch is one ``write`` of commands packed by the caller, and the replies are parsed in
+:meth:`_Protocol.data_received` as they arrive (:class:`server.ops.resp.Parser`), every whole
+one in a single pass, then handed to their batch's future at once.
+
+Batches are pipelined on the one connection: a batch sent while another waits for its replies
+is written behind it, and Redis answers in order (it runs one command at a time, whichever
+connection sent it, so nothing waits longer than before). What it keeps of the redis-py path:
+
+* each batch gets its own replies, in order, an error Redis answered for a command as that
+  command's :class:`redis.exceptions.ResponseError` (``NOSCRIPT`` as
+  :class:`~redis.exceptions.NoScriptError`), once Redis answered: acknowledged means stored;
+* a connection that breaks (the store restarted, the socket reset) fails every batch waiting
+  on it with redis-py's ``ConnectionError`` (the caller retries once, as the client's own
+  retry did: :mod:`server.match.batch`), and the next batch connects again; a store that
+  closes its side is noticed at once, where a pooled connection waited for its next use;
+* a silent store: a batch without its replies within ``socket_timeout`` raises redis-py's
+  ``TimeoutError`` and the connection is closed (a half-open link is not kept: the next batch
+  connects again; the batches behind it fail as broken and are retried on it). A late reply
+  is never read as another batch's either way: replies are matched to batches in order;
+* a batch whose caller gave up (cancelled) still has its replies read off the connection, and
+  dropped: the batches behind it get their own;
+* ``AUTH`` with the URL's user and password, ``SELECT`` of its database.
+
+Only for a plain ``redis://`` URL: TLS, a Unix socket, Sentinel (whose connections ask where
+the primary is) and Cluster (routed by slot) keep redis-py's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from typing import Any
+
+from redis.asyncio.connection import parse_url
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.ops.resp import Parser, command
+
+
+class _Batch:
+    __slots__ = ("future", "left", "replies")
+
+    def __init__(self, count: int, future: asyncio.Future[list[Any]]) -> None:
+        self.left = count
+        self.replies: list[Any] = []
+        self.future = future
+
+
+class _Protocol(asyncio.Protocol):
+    """One socket: writes batches, parses replies, gives each batch its own in order."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.transport: asyncio.Transport | None = None
+        self.parser = Parser()
+        self.waiting: deque[_Batch] = deque()
+        self.lost = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def send(self, packed: bytes, count: int) -> asyncio.Future[list[Any]]:
+        future: asyncio.Future[list[Any]] = self.loop.create_future()
+        if count == 0:
+            future.set_result([])
+            return future
+        assert self.transport is not None
+        self.waiting.append(_Batch(count, future))
+        self.transport.write(packed)
+        return future
+
+    def data_received(self, data: bytes) -> None:
+        self.parser.feed(data)
+        try:
+            replies = self.parser.take()
+        except RedisConnectionError as exc:
+            self._fail(exc)
+            return
+        waiting = self.waiting
+        for reply in replies:
+            if not waiting:
+                self._fail(RedisConnectionError("a reply from the store nobody asked for"))
+                return
+            batch = waiting[0]
+            batch.replies.append(reply)
+            batch.left -= 1
+            if batch.left == 0:
+                waiting.popleft()
+                if not batch.future.done():  # (its caller may have given up)
+                    batch.future.set_result(batch.replies)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        self._fail(RedisConnectionError(f"connection to the store lost: {exc!r}"))
+
+    def _fail(self, error: Exception) -> None:
+        """Take the connection for broken: every batch waiting on it fails with ``error``."""
+        self.lost = True
+        if self.transport is not None:
+            self.transport.abort()
+        while self.waiting:
+            future = self.waiting.popleft().future
+            if not future.done():
+                future.set_exception(error)
+
+
+class LeanLink:
+    """One pipelined command connection (see the module's docstring); connects on first use."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        username: str | None = None,
+        password: str | None = None,
+        db: int = 0,
+        connect_timeout: float = 2.0,
+        socket_timeout: float = 5.0,
+    ) -> None:
+        self.host, self.port = host, port
+        hello = []
+        if password is not None:
+            hello.append(command("AUTH", *((username, password) if username else (password,))))
+        if db:
+            hello.append(command("SELECT", db))
+        self._hello, self._hello_count = b"".join(hello), len(hello)
+        self._connect_timeout = connect_timeout
+        self.socket_timeout = socket_timeout
+        self._protocol: _Protocol | None = None
+        self._connecting: asyncio.Lock | None = None
+
+    async def exchange(self, packed: bytes, count: int) -> list[Any]:
+        """Write ``packed`` (``count`` commands) and return their ``count`` replies, each its
+        value or the :class:`ResponseError` Redis answered. Raises redis-py's
+        ``ConnectionError`` (broken, or no connection) or ``TimeoutError`` (silent)."""
+        protocol = self._protocol
+        if protocol is None or protocol.lost or protocol.loop is not asyncio.get_running_loop():
+            protocol = await self._connect()
+        future = protocol.send(packed, count)
+        try:
+            async with asyncio.timeout(self.socket_timeout):
+                return await future
+        except TimeoutError:
+            # Its replies may still come: nothing more is read from this connection.
+            protocol._fail(RedisConnectionError("the store did not answer in time"))
+            raise RedisTimeoutError("Timeout talking to the store") from None
+
+    async def _connect(self) -> _Protocol:
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            protocol = self._protocol
+            loop = asyncio.get_running_loop()
+            if protocol is not None and not protocol.lost and protocol.loop is loop:
+                return protocol  # another batch connected meanwhile
+            if protocol is not None and protocol.transport is not None:
+                protocol.transport.abort()
+            self._protocol = None
+            try:
+                async with asyncio.timeout(self._connect_timeout):
+                    _, protocol = await loop.create_connection(
+                        lambda: _Protocol(loop), self.host, self.port
+                    )
+            except (OSError, TimeoutError) as exc:
+                raise RedisConnectionError(f"cannot reach the store: {exc!r}") from exc
+            if self._hello:
+                try:
+                    async with asyncio.timeout(self.socket_timeout):
+                        replies = await protocol.send(self._hello, self._hello_count)
+                except TimeoutError:
+                    protocol._fail(RedisConnectionError("no answer to AUTH/SELECT"))
+                    raise RedisConnectionError("the store did not answer AUTH/SELECT") from None
+                error = next((r for r in replies if isinstance(r, ResponseError)), None)
+                if error is not None:
+                    protocol._fail(RedisConnectionError("refused"))
+                    raise RedisConnectionError(f"the store refused the connection: {error}")
+            self._protocol = protocol
+            return protocol
+
+    async def aclose(self) -> None:
+        protocol, self._protocol = self._protocol, None
+        if protocol is not None and protocol.transport is not None:
+            protocol.transport.close()
+            with contextlib.suppress(Exception):
+                await asyncio.sleep(0)  # (the transport closes on the loop's next turn)
+
+
+def lean_link(url: str, connect_timeout: float, socket_timeout: float) -> LeanLink | None:
+    """A bare command connection to the Redis at ``url``, or None where redis-py's must serve
+    (TLS, a Unix socket: anything but a plain ``redis://`` host and port)."""
+    if not url.startswith("redis://"):
+        return None
+    options = parse_url(url)
+    return LeanLink(
+        options.get("host") or "localhost",
+        int(options.get("port") or 6379),
+        options.get("username"),
+        options.get("password"),
+        int(options.get("db") or 0),
+        connect_timeout,
+        socket_timeout,
+    )

@@ -1,0 +1,105 @@
+"""The Redis protocol (RESP2), sans I/O: commands to bytes, bytes to replies.
+
+Used by the bare connections to one plain Redis (:mod:`server.ops.lean_pubsub`,
+:mod:`server.ops.lean_link`), which read whatever the socket has in one call and parse every
+whole reply in it at once, where redis-py reads a line at a time with an await each.
+
+>>> command("SET", "k", b"v", 3)
+b'*4\\r\\n$3\\r\\nSET\\r\\n$1\\r\\nk\\r\\n$1\\r\\nv\\r\\n$1\\r\\n3\\r\\n'
+>>> p = Parser()
+>>> p.feed(b"*3\\r\\n$9\\r\\nsubscribe\\r\\n$2\\r\\nch\\r\\n:1\\r\\n")
+>>> p.feed(b"*3\\r\\n$7\\r\\nmessage\\r\\n$2\\r\\nch\\r\\n$3\\r")
+>>> p.take()
+[[b'subscribe', b'ch', 1]]
+>>> p.feed(b"\\nabc\\r\\n+PONG\\r\\n$-1\\r\\n-NOSCRIPT No matching script\\r\\n")
+>>> *replies, error = p.take()
+>>> replies, type(error).__name__, str(error)
+([[b'message', b'ch', b'abc'], b'PONG', None], 'NoScriptError', 'No matching script')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+
+
+class Parser:
+    """RESP2 replies from bytes fed in any pieces: :meth:`take` returns every whole reply
+    parsed so far (arrays as lists, bulk strings as bytes, a null as None, integers as ints,
+    simple strings as bytes, errors as :class:`ResponseError` — :class:`NoScriptError` for
+    ``NOSCRIPT``, as redis-py names it), and keeps the rest for the next feed. Bytes that are
+    no reply raise redis-py's ``ConnectionError`` (the connection cannot be trusted after)."""
+
+    def __init__(self) -> None:
+        self._buffer = b""
+
+    def feed(self, data: bytes) -> None:
+        self._buffer = self._buffer + data if self._buffer else data
+
+    def take(self) -> list[Any]:
+        out: list[Any] = []
+        buffer, pos, end = self._buffer, 0, len(self._buffer)
+        while pos < end:
+            parsed = _value(buffer, pos)
+            if parsed is None:
+                break
+            value, pos = parsed
+            out.append(value)
+        self._buffer = buffer[pos:]
+        return out
+
+
+def _value(buffer: bytes, pos: int) -> tuple[Any, int] | None:
+    """The reply at ``pos`` and where the next begins, or None if it is not whole yet."""
+    eol = buffer.find(b"\r\n", pos)
+    if eol < 0:
+        return None
+    kind, head = buffer[pos : pos + 1], buffer[pos + 1 : eol]
+    if kind == b"$":
+        size = int(head)
+        if size < 0:
+            return None, eol + 2
+        start = eol + 2
+        if len(buffer) < start + size + 2:
+            return None
+        return buffer[start : start + size], start + size + 2
+    if kind == b"*":
+        count = int(head)
+        items: list[Any] = []
+        pos = eol + 2
+        for _ in range(max(count, 0)):
+            parsed = _value(buffer, pos)
+            if parsed is None:
+                return None
+            item, pos = parsed
+            items.append(item)
+        return (items if count >= 0 else None), pos
+    if kind == b":":
+        return int(head), eol + 2
+    if kind == b"+":
+        return head, eol + 2
+    if kind == b"-":
+        return _error(head.decode(errors="replace")), eol + 2
+    raise RedisConnectionError(f"not a RESP2 reply: {buffer[pos : pos + 16]!r}")
+
+
+def _error(text: str) -> ResponseError:
+    if text.startswith("NOSCRIPT "):
+        return NoScriptError(text[len("NOSCRIPT ") :])
+    return ResponseError(text)
+
+
+def command(*parts: str | bytes | int) -> bytes:
+    """One command as RESP (text as UTF-8, integers in decimal)."""
+    out = [b"*%d\r\n" % len(parts)]
+    for part in parts:
+        if isinstance(part, str):
+            data = part.encode()
+        elif isinstance(part, int):
+            data = b"%d" % part
+        else:
+            data = part
+        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(out)
