@@ -282,8 +282,9 @@ class Store:
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = (beat or redis).register_script(_HEARTBEAT)
         # A handshake's reads and its take-seat script go with those of the other handshakes
-        # of the same loop iteration (a restart brings every client back at once).
-        self._reads = CommandBatcher(redis, link)
+        # of the same loop iteration (a restart brings every client back at once); so do the
+        # index updates of the transitions stored meanwhile.
+        self._batched = CommandBatcher(redis, link)
         self._take_seat = ScriptBatcher(redis, _script(_TAKE_SEAT, self.target), link)
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
@@ -387,7 +388,7 @@ class Store:
         ]
         if seat is not None:
             commands.append(("HGET", takeover_key(match_id), str(seat)))
-        state, presence, watchers, *newest = await self._reads.run(*commands)
+        state, presence, watchers, *newest = await self._batched.run(*commands)
         generation = int(newest[0] or 0) if newest else 0
         return Joining(Stored.of(state), generation, (presence[0], presence[1]), int(watchers))
 
@@ -481,7 +482,7 @@ class Store:
     async def seat_hashes(self, match_id: str) -> tuple[bytes | None, bytes | None] | None:
         """The stored hashes of both seat tokens (None for a seat nobody took), or None when
         there is no such match: one round trip, without reading the state itself."""
-        exists, (h0, h1) = await self._reads.run(
+        exists, (h0, h1) = await self._batched.run(
             ("HEXISTS", state_key(match_id), "v"), ("HMGET", seats_key(match_id), "0", "1")
         )
         return (h0, h1) if exists else None
@@ -516,20 +517,16 @@ class Store:
     async def index(
         self, match_id: str, *, open_since: int | None, live_since: int | None, deadline: int | None
     ) -> None:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            if open_since is None:
-                pipe.zrem(OPEN_MATCHES, match_id)
-            else:
-                pipe.zadd(OPEN_MATCHES, {match_id: open_since})
-            if live_since is None:
-                pipe.zrem(LIVE_MATCHES, match_id)
-            else:
-                pipe.zadd(LIVE_MATCHES, {match_id: live_since})
-            if deadline is None:
-                pipe.zrem(DEADLINES, match_id)
-            else:
-                pipe.zadd(DEADLINES, {match_id: deadline})
-            await pipe.execute()
+        # (With the other batched commands of the loop iteration: one trip for them all.)
+        commands = [
+            ("ZREM", key, match_id) if score is None else ("ZADD", key, score, match_id)
+            for key, score in (
+                (OPEN_MATCHES, open_since),
+                (LIVE_MATCHES, live_since),
+                (DEADLINES, deadline),
+            )
+        ]
+        await self._batched.run(*commands)
 
     async def hold_deadline(self, match_id: str, until: int) -> None:
         """Look at the indexed deadline of ``match_id`` again at ``until`` (it is held)."""

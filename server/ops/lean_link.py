@@ -20,7 +20,8 @@ connection sent it, so nothing waits longer than before). What it keeps of the r
   retry did: :mod:`server.match.batch`), and the next batch connects again; a store that
   closes its side is noticed at once, where a pooled connection waited for its next use;
 * a silent store: a batch without its replies within ``socket_timeout`` raises redis-py's
-  ``TimeoutError`` and the connection is closed (a half-open link is not kept: the next batch
+  ``TimeoutError`` (one timer per connection watches its oldest batch, rather than a timeout
+  per batch) and the connection is closed (a half-open link is not kept: the next batch
   connects again; the batches behind it fail as broken and are retried on it). A late reply
   is never read as another batch's either way: replies are matched to batches in order;
 * a batch whose caller gave up (cancelled) still has its replies read off the connection, and
@@ -47,23 +48,30 @@ from server.ops.resp import Parser, command
 
 
 class _Batch:
-    __slots__ = ("future", "left", "replies")
+    __slots__ = ("due", "future", "left", "replies")
 
-    def __init__(self, count: int, future: asyncio.Future[list[Any]]) -> None:
+    def __init__(self, count: int, future: asyncio.Future[list[Any]], due: float) -> None:
         self.left = count
         self.replies: list[Any] = []
         self.future = future
+        self.due = due
 
 
 class _Protocol(asyncio.Protocol):
-    """One socket: writes batches, parses replies, gives each batch its own in order."""
+    """One socket: writes batches, parses replies, gives each batch its own in order.
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    One timer watches the oldest batch still waiting (not one per batch): when it fires and
+    that batch is past its ``timeout``, the connection is given up (:meth:`_expire`); else it
+    is set again for the batch that is now the oldest."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, timeout: float) -> None:
         self.loop = loop
+        self.timeout = timeout
         self.transport: asyncio.Transport | None = None
         self.parser = Parser()
         self.waiting: deque[_Batch] = deque()
         self.lost = False
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -75,9 +83,30 @@ class _Protocol(asyncio.Protocol):
             future.set_result([])
             return future
         assert self.transport is not None
-        self.waiting.append(_Batch(count, future))
+        due = self.loop.time() + self.timeout
+        self.waiting.append(_Batch(count, future, due))
+        if self._timer is None:
+            self._timer = self.loop.call_at(due, self._expire)
         self.transport.write(packed)
         return future
+
+    def _expire(self) -> None:
+        self._timer = None
+        if not self.waiting:
+            return
+        oldest = self.waiting[0].due
+        if oldest > self.loop.time():
+            self._timer = self.loop.call_at(oldest, self._expire)
+            return
+        # The store said nothing for ``timeout``: the batches past their time fail as silent,
+        # the others as broken (retried on a fresh connection), and nothing more is read here.
+        now = self.loop.time()
+        silent = RedisTimeoutError("Timeout talking to the store")
+        while self.waiting and self.waiting[0].due <= now:
+            future = self.waiting.popleft().future
+            if not future.done():
+                future.set_exception(silent)
+        self._fail(RedisConnectionError("the store did not answer in time"))
 
     def data_received(self, data: bytes) -> None:
         self.parser.feed(data)
@@ -106,6 +135,9 @@ class _Protocol(asyncio.Protocol):
     def _fail(self, error: Exception) -> None:
         """Take the connection for broken: every batch waiting on it fails with ``error``."""
         self.lost = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self.transport is not None:
             self.transport.abort()
         while self.waiting:
@@ -146,14 +178,7 @@ class LeanLink:
         protocol = self._protocol
         if protocol is None or protocol.lost or protocol.loop is not asyncio.get_running_loop():
             protocol = await self._connect()
-        future = protocol.send(packed, count)
-        try:
-            async with asyncio.timeout(self.socket_timeout):
-                return await future
-        except TimeoutError:
-            # Its replies may still come: nothing more is read from this connection.
-            protocol._fail(RedisConnectionError("the store did not answer in time"))
-            raise RedisTimeoutError("Timeout talking to the store") from None
+        return await protocol.send(packed, count)  # (timed by the protocol's watch)
 
     async def _connect(self) -> _Protocol:
         if self._connecting is None:
@@ -169,16 +194,14 @@ class LeanLink:
             try:
                 async with asyncio.timeout(self._connect_timeout):
                     _, protocol = await loop.create_connection(
-                        lambda: _Protocol(loop), self.host, self.port
+                        lambda: _Protocol(loop, self.socket_timeout), self.host, self.port
                     )
             except (OSError, TimeoutError) as exc:
                 raise RedisConnectionError(f"cannot reach the store: {exc!r}") from exc
             if self._hello:
                 try:
-                    async with asyncio.timeout(self.socket_timeout):
-                        replies = await protocol.send(self._hello, self._hello_count)
-                except TimeoutError:
-                    protocol._fail(RedisConnectionError("no answer to AUTH/SELECT"))
+                    replies = await protocol.send(self._hello, self._hello_count)
+                except RedisTimeoutError:
                     raise RedisConnectionError("the store did not answer AUTH/SELECT") from None
                 error = next((r for r in replies if isinstance(r, ResponseError)), None)
                 if error is not None:

@@ -92,6 +92,38 @@ async def test_a_silent_store_times_out_and_its_late_replies_are_never_read(redi
         await admin.aclose()
 
 
+async def test_one_watch_times_the_oldest_batch_and_never_one_answered_in_time(redis_url):
+    admin = aioredis.Redis.from_url(redis_url)
+    link = link_to(redis_url, timeout=0.2)
+    try:
+        # Steady traffic for three timeouts: every batch answered, none timed out (the watch
+        # is set again for whichever batch is the oldest when it fires).
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 0.6
+        answered = 0
+        while loop.time() < end:
+            assert await link.exchange(command("ECHO", "x"), 1) == [b"x"]
+            answered += 1
+            await asyncio.sleep(0.01)
+        assert answered > 20
+        # Silent: the oldest batch fails as silent at its time, one sent later as broken.
+        await admin.client_pause(500, all=False)
+        first = asyncio.create_task(link.exchange(command("INCR", "a"), 1))
+        await asyncio.sleep(0.1)
+        second = asyncio.create_task(link.exchange(command("INCR", "b"), 1))
+        started = loop.time()
+        with pytest.raises(RedisTimeoutError):
+            await first
+        with pytest.raises(RedisConnectionError):
+            await second
+        assert loop.time() - started < 0.2
+        await admin.client_unpause()
+        assert await link.exchange(command("ECHO", "y"), 1) == [b"y"]
+    finally:
+        await link.aclose()
+        await admin.aclose()
+
+
 async def test_a_store_that_closes_the_connection_is_noticed_before_the_next_batch(redis_url):
     admin = aioredis.Redis.from_url(redis_url)
     link = link_to(redis_url)
