@@ -123,12 +123,13 @@ class Feed:
 
     async def next(self, timeout: float) -> Message | Gap | None:
         """The next message or gap (None after ``timeout`` seconds without one). What is
-        queued already is taken without a wait: under load every message is, and
-        ``wait_for`` costs a task and a timer each."""
+        queued already is taken without a wait: under load every message is. (A wait is timed
+        by ``asyncio.timeout``: ``wait_for`` would start a task for each.)"""
         if not self._queue.empty():
             return self._queue.get_nowait()
         try:
-            return await asyncio.wait_for(self._queue.get(), timeout)
+            async with asyncio.timeout(timeout):
+                return await self._queue.get()
         except TimeoutError:
             return None
 

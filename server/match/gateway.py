@@ -385,7 +385,8 @@ class Gateway:
     async def _handshake(self, conn: Connection) -> bool:
         timeout = self.settings.auth_timeout_seconds
         try:
-            frame = await asyncio.wait_for(self._receive(conn), timeout)
+            async with asyncio.timeout(timeout):  # (no task of its own, as wait_for starts)
+                frame = await self._receive(conn)
         except TimeoutError:
             await self._close(conn, CloseCode.AUTH_TIMEOUT, ErrorCode.AUTH_TIMEOUT, "no hello")
             return False
