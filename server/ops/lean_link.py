@@ -39,12 +39,11 @@ import contextlib
 from collections import deque
 from typing import Any
 
-from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.ops.resp import Parser, command
+from server.ops.resp import Parser, command, plain
 
 
 class _Batch:
@@ -221,15 +220,7 @@ class LeanLink:
 def lean_link(url: str, connect_timeout: float, socket_timeout: float) -> LeanLink | None:
     """A bare command connection to the Redis at ``url``, or None where redis-py's must serve
     (TLS, a Unix socket: anything but a plain ``redis://`` host and port)."""
-    if not url.startswith("redis://"):
+    where = plain(url)
+    if where is None:
         return None
-    options = parse_url(url)
-    return LeanLink(
-        options.get("host") or "localhost",
-        int(options.get("port") or 6379),
-        options.get("username"),
-        options.get("password"),
-        int(options.get("db") or 0),
-        connect_timeout,
-        socket_timeout,
-    )
+    return LeanLink(*where, connect_timeout=connect_timeout, socket_timeout=socket_timeout)

@@ -31,11 +31,10 @@ import time
 from collections import deque
 from typing import Any
 
-from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from server.ops.resp import Parser, command
+from server.ops.resp import Parser, command, plain
 
 READ_BYTES = 65536
 
@@ -56,14 +55,14 @@ def lean_pubsub(
     """A bare pub/sub connection to the Redis at ``url``, or None where redis-py's must serve
     (TLS, a Unix socket: anything but a plain ``redis://`` host and port). Timeouts in
     seconds, as redis-py's options of the same names."""
-    if not url.startswith("redis://"):  # (rediss: TLS; unix: a socket)
+    where = plain(url)
+    if where is None:
         return None
-    options = parse_url(url)
     return LeanPubSub(
-        options.get("host") or "localhost",
-        int(options.get("port") or 6379),
-        options.get("username"),
-        options.get("password"),
+        where.host,
+        where.port,
+        where.username,
+        where.password,
         socket_connect_timeout,
         socket_timeout,
         health_check_interval,

@@ -19,8 +19,9 @@ b'*4\\r\\n$3\\r\\nSET\\r\\n$1\\r\\nk\\r\\n$1\\r\\nv\\r\\n$1\\r\\n3\\r\\n'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
+from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
@@ -103,3 +104,34 @@ def command(*parts: str | bytes | int) -> bytes:
             data = part
         out.append(b"$%d\r\n%s\r\n" % (len(data), data))
     return b"".join(out)
+
+
+class Plain(NamedTuple):
+    """Where a plain ``redis://`` URL points, and with which credentials and database."""
+
+    host: str
+    port: int
+    username: str | None
+    password: str | None
+    db: int
+
+
+def plain(url: str) -> Plain | None:
+    """The address of a plain ``redis://`` URL, or None for anything else (``rediss://``: TLS;
+    ``unix://``: a socket), which the bare connections leave to redis-py.
+
+    >>> plain("redis://u:pw@10.0.0.2:6380/3")
+    Plain(host='10.0.0.2', port=6380, username='u', password='pw', db=3)
+    >>> plain("redis://h"), plain("rediss://h") is None
+    (Plain(host='h', port=6379, username=None, password=None, db=0), True)
+    """
+    if not url.startswith("redis://"):
+        return None
+    options = parse_url(url)
+    return Plain(
+        options.get("host") or "localhost",
+        int(options.get("port") or 6379),
+        options.get("username"),
+        options.get("password"),
+        int(options.get("db") or 0),
+    )

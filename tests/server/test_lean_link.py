@@ -8,6 +8,9 @@ broken connection sent again once — is in tests/server/test_batch.py.)"""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -27,15 +30,25 @@ def link_to(redis_url: str, **options: float) -> LeanLink:
     return link
 
 
+@contextlib.asynccontextmanager
+async def linked(redis_url: str, timeout: float = 5.0) -> AsyncIterator[tuple[Any, LeanLink]]:
+    """A client to watch and steer the Redis, and a link to it (both closed after)."""
+    admin = aioredis.Redis.from_url(redis_url)
+    link = link_to(redis_url, timeout=timeout)
+    try:
+        yield admin, link
+    finally:
+        await link.aclose()
+        await admin.aclose()
+
+
 async def clients(admin: aioredis.Redis) -> int:
     return len(await admin.client_list(_type="normal"))
 
 
 async def test_batches_in_flight_at_once_share_one_connection_and_keep_their_replies(redis_url):
-    admin = aioredis.Redis.from_url(redis_url)
-    before = await clients(admin)
-    link = link_to(redis_url)
-    try:
+    async with linked(redis_url) as (admin, link):
+        before = await clients(admin)  # (the link connects on its first batch)
         # 200 batches written one behind the other before any reply is read.
         batches = [command("INCRBY", "n", i) + command("ECHO", b"b%d" % i) for i in range(200)]
         replies = await asyncio.gather(*(link.exchange(b, 2) for b in batches))
@@ -46,15 +59,10 @@ async def test_batches_in_flight_at_once_share_one_connection_and_keep_their_rep
         # An error Redis answers is that command's reply; the others are unaffected.
         out = await link.exchange(command("INCR", "n") + command("LPUSH", "n", "x"), 2)
         assert out[0] == sum(range(200)) + 1 and isinstance(out[1], ResponseError)
-    finally:
-        await link.aclose()
-        await admin.aclose()
 
 
 async def test_a_caller_that_gave_up_does_not_shift_the_replies_of_the_others(redis_url):
-    admin = aioredis.Redis.from_url(redis_url)
-    link = link_to(redis_url)
-    try:
+    async with linked(redis_url) as (admin, link):
         assert await link.exchange(command("PING"), 1) == [b"PONG"]
         await admin.client_pause(300)  # the replies wait: both batches are in flight
         first = asyncio.create_task(link.exchange(command("ECHO", "first"), 1))
@@ -65,15 +73,10 @@ async def test_a_caller_that_gave_up_does_not_shift_the_replies_of_the_others(re
         assert await second == [b"second"]
         assert first.cancelled()
         assert await link.exchange(command("ECHO", "third"), 1) == [b"third"]
-    finally:
-        await link.aclose()
-        await admin.aclose()
 
 
 async def test_a_silent_store_times_out_and_its_late_replies_are_never_read(redis_url):
-    admin = aioredis.Redis.from_url(redis_url)
-    link = link_to(redis_url, timeout=0.2)
-    try:
+    async with linked(redis_url, timeout=0.2) as (admin, link):
         assert await link.exchange(command("SET", "k", "1"), 1) == [b"OK"]
         silent = link._protocol
         await admin.client_pause(600, all=False)  # (WRITE pause: reads still answered)
@@ -87,15 +90,10 @@ async def test_a_silent_store_times_out_and_its_late_replies_are_never_read(redi
         assert await link.exchange(command("ECHO", "mine"), 1) == [b"mine"]
         assert link._protocol is not silent
         assert await link.exchange(command("GET", "k"), 1) in ([b"1"], [b"2"])
-    finally:
-        await link.aclose()
-        await admin.aclose()
 
 
 async def test_one_watch_times_the_oldest_batch_and_never_one_answered_in_time(redis_url):
-    admin = aioredis.Redis.from_url(redis_url)
-    link = link_to(redis_url, timeout=0.2)
-    try:
+    async with linked(redis_url, timeout=0.2) as (admin, link):
         # Steady traffic for three timeouts: every batch answered, none timed out (the watch
         # is set again for whichever batch is the oldest when it fires).
         loop = asyncio.get_running_loop()
@@ -119,15 +117,10 @@ async def test_one_watch_times_the_oldest_batch_and_never_one_answered_in_time(r
         assert loop.time() - started < 0.2
         await admin.client_unpause()
         assert await link.exchange(command("ECHO", "y"), 1) == [b"y"]
-    finally:
-        await link.aclose()
-        await admin.aclose()
 
 
 async def test_a_store_that_closes_the_connection_is_noticed_before_the_next_batch(redis_url):
-    admin = aioredis.Redis.from_url(redis_url)
-    link = link_to(redis_url)
-    try:
+    async with linked(redis_url) as (admin, link):
         assert await link.exchange(command("PING"), 1) == [b"PONG"]
         protocol = link._protocol
         assert protocol is not None and not protocol.lost
@@ -138,9 +131,6 @@ async def test_a_store_that_closes_the_connection_is_noticed_before_the_next_bat
             await asyncio.wait_for(waiting, 2)  # the batch waiting on it fails at once
         assert protocol.lost
         assert await link.exchange(command("PING"), 1) == [b"PONG"]  # connected again
-    finally:
-        await link.aclose()
-        await admin.aclose()
 
 
 async def test_a_password_and_a_database_are_used_and_a_wrong_password_refused(redis_url):
