@@ -8,14 +8,15 @@ non-transactionally. Each script still runs atomically on its own in Redis; only
 trip is shared, and each caller gets its own result or exception (its reply, or the error
 Redis answered for it), once Redis has answered it.
 
-On one Redis (or Sentinel's primary) the batcher packs the calls itself into one buffer and
-writes it on a connection it keeps between batches, under one timeout for the write and all
-the replies: redis-py's pipeline took a pooled connection, started a task for the write and a
-timeout per reply, and encoded every argument again (``bench/commit.py``: about 60 us of CPU
-less per lone commit, 25 us per commit in batches of three). A broken connection is retried
-once on a fresh one, as the client's own retry does (``server.ops.redis_link``). On a Redis
-Cluster, where each call goes to the node of its slot (and follows MOVED and ASK), the calls
-go through redis-py's cluster pipeline.
+On one plain ``redis://`` Redis the batches go through one bare pipelined connection
+(:mod:`server.ops.lean_link`), packed here. On Sentinel's primary the batcher packs the calls
+itself into one buffer and writes it on a pooled connection it keeps between batches, under one
+timeout for the write and all the replies: redis-py's pipeline took a pooled connection,
+started a task for the write and a timeout per reply, and encoded every argument again
+(``bench/commit.py``: about 60 us of CPU less per lone commit, 25 us per commit in batches of
+three). A broken connection is retried once on a fresh one, as the client's own retry does
+(``server.ops.redis_link``). On a Redis Cluster, where each call goes to the node of its slot
+(and follows MOVED and ASK), the calls go through redis-py's cluster pipeline.
 
 >>> import asyncio
 >>> class FakePipe:
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from hashlib import sha1
 from typing import Any
 
@@ -46,6 +47,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.ops.lean_link import LeanLink
+from server.ops.resp import command, encode
 
 _Script = tuple[Sequence[Any], Sequence[Any]]
 """One script call: its keys and its arguments."""
@@ -107,10 +109,9 @@ class ScriptBatcher(_PerIteration):
         self._link = link
         self.script = script
         self.sha = sha1(script.encode()).hexdigest()
-        # One Redis (or Sentinel's primary): its pool, and the client's own argument encoder;
-        # None on a cluster, where redis-py routes each call to its slot's node.
+        # One Redis (or Sentinel's primary): its pool; None on a cluster, where redis-py
+        # routes each call to its slot's node.
         self._pool: Any = getattr(redis, "connection_pool", None)
-        self._encode = None if self._pool is None else self._pool.get_encoder().encode
         self._spare: Any = None  # a pooled connection kept between batches (one Redis)
         self._head = b"$7\r\nEVALSHA\r\n$40\r\n%s\r\n" % self.sha.encode()
 
@@ -130,16 +131,16 @@ class ScriptBatcher(_PerIteration):
         return results
 
     async def _send(self, calls: list[_Script]) -> list[Any]:
-        pool, encode = self._pool, self._encode
-        if pool is None or encode is None:  # a cluster
+        if self._link is not None:  # one plain Redis: the bare pipelined connection
+            return await _on_link(self._link, self._pack(calls), len(calls))
+        pool = self._pool
+        if pool is None:  # a cluster
             return await self._send_routed(calls)
         # One Redis (or Sentinel's primary): the calls packed once into one buffer, one
         # connection for the batch, one write, one reply read per call. The connection is
         # kept for the next batch (taking one from the pool and giving it back cost more
         # than the write); a batch sent while another waits for its replies takes another.
-        packed = self._pack(calls, encode)
-        if self._link is not None:
-            return await _on_link(self._link, packed, len(calls))
+        packed = self._pack(calls)
         connection, self._spare = self._spare, None
         if connection is None:
             # (Taken before the wait: a batch ending meanwhile keeps its connection as the
@@ -160,10 +161,10 @@ class ScriptBatcher(_PerIteration):
             else:
                 await pool.release(connection)
 
-    def _pack(self, calls: list[_Script], encode: Callable[[Any], bytes]) -> bytes:
-        """The calls as Redis protocol (RESP) commands, in one buffer; each argument as the
-        client's own ``encode`` makes it (bytes as they are, text in the pool's encoding,
-        numbers in decimal; anything else refused)."""
+    def _pack(self, calls: list[_Script]) -> bytes:
+        """The calls as Redis protocol (RESP) commands, in one buffer (what
+        :func:`server.ops.resp.command` makes of each, with the script's head made once);
+        each argument as :func:`server.ops.resp.encode` makes it."""
         parts: list[bytes] = []
         add = parts.append
         for keys, args in calls:
@@ -253,30 +254,21 @@ class CommandBatcher(_PerIteration):
         super().__init__()
         self.redis = redis
         self._link = link
-        pool = getattr(redis, "connection_pool", None)
-        self._encode = None if pool is None else pool.get_encoder().encode
 
     async def run(self, *commands: tuple[Any, ...]) -> list[Any]:
         replies: list[Any] = await self._queued(commands)
         return replies
 
     async def _send_all(self, calls: list[_Commands]) -> list[Any]:
-        if self._link is not None and self._encode is not None:
-            encode = self._encode
-            parts: list[bytes] = []
-            for commands in calls:
-                for command in commands:
-                    parts.append(b"*%d\r\n" % len(command))
-                    for item in command:
-                        value = encode(item)
-                        parts.append(b"$%d\r\n%s\r\n" % (len(value), value))
+        if self._link is not None:
+            packed = b"".join(command(*c) for commands in calls for c in commands)
             count = sum(len(commands) for commands in calls)
-            results = await _on_link(self._link, b"".join(parts), count)
+            results = await _on_link(self._link, packed, count)
         else:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for commands in calls:
-                    for command in commands:
-                        pipe.execute_command(*command)
+                    for one in commands:
+                        pipe.execute_command(*one)
                 results = await pipe.execute(raise_on_error=False)
         outcomes: list[Any] = []
         start = 0

@@ -275,8 +275,9 @@ class Store:
         # The heartbeat has a client (one connection) of its own when given: it measures the
         # store's answer, not the wait for a pooled connection (server.match.clock).
         self._beat = beat
-        # The commit and take-seat scripts and the handshake's reads go through ``link`` (the
-        # bare pipelined connection of server.ops.lean_link) when given: one plain Redis.
+        # The batched work below (the commit and take-seat scripts, the handshake's reads, the
+        # index updates) goes through ``link`` when given (the bare pipelined connection of
+        # server.ops.lean_link: one plain Redis), else through ``redis``.
         self._link = link
         self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target), link)
         self._claim = redis.register_script(_CLAIM_DUE)

@@ -1,5 +1,6 @@
-"""A bare, pipelined command connection to one plain Redis, for the store's batched scripts and
-reads (:mod:`server.match.batch`; made by :func:`server.ops.redis_link.open_link`).
+"""A bare, pipelined command connection to one plain Redis, for the store's batched work — its
+scripts, the handshake's reads, the index updates (:mod:`server.match.batch`; made by
+:func:`server.ops.redis_link.open_link`).
 
 Each stored action runs the commit script once: through redis-py a batch of them took a pooled
 connection, a health check, a write and a drain, then read each reply a line at a time (an
@@ -35,7 +36,6 @@ the primary is) and Cluster (routed by slot) keep redis-py's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import deque
 from typing import Any
 
@@ -43,7 +43,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from server.ops.resp import Parser, command, plain
+from server.ops.resp import Parser, auth, command, plain
 
 
 class _Batch:
@@ -161,7 +161,7 @@ class LeanLink:
         self.host, self.port = host, port
         hello = []
         if password is not None:
-            hello.append(command("AUTH", *((username, password) if username else (password,))))
+            hello.append(auth(username, password))
         if db:
             hello.append(command("SELECT", db))
         self._hello, self._hello_count = b"".join(hello), len(hello)
@@ -213,8 +213,7 @@ class LeanLink:
         protocol, self._protocol = self._protocol, None
         if protocol is not None and protocol.transport is not None:
             protocol.transport.close()
-            with contextlib.suppress(Exception):
-                await asyncio.sleep(0)  # (the transport closes on the loop's next turn)
+            await asyncio.sleep(0)  # (the transport closes on the loop's next turn)
 
 
 def lean_link(url: str, connect_timeout: float, socket_timeout: float) -> LeanLink | None:

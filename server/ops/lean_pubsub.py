@@ -34,7 +34,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from server.ops.resp import Parser, command, plain
+from server.ops.resp import Parser, auth, command, plain
 
 READ_BYTES = 65536
 
@@ -107,8 +107,7 @@ class LeanPubSub:
             raise RedisConnectionError(f"pub/sub connection failed: {exc!r}") from exc
         self._heard = time.monotonic()
         if self._password is not None:
-            auth = (self._username, self._password) if self._username else (self._password,)
-            self._write(command("AUTH", *auth))
+            self._write(auth(self._username, self._password))
             reply = await self._reply()
             if isinstance(reply, ResponseError):
                 raise reply

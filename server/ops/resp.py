@@ -92,18 +92,43 @@ def _error(text: str) -> ResponseError:
     return ResponseError(text)
 
 
-def command(*parts: str | bytes | int) -> bytes:
-    """One command as RESP (text as UTF-8, integers in decimal)."""
+def encode(value: str | bytes | int | float) -> bytes:
+    """One argument as Redis takes it, as redis-py's encoder makes it: bytes as they are, text
+    as UTF-8, numbers in decimal (a float as its ``repr``); anything else is refused.
+
+    >>> encode("é"), encode(b"\\x00"), encode(-3), encode(0.5)
+    (b'\\xc3\\xa9', b'\\x00', b'-3', b'0.5')
+    >>> encode(True)
+    Traceback (most recent call last):
+    ...
+    TypeError: not a Redis argument: bool
+    """
+    kind = type(value)
+    if kind is bytes:
+        return value  # type: ignore[return-value]
+    if kind is str:
+        return value.encode()  # type: ignore[union-attr]
+    if kind is int:
+        return b"%d" % value
+    if kind is float:
+        return repr(value).encode()
+    if isinstance(value, bytes | memoryview | bytearray):
+        return bytes(value)
+    raise TypeError(f"not a Redis argument: {kind.__name__}")
+
+
+def command(*parts: str | bytes | int | float) -> bytes:
+    """One command as RESP, each part as :func:`encode` makes it."""
     out = [b"*%d\r\n" % len(parts)]
     for part in parts:
-        if isinstance(part, str):
-            data = part.encode()
-        elif isinstance(part, int):
-            data = b"%d" % part
-        else:
-            data = part
+        data = encode(part)
         out.append(b"$%d\r\n%s\r\n" % (len(data), data))
     return b"".join(out)
+
+
+def auth(username: str | None, password: str) -> bytes:
+    """The ``AUTH`` command for a URL's credentials (the password alone: the default user)."""
+    return command("AUTH", *((username, password) if username else (password,)))
 
 
 class Plain(NamedTuple):
