@@ -42,6 +42,12 @@ async def linked(redis_url: str, timeout: float = 5.0) -> AsyncIterator[tuple[An
         await admin.aclose()
 
 
+async def in_flight(link: LeanLink, count: int) -> None:
+    """Until ``count`` batches wait on the link's connection (written, not yet answered)."""
+    while link._protocol is None or len(link._protocol.waiting) < count:
+        await asyncio.sleep(0)
+
+
 async def clients(admin: aioredis.Redis) -> int:
     return len(await admin.client_list(_type="normal"))
 
@@ -67,7 +73,7 @@ async def test_a_caller_that_gave_up_does_not_shift_the_replies_of_the_others(re
         await admin.client_pause(300)  # the replies wait: both batches are in flight
         first = asyncio.create_task(link.exchange(command("ECHO", "first"), 1))
         second = asyncio.create_task(link.exchange(command("ECHO", "second"), 1))
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(in_flight(link, 2), 2)
         assert not first.done() and not second.done()
         first.cancel()
         assert await second == [b"second"]
@@ -125,7 +131,7 @@ async def test_a_store_that_closes_the_connection_is_noticed_before_the_next_bat
         protocol = link._protocol
         assert protocol is not None and not protocol.lost
         waiting = asyncio.create_task(link.exchange(command("BLPOP", "never", 0), 1))
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(in_flight(link, 1), 2)
         assert await admin.client_kill_filter(_type="normal", skipme=True) >= 1
         with pytest.raises(RedisConnectionError):
             await asyncio.wait_for(waiting, 2)  # the batch waiting on it fails at once
