@@ -15,7 +15,9 @@ compute a stored action cannot skip either: the pure machine's ``core.apply`` of
 transition of a money session (``bench/commit.py``'s seeded games, each pair cycling through
 one), the snapshot of the state it makes (``serial.dumps``), its summary and command record,
 and its events encoded as the server encodes them (``protocol.codec.encode``), which are what
-it stores and sends.
+it stores and sends. With ``--probes S`` each socket also gets a small frame every ``S``
+seconds (in slices, one every 0.1 s, as the gateway sends its probes), which its client
+answers at once: the server's probe and echo (``bench/load.py``'s servers probe every 2 s).
 
 It starts a private redis-server, one server process of this floor app under the same uvicorn
 settings as ``fairgammon serve`` (``server.web.websocket``'s protocol, frames written through
@@ -57,6 +59,8 @@ SUMMARY = bytes(90)
 EVENT = bytes(120)
 ACK = bytes(12)
 COMMAND = bytes(40)
+PROBE = b"probe" + bytes(10)
+ECHO = b"echo" + bytes(10)
 
 
 # ------------------------------------------------------------------------- the floor server
@@ -65,8 +69,11 @@ COMMAND = bytes(40)
 class Floor:
     """The floor app: pairs of sockets, each inbound frame stored, acked and passed on."""
 
-    def __init__(self, redis_url: str, rules: bool = False) -> None:
+    def __init__(self, redis_url: str, rules: bool = False, probes: float = 0.0) -> None:
         self.redis_url = redis_url
+        self.probes = probes
+        self.probed: list[Any] = []  # the sockets' writers, probed in slices
+        self.ticker: asyncio.Handle | None = None
         self.games: list[Any] = []
         if rules:
             import commit  # bench/commit.py: seeded money sessions, recorded
@@ -117,13 +124,20 @@ class Floor:
 
         seats = self.seats.setdefault(pair, [None, None])
         seats[seat] = write
+        if self.probes:
+            self.probed.append(write)
+            self.start_probes()
         match_id = f"floor-{pair}"
         steps = self.games[int(pair) % len(self.games)] if self.games else []
         step = 0
         while True:
             message = await receive()
             if message["type"] == "websocket.disconnect":
+                if self.probes:
+                    self.probed.remove(write)
                 return
+            if message.get("bytes") == ECHO:
+                continue  # a probe's answer: the link is alive
             expected = self.versions.get(match_id, -1)
             if steps:
                 snapshot, summary, events, command = self.transition(*steps[step % len(steps)])
@@ -139,6 +153,23 @@ class Floor:
                 if other is not None:
                     other(event)
             write(ACK)
+
+    def start_probes(self) -> None:
+        """Probe the sockets in slices, one slice every 0.1 s, each socket once per ``probes``
+        seconds (as the gateway spreads its probes: ``Gateway.probe_forever``)."""
+        if self.ticker is not None:
+            return
+        loop = asyncio.get_running_loop()
+        slices = max(1, round(self.probes / 0.1))
+        turn = [0]
+
+        def tick() -> None:
+            for write in self.probed[turn[0] % slices :: slices]:
+                write(PROBE)
+            turn[0] += 1
+            self.ticker = loop.call_later(self.probes / slices, tick)
+
+        self.ticker = loop.call_later(0.1, tick)
 
     @staticmethod
     def transition(state: Any, command: Any, now: int) -> tuple[bytes, bytes, list[bytes], bytes]:
@@ -158,11 +189,11 @@ class Floor:
         )
 
 
-def serve(port: int, redis_url: str, rules: bool) -> None:
+def serve(port: int, redis_url: str, rules: bool, probes: float) -> None:
     import uvicorn
 
     uvicorn.run(
-        Floor(redis_url, rules), host="127.0.0.1", port=port, ws=echo.SERVER_WS,
+        Floor(redis_url, rules, probes), host="127.0.0.1", port=port, ws=echo.SERVER_WS,
         ws_max_size=16 * 1024, ws_max_queue=8, ws_per_message_deflate=False,
         ws_ping_interval=None, ws_ping_timeout=None, log_level="warning", access_log=False,
         lifespan="on",
@@ -197,7 +228,9 @@ async def play(port: int, pairs: int, rate: float, warmup: float, seconds: float
 
         def on_frame(self, data: bytes) -> None:
             nonlocal acked
-            if data == ACK:
+            if data == PROBE:
+                self.conn.send(ECHO)
+            elif data == ACK:
                 acked += counting
                 self.busy = False
             elif not self.busy:  # the opponent's events (its own come before its ack)
@@ -263,7 +296,7 @@ def wait_port(port: int) -> None:
 
 def measure_floor(ctx: Any, redis_url: str, a: argparse.Namespace) -> dict[str, float]:
     port = free_port()
-    server = ctx.Process(target=serve, args=(port, redis_url, a.rules))
+    server = ctx.Process(target=serve, args=(port, redis_url, a.rules, a.probes))
     server.start()
     try:
         wait_port(port)
@@ -317,6 +350,9 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--rules", action="store_true", help="also apply, dump and encode (above)")
+    p.add_argument(
+        "--probes", type=float, default=0.0, help="seconds between probes to each socket (0: none)"
+    )
     p.add_argument("--echo-seconds", type=float, default=5.0)
     p.add_argument("--echo-connections", type=int, default=64)
     p.add_argument(
@@ -340,6 +376,8 @@ def main() -> None:
     print(f"actions            {floor['acked'] / floor['elapsed']:.0f}/s acked "
           f"(floor server {100 * floor['busy']:.0f}% of a core)")  # fmt: skip
     work = "frame in, apply, dump, encode, " if a.rules else "frame in, "
+    if a.probes:
+        work = f"probes every {a.probes:g} s, " + work
     print(f"floor CPU          {per_action * 1e6:.1f} us per action "
           f"({work}Store.commit, ack and events out)")  # fmt: skip
     print(f"echo               {rtt['round_trips_per_s']:.0f} round trips/s over "

@@ -1,5 +1,6 @@
 """``bench/floor.py`` measures what it says: actions paced as asked, each stored, acked and
-passed on, with the rules' work when asked for, and the echo in the same run."""
+passed on, with the rules' work and the probes when asked for (a probe's answer is not an
+action), and the echo in the same run."""
 
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ def figures(out: str) -> tuple[float, float, float]:
 
 
 def test_the_floor_paces_stores_and_compares_with_the_echo():
-    out = run_floor("--rules")
+    out = run_floor("--rules", "--probes", "0.2")
     rate, cpu, ratio = figures(out)
     # 6 pairs each acting once per 6/40 s: ~40 actions a second, every one acked.
     assert 30 <= rate <= 45, out
     assert cpu > 0 and ratio > 0, out
-    assert "apply, dump, encode" in out
+    assert "probes every 0.2 s, frame in, apply, dump, encode" in out
