@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ from protocol import messages as m
 from server.match.hub import Follower, Hub
 from server.match.outbox import Outbox
 from server.ops import metrics
+from server.ops.allowance import TokenBucket
 
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 NoteHandler = Callable[[str, dict[str, Any]], None]
@@ -49,6 +51,13 @@ must not block (it spawns what takes time)."""
 MessageHandler = Callable[["Connection", Any], Awaitable[None]]
 """Called with ``(connection, message)`` for a client message of its kinds."""
 _PROBE_SLOTS = itertools.count()
+
+TAKE_FRAME = "fairgammon.take_frame"
+"""The ASGI scope extension (``scope["extensions"][TAKE_FRAME]``) the gateway sets on a
+connection's socket: a function ``(frame) -> bool`` that the server's WebSocket protocol
+(:mod:`server.web.websocket`) offers each binary frame before it queues it for the
+application, while nothing else is queued; True when the frame was handled then and there
+(:meth:`Connection.take_echo`)."""
 
 
 @dataclass(eq=False)
@@ -90,6 +99,45 @@ class Connection:
     acting: int | None = None
     """The seq of the action now waiting for the store, until it is answered (None: none, or
     it was answered ``retry_later`` when the store was lost meanwhile)."""
+    bucket: TokenBucket | None = None
+    """The client's frame allowance (every frame takes one), from its welcome on."""
+    strikes: int = 0
+    """Frames in a row refused for the rate (the gateway closes the connection past a burst)."""
+    bad_frames: int = 0
+    """Undecodable frames in a row."""
+    echo: bytes | None = None
+    """The outstanding probe's answer as the reference clients encode it (``echo{t}``), while
+    it is awaited: :meth:`take_echo` knows it by its bytes alone."""
+
+    def heard_echo(self, t: int, now: int) -> None:
+        """The answer to the probe sent at ``t`` arrived at ``now`` (monotonic ms): the
+        round trip, smoothed so one slow answer does not swing it (the lag allowance, capped
+        by the match's)."""
+        sample = max(0, now - t)
+        self.rtt_ms = sample if not self.rtt_ms else (self.rtt_ms * 3 + sample) // 4
+
+    def take_echo(self, frame: bytes) -> bool:
+        """The outstanding probe's answer, handled as it arrives (the :data:`TAKE_FRAME`
+        extension): True when ``frame`` is that answer byte for byte and the connection's task
+        waits for its next frame with none queued before this one (then the task would only
+        do this, and nothing it does can come in between); else False, and the frame goes the
+        usual way. It counts as a frame, as there: against the allowance (when none is left
+        the usual way refuses it), as a frame heard, and as a good frame."""
+        if (
+            frame != self.echo
+            or not self.receiving
+            or self.bad_frames
+            or self.bucket is None
+            or not self.bucket.take()
+        ):
+            return False
+        now = time.monotonic_ns() // 1_000_000
+        self.heard_ms = now
+        self.strikes = 0
+        self.echo = None
+        if self.probe_ms is not None:
+            self.heard_echo(self.probe_ms, now)
+        return True
 
     def send(self, frame: bytes) -> bool:
         return self.outbox.send(frame)

@@ -44,7 +44,7 @@ from server.machine import core
 from server.machine.state import MatchState
 from server.machine.view import public_view
 from server.match.clock import wall_ms
-from server.match.connections import Connection, Connections
+from server.match.connections import TAKE_FRAME, Connection, Connections
 from server.match.crash_credit import CrashCredits, SnapshotInstead, connection_id
 from server.match.hub import Follower, Sink
 from server.match.outbox import SEND_FRAME, Outbox
@@ -128,6 +128,9 @@ class Gateway:
         conn.task = asyncio.current_task()
         conn.outbox.on_overflow = lambda: self.connections.spawn(self._too_slow(conn))
         self.connections.add(conn)
+        extensions = ws.scope.get("extensions")
+        if extensions is not None:
+            extensions[TAKE_FRAME] = conn.take_echo
         try:
             if await self._handshake(conn):
                 await self._serve(conn)
@@ -142,6 +145,8 @@ class Gateway:
             log.exception("connection failed", extra=logs.fields(match=conn.match_id))
             await self._close(conn, CloseCode.INTERNAL_ERROR, ErrorCode.INTERNAL, "server fault")
         finally:
+            if extensions is not None:
+                extensions.pop(TAKE_FRAME, None)  # (no cycle through the socket's scope)
             if conn.closing:
                 # Another task may be closing this connection (a takeover): let it finish the
                 # close handshake before the handler ends, or the client sees an abnormal close
@@ -184,6 +189,7 @@ class Gateway:
         """Probe the connections of slice ``index`` of ``slices``, and judge (if ``judge``)
         those whose last probe went unanswered."""
         frame = codec.encode(m.Probe(now))
+        echo = codec.encode(m.Echo(now))  # its answer, byte for byte (Connection.take_echo)
         for conn in self.connections.probe_slice(index, slices):
             if conn.closing or not conn.counted:
                 continue  # not welcomed yet (the handshake has its own timeout), or leaving
@@ -194,6 +200,7 @@ class Gateway:
                     self.connections.spawn(self._unresponsive(conn))
                 continue
             conn.probe_ms = now
+            conn.echo = echo
             conn.send(frame)
 
     async def _unresponsive(self, conn: Connection) -> None:
@@ -525,6 +532,7 @@ class Gateway:
             self.crashes.seat_back(match_id, seat, before)  # its old process died?
         self._resume(conn, state, hello.last_v, joining.presence)
         conn.probe_ms = _monotonic_ms()
+        conn.echo = codec.encode(m.Echo(conn.probe_ms))
         conn.send_message(m.Probe(conn.probe_ms))
         metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
         conn.counted = True
@@ -598,9 +606,9 @@ class Gateway:
     # ---------------------------------------------------------------- the session
 
     async def _serve(self, conn: Connection) -> None:
-        bucket = TokenBucket(self.settings.rate_burst, self.settings.rate_per_second)
-        strikes = 0
-        bad_frames = 0  # undecodable frames in a row
+        # (The allowance and the counts live on the connection: the probe's answer may be
+        # taken as it arrives, by Connection.take_echo, which keeps them as this loop does.)
+        bucket = conn.bucket = TokenBucket(self.settings.rate_burst, self.settings.rate_per_second)
         while not conn.closing:
             frame = await self._receive(conn)
             if frame is None:
@@ -615,8 +623,8 @@ class Gateway:
             # Bad frames count against the rate too; a refused action names its seq so the
             # client can send it again (same seq) a little later.
             if not bucket.take():
-                strikes += 1
-                if strikes > self.settings.rate_burst:
+                conn.strikes += 1
+                if conn.strikes > self.settings.rate_burst:
                     await self._close(
                         conn, CloseCode.RATE_LIMITED, ErrorCode.RATE_LIMITED, "too many frames"
                     )
@@ -624,16 +632,16 @@ class Gateway:
                 seq = getattr(message, "seq", None) if message else error.seq
                 conn.send_message(m.Reject(seq, ErrorCode.RATE_LIMITED, "slow down"))
                 continue
-            strikes = 0
+            conn.strikes = 0
             if message is None:
-                bad_frames += 1
-                if bad_frames >= MAX_BAD_FRAMES:
-                    detail = f"{bad_frames} undecodable frames in a row: {error.message}"
+                conn.bad_frames += 1
+                if conn.bad_frames >= MAX_BAD_FRAMES:
+                    detail = f"{conn.bad_frames} undecodable frames in a row: {error.message}"
                     await self._close(conn, CloseCode.PROTOCOL_VIOLATION, error.code, detail)
                     return
                 conn.send_message(m.Reject(error.seq, error.code, error.message))
                 continue
-            bad_frames = 0
+            conn.bad_frames = 0
             await self._handle(conn, message)
 
     async def _handle(self, conn: Connection, message: m.ClientMessage) -> None:
@@ -641,9 +649,9 @@ class Gateway:
             conn.send_message(m.Pong(message.t, self.matches.now()))
             return
         if isinstance(message, m.Echo):
-            sample = max(0, _monotonic_ms() - message.t)
-            # Smoothed so one slow answer does not swing it; capped by the match's allowance.
-            conn.rtt_ms = sample if not conn.rtt_ms else (conn.rtt_ms * 3 + sample) // 4
+            conn.heard_echo(message.t, _monotonic_ms())
+            if message.t == conn.probe_ms:
+                conn.echo = None
             return
         if isinstance(message, m.Resync):
             state = await self.matches.load(conn.match_id, fresh=True)

@@ -1,7 +1,7 @@
 """uvicorn's sans-I/O WebSocket protocol, with fewer system calls per frame and a drain.
 
 ``fairgammon serve`` passes :class:`FairWebSocketProtocol` as uvicorn's ``ws`` protocol. It is
-uvicorn's ``websockets-sansio`` protocol with five changes, all below the ASGI interface (the
+uvicorn's ``websockets-sansio`` protocol with six changes, all below the ASGI interface (the
 application sees the same messages in the same order):
 
 * **The upgrade request is parsed once.** uvicorn's HTTP protocol (h11) parses the request,
@@ -30,6 +30,12 @@ application sees the same messages in the same order):
   coroutine chain of Starlette's wrappers and the connection's writer task (the gateway's
   :class:`~server.match.outbox.Outbox` uses it while its queue is empty); order is kept by the
   outbox.
+* **A frame can be handled as it arrives.** When the application has set the scope's
+  extension :data:`server.match.connections.TAKE_FRAME` (the gateway does, for each match
+  socket), each binary message that finds nothing queued before it is offered to that function
+  first, and is not queued when it answers True: the answer to the gateway's probe is handled
+  there (:meth:`server.match.connections.Connection.take_echo`), without waking the
+  connection's task, the way it would have been handled next.
 * **A drain instead of closing every socket at once.** On SIGTERM uvicorn stops accepting and
   asks every connection to shut down: its own protocol sends each one ``1012`` at that instant,
   so every client comes back at once (to another process, or to this one restarted). When the
@@ -53,6 +59,7 @@ from websockets.exceptions import InvalidState
 from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS, Request
 from websockets.protocol import Protocol
 
+from server.match.connections import TAKE_FRAME
 from server.match.outbox import SEND_FRAME
 
 
@@ -123,6 +130,7 @@ class FairWebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self._flush_due = False
         self._max_queue = max(1, self.config.ws_max_queue)
+        self._extensions: dict[str, Any] = {}
 
     # ---------------------------------------------------------------- the upgrade
 
@@ -139,6 +147,7 @@ class FairWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"][SEND_FRAME] = self.send_frame
+            self._extensions = scope["extensions"]
 
     # ---------------------------------------------------------------- writes
 
@@ -207,6 +216,8 @@ class FairWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.handle_parser_exception()
                 return
         else:
+            if self.queue.empty() and (take := self._extensions.get(TAKE_FRAME)) and take(data):
+                return  # handled as it arrived (the TAKE_FRAME extension)
             self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
         if not self.read_paused and self.queue.qsize() >= self._max_queue:
             self.read_paused = True

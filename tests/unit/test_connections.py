@@ -1,19 +1,23 @@
 """The connections as features see them (server/match/connections.py): control notes reach the
 handler of their ``op`` and nothing else, client messages the handler of their kind, a match's
-connections are those that follow it and are not closing. (Rewind and chat use them against
-real servers: tests/server/test_chat*.py, tests/failure/test_fail_claims.py and
-tests/failure/test_fail_failover.py.)"""
+connections are those that follow it and are not closing, the probe's answer is taken as it
+arrives only when the connection's task would take it next, as that task would. (Rewind and
+chat use them against real servers: tests/server/test_chat*.py,
+tests/failure/test_fail_claims.py and tests/failure/test_fail_failover.py.)"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgpack
 import pytest
 
+from protocol import codec
 from protocol import messages as m
 from server.match.connections import Connection, Connections
 from server.match.hub import Hub
+from server.ops.allowance import TokenBucket
 
 
 def connections() -> tuple[Connections, Hub]:
@@ -109,3 +113,53 @@ def test_the_probe_slices_hold_each_connection_once_as_they_come_and_go() -> Non
     conns.discard(first[1])
     check(4)
     assert len(conns) == 9
+
+
+def waiting_for_a_frame(probe_ms: int) -> Connection:
+    """A welcomed connection whose task waits for a frame, probed at ``probe_ms``."""
+    conn = Connection(ws=None, outbox=None)  # type: ignore[arg-type]
+    conn.bucket = TokenBucket(2, 0.001)
+    conn.receiving = True
+    conn.probe_ms = probe_ms
+    conn.echo = codec.encode(m.Echo(probe_ms))
+    return conn
+
+
+def test_the_probes_answer_is_taken_as_it_arrives_only_as_the_task_would_take_it() -> None:
+    now = time.monotonic_ns() // 1_000_000
+    conn = waiting_for_a_frame(now - 40)
+    conn.strikes, conn.rtt_ms = 1, 0
+    assert not conn.take_echo(codec.encode(m.Echo(now - 41)))  # another probe's answer
+    assert not conn.take_echo(codec.encode(m.Ping(now - 40)))
+    assert conn.bucket is not None and conn.bucket.tokens == 2  # (nothing counted for those)
+    assert conn.take_echo(conn.echo)  # type: ignore[arg-type]
+    assert conn.heard_ms >= now and 40 <= conn.rtt_ms < 1_000
+    assert conn.echo is None and conn.strikes == 0 and conn.bucket.tokens < 2
+    assert not conn.take_echo(
+        codec.encode(m.Echo(now - 40))
+    )  # answered: a repeat goes the usual way
+
+    # The usual way whenever the task would not take it next, or would refuse it.
+    busy = waiting_for_a_frame(now)
+    busy.receiving = False  # the task is handling an earlier frame
+    bad = waiting_for_a_frame(now)
+    bad.bad_frames = 1  # (a good frame ends a run of bad ones: the task counts it)
+    spent = waiting_for_a_frame(now)
+    assert spent.bucket is not None
+    spent.bucket.tokens = 0.0  # no allowance left: the task refuses it, rate_limited
+    unwelcomed = waiting_for_a_frame(now)
+    unwelcomed.bucket = None
+    for conn in (busy, bad, spent, unwelcomed):
+        assert not conn.take_echo(conn.echo)  # type: ignore[arg-type]
+        assert conn.echo is not None and conn.heard_ms == 0 and conn.rtt_ms == 0
+    assert spent.bucket.tokens < 1  # (and a refused take spends nothing)
+
+
+def test_the_round_trip_is_smoothed() -> None:
+    conn = Connection(ws=None, outbox=None)  # type: ignore[arg-type]
+    conn.heard_echo(1_000, 1_100)
+    assert conn.rtt_ms == 100  # the first sample as it is
+    conn.heard_echo(2_000, 2_020)
+    assert conn.rtt_ms == (100 * 3 + 20) // 4
+    conn.heard_echo(3_000, 2_990)  # (a clock step back counts as 0)
+    assert conn.rtt_ms == (80 * 3 + 0) // 4
