@@ -37,7 +37,6 @@ import asyncio
 import multiprocessing as mp
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -283,23 +282,12 @@ def client(port: int, pairs: int, rate: float, warmup: float, seconds: float, ou
 # ------------------------------------------------------------------------- the run
 
 
-def wait_port(port: int) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on {port}")
-
-
 def measure_floor(ctx: Any, redis_url: str, a: argparse.Namespace) -> dict[str, float]:
     port = free_port()
     server = ctx.Process(target=serve, args=(port, redis_url, a.rules, a.probes))
     server.start()
     try:
-        wait_port(port)
+        procs.listening(port)
         parent, child = ctx.Pipe()
         args = (port, a.pairs, a.rate, a.warmup, a.seconds, child)
         player = ctx.Process(target=client, args=args)
@@ -324,7 +312,7 @@ def measure_echo(ctx: Any, a: argparse.Namespace) -> dict[str, float]:
         [sys.executable, str(Path(echo.__file__)), str(port), a.echo_ws], cwd=procs.ROOT
     )
     try:
-        wait_port(port)
+        procs.listening(port)
         parent, child = ctx.Pipe()
         args = (f"ws://127.0.0.1:{port}/ws", a.echo_connections, a.echo_seconds, child)
         runner = ctx.Process(target=echo.client, args=args)

@@ -403,15 +403,7 @@ class Run:
         ws = getattr(self.args, "echo_ws", echo.SERVER_WS)  # (bench/site.py has no --echo-ws)
         proc = subprocess.Popen([sys.executable, str(script), str(port), ws], cwd=procs.ROOT)
         try:
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline:
-                try:
-                    import socket
-
-                    socket.create_connection(("127.0.0.1", port), 0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            procs.listening(port, 20)
             parent, child = self.ctx.Pipe()
             url = f"ws://127.0.0.1:{port}/ws"
             args = (url, self.args.echo_connections, self.args.echo_seconds, child)

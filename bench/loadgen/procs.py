@@ -102,6 +102,20 @@ def healthy(base: str, timeout: float = 30.0) -> None:
     raise TimeoutError(f"{base} did not become healthy")
 
 
+def listening(port: int, timeout: float = 30.0) -> None:
+    """Wait until something accepts connections on ``port`` of loopback."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
 @dataclass
 class Server:
     """A ``fairgammon serve`` process (from this checkout) we started."""

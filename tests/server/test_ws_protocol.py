@@ -7,6 +7,8 @@ and never reaches its receive."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,6 +19,30 @@ from server.match.connections import TAKE_FRAME
 from server.match.outbox import SEND_FRAME
 from server.ops.redis_process import free_port
 from server.web.websocket import FairWebSocketProtocol
+
+
+@contextlib.asynccontextmanager
+async def served(app: Any) -> AsyncIterator[int]:
+    """``app`` under a real uvicorn with the server's WebSocket protocol: its port."""
+    port = free_port()
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        ws="server.web.websocket:FairWebSocketProtocol",
+        ws_ping_interval=None,
+        log_config=None,
+        lifespan="off",
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        yield port
+    finally:
+        server.should_exit = True
+        await serving
 
 
 async def test_frames_written_through_the_extension_arrive_in_order_with_the_others():
@@ -37,29 +63,11 @@ async def test_frames_written_through_the_extension_arrive_in_order_with_the_oth
         await send({"type": "websocket.close", "code": 1000})
         seen["after close"] = direct(b"late")
 
-    port = free_port()
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=port,
-        ws="server.web.websocket:FairWebSocketProtocol",
-        ws_ping_interval=None,
-        log_config=None,
-        lifespan="off",
-    )
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            await asyncio.sleep(0.01)
-        async with connect(f"ws://127.0.0.1:{port}/") as ws:
-            got = [await ws.recv() for _ in range(4)]
-            await ws.send(b"hi")
-            got.append(await ws.recv())
-            await ws.wait_closed()
-    finally:
-        server.should_exit = True
-        await serving
+    async with served(app) as port, connect(f"ws://127.0.0.1:{port}/") as ws:
+        got = [await ws.recv() for _ in range(4)]
+        await ws.send(b"hi")
+        got.append(await ws.recv())
+        await ws.wait_closed()
     assert got == [b"1", b"2", b"3", b"4", b"echo:hi"]
     assert seen == {
         "offered before accept": False,  # the handshake is not complete: the usual way
@@ -86,30 +94,12 @@ async def test_a_frame_the_application_takes_as_it_arrives_never_reaches_its_rec
             received.append(message["bytes"])
             await send({"type": "websocket.send", "bytes": b"got " + message["bytes"]})
 
-    port = free_port()
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=port,
-        ws="server.web.websocket:FairWebSocketProtocol",
-        ws_ping_interval=None,
-        log_config=None,
-        lifespan="off",
-    )
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            await asyncio.sleep(0.01)
-        async with connect(f"ws://127.0.0.1:{port}/") as ws:
-            await ws.send(b"a")
-            assert await ws.recv() == b"got a"  # the application waits in receive again
-            await ws.send(b"take 1")
-            await ws.send(b"b")
-            assert await ws.recv() == b"got b"
-    finally:
-        server.should_exit = True
-        await serving
+    async with served(app) as port, connect(f"ws://127.0.0.1:{port}/") as ws:
+        await ws.send(b"a")
+        assert await ws.recv() == b"got a"  # the application waits in receive again
+        await ws.send(b"take 1")
+        await ws.send(b"b")
+        assert await ws.recv() == b"got b"
     assert received == [b"a", b"b"]
     assert offered[:2] == [b"a", b"take 1"]
 
