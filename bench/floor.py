@@ -45,11 +45,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+# Run as a script, this file's folder comes first on sys.path (for ``loadgen`` and
+# ``commit``): put the checkout ahead of it, or bench/engine.py would hide the ``engine``
+# package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import msgpack
 from loadgen import echo, procs
 
+from protocol import codec
+from server.machine import core, serial
+from server.match.outbox import SEND_FRAME
+from server.match.store import Store
+from server.match.stored import command_record, summary
 from server.ops.redis_process import RedisProcess, free_port
 
 SNAPSHOT = bytes(1000)
@@ -92,8 +100,6 @@ class Floor:
             await send({"type": "http.response.body", "body": b""})
 
     async def lifespan(self, receive: Any, send: Any) -> None:
-        from server.match.store import Store
-
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
@@ -105,8 +111,6 @@ class Floor:
                 return
 
     async def socket(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        from server.match.outbox import SEND_FRAME
-
         query = parse_qs(scope["query_string"].decode())
         pair, seat = query["pair"][0], int(query["seat"][0])
         await receive()  # websocket.connect
@@ -173,12 +177,6 @@ class Floor:
     @staticmethod
     def transition(state: Any, command: Any, now: int) -> tuple[bytes, bytes, list[bytes], bytes]:
         """What the server stores for one transition (``MatchService._store``'s blobs)."""
-        import msgpack
-
-        from protocol import codec
-        from server.machine import core, serial
-        from server.match.stored import command_record, summary
-
         after = core.apply(state, command, now)
         return (
             serial.dumps(after.state),

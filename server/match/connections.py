@@ -52,6 +52,12 @@ MessageHandler = Callable[["Connection", Any], Awaitable[None]]
 """Called with ``(connection, message)`` for a client message of its kinds."""
 _PROBE_SLOTS = itertools.count()
 
+
+def monotonic_ms() -> int:
+    """The clock of a connection's bookkeeping (``heard_ms``, ``probe_ms``): monotonic ms."""
+    return time.monotonic_ns() // 1_000_000
+
+
 TAKE_FRAME = "fairgammon.take_frame"
 """The ASGI scope extension (``scope["extensions"][TAKE_FRAME]``) the gateway sets on a
 connection's socket: a function ``(frame) -> bool`` that the server's WebSocket protocol
@@ -109,6 +115,11 @@ class Connection:
     """The outstanding probe's answer as the reference clients encode it (``echo{t}``), while
     it is awaited: :meth:`take_echo` knows it by its bytes alone."""
 
+    def probed(self, at: int, echo: bytes) -> None:
+        """A probe ``{t: at}`` goes out now; ``echo`` is its answer as encoded (``echo{at}``)."""
+        self.probe_ms = at
+        self.echo = echo
+
     def heard_echo(self, t: int, now: int) -> None:
         """The answer to the probe sent at ``t`` arrived at ``now`` (monotonic ms): the
         round trip, smoothed so one slow answer does not swing it (the lag allowance, capped
@@ -131,7 +142,7 @@ class Connection:
             or not self.bucket.take()
         ):
             return False
-        now = time.monotonic_ns() // 1_000_000
+        now = monotonic_ms()
         self.heard_ms = now
         self.strikes = 0
         self.echo = None

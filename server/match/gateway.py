@@ -44,7 +44,7 @@ from server.machine import core
 from server.machine.state import MatchState
 from server.machine.view import public_view
 from server.match.clock import wall_ms
-from server.match.connections import TAKE_FRAME, Connection, Connections
+from server.match.connections import TAKE_FRAME, Connection, Connections, monotonic_ms
 from server.match.crash_credit import CrashCredits, SnapshotInstead, connection_id
 from server.match.hub import Follower, Sink
 from server.match.outbox import SEND_FRAME, Outbox
@@ -169,13 +169,13 @@ class Gateway:
         every_ms = int(self.settings.probe_seconds * 1000)
         slices = max(1, every_ms // PROBE_TICK_MS)
         tick_ms = every_ms / slices
-        due = float(_monotonic_ms())
+        due = float(monotonic_ms())
         judge_from = 0
         part = 0
         while True:
             due += tick_ms
-            await asyncio.sleep(max(0.0, due - _monotonic_ms()) / 1000)
-            now = _monotonic_ms()
+            await asyncio.sleep(max(0.0, due - monotonic_ms()) / 1000)
+            now = monotonic_ms()
             if now - due >= STALL_MS:
                 # A process that was stalled itself (no CPU, a long pause) has not read what
                 # its clients sent meanwhile: it judges nobody for a whole interval (each
@@ -199,8 +199,7 @@ class Gateway:
                 if (judge and waited >= timeout_ms) or waited >= 2 * timeout_ms:
                     self.connections.spawn(self._unresponsive(conn))
                 continue
-            conn.probe_ms = now
-            conn.echo = echo
+            conn.probed(now, echo)
             conn.send(frame)
 
     async def _unresponsive(self, conn: Connection) -> None:
@@ -531,9 +530,9 @@ class Gateway:
         if seat is not None:
             self.crashes.seat_back(match_id, seat, before)  # its old process died?
         self._resume(conn, state, hello.last_v, joining.presence)
-        conn.probe_ms = _monotonic_ms()
-        conn.echo = codec.encode(m.Echo(conn.probe_ms))
-        conn.send_message(m.Probe(conn.probe_ms))
+        now = monotonic_ms()
+        conn.probed(now, codec.encode(m.Echo(now)))
+        conn.send_message(m.Probe(now))
         metrics.CONNECTIONS.labels(conn.role if seat is None else "player").inc()
         conn.counted = True
         watchers = joining.watchers
@@ -649,7 +648,7 @@ class Gateway:
             conn.send_message(m.Pong(message.t, self.matches.now()))
             return
         if isinstance(message, m.Echo):
-            conn.heard_echo(message.t, _monotonic_ms())
+            conn.heard_echo(message.t, monotonic_ms())
             if message.t == conn.probe_ms:
                 conn.echo = None
             return
@@ -710,7 +709,7 @@ class Gateway:
             conn.receiving = False
         if message["type"] == "websocket.disconnect":
             return None
-        conn.heard_ms = _monotonic_ms()
+        conn.heard_ms = monotonic_ms()
         data = message.get("bytes")
         if data is None:
             await self._close(
@@ -776,10 +775,6 @@ class Gateway:
         del self.seats[key]
         with contextlib.suppress(Exception):
             await self.presence.left(conn.match_id, conn.seat, conn.id)
-
-
-def _monotonic_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
 
 
 def to_command(seat: int, msg: m.ClientMessage) -> c.Command:
