@@ -83,10 +83,17 @@ async def test_two_offers_racing_meet_in_one_rematch_and_the_loser_s_is_cancelle
     try:
         rematches = Rematches(matches)
         made: list[str] = []
+        both = asyncio.Event()
         begin = matches.begin
 
         async def noting(match_id: str, *args: Any) -> Any:
+            # Each offer creates its match only once the other has read A too: the race is
+            # made to happen, not left to the scheduler (one could finish before the other
+            # starts on a busy machine).
             made.append(match_id)
+            if len(made) == 2:
+                both.set()
+            await asyncio.wait_for(both.wait(), 10)
             return await begin(match_id, *args)
 
         matches.begin = noting  # type: ignore[method-assign]
