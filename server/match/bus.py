@@ -27,7 +27,9 @@ Delivery after the commit (``Committed``, ``GameFinished``, ``MatchFinished``: :
 * Inline in the commit path, after the transition's events went to this process's own
   connections and before the command is acknowledged to its sender. So a handler must not
   block: a plain function runs there and then (count, note, hand over); an ``async def``
-  handler is started as a task and not awaited.
+  handler is started as a task and not awaited, as is the awaitable a plain function returns
+  (a listener with work for only a few commits decides inline, and the others cost no task:
+  :meth:`server.players.turn_notices.TurnNotices.committed`).
 * Order: per transition ``Committed``, then ``GameFinished`` for each game in game order, then
   ``MatchFinished``; each event to its listeners in the order they were registered (async
   handlers' tasks start in that order, then run side by side). One process tells the
@@ -169,7 +171,8 @@ class Bus:
 
     def on(self, kind: type[E], name: str, handler: Callable[[E], Awaitable[None] | None]) -> None:
         """Tell ``handler`` of every event of ``kind`` after its commit (``name``: the
-        listener's name in logs and metrics). An ``async def`` handler runs as a task."""
+        listener's name in logs and metrics). An ``async def`` handler runs as a task, and so
+        does what a plain handler returns when it is not None (an awaitable)."""
         self._kinds[kind].append(_Listener(name, handler))
 
     def before_finish(

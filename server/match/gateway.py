@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import secrets
 import time
 from typing import Any
@@ -672,7 +671,7 @@ class Gateway:
         if conn.seat is None:
             conn.send_message(m.Reject(seq, ErrorCode.NOT_A_PLAYER, "spectators cannot act"))
             return
-        command = dataclasses.replace(to_command(conn.seat, message), lag_ms=conn.rtt_ms)
+        command = to_command(conn.seat, message, conn.rtt_ms)
         conn.acting = seq
         try:
             reply, by_the_rules = await self._submit(conn, command)
@@ -777,32 +776,35 @@ class Gateway:
             await self.presence.left(conn.match_id, conn.seat, conn.id)
 
 
-def to_command(seat: int, msg: m.ClientMessage) -> c.Command:
-    """The machine command for a decoded action, with the seat from the connection."""
+def to_command(seat: int, msg: m.ClientMessage, lag_ms: int = 0) -> c.Command:
+    """The machine command for a decoded action, with the seat from the connection (and its
+    measured round trip, ``lag_ms``)."""
     if isinstance(msg, m.Commit):
-        return c.Commit(seat, msg.seq, game=msg.game, commitment=msg.commitment)
+        return c.Commit(seat, msg.seq, lag_ms=lag_ms, game=msg.game, commitment=msg.commitment)
     if isinstance(msg, m.Recommit):
-        return c.Recommit(seat, msg.seq, game=msg.game, commitment=msg.commitment)
+        return c.Recommit(seat, msg.seq, lag_ms=lag_ms, game=msg.game, commitment=msg.commitment)
     if isinstance(msg, m.Roll):
-        return c.Roll(seat, msg.seq, game=msg.game, k=msg.k, reveal=msg.reveal)
+        return c.Roll(seat, msg.seq, lag_ms=lag_ms, game=msg.game, k=msg.k, reveal=msg.reveal)
     if isinstance(msg, m.Reveal):
-        return c.Reveal(seat, msg.seq, game=msg.game, k=msg.k, reveal=msg.reveal)
+        return c.Reveal(seat, msg.seq, lag_ms=lag_ms, game=msg.game, k=msg.k, reveal=msg.reveal)
     if isinstance(msg, m.Double):
-        return c.Double(seat, msg.seq, game=msg.game)
+        return c.Double(seat, msg.seq, lag_ms=lag_ms, game=msg.game)
     if isinstance(msg, m.Take):
-        return c.Take(seat, msg.seq, game=msg.game)
+        return c.Take(seat, msg.seq, lag_ms=lag_ms, game=msg.game)
     if isinstance(msg, m.Drop):
-        return c.Drop(seat, msg.seq, game=msg.game)
+        return c.Drop(seat, msg.seq, lag_ms=lag_ms, game=msg.game)
     if isinstance(msg, m.Beaver):
-        return c.Beaver(seat, msg.seq, game=msg.game)
+        return c.Beaver(seat, msg.seq, lag_ms=lag_ms, game=msg.game)
     if isinstance(msg, m.Move):
-        return c.MovePlay(seat, msg.seq, game=msg.game, turn=msg.turn, moves=tuple(msg.moves))
+        return c.MovePlay(
+            seat, msg.seq, lag_ms=lag_ms, game=msg.game, turn=msg.turn, moves=tuple(msg.moves)
+        )
     if isinstance(msg, m.Resign):
-        return c.Resign(seat, msg.seq, game=msg.game, level=msg.level)
+        return c.Resign(seat, msg.seq, lag_ms=lag_ms, game=msg.game, level=msg.level)
     if isinstance(msg, m.ResignReply):
-        return c.ResignReply(seat, msg.seq, game=msg.game, accept=msg.accept)
+        return c.ResignReply(seat, msg.seq, lag_ms=lag_ms, game=msg.game, accept=msg.accept)
     if isinstance(msg, m.Leave):
-        return c.Leave(seat, msg.seq)
+        return c.Leave(seat, msg.seq, lag_ms=lag_ms)
     if isinstance(msg, m.Stop):
-        return c.Stop(seat, msg.seq)
+        return c.Stop(seat, msg.seq, lag_ms=lag_ms)
     raise TypeError(f"not an action: {type(msg).__name__}")

@@ -9,6 +9,7 @@ Registered in server/app.py with ``bus.on(Committed, "notices", ...)`` and
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 
 from protocol.events import PLAYER_DECISIONS
@@ -38,24 +39,31 @@ class TurnNotices:
         refs = await self.store.seat_fields(match_id, ["a0", "a1"])
         return [r.decode().split(" ", 1)[0] if r else None for r in refs]
 
-    async def committed(self, event: Committed) -> None:
+    def committed(self, event: Committed) -> Awaitable[None] | None:
+        """What a commit has to tell, as work for the bus to start, or None: a plain function,
+        so that the commits with nothing to tell (nearly all of them) cost no task."""
+        command = event.command
+        if isinstance(command, OfferRematch):
+            return self._rematch(event, command)
         state = event.state
-        if isinstance(event.command, OfferRematch):
-            await self._rematch(event, event.command)
-            return
-        if isinstance(event.command, Join) and not state.config.private:
+        started = isinstance(command, Join) and not state.config.private
+        turn = _new_turn(event)
+        if not started and not turn:
+            return None
+        return self._tell_committed(event, started, turn)
+
+    async def _tell_committed(self, event: Committed, started: bool, turn: Sequence[int]) -> None:
+        """The match began (``started``); the decision passed to the seats ``turn``."""
+        if started:
             await self._started(event)
-        if not state.config.correspondence or not event.events:
+        if not turn:
             return
+        state = event.state
         clock = event.events[-1].next
-        if clock is None or clock.phase not in PLAYER_DECISIONS:
-            return
-        by = getattr(event.command, "seat", None)
-        if by is None or by in clock.seats:
-            return  # a timeout, or the same player acts again: no new turn to tell
+        assert clock is not None
         accounts = await self._accounts(state.match_id)
         opponent = state.names
-        for seat in clock.seats:
+        for seat in turn:
             key = accounts[seat]
             if key:
                 await self._tell(key, "your_turn", f"Your turn against {opponent[1 - seat]}",
@@ -98,3 +106,18 @@ class TurnNotices:
             text = (f"Your session with {other} ended" if over.winner is None
                     else f"You {'won' if won else 'lost'} against {other}")  # fmt: skip
             await self._tell(key, "result", text, state, won=won)
+
+
+def _new_turn(event: Committed) -> tuple[int, ...]:
+    """The seats a correspondence decision passed to with this commit (a ``your_turn`` each),
+    or none: not correspondence, no player decision next, a timeout, or the same player acting
+    again."""
+    if not event.state.config.correspondence or not event.events:
+        return ()
+    clock = event.events[-1].next
+    if clock is None or clock.phase not in PLAYER_DECISIONS:
+        return ()
+    by = getattr(event.command, "seat", None)
+    if by is None or by in clock.seats:
+        return ()
+    return tuple(clock.seats)

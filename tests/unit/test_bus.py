@@ -174,6 +174,30 @@ async def test_async_handlers_start_in_registration_order_and_are_drained() -> N
     assert started[3:] == ["first done", "second done", "third done"]
 
 
+async def test_a_plain_handler_s_returned_work_runs_as_a_task_and_none_costs_none() -> None:
+    steps = money_session()
+    done: list[int] = []
+    bus = Bus()
+
+    async def work(version: int) -> None:
+        done.append(version)
+
+    def handler(event: Committed) -> Any:
+        # Work only for the commits that end a game (a few of them), decided inline.
+        if any(isinstance(e.data, pe.GameOver) for e in event.events):
+            return work(event.state.version)
+        return None
+
+    bus.on(Committed, "some", handler)
+    before = len(asyncio.all_tasks())
+    tell(bus, steps)
+    assert len(asyncio.all_tasks()) - before == 2  # a task for each of the two games' work
+    await bus.drain()
+    assert done == [s.state.version for s in steps
+                    if any(isinstance(e.data, pe.GameOver) for e in s.events)]  # fmt: skip
+    assert len(done) == 2
+
+
 async def test_a_failing_listener_is_logged_counted_and_costs_no_one_else(warnings) -> None:
     steps = money_session()
     heard: list[str] = []
