@@ -57,7 +57,14 @@ _Commands = tuple[tuple[Any, ...], ...]
 class _PerIteration:
     """Calls queued during one loop iteration and sent together on the next: each caller
     waits for its own outcome (:meth:`_send_all` gives one per call, a result or an
-    exception), and a failure of the whole send reaches every caller."""
+    exception), and a failure of the whole send reaches every caller.
+
+    Where the bare link is connected (nearly always), a batch costs no task: a callback on the
+    next iteration writes it (:meth:`_send_at_once`) and the replies' arrival hands each caller
+    its own (:meth:`_outcomes_at_once`). Anything else — no link, a link to connect, a broken
+    or silent one, a script Redis lost — is finished by :meth:`_flush` in a task, which does
+    what the whole send always did, from the replies already had if there are any (so a
+    broken connection is still retried once, not twice)."""
 
     def __init__(self) -> None:
         self._queue: list[tuple[Any, asyncio.Future[Any]]] = []
@@ -68,20 +75,58 @@ class _PerIteration:
         future: asyncio.Future[Any] = loop.create_future()
         self._queue.append((call, future))
         if len(self._queue) == 1:
-            # The first call of this iteration starts the flush; the task first runs on the
-            # loop's next iteration, after every callback ready now has queued its call.
-            task = loop.create_task(self._flush())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            # The first call of this iteration starts the flush; it runs on the loop's next
+            # iteration, after every callback ready now has queued its call.
+            loop.call_soon(self._flush_now)
         return await future
 
-    async def _send_all(self, calls: list[Any]) -> list[Any]:
+    def _flush_now(self) -> None:
+        batch, self._queue = self._queue, []
+        calls = [call for call, _ in batch]
+        sent = self._send_at_once(calls)
+        if sent is None:
+            self._finish(batch, calls, None)
+        else:
+            sent.add_done_callback(lambda sent: self._replied(batch, calls, sent))
+
+    def _replied(
+        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: Any
+    ) -> None:
+        outcomes = None
+        if not sent.cancelled() and sent.exception() is None:
+            outcomes = self._outcomes_at_once(calls, sent.result())
+        if outcomes is None:
+            self._finish(batch, calls, sent)
+        else:
+            _settle(batch, outcomes)
+
+    def _finish(
+        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: Any
+    ) -> None:
+        task = asyncio.get_running_loop().create_task(self._flush(batch, calls, sent))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _send_at_once(self, calls: list[Any]) -> asyncio.Future[list[Any]] | None:
+        """The calls written on the connected bare link: the future of their replies; or None
+        (no link, or not connected: :meth:`_flush` sends them)."""
+        return None
+
+    def _outcomes_at_once(self, calls: list[Any], replies: list[Any]) -> list[Any] | None:
+        """Each caller's outcome from the link's ``replies``, or None when :meth:`_flush` must
+        finish the send."""
+        return None
+
+    async def _send_all(self, calls: list[Any], sent: Any = None) -> list[Any]:
+        """One outcome per call; ``sent``: the future of the replies of a first write on the
+        link (done), when there was one."""
         raise NotImplementedError
 
-    async def _flush(self) -> None:
-        batch, self._queue = self._queue, []
+    async def _flush(
+        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: Any
+    ) -> None:
         try:
-            outcomes = await self._send_all([call for call, _ in batch])
+            outcomes = await self._send_all(calls, sent)
         except BaseException as exc:
             for _, future in batch:
                 if not future.done():
@@ -89,13 +134,18 @@ class _PerIteration:
             if not isinstance(exc, Exception):
                 raise
             return
-        for (_, future), outcome in zip(batch, outcomes, strict=True):
-            if future.done():
-                continue
-            if isinstance(outcome, Exception):
-                future.set_exception(outcome)
-            else:
-                future.set_result(outcome)
+        _settle(batch, outcomes)
+
+
+def _settle(batch: list[tuple[Any, asyncio.Future[Any]]], outcomes: list[Any]) -> None:
+    """Each caller its own outcome (a caller that gave up is skipped)."""
+    for (_, future), outcome in zip(batch, outcomes, strict=True):
+        if future.done():
+            continue
+        if isinstance(outcome, Exception):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
 
 
 class ScriptBatcher(_PerIteration):
@@ -118,8 +168,16 @@ class ScriptBatcher(_PerIteration):
     async def call(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
         return await self._queued((keys, args))
 
-    async def _send_all(self, calls: list[_Script]) -> list[Any]:
-        results = await self._send(calls)
+    def _send_at_once(self, calls: list[_Script]) -> asyncio.Future[list[Any]] | None:
+        link = self._link
+        ready = link.ready() if link is not None else None
+        return ready.send(self._pack(calls), len(calls)) if ready is not None else None
+
+    def _outcomes_at_once(self, calls: list[_Script], replies: list[Any]) -> list[Any] | None:
+        return None if any(isinstance(r, NoScriptError) for r in replies) else replies
+
+    async def _send_all(self, calls: list[_Script], sent: Any = None) -> list[Any]:
+        results = await self._send(calls, sent)
         if any(isinstance(r, NoScriptError) for r in results):
             # Redis lost its script cache (a restart): load the script and send again the
             # calls that did not run.
@@ -130,9 +188,9 @@ class ScriptBatcher(_PerIteration):
             results = [next(retried) if isinstance(r, NoScriptError) else r for r in results]
         return results
 
-    async def _send(self, calls: list[_Script]) -> list[Any]:
+    async def _send(self, calls: list[_Script], sent: Any = None) -> list[Any]:
         if self._link is not None:  # one plain Redis: the bare pipelined connection
-            return await _on_link(self._link, self._pack(calls), len(calls))
+            return await _on_link(self._link, self._pack(calls), len(calls), sent)
         pool = self._pool
         if pool is None:  # a cluster
             return await self._send_routed(calls)
@@ -186,11 +244,14 @@ class ScriptBatcher(_PerIteration):
             return await pipe.execute(raise_on_error=False)
 
 
-async def _on_link(link: LeanLink, packed: bytes, count: int) -> list[Any]:
+async def _on_link(link: LeanLink, packed: bytes, count: int, sent: Any = None) -> list[Any]:
     """``packed`` (``count`` commands) through the bare connection, its replies in order; a
     broken connection is retried once on a fresh one, as the client's own retry does (a commit
-    that did run before the break fails the retry's compare-and-set)."""
+    that did run before the break fails the retry's compare-and-set). ``sent``: the done
+    future of a first write already made (:meth:`_PerIteration._send_at_once`), if any."""
     try:
+        if sent is not None:
+            return sent.result()  # type: ignore[no-any-return]
         return await link.exchange(packed, count)
     except RedisConnectionError:
         return await link.exchange(packed, count)
@@ -259,23 +320,42 @@ class CommandBatcher(_PerIteration):
         replies: list[Any] = await self._queued(commands)
         return replies
 
-    async def _send_all(self, calls: list[_Commands]) -> list[Any]:
+    def _send_at_once(self, calls: list[_Commands]) -> asyncio.Future[list[Any]] | None:
+        link = self._link
+        ready = link.ready() if link is not None else None
+        if ready is None:
+            return None
+        return ready.send(*_packed(calls))
+
+    def _outcomes_at_once(self, calls: list[_Commands], replies: list[Any]) -> list[Any]:
+        return _each_own(calls, replies)
+
+    async def _send_all(self, calls: list[_Commands], sent: Any = None) -> list[Any]:
         if self._link is not None:
-            packed = b"".join(command(*c) for commands in calls for c in commands)
-            count = sum(len(commands) for commands in calls)
-            results = await _on_link(self._link, packed, count)
+            results = await _on_link(self._link, *_packed(calls), sent)
         else:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for commands in calls:
                     for one in commands:
                         pipe.execute_command(*one)
                 results = await pipe.execute(raise_on_error=False)
-        outcomes: list[Any] = []
-        start = 0
-        for commands in calls:
-            replies = results[start : start + len(commands)]
-            start += len(commands)
-            # As from a pipeline of its own: the replies in order, or the first error raised.
-            error = next((r for r in replies if isinstance(r, Exception)), None)
-            outcomes.append(error if error is not None else replies)
-        return outcomes
+        return _each_own(calls, results)
+
+
+def _packed(calls: list[_Commands]) -> tuple[bytes, int]:
+    """The callers' commands in one buffer, and how many they are."""
+    packed = b"".join(command(*c) for commands in calls for c in commands)
+    return packed, sum(len(commands) for commands in calls)
+
+
+def _each_own(calls: list[_Commands], results: list[Any]) -> list[Any]:
+    """Each caller's replies (its share of ``results``), or the first error among them."""
+    outcomes: list[Any] = []
+    start = 0
+    for commands in calls:
+        replies = results[start : start + len(commands)]
+        start += len(commands)
+        # As from a pipeline of its own: the replies in order, or the first error raised.
+        error = next((r for r in replies if isinstance(r, Exception)), None)
+        outcomes.append(error if error is not None else replies)
+    return outcomes

@@ -174,10 +174,17 @@ class LeanLink:
         """Write ``packed`` (``count`` commands) and return their ``count`` replies, each its
         value or the :class:`ResponseError` Redis answered. Raises redis-py's
         ``ConnectionError`` (broken, or no connection) or ``TimeoutError`` (silent)."""
+        protocol = self.ready() or await self._connect()
+        return await protocol.send(packed, count)  # (timed by the protocol's watch)
+
+    def ready(self) -> _Protocol | None:
+        """The connection, when it is up (on the running loop) and a batch can be written on
+        it at once with :meth:`_Protocol.send` (its future gives the replies, or fails as
+        :meth:`exchange` raises); None when :meth:`exchange` must connect first."""
         protocol = self._protocol
         if protocol is None or protocol.lost or protocol.loop is not asyncio.get_running_loop():
-            protocol = await self._connect()
-        return await protocol.send(packed, count)  # (timed by the protocol's watch)
+            return None
+        return protocol
 
     async def _connect(self) -> _Protocol:
         if self._connecting is None:

@@ -112,3 +112,40 @@ async def test_overlapping_batches_give_every_connection_back(redis_url):
         again = await asyncio.gather(*(store.commit(m, 1, b"t", b"m", [b"f"]) for m in ids))
     assert again == [2] * len(ids)
     await store.close()
+
+
+async def test_on_the_connected_link_a_batch_costs_no_task_and_a_break_is_retried_once(redis_url):
+    # The usual way: the link is up, the batch is written by a callback and its replies handed
+    # out as they arrive (no task). A link that breaks with a batch on it: that batch is
+    # finished the long way, sent again once on a fresh connection, and answered.
+    store = Store.from_url(redis_url)
+    batcher = store._commit
+    long_way: list[int] = []
+    finish = batcher._finish
+
+    def counted(batch, calls, sent):  # type: ignore[no-untyped-def]
+        long_way.append(len(calls))
+        finish(batch, calls, sent)
+
+    batcher._finish = counted  # type: ignore[method-assign]
+    other = aioredis.Redis.from_url(redis_url)
+    ids = [f"{i:032x}" for i in range(5)]
+    assert await store.commit(ids[0], -1, b"s", b"m", [b"e"]) == 1
+    assert long_way == [1]  # the first batch connects the link
+    firsts = await asyncio.gather(*(store.commit(m, -1, b"s", b"m", [b"e"]) for m in ids[1:]))
+    assert firsts == [1] * 4
+    assert long_way == [1]  # (one batch of four, the link up: no task)
+
+    await other.client_pause(5000, all=False)  # scripts wait; other commands go on
+    pending = asyncio.gather(*(store.commit(m, 1, b"s2", b"m", [b"e2"]) for m in ids))
+    link = store._link
+    assert link is not None
+    while not (link.ready() and link.ready().waiting):  # type: ignore[union-attr]
+        await asyncio.sleep(0.01)  # the batch is on the link, held by the pause
+    await other.client_kill_filter(_type="normal", skipme=True)  # the link breaks under it
+    await other.client_unpause()
+    assert await asyncio.wait_for(pending, 5) == [2] * 5  # sent again once, and stored once
+    assert long_way == [1, 5]
+    assert [(await store.load(m)).version for m in ids] == [2] * 5
+    await other.aclose()
+    await store.close()
