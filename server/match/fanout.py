@@ -4,7 +4,8 @@ channels, on one Redis or across the shards of a cluster.
 A :class:`Feed` keeps one pub/sub connection per node that owns followed channels (one node for
 a single Redis; on a cluster, the master of each channel's slot, with ``SSUBSCRIBE``). Each
 connection has its own reader, so a node that is down or slow holds up only its own channels.
-What arrives is put on one queue for the hub:
+What arrives is put on one queue for the hub, except the messages, which go straight to
+the feed's :attr:`Feed.sink` as they are read once the hub has set it:
 
 * :class:`Message` — a message on a followed channel;
 * :class:`Gap` — these channels were deaf for a while (their connection broke and has been
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,10 +61,17 @@ class Gap:
 
 
 class Feed:
-    """Subscriptions to channels on ``target``; read with :meth:`next`."""
+    """Subscriptions to channels on ``target``; read with :meth:`next`, or messages handed to
+    :attr:`sink` as they are read."""
 
     def __init__(self, target: RedisTarget) -> None:
         self.target = target
+        self.sink: Callable[[Message], None] | None = None
+        """Takes each :class:`Message` as its node's reader reads it, when set (it must not
+        raise or block); gaps still go to :meth:`next`. A message then costs no queue and no
+        wake of the task reading it: a process reads back every event it stores. Messages
+        and gaps are no longer in one order then: a follower keeps its stream gap-free by
+        itself (:class:`server.match.hub.Follower`)."""
         self._queue: asyncio.Queue[Message | Gap] = asyncio.Queue()
         self._nodes: dict[str, _Node] = {}
         self._home: dict[str, str] = {}  # channel -> node name
@@ -201,8 +209,12 @@ class Feed:
                 node.channels.update(mine)
 
     def report(self, item: Message | Gap) -> None:
-        """Queue ``item`` for :meth:`next` (a :class:`Gap` the hub could not fill yet)."""
-        self._queue.put_nowait(item)
+        """Hand ``item`` to the sink (a message, when there is one) or queue it for
+        :meth:`next` (also a :class:`Gap` the hub could not fill yet)."""
+        if self.sink is not None and isinstance(item, Message):
+            self.sink(item)
+        else:
+            self._queue.put_nowait(item)
 
 
 class _Node:

@@ -19,7 +19,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Protocol
 
-from server.match.fanout import Feed, Gap
+from server.match.fanout import Feed, Gap, Message
 from server.match.high_water import HighWater
 from server.match.store import CONTROL, Store, channel, split_published
 from server.ops import logs
@@ -244,28 +244,35 @@ class Hub:
         with contextlib.suppress(Exception):
             await self._feed.close()
 
+    def _heard(self, message: Message) -> None:
+        """A message on a match's channel, as the feed's reader reads it (its sink)."""
+        try:
+            match_id = message.channel.split("{m:", 1)[1].split("}", 1)[0]
+            version, frame = split_published(message.data)
+            if version == CONTROL:
+                if self.on_control:
+                    self.on_control(match_id, frame)
+            elif version:
+                self.publish_local(match_id, version, frame)
+            else:
+                self.send_local(match_id, frame)
+        except Exception as exc:
+            log.warning("pub/sub message not handled", extra=logs.fields(error=repr(exc)))
+
     async def _listen(self) -> None:
+        """Messages go to :meth:`_heard` as they are read; the gaps come here."""
+        self._feed.sink = self._heard
         while True:
             try:
-                item = await self._feed.next(timeout=1)
-                if item is None:
-                    continue
+                item = await self._feed.next(timeout=60)
                 if isinstance(item, Gap):
                     await self._caught_up(item.channels)
-                    continue
-                match_id = item.channel.split("{m:", 1)[1].split("}", 1)[0]
-                version, frame = split_published(item.data)
-                if version == CONTROL:
-                    if self.on_control:
-                        self.on_control(match_id, frame)
-                elif version:
-                    self.publish_local(match_id, version, frame)
-                else:
-                    self.send_local(match_id, frame)
+                elif item is not None:
+                    self._heard(item)  # (queued before the sink was set)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("pub/sub message not handled", extra=logs.fields(error=repr(exc)))
+                log.warning("pub/sub gap not handled", extra=logs.fields(error=repr(exc)))
 
     async def _caught_up(self, channels: tuple[str, ...]) -> None:
         """These channels were deaf for a while (their pub/sub connection broke and is back):
