@@ -119,11 +119,16 @@ class Floor:
 
         pending: set[asyncio.Task[None]] = set()
 
+        def sent(task: asyncio.Task[None]) -> None:
+            pending.discard(task)
+            if not task.cancelled():
+                task.exception()  # (retrieved: a socket the client closed at the run's end)
+
         def write(frame: bytes) -> None:
             if not direct(frame):  # (a slow reader: the usual, waiting way)
                 task = asyncio.ensure_future(send({"type": "websocket.send", "bytes": frame}))
                 pending.add(task)
-                task.add_done_callback(pending.discard)
+                task.add_done_callback(sent)
 
         seats = self.seats.setdefault(pair, [None, None])
         seats[seat] = write
