@@ -83,7 +83,11 @@ class _PerIteration:
     def _flush_now(self) -> None:
         batch, self._queue = self._queue, []
         calls = [call for call, _ in batch]
-        sent = self._send_at_once(calls)
+        try:
+            sent = self._send_at_once(calls)
+        except Exception as exc:  # (an argument Redis cannot take: every caller hears it)
+            _settle(batch, [exc] * len(batch))
+            return
         if sent is None:
             self._finish(batch, calls, None)
         else:
@@ -94,7 +98,10 @@ class _PerIteration:
     ) -> None:
         outcomes = None
         if not sent.cancelled() and sent.exception() is None:
-            outcomes = self._outcomes_at_once(calls, sent.result())
+            try:
+                outcomes = self._outcomes_at_once(calls, sent.result())
+            except Exception as exc:
+                outcomes = [exc] * len(batch)
         if outcomes is None:
             self._finish(batch, calls, sent)
         else:

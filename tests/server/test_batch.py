@@ -149,3 +149,24 @@ async def test_on_the_connected_link_a_batch_costs_no_task_and_a_break_is_retrie
     assert [(await store.load(m)).version for m in ids] == [2] * 5
     await other.aclose()
     await store.close()
+
+
+@pytest.mark.parametrize("kind", ["lean", "pool"])
+async def test_a_call_redis_cannot_take_fails_its_batch_instead_of_hanging_it(redis_url, kind):
+    # An argument the protocol cannot carry (a bug in a caller) fails every call of its batch
+    # at once, on either way a batch goes; the next batch is sent as usual.
+    lean = kind == "lean"
+    store = Store.from_url(redis_url) if lean else Store(aioredis.Redis.from_url(redis_url))
+    ids = [f"{i:032x}" for i in range(2)]
+    assert await store.commit(ids[0], -1, b"s", b"m", [b"e"]) == 1  # (the link is up)
+    results = await asyncio.wait_for(
+        asyncio.gather(
+            store.commit(ids[1], -1, b"s", b"m", [b"e"]),
+            store._commit.call([ids[0]], [True]),  # not a Redis argument
+            return_exceptions=True,
+        ),
+        5,
+    )
+    assert [type(r) for r in results] == [TypeError, TypeError], results
+    assert await store.commit(ids[1], -1, b"s", b"m", [b"e"]) == 1  # nothing of it stored
+    await store.close()
