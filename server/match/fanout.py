@@ -19,7 +19,8 @@ re-opens is re-subscribed silently, so nobody learns that messages were missed m
 every node has its own reader and a reconnect is reported as a :class:`Gap`.
 
 On one plain Redis the connection is :mod:`server.ops.lean_pubsub`'s own, which reads the
-messages at a fraction of redis-py's cost (a process reads back every event it publishes);
+messages at a fraction of redis-py's cost (a process reads back every event it publishes) and
+hands each on as it is read, without waking the node's reader;
 :func:`server.ops.redis_link.open_pubsub` decides.
 
 A broken connection is retried with a short backoff; on a cluster every retry first asks the
@@ -323,6 +324,8 @@ class _Node:
         while True:
             try:
                 self._pubsub = open_pubsub(self.feed.target, self.host, self.port)
+                if hasattr(self._pubsub, "on_message"):  # (the bare one: messages pushed)
+                    self._pubsub.on_message = self._heard
                 await self._pubsub.ping()  # connects (and fails here if the node is down)
                 connection = self._pubsub.connection
                 self._address = (connection.host, connection.port) if connection else None
@@ -351,6 +354,11 @@ class _Node:
                 await self.feed._moved(self, list(self.channels))
                 if not self.channels:
                     return  # all moved elsewhere; add() starts a reader again if needed
+
+    def _heard(self, channel: bytes, data: bytes) -> None:
+        """A message the bare connection read, handed on at once, not through :meth:`_read`'s
+        loop (:attr:`server.ops.lean_pubsub.LeanPubSub.on_message`)."""
+        self.feed.report(Message(channel.decode(), data))
 
     async def _read(self) -> None:
         pubsub = self._pubsub

@@ -20,7 +20,7 @@ from harness.accounts import signed_up
 from harness.failure_kit import Stack, command_records, stack_fixture
 from harness.srv_support import seat_two
 from protocol import events as pe
-from protocol.client import MatchClient, play_random
+from protocol.client import ClientClosed, MatchClient, play_random
 from protocol.client.lobby import get
 from server.work import analysis_queue
 
@@ -119,7 +119,13 @@ async def test_after_a_crash_between_the_last_commit_and_the_listeners(stack: St
         leaving = asyncio.create_task(leaver.leave())
         assert await stack.exited(proc) == CRASHED
         proc = await stack.restart(proc)
-        await leaving  # resent to the new process: a duplicate, answered, not stored again
+        try:
+            await leaving  # resent to the new process: a duplicate, answered, not stored again
+        except ClientClosed as closed:
+            # Or the client heard the match end before the process died: the pub/sub copy of
+            # the stored events may reach this process's connections before the committing
+            # task goes on. Stored either way, once (below).
+            assert closed.reason == "match_over", closed
     logged = [e.data for e in await stack.log(m)]
     assert [d.game for d in logged if isinstance(d, pe.GameOver)] == [1]
     assert logged[-1] == pe.MatchOver(0, logged[-1].score, "forfeit")

@@ -112,6 +112,47 @@ async def test_messages_reach_a_subscriber_as_published(redis_url):
         await publisher.aclose()
 
 
+async def test_messages_are_pushed_as_read_when_asked_and_a_failing_taker_stops_nothing(
+    redis_url,
+):
+    # With on_message set, each message is handed on as it is parsed, in order, and never comes
+    # out of get_message; the confirmations still do. A taker that raises costs its message
+    # only: the connection reads on.
+    pubsub = lean_pubsub(redis_url, 2, 5, 10)
+    assert pubsub is not None
+    publisher = aioredis.Redis.from_url(redis_url)
+    pushed: list[tuple[bytes, bytes]] = []
+    arrived = asyncio.Event()
+
+    def take(channel: bytes, data: bytes) -> None:
+        if data == b"poison":
+            raise ValueError("a taker's own fault")
+        pushed.append((channel, data))
+        if data == b"last":
+            arrived.set()
+
+    pubsub.on_message = take
+    try:
+        await pubsub.ping()
+        await pubsub.subscribe("fg:a", "fg:b")
+        assert (await next_message(pubsub, "subscribe"))["channel"] == b"fg:a"
+        assert (await next_message(pubsub, "subscribe"))["channel"] == b"fg:b"
+        sent = [b"%d\r\n*3\r\n" % i * (i % 50) for i in range(400)] + [b"poison", b"last"]
+        async with publisher.pipeline(transaction=False) as pipe:
+            for i, data in enumerate(sent):
+                pipe.publish("fg:a" if i % 2 else "fg:b", data)
+            await pipe.execute()
+        await asyncio.wait_for(arrived.wait(), 5)
+        expected = [(b"fg:a" if i % 2 else b"fg:b", d) for i, d in enumerate(sent)]
+        assert pushed == [e for e in expected if e[1] != b"poison"]
+        assert await pubsub.get_message(timeout=0.05) is None  # none left for get_message
+        await pubsub.unsubscribe("fg:a")
+        assert (await next_message(pubsub, "unsubscribe"))["channel"] == b"fg:a"
+    finally:
+        await pubsub.aclose()
+        await publisher.aclose()
+
+
 async def test_a_password_is_sent_and_a_wrong_one_refused(redis_url):
     admin = aioredis.Redis.from_url(redis_url)
     await admin.execute_command("ACL", "SETUSER", "lean", "on", ">s3cret", "&*", "+@all")
