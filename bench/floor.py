@@ -50,14 +50,13 @@ from urllib.parse import parse_qs
 # package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import msgpack
 from loadgen import echo, procs
 
 from protocol import codec
-from server.machine import core, serial
+from server.machine import core
 from server.match.outbox import SEND_FRAME
 from server.match.store import Store
-from server.match.stored import command_record, summary
+from server.match.stored import blobs
 from server.ops.redis_process import RedisProcess, free_port
 
 SNAPSHOT = bytes(1000)
@@ -181,14 +180,11 @@ class Floor:
 
     @staticmethod
     def transition(state: Any, command: Any, now: int) -> tuple[bytes, bytes, list[bytes], bytes]:
-        """What the server stores for one transition (``MatchService._store``'s blobs)."""
+        """What the server stores and sends for one transition (``server.match.stored.blobs``
+        and the events encoded, as ``MatchService._store`` makes them)."""
         after = core.apply(state, command, now)
-        return (
-            serial.dumps(after.state),
-            msgpack.packb(summary(after.state), use_bin_type=True),
-            [codec.encode(e) for e in after.events],
-            command_record(command, now, after.state.names[0]),
-        )
+        snapshot, summarized, record = blobs(after.state, command, now)
+        return snapshot, summarized, [codec.encode(e) for e in after.events], record
 
 
 def serve(port: int, redis_url: str, rules: bool, probes: float) -> None:

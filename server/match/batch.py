@@ -52,6 +52,8 @@ from server.ops.resp import command, encode
 _Script = tuple[Sequence[Any], Sequence[Any]]
 """One script call: its keys and its arguments."""
 _Commands = tuple[tuple[Any, ...], ...]
+_Sent = asyncio.Future[list[Any]]
+"""The replies of a batch written on the bare link (:meth:`_PerIteration._send_at_once`)."""
 
 
 class _PerIteration:
@@ -66,7 +68,10 @@ class _PerIteration:
     what the whole send always did, from the replies already had if there are any (so a
     broken connection is still retried once, not twice)."""
 
-    def __init__(self) -> None:
+    def __init__(self, link: LeanLink | None) -> None:
+        """``link``: the bare connection to the one Redis the calls go through
+        (:func:`server.ops.redis_link.open_link`), or None for redis-py's."""
+        self._link = link
         self._queue: list[tuple[Any, asyncio.Future[Any]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -94,7 +99,7 @@ class _PerIteration:
             sent.add_done_callback(lambda sent: self._replied(batch, calls, sent))
 
     def _replied(
-        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: Any
+        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: _Sent
     ) -> None:
         outcomes = None
         if not sent.cancelled() and sent.exception() is None:
@@ -108,29 +113,34 @@ class _PerIteration:
             _settle(batch, outcomes)
 
     def _finish(
-        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: Any
+        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: _Sent | None
     ) -> None:
         task = asyncio.get_running_loop().create_task(self._flush(batch, calls, sent))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _send_at_once(self, calls: list[Any]) -> asyncio.Future[list[Any]] | None:
+    def _send_at_once(self, calls: list[Any]) -> _Sent | None:
         """The calls written on the connected bare link: the future of their replies; or None
         (no link, or not connected: :meth:`_flush` sends them)."""
-        return None
+        ready = self._link.ready() if self._link is not None else None
+        return ready.send(*self._packed(calls)) if ready is not None else None
+
+    def _packed(self, calls: list[Any]) -> tuple[bytes, int]:
+        """The calls as Redis commands in one buffer, and how many commands that is."""
+        raise NotImplementedError
 
     def _outcomes_at_once(self, calls: list[Any], replies: list[Any]) -> list[Any] | None:
         """Each caller's outcome from the link's ``replies``, or None when :meth:`_flush` must
         finish the send."""
         return None
 
-    async def _send_all(self, calls: list[Any], sent: Any = None) -> list[Any]:
+    async def _send_all(self, calls: list[Any], sent: _Sent | None = None) -> list[Any]:
         """One outcome per call; ``sent``: the future of the replies of a first write on the
         link (done), when there was one."""
         raise NotImplementedError
 
     async def _flush(
-        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: Any
+        self, batch: list[tuple[Any, asyncio.Future[Any]]], calls: list[Any], sent: _Sent | None
     ) -> None:
         try:
             outcomes = await self._send_all(calls, sent)
@@ -159,11 +169,8 @@ class ScriptBatcher(_PerIteration):
     """Runs one Lua script for many callers, batching the calls of each loop iteration."""
 
     def __init__(self, redis: Any, script: str, link: LeanLink | None = None) -> None:
-        """``link``: the bare connection to the same one Redis that the calls go through
-        (:func:`server.ops.redis_link.open_link`), or None for redis-py's pool."""
-        super().__init__()
+        super().__init__(link)
         self.redis = redis
-        self._link = link
         self.script = script
         self.sha = sha1(script.encode()).hexdigest()
         # One Redis (or Sentinel's primary): its pool; None on a cluster, where redis-py
@@ -175,15 +182,13 @@ class ScriptBatcher(_PerIteration):
     async def call(self, keys: Sequence[Any], args: Sequence[Any]) -> Any:
         return await self._queued((keys, args))
 
-    def _send_at_once(self, calls: list[_Script]) -> asyncio.Future[list[Any]] | None:
-        link = self._link
-        ready = link.ready() if link is not None else None
-        return ready.send(self._pack(calls), len(calls)) if ready is not None else None
+    def _packed(self, calls: list[_Script]) -> tuple[bytes, int]:
+        return self._pack(calls), len(calls)
 
     def _outcomes_at_once(self, calls: list[_Script], replies: list[Any]) -> list[Any] | None:
         return None if any(isinstance(r, NoScriptError) for r in replies) else replies
 
-    async def _send_all(self, calls: list[_Script], sent: Any = None) -> list[Any]:
+    async def _send_all(self, calls: list[_Script], sent: _Sent | None = None) -> list[Any]:
         results = await self._send(calls, sent)
         if any(isinstance(r, NoScriptError) for r in results):
             # Redis lost its script cache (a restart): load the script and send again the
@@ -195,9 +200,9 @@ class ScriptBatcher(_PerIteration):
             results = [next(retried) if isinstance(r, NoScriptError) else r for r in results]
         return results
 
-    async def _send(self, calls: list[_Script], sent: Any = None) -> list[Any]:
+    async def _send(self, calls: list[_Script], sent: _Sent | None = None) -> list[Any]:
         if self._link is not None:  # one plain Redis: the bare pipelined connection
-            return await _on_link(self._link, self._pack(calls), len(calls), sent)
+            return await _on_link(self._link, *self._packed(calls), sent)
         pool = self._pool
         if pool is None:  # a cluster
             return await self._send_routed(calls)
@@ -251,7 +256,9 @@ class ScriptBatcher(_PerIteration):
             return await pipe.execute(raise_on_error=False)
 
 
-async def _on_link(link: LeanLink, packed: bytes, count: int, sent: Any = None) -> list[Any]:
+async def _on_link(
+    link: LeanLink, packed: bytes, count: int, sent: _Sent | None = None
+) -> list[Any]:
     """``packed`` (``count`` commands) through the bare connection, its replies in order; a
     broken connection is retried once on a fresh one, as the client's own retry does (a commit
     that did run before the break fails the retry's compare-and-set). ``sent``: the done
@@ -318,28 +325,23 @@ class CommandBatcher(_PerIteration):
     """
 
     def __init__(self, redis: Any, link: LeanLink | None = None) -> None:
-        """``link`` as for :class:`ScriptBatcher`."""
-        super().__init__()
+        super().__init__(link)
         self.redis = redis
-        self._link = link
 
     async def run(self, *commands: tuple[Any, ...]) -> list[Any]:
         replies: list[Any] = await self._queued(commands)
         return replies
 
-    def _send_at_once(self, calls: list[_Commands]) -> asyncio.Future[list[Any]] | None:
-        link = self._link
-        ready = link.ready() if link is not None else None
-        if ready is None:
-            return None
-        return ready.send(*_packed(calls))
+    def _packed(self, calls: list[_Commands]) -> tuple[bytes, int]:
+        packed = b"".join(command(*c) for commands in calls for c in commands)
+        return packed, sum(len(commands) for commands in calls)
 
     def _outcomes_at_once(self, calls: list[_Commands], replies: list[Any]) -> list[Any]:
         return _each_own(calls, replies)
 
-    async def _send_all(self, calls: list[_Commands], sent: Any = None) -> list[Any]:
+    async def _send_all(self, calls: list[_Commands], sent: _Sent | None = None) -> list[Any]:
         if self._link is not None:
-            results = await _on_link(self._link, *_packed(calls), sent)
+            results = await _on_link(self._link, *self._packed(calls), sent)
         else:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for commands in calls:
@@ -347,12 +349,6 @@ class CommandBatcher(_PerIteration):
                         pipe.execute_command(*one)
                 results = await pipe.execute(raise_on_error=False)
         return _each_own(calls, results)
-
-
-def _packed(calls: list[_Commands]) -> tuple[bytes, int]:
-    """The callers' commands in one buffer, and how many they are."""
-    packed = b"".join(command(*c) for commands in calls for c in commands)
-    return packed, sum(len(commands) for commands in calls)
 
 
 def _each_own(calls: list[_Commands], results: list[Any]) -> list[Any]:

@@ -123,9 +123,11 @@ class Connection:
     def heard_echo(self, t: int, now: int) -> None:
         """The answer to the probe sent at ``t`` arrived at ``now`` (monotonic ms): the
         round trip, smoothed so one slow answer does not swing it (the lag allowance, capped
-        by the match's)."""
+        by the match's); the outstanding probe's answer is no longer awaited if it is this."""
         sample = max(0, now - t)
         self.rtt_ms = sample if not self.rtt_ms else (self.rtt_ms * 3 + sample) // 4
+        if t == self.probe_ms:
+            self.echo = None
 
     def take_echo(self, frame: bytes) -> bool:
         """The outstanding probe's answer, handled as it arrives (the :data:`TAKE_FRAME`
@@ -145,9 +147,8 @@ class Connection:
         now = monotonic_ms()
         self.heard_ms = now
         self.strikes = 0
-        self.echo = None
-        if self.probe_ms is not None:
-            self.heard_echo(self.probe_ms, now)
+        assert self.probe_ms is not None  # (an answer is awaited only for a probe sent)
+        self.heard_echo(self.probe_ms, now)
         return True
 
     def send(self, frame: bytes) -> bool:

@@ -648,8 +648,6 @@ class Gateway:
             return
         if isinstance(message, m.Echo):
             conn.heard_echo(message.t, monotonic_ms())
-            if message.t == conn.probe_ms:
-                conn.echo = None
             return
         if isinstance(message, m.Resync):
             state = await self.matches.load(conn.match_id, fresh=True)

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from server.match.fanout import Feed, Gap, Message
 from server.match.high_water import HighWater
-from server.match.store import CONTROL, Store, channel, split_published
+from server.match.store import CONTROL, Store, channel, match_of, split_published
 from server.ops import logs
 from server.ops.redis_link import RedisTarget
 from server.ops.tasks import cancel_all
@@ -247,7 +247,7 @@ class Hub:
     def _heard(self, message: Message) -> None:
         """A message on a match's channel, as the feed's reader reads it (its sink)."""
         try:
-            match_id = message.channel.split("{m:", 1)[1].split("}", 1)[0]
+            match_id = match_of(message.channel)
             version, frame = split_published(message.data)
             if version == CONTROL:
                 if self.on_control:
@@ -280,7 +280,7 @@ class Hub:
         Retried until the store answers (right after a failover it may not, yet)."""
         failed = []
         for name in channels:
-            match_id = name.split("{m:", 1)[1].split("}", 1)[0]
+            match_id = match_of(name)
             group = self._followers.get(match_id)
             if not group:
                 continue

@@ -22,8 +22,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-import msgpack
-
 from engine.match import MatchOptions
 from protocol.errors import ErrorCode
 from protocol.limits import DAY_MS, MAX_NAME_CHARS
@@ -36,7 +34,7 @@ from server.match.clock import ServerClock
 from server.match.hub import Hub
 from server.match.indexes import Indexes
 from server.match.store import Conflict, Store, Stored
-from server.match.stored import command_record, summary
+from server.match.stored import blobs
 from server.match.tokens import (
     SEAT_KEY,
     account_token,
@@ -408,14 +406,15 @@ class MatchService:
                 await self.store.hint_deadline(after.match_id, hint)
             if ending:
                 await self.bus.finishing(after)  # may refuse the commit (server.match.bus)
+            snapshot, summarized, record = blobs(after, command, now)
             await self.store.commit(
                 after.match_id,
                 before.version if before is not None else -1,
-                serial.dumps(after),
-                msgpack.packb(summary(after), use_bin_type=True),
+                snapshot,
+                summarized,
                 frames,
                 seat_fields=seat_fields,
-                command=command_record(command, now, after.names[0]),
+                command=record,
             )
         except Conflict as exc:
             self.forget(after.match_id)

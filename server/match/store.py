@@ -75,6 +75,15 @@ def channel(match_id: str) -> str:
     return f"fg:{{m:{match_id}}}:events"
 
 
+def match_of(channel_name: str) -> str:
+    """The match whose :func:`channel` this is.
+
+    >>> match_of(channel("ab" * 16)) == "ab" * 16
+    True
+    """
+    return channel_name.split("{m:", 1)[1].split("}", 1)[0]
+
+
 def presence_key(match_id: str) -> str:
     """Per seat, ``<status>:<connection id>`` of its newest connection; per seat also
     ``<seat>:was``, the entry before the seat's last takeover."""

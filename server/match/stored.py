@@ -53,3 +53,13 @@ def command_record(command: Command | Config | None, now: int, name: str = "") -
     else:
         kind, body = record_kind(command), serial.dump(command)
     return msgpack.packb([kind, body, now], use_bin_type=True)
+
+
+def blobs(state: MatchState, command: Command | Config | None, now: int) -> tuple[bytes, ...]:
+    """What the commit script stores of a transition to ``state`` made at ``now`` by
+    ``command``: the snapshot, its summary and the record of the cause, in that order."""
+    return (
+        serial.dumps(state),
+        msgpack.packb(summary(state), use_bin_type=True),
+        command_record(command, now, state.names[0]),
+    )

@@ -203,19 +203,16 @@ class LeanPubSub:
 
     async def _fill(self, timeout: float) -> bool:
         """Wait at most ``timeout`` for a reply to read; False if none came."""
-        if self._ready:
-            return True
-        if self._error is not None:
-            raise self._error
-        waiter = self._waiter = asyncio.get_running_loop().create_future()
-        try:
-            async with asyncio.timeout(timeout):
-                await waiter
-        except TimeoutError:
-            return False
-        finally:
-            if self._waiter is waiter:
-                self._waiter = None
+        if not self._ready and self._error is None:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                async with asyncio.timeout(timeout):
+                    await waiter
+            except TimeoutError:
+                return False
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
         if self._ready:
             return True
         if self._error is not None:

@@ -9,10 +9,10 @@ Registered in server/app.py with ``bus.on(Committed, "notices", ...)`` and
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
-from protocol.events import PLAYER_DECISIONS
+from protocol.events import PLAYER_DECISIONS, Clock
 from server.machine.commands import Join, OfferRematch
 from server.machine.state import MatchState
 from server.match.bus import Committed, MatchFinished
@@ -48,26 +48,24 @@ class TurnNotices:
         state = event.state
         started = isinstance(command, Join) and not state.config.private
         turn = _new_turn(event)
-        if not started and not turn:
+        if not started and turn is None:
             return None
         return self._tell_committed(event, started, turn)
 
-    async def _tell_committed(self, event: Committed, started: bool, turn: Sequence[int]) -> None:
-        """The match began (``started``); the decision passed to the seats ``turn``."""
+    async def _tell_committed(self, event: Committed, started: bool, turn: Clock | None) -> None:
+        """The match began (``started``); the decision passed to ``turn.seats``."""
         if started:
             await self._started(event)
-        if not turn:
+        if turn is None:
             return
         state = event.state
-        clock = event.events[-1].next
-        assert clock is not None
         accounts = await self._accounts(state.match_id)
         opponent = state.names
-        for seat in turn:
+        for seat in turn.seats:
             key = accounts[seat]
             if key:
                 await self._tell(key, "your_turn", f"Your turn against {opponent[1 - seat]}",
-                                 state, deadline=clock.deadline)
+                                 state, deadline=turn.deadline)
 
     async def _rematch(self, event: Committed, offer: OfferRematch) -> None:
         """The other seat's account hears of the offer; the finished match's page answers it."""
@@ -108,16 +106,16 @@ class TurnNotices:
             await self._tell(key, "result", text, state, won=won)
 
 
-def _new_turn(event: Committed) -> tuple[int, ...]:
-    """The seats a correspondence decision passed to with this commit (a ``your_turn`` each),
-    or none: not correspondence, no player decision next, a timeout, or the same player acting
-    again."""
+def _new_turn(event: Committed) -> Clock | None:
+    """The clock of a correspondence decision this commit passed to other seats (a
+    ``your_turn`` to each of its ``seats``), or None: not correspondence, no player decision
+    next, a timeout, or the same player acting again."""
     if not event.state.config.correspondence or not event.events:
-        return ()
+        return None
     clock = event.events[-1].next
     if clock is None or clock.phase not in PLAYER_DECISIONS:
-        return ()
+        return None
     by = getattr(event.command, "seat", None)
     if by is None or by in clock.seats:
-        return ()
-    return tuple(clock.seats)
+        return None
+    return clock

@@ -35,7 +35,7 @@ from server.machine.commands import Command, Join, Leave, Reveal, Roll, Stop
 from server.machine.state import Config, MatchState, Phase, owing
 from server.match import replay
 from server.match.history import Logged, finished_games, match_record, parse_log, transcript
-from server.match.service import command_record
+from server.match.stored import command_record
 
 CLOCK = 30_000
 GRACE = 500
