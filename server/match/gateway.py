@@ -515,7 +515,7 @@ class Gateway:
         conn.follower = Follower(self.store, match_id, sink)
         await self.matches.hub.follow(match_id, conn.follower)
         # Read again after subscribing: every event after this state reaches the follower.
-        joining = await self.store.joining(match_id, seat)
+        joining = await self.store.joining(match_id, seat, before)
         if seat is not None and joining.newest_generation > conn.generation:
             # A newer connection took the seat before this one could hear its notice.
             await self._close(conn, CloseCode.REPLACED, ErrorCode.REPLACED, "a newer connection")

@@ -48,7 +48,17 @@ clients to the others only if there are any, and only to another address: the wo
 PEERS_WITHIN_MS = 2_000
 """A process whose last heartbeat is older than this is not counted on to take clients."""
 GONE_DUE = "fg:idx:gone"
-"""When each seat that lost its connection is to be shown gone: ``<match>:<seat>:<conn>``."""
+"""When each seat that lost its connection is to be shown gone: :func:`gone_member`."""
+
+
+def gone_member(match_id: str, seat: int, conn_id: str) -> str:
+    """A seat's entry in :data:`GONE_DUE`: ``<match>:<seat>:<connection id>`` (read back by
+    :meth:`Store.claim_gone`).
+
+    >>> gone_member("ab" * 16, 1, "claimed").rsplit(":", 2)[1:]
+    ['1', 'claimed']
+    """
+    return f"{match_id}:{seat}:{conn_id}"
 
 
 def process_key(process: str) -> str:
@@ -389,17 +399,27 @@ class Store:
         generation, before = await self._take_seat.call(keys, args)
         return int(generation), before or b""
 
-    async def joining(self, match_id: str, seat: int | None) -> Joining:
-        """The state, the seat's newest generation, presence and watchers: one round trip."""
+    async def joining(self, match_id: str, seat: int | None, before: bytes = b"") -> Joining:
+        """The state, the seat's newest generation, presence and watchers: one round trip.
+
+        ``before`` is the seat's presence entry before this connection took it
+        (:meth:`take_seat`): if it was waiting to be shown gone (``reconnecting:<id>``, a
+        dropped connection or a seat claimed over HTTP), its entry in the gone index is taken
+        out in the same round trip. The sweeper would find the seat taken and do nothing, but
+        only after reading it (:meth:`claim_gone`); the index is a key of its own (one slot on a
+        cluster), so the take-seat script cannot do it."""
         commands: list[tuple[Any, ...]] = [
             ("HMGET", state_key(match_id), "v", "s", "m"),
             ("HMGET", presence_key(match_id), "0", "1"),
             ("HLEN", watchers_key(match_id)),
         ]
+        if seat is not None and before.startswith(b"reconnecting:"):
+            conn_id = before.split(b":", 1)[1].decode()
+            commands.append(("ZREM", GONE_DUE, gone_member(match_id, seat, conn_id)))
         if seat is not None:
             commands.append(("HGET", takeover_key(match_id), str(seat)))
-        state, presence, watchers, *newest = await self._batched.run(*commands)
-        generation = int(newest[0] or 0) if newest else 0
+        state, presence, watchers, *rest = await self._batched.run(*commands)
+        generation = int(rest[-1] or 0) if seat is not None else 0
         return Joining(Stored.of(state), generation, (presence[0], presence[1]), int(watchers))
 
     async def presence(self, match_id: str) -> tuple[bytes | None, bytes | None]:
@@ -425,7 +445,7 @@ class Store:
                 pipe.execute_command(self.target.publish, channel(match_id), published(frame))
             if gone_at is not None:
                 conn_id = entry.split(":", 1)[1]
-                pipe.zadd(GONE_DUE, {f"{match_id}:{seat}:{conn_id}": gone_at})
+                pipe.zadd(GONE_DUE, {gone_member(match_id, seat, conn_id): gone_at})
             await pipe.execute()
 
     async def claim_gone(self, now: int, count: int = 100) -> list[tuple[str, int, str]]:
