@@ -40,6 +40,7 @@ from typing import Any
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from server.ops import logs
+from server.ops.lean_pubsub import LeanPubSub
 from server.ops.redis_link import RedisTarget, connect, open_pubsub, sentinel_primary
 from server.ops.tasks import cancel_all
 
@@ -324,7 +325,7 @@ class _Node:
         while True:
             try:
                 self._pubsub = open_pubsub(self.feed.target, self.host, self.port)
-                if hasattr(self._pubsub, "on_message"):  # (the bare one: messages pushed)
+                if isinstance(self._pubsub, LeanPubSub):  # the bare one pushes messages
                     self._pubsub.on_message = self._heard
                 await self._pubsub.ping()  # connects (and fails here if the node is down)
                 connection = self._pubsub.connection
