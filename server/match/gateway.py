@@ -47,7 +47,7 @@ from server.match.connections import TAKE_FRAME, Connection, Connections, monoto
 from server.match.crash_credit import CrashCredits, SnapshotInstead, connection_id
 from server.match.hub import Follower, Sink
 from server.match.outbox import SEND_FRAME, Outbox
-from server.match.presence import PresenceBook, RawPresence, greeting, statuses
+from server.match.presence import PresenceBook, RawPresence, greeting, statuses, waiting_gone
 from server.match.rewind import Rewind
 from server.match.service import CORRESPONDENCE_FIELD, MatchService, NotFound, Unavailable
 from server.match.store import PEERS_WITHIN_MS, Store
@@ -515,7 +515,7 @@ class Gateway:
         conn.follower = Follower(self.store, match_id, sink)
         await self.matches.hub.follow(match_id, conn.follower)
         # Read again after subscribing: every event after this state reaches the follower.
-        joining = await self.store.joining(match_id, seat, before)
+        joining = await self.store.joining(match_id, seat, waiting_gone(before))
         if seat is not None and joining.newest_generation > conn.generation:
             # A newer connection took the seat before this one could hear its notice.
             await self._close(conn, CloseCode.REPLACED, ErrorCode.REPLACED, "a newer connection")

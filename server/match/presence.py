@@ -47,6 +47,18 @@ def statuses(raw: RawPresence) -> tuple[str, str]:
     )
 
 
+def waiting_gone(entry: bytes) -> str | None:
+    """The connection id under which a seat with this presence entry waits in the gone index
+    (:meth:`PresenceBook.left`, :meth:`PresenceBook.claimed`): its entry is ``reconnecting``;
+    None otherwise.
+
+    >>> waiting_gone(b"reconnecting:claimed"), waiting_gone(b"online:ab12"), waiting_gone(b"")
+    ('claimed', None, None)
+    """
+    status, colon, conn_id = entry.decode().partition(":")
+    return conn_id if status == "reconnecting" and colon else None
+
+
 def greeting(
     state: MatchState, own_seat: int | None, raw: RawPresence, watchers: int
 ) -> list[m.ServerMessage]:
@@ -113,7 +125,7 @@ class PresenceBook:
 
     async def _gone(self, match_id: str, seat: int, conn_id: str) -> None:
         # Only if no connection took the seat since, here or on another process.
-        if await self.store.seat_presence(match_id, seat) == f"reconnecting:{conn_id}".encode():
+        if waiting_gone(await self.store.seat_presence(match_id, seat) or b"") == conn_id:
             deadline = await self._deadline(match_id, seat)
             await self._record(match_id, seat, "gone", conn_id, deadline)
 

@@ -399,23 +399,24 @@ class Store:
         generation, before = await self._take_seat.call(keys, args)
         return int(generation), before or b""
 
-    async def joining(self, match_id: str, seat: int | None, before: bytes = b"") -> Joining:
+    async def joining(
+        self, match_id: str, seat: int | None, waiting_gone: str | None = None
+    ) -> Joining:
         """The state, the seat's newest generation, presence and watchers: one round trip.
 
-        ``before`` is the seat's presence entry before this connection took it
-        (:meth:`take_seat`): if it was waiting to be shown gone (``reconnecting:<id>``, a
-        dropped connection or a seat claimed over HTTP), its entry in the gone index is taken
-        out in the same round trip. The sweeper would find the seat taken and do nothing, but
-        only after reading it (:meth:`claim_gone`); the index is a key of its own (one slot on a
-        cluster), so the take-seat script cannot do it."""
+        ``waiting_gone``: the connection id under which the seat this connection just took
+        was waiting to be shown gone (:func:`server.match.presence.waiting_gone` of the entry
+        :meth:`take_seat` returned): that entry of the gone index goes in the same round trip,
+        so the sweeper (:meth:`claim_gone`) does not read the seat again only to find it taken.
+        (The index is a key of its own, in another slot on a cluster: the take-seat script
+        cannot do it.)"""
         commands: list[tuple[Any, ...]] = [
             ("HMGET", state_key(match_id), "v", "s", "m"),
             ("HMGET", presence_key(match_id), "0", "1"),
             ("HLEN", watchers_key(match_id)),
         ]
-        if seat is not None and before.startswith(b"reconnecting:"):
-            conn_id = before.split(b":", 1)[1].decode()
-            commands.append(("ZREM", GONE_DUE, gone_member(match_id, seat, conn_id)))
+        if seat is not None and waiting_gone is not None:
+            commands.append(("ZREM", GONE_DUE, gone_member(match_id, seat, waiting_gone)))
         if seat is not None:
             commands.append(("HGET", takeover_key(match_id), str(seat)))
         state, presence, watchers, *rest = await self._batched.run(*commands)
