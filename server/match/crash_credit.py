@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable
 
 import msgpack
+from redis.exceptions import RedisError
 
 from protocol.limits import MAX_CRASH_CREDIT_MS
 from protocol.versions import lacks_kind
@@ -54,6 +55,9 @@ from server.ops import logs
 
 log = logs.get("crash-credit")
 
+RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0)
+"""A crash credit the store could not take is tried again after each of these (~12 s in all,
+about as long as the sweeper holds the deadline for it: :meth:`CrashCredits.holding`)."""
 SILENT_MS = 300
 """A process whose last heartbeat is this old may have died: a deadline its seat owes is held
 (a live one beats every 250 ms, and holding a slow one only waits for its next beat; the
@@ -91,6 +95,7 @@ class CrashCredits:
         self.clock = matches.clock
         self.store = matches.store
         self._spawn = spawn
+        self.retry_seconds: tuple[float, ...] = RETRY_SECONDS
         self._verdicts: dict[str, tuple[float, asyncio.Task[tuple[int, int] | None]]] = {}
         self._unrecorded: dict[str, float] = {}
         """Processes found without a liveness record (stopped gracefully, or gone for over an
@@ -139,26 +144,37 @@ class CrashCredits:
         return False
 
     async def _credit(self, match_id: str, seat: int, process: str, back: int) -> None:
-        try:
-            death = await self._verdict(process)
-            if death is None:
-                return  # alive, stopped gracefully, or unknown
-            since, seen = death
-            command = CrashCredit(seat, process=process, since=since, seen=seen, back=back)
-            outcome = await self.matches.submit(match_id, command)
-        except core.Rejected as exc:
-            # Nothing to credit (the seat owes nothing), or credited already: that is all.
-            log.info("no crash credit", extra=logs.fields(
-                match=match_id, seat=seat, process=process, why=exc.message))  # fmt: skip
+        """Look whether ``process`` died and submit the credit; a store that does not answer
+        (a failover, a cluster master restarting: the crash may have come with it) is asked
+        again after each of :data:`RETRY_SECONDS`, then the credit is given up."""
+        for delay in (*self.retry_seconds, None):
+            try:
+                death = await self._verdict(process)
+                if death is None:
+                    return  # alive, stopped gracefully, or unknown
+                since, seen = death
+                command = CrashCredit(seat, process=process, since=since, seen=seen, back=back)
+                outcome = await self.matches.submit(match_id, command)
+            except core.Rejected as exc:
+                # Nothing to credit (the seat owes nothing), or credited already: that is all.
+                log.info("no crash credit", extra=logs.fields(
+                    match=match_id, seat=seat, process=process, why=exc.message))  # fmt: skip
+                return
+            except NotFound:
+                return
+            except (Unavailable, OSError, RedisError) as exc:
+                log.warning("crash credit failed", extra=logs.fields(
+                    match=match_id, seat=seat, process=process, error=repr(exc),
+                    retry_in=delay))  # fmt: skip
+                if delay is None:
+                    return
+                await asyncio.sleep(delay)
+                continue
+            if isinstance(outcome, core.Accepted):
+                ms = outcome.events[-1].data.ms  # type: ignore[union-attr]
+                log.warning("crash credited", extra=logs.fields(
+                    match=match_id, seat=seat, process=process, credit_ms=ms))  # fmt: skip
             return
-        except (Unavailable, NotFound, OSError) as exc:
-            log.warning("crash credit failed", extra=logs.fields(
-                match=match_id, seat=seat, process=process, error=repr(exc)))  # fmt: skip
-            return
-        if isinstance(outcome, core.Accepted):
-            ms = outcome.events[-1].data.ms  # type: ignore[union-attr]
-            log.warning("crash credited", extra=logs.fields(
-                match=match_id, seat=seat, process=process, credit_ms=ms))  # fmt: skip
 
     async def _verdict(self, process: str) -> tuple[int, int] | None:
         """``(last beat, found dead)`` (server times) if ``process`` died, else None; one look

@@ -44,6 +44,10 @@ class Sink(Protocol):
 
 PAGE = 64
 """Events read from the log, and queued, at a time during a catch-up."""
+RETRY_FIRST_SECONDS = 0.25
+RETRY_MAX_SECONDS = 2.0
+"""A catch-up the store failed is tried again after the first, then twice as long each time
+up to the second."""
 NOTICES_HELD = 32
 """Most unversioned frames a connection holds before its greeting (then the newest are lost:
 its greeting is as new as they are)."""
@@ -121,40 +125,55 @@ class Follower:
             self._catching_up = asyncio.create_task(self._catch_up())
 
     async def _catch_up(self) -> None:
+        """Fill the stream up to the newest version known, from the log where it lacks one.
+        A store that does not answer (a failover, a cluster master restarting) is asked again,
+        after 0.25 s, then twice as long each time up to :data:`RETRY_MAX_SECONDS`, until the
+        stream is whole or the connection is gone: nothing else would (the event the
+        connection waits for may be the last of its match for a while)."""
+        delay = RETRY_FIRST_SECONDS
         try:
-            while self.next_version is not None and self.next_version <= self._want:
-                nxt = self.next_version
-                if nxt in self._held:
-                    if not await self.sink.room(1):
-                        return
-                    if self.next_version != nxt or nxt not in self._held:
-                        continue  # restarted (a resync) while waiting
-                    self.sink.send(self._held.pop(nxt))
-                    self.next_version = nxt + 1
-                    continue
-                upto = min((v for v in self._held if v > nxt), default=self._want + 1) - 1
-                count = min(upto - nxt + 1, PAGE)
-                if not await self.sink.room(count):
-                    return  # the connection is gone
-                if self.next_version != nxt:
-                    continue  # restarted (a resync) while waiting
-                fetched = await self.store.events_after(self.match_id, nxt - 1, count)
-                sent = False
-                for version, frame in fetched:
-                    if version == self.next_version:
-                        self.sink.send(frame)
-                        self.next_version = version + 1
-                        sent = True
-                if not sent and self.next_version == nxt:
-                    log.error(
-                        "event missing from the log",
-                        extra=logs.fields(match=self.match_id, version=nxt),
-                    )
+            while True:
+                try:
+                    await self._fill()
                     return
-        except Exception as exc:
-            log.warning("catch-up failed", extra=logs.fields(match=self.match_id, error=repr(exc)))
+                except Exception as exc:
+                    log.warning("catch-up failed", extra=logs.fields(
+                        match=self.match_id, error=repr(exc), retry_in=delay))  # fmt: skip
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX_SECONDS)
         finally:
             self._catching_up = None
+
+    async def _fill(self) -> None:
+        while self.next_version is not None and self.next_version <= self._want:
+            nxt = self.next_version
+            if nxt in self._held:
+                if not await self.sink.room(1):
+                    return
+                if self.next_version != nxt or nxt not in self._held:
+                    continue  # restarted (a resync) while waiting
+                self.sink.send(self._held.pop(nxt))
+                self.next_version = nxt + 1
+                continue
+            upto = min((v for v in self._held if v > nxt), default=self._want + 1) - 1
+            count = min(upto - nxt + 1, PAGE)
+            if not await self.sink.room(count):
+                return  # the connection is gone
+            if self.next_version != nxt:
+                continue  # restarted (a resync) while waiting
+            fetched = await self.store.events_after(self.match_id, nxt - 1, count)
+            sent = False
+            for version, frame in fetched:
+                if version == self.next_version:
+                    self.sink.send(frame)
+                    self.next_version = version + 1
+                    sent = True
+            if not sent and self.next_version == nxt:
+                log.error(
+                    "event missing from the log",
+                    extra=logs.fields(match=self.match_id, version=nxt),
+                )
+                return
 
 
 class Hub:

@@ -91,3 +91,40 @@ async def test_a_paused_follower_holds_events_until_started(redis_url):
     await wait_for(lambda: len(sink.frames) == 3)
     assert sink.frames == [b"welcome", b"e2", b"e3"]
     await store.close()
+
+
+async def test_a_catch_up_the_store_failed_is_tried_again_until_it_answers(tmp_path):
+    """A follower that must fill a gap while Redis is away (a failover, a cluster master
+    restarting) fetches it once Redis is back, although no further event comes to prompt it:
+    the event its connection waits for may be the match's last for a while."""
+    from server.ops.redis_process import RedisProcess
+
+    redis = RedisProcess(tmp_path / "redis")
+    redis.start()
+    store = Store.from_url(redis.url)
+    failures = []
+    fetch = store.events_after
+
+    async def counted(*args):
+        try:
+            return await fetch(*args)
+        except Exception as exc:
+            failures.append(exc)
+            raise
+
+    store.events_after = counted
+    try:
+        m = "7" * 32
+        await store.commit(m, -1, b"s", b"m", [b"e1", b"e2", b"e3", b"e4"])
+        redis.kill()  # (the AOF is written at every command: the log survives)
+        sink = ListSink()
+        follower = Follower(store, m, sink, next_version=2)
+        follower.deliver(4, b"e4")  # 2 and 3 must come from the log, which is away
+        await wait_for(lambda: failures)
+        assert sink.frames == []
+        redis.start()
+        await wait_for(lambda: len(sink.frames) == 3, timeout=10)
+        assert sink.frames == [b"e2", b"e3", b"e4"]
+    finally:
+        await store.close()
+        redis.kill()

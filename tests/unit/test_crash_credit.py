@@ -25,6 +25,7 @@ from server.machine.commands import CrashCredit, Join, record_kind, recorded_com
 from server.machine.state import CREDITED_KEPT, Config, MatchState, owing, reserve_owed
 from server.machine.view import public_view
 from server.match.crash_credit import CrashCredits
+from server.match.service import Unavailable
 from server.match.stored import command_record
 
 MID = "00112233445566778899aabbccddeeff"
@@ -252,3 +253,45 @@ async def test_the_seats_of_a_process_without_a_record_cost_one_look_between_the
     credits.seat_back("m9", 0, b"online:c.01")
     assert len(spawned) == 1
     spawned.pop().close()
+
+
+class FailingMatches(FakeMatches):
+    """The store refuses the first ``failures`` submissions, as during a failover; then the
+    credit meets the real machine."""
+
+    def __init__(self, state: MatchState, failures: int) -> None:
+        super().__init__()
+        self.state, self.failures = state, failures
+        self.submitted: list[CrashCredit] = []
+        self.outcomes: list[core.Accepted | core.Duplicate] = []
+
+    async def submit(self, match_id: str, command: CrashCredit):
+        self.submitted.append(command)
+        if len(self.submitted) <= self.failures:
+            raise Unavailable("the cluster is down")
+        outcome = core.apply(self.state, command, self.clock.now())
+        self.outcomes.append(outcome)
+        return outcome
+
+
+async def test_a_credit_the_store_refused_is_submitted_again_and_given_up_at_last():
+    state, _ = moving()
+    seat = mover(state)
+    matches = FailingMatches(state, failures=2)
+    matches.store.beats["a"] = T + 5_000
+    matches.clock.t = T + 7_000  # "a" has not beaten for 2 s: dead
+    credits = CrashCredits(matches, asyncio.ensure_future)  # type: ignore[arg-type]
+    credits.retry_seconds = (0.01, 0.01, 0.01)
+    await credits._credit(MID, seat, "a", back=T + 6_200)
+    assert len(matches.submitted) == 3 and len(matches.outcomes) == 1
+    (outcome,) = matches.outcomes
+    assert isinstance(outcome, core.Accepted)
+    assert [e.data for e in outcome.events] == [pe.ClockCredit(seat, 1_200)]
+    # A store away for longer than the retries: given up after the last (the hold ends too).
+    matches = FailingMatches(state, failures=10)
+    matches.store.beats["a"] = T + 5_000
+    matches.clock.t = T + 7_000
+    credits = CrashCredits(matches, asyncio.ensure_future)  # type: ignore[arg-type]
+    credits.retry_seconds = (0.01, 0.01)
+    await credits._credit(MID, seat, "a", back=T + 6_200)
+    assert len(matches.submitted) == 3 and matches.outcomes == []
