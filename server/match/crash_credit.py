@@ -50,6 +50,7 @@ from server.machine.commands import CrashCredit
 from server.machine.state import MatchState, owing
 from server.match.connections import Spawn
 from server.match.hub import Sink
+from server.match.seat_entry import SeatEntry
 from server.match.service import MatchService, NotFound, Unavailable
 from server.ops import logs
 
@@ -82,8 +83,10 @@ def process_of(entry: bytes) -> str | None:
     >>> process_of(b"online:0a1b2c3d.ff00"), process_of(b"reconnecting:claimed"), process_of(b"")
     ('0a1b2c3d', None, None)
     """
-    conn = entry.decode(errors="replace").split(":", 1)[-1]
-    process, dot, _ = conn.partition(".")
+    seat_entry = SeatEntry.read(entry)
+    if seat_entry is None:
+        return None
+    process, dot, _ = seat_entry.conn.partition(".")
     return process if dot and process else None
 
 

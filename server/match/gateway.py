@@ -49,6 +49,7 @@ from server.match.hub import Follower, Sink
 from server.match.outbox import SEND_FRAME, Outbox
 from server.match.presence import PresenceBook, RawPresence, greeting, statuses, waiting_gone
 from server.match.rewind import Rewind
+from server.match.seat_entry import SeatEntry
 from server.match.service import CORRESPONDENCE_FIELD, MatchService, NotFound, Unavailable
 from server.match.store import PEERS_WITHIN_MS, Store
 from server.match.tokens import seat_of
@@ -372,15 +373,14 @@ class Gateway:
 
     async def _until_back(self, conn: Connection, away: set[Connection]) -> None:
         assert conn.seat is not None
-        mine = conn.id.encode()
         loop = asyncio.get_running_loop()
         until = loop.time() + DRAIN_BACK_SECONDS
         try:
             while loop.time() < until:
                 await asyncio.sleep(0.05)
                 with contextlib.suppress(Exception):
-                    entry = await self.store.seat_presence(conn.match_id, conn.seat)
-                    if entry and entry.startswith(b"online:") and not entry.endswith(mine):
+                    entry = SeatEntry.read(await self.store.seat_presence(conn.match_id, conn.seat))
+                    if entry and entry.status == "online" and entry.conn != conn.id:
                         return  # taken on another connection: back
         finally:
             away.discard(conn)

@@ -18,6 +18,7 @@ from protocol import codec
 from protocol import messages as m
 from server.machine.state import MatchState, owing
 from server.match.connections import Spawn
+from server.match.seat_entry import CLAIMED, SeatEntry
 from server.match.service import MatchService
 from server.match.store import Store
 from server.ops import logs
@@ -25,8 +26,6 @@ from server.ops import logs
 log = logs.get("presence")
 
 GONE_AFTER_SECONDS = 20.0
-CLAIMED = "claimed"
-"""The connection id in the presence entry of a seat claimed over HTTP, not connected yet."""
 # Spectator counts are announced at most this often per match and process (a swarm of
 # spectators joining at once costs one frame per connection, not one per pair).
 WATCHERS_EVERY_SECONDS = 0.5
@@ -43,11 +42,11 @@ def statuses(raw: RawPresence) -> tuple[str, str]:
     ('online', 'gone')
     """
     return tuple(  # type: ignore[return-value]
-        (entry.decode().split(":", 1)[0] if entry else "gone") for entry in raw
+        (entry.status if entry else "gone") for entry in map(SeatEntry.read, raw)
     )
 
 
-def waiting_gone(entry: bytes) -> str | None:
+def waiting_gone(raw: bytes | None) -> str | None:
     """The connection id under which a seat with this presence entry waits in the gone index
     (:meth:`PresenceBook.left`, :meth:`PresenceBook.claimed`): its entry is ``reconnecting``;
     None otherwise.
@@ -55,8 +54,8 @@ def waiting_gone(entry: bytes) -> str | None:
     >>> waiting_gone(b"reconnecting:claimed"), waiting_gone(b"online:ab12"), waiting_gone(b"")
     ('claimed', None, None)
     """
-    status, colon, conn_id = entry.decode().partition(":")
-    return conn_id if status == "reconnecting" and colon else None
+    entry = SeatEntry.read(raw)
+    return entry.conn if entry is not None and entry.status == "reconnecting" else None
 
 
 def greeting(
@@ -65,8 +64,9 @@ def greeting(
     """What a new connection is told about the other seats and the spectators."""
     owed, _ = owing(state)
     messages: list[m.ServerMessage] = []
-    for seat, (entry, status) in enumerate(zip(raw, statuses(raw), strict=True)):
-        if seat == own_seat or entry is None or entry.endswith(b":" + CLAIMED.encode()):
+    entries = [SeatEntry.read(entry) for entry in raw]
+    for seat, (entry, status) in enumerate(zip(entries, statuses(raw), strict=True)):
+        if seat == own_seat or entry is None or entry.claimed:
             continue  # itself, or a seat that never connected (the snapshot shows it)
         deadline = state.deadline if status != "online" and seat in owed else None
         messages.append(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
@@ -108,7 +108,7 @@ class PresenceBook:
         away, and only a seat that does not come is news."""
         gone_at = _wall_ms() + self.gone_after_ms
         await self.store.set_presence(
-            match_id, seat, f"reconnecting:{CLAIMED}", None, gone_at
+            match_id, seat, SeatEntry("reconnecting", CLAIMED), None, gone_at
         )
 
     async def sweep_gone(self, interval: float = 0.5) -> None:
@@ -125,7 +125,7 @@ class PresenceBook:
 
     async def _gone(self, match_id: str, seat: int, conn_id: str) -> None:
         # Only if no connection took the seat since, here or on another process.
-        if waiting_gone(await self.store.seat_presence(match_id, seat) or b"") == conn_id:
+        if waiting_gone(await self.store.seat_presence(match_id, seat)) == conn_id:
             deadline = await self._deadline(match_id, seat)
             await self._record(match_id, seat, "gone", conn_id, deadline)
 
@@ -147,7 +147,7 @@ class PresenceBook:
         gone_at: int | None = None,
     ) -> None:
         frame = codec.encode(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
-        await self.store.set_presence(match_id, seat, f"{status}:{conn_id}", frame, gone_at)
+        await self.store.set_presence(match_id, seat, SeatEntry(status, conn_id), frame, gone_at)
 
     async def watching(self, match_id: str, conn_id: str, joined: bool) -> None:
         """Count a spectator connection in (or out) and announce the new number soon."""

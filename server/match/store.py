@@ -27,6 +27,7 @@ from typing import Any
 import msgpack
 
 from server.match.batch import CommandBatcher, ScriptBatcher
+from server.match.seat_entry import SeatEntry
 from server.ops.lean_link import LeanLink
 from server.ops.redis_link import RedisTarget, connect, open_link
 
@@ -208,7 +209,8 @@ return {credit, run_id, peers}
 """
 
 
-# KEYS: takeovers, presence. ARGV: seat, connection id, channel, the presence frame.
+# KEYS: takeovers, presence. ARGV: seat, connection id, channel, the presence frame, the seat's
+# new presence entry (server.match.seat_entry).
 # A connection takes a seat: count the takeover (its generation), mark the seat online, tell
 # the match (presence) and every server process (a control note: close older connections).
 # Returns the generation and the seat's presence entry before (whose connection it was), also
@@ -216,7 +218,7 @@ return {credit, run_id, peers}
 _TAKE_SEAT = """
 local generation = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 local before = redis.call('HGET', KEYS[2], ARGV[1]) or ''
-redis.call('HSET', KEYS[2], ARGV[1], 'online:' .. ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
 if before ~= '' then
   redis.call('HSET', KEYS[2], ARGV[1] .. ':was', before)
 end
@@ -389,13 +391,14 @@ class Store:
         self, match_id: str, seat: int, conn_id: str, online: bytes
     ) -> tuple[int, bytes]:
         """A connection takes ``seat``: returns its generation (the seat's takeover count) and
-        the seat's presence entry before (``<status>:<connection id>``, empty if none).
+        the seat's presence entry before (:class:`~server.match.seat_entry.SeatEntry`'s
+        form, empty if none).
 
         In the same round trip the seat is recorded ``online`` and both the ``online`` frame
         and a control note ``{op: seat, seat, conn, gen}`` are published on the match channel.
         """
         keys = [takeover_key(match_id), presence_key(match_id)]
-        args = [seat, conn_id, channel(match_id), online]
+        args = [seat, conn_id, channel(match_id), online, SeatEntry("online", conn_id).encode()]
         generation, before = await self._take_seat.call(keys, args)
         return int(generation), before or b""
 
@@ -434,19 +437,18 @@ class Store:
         self,
         match_id: str,
         seat: int,
-        entry: str,
+        entry: SeatEntry,
         frame: bytes | None,
         gone_at: int | None = None,
     ) -> None:
         """Record a seat's presence entry and publish its frame (if any), in one round trip;
         with ``gone_at`` (ms) also index when the seat is to be shown gone (:meth:`claim_gone`)."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(presence_key(match_id), str(seat), entry)
+            pipe.hset(presence_key(match_id), str(seat), entry.encode())
             if frame is not None:
                 pipe.execute_command(self.target.publish, channel(match_id), published(frame))
             if gone_at is not None:
-                conn_id = entry.split(":", 1)[1]
-                pipe.zadd(GONE_DUE, {gone_member(match_id, seat, conn_id): gone_at})
+                pipe.zadd(GONE_DUE, {gone_member(match_id, seat, entry.conn): gone_at})
             await pipe.execute()
 
     async def claim_gone(self, now: int, count: int = 100) -> list[tuple[str, int, str]]:
