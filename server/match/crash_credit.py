@@ -93,12 +93,17 @@ def process_of(entry: bytes) -> str | None:
 class CrashCredits:
     """This process's side of the crash credit (one instance, in the gateway)."""
 
-    def __init__(self, matches: MatchService, spawn: Spawn) -> None:
+    def __init__(
+        self,
+        matches: MatchService,
+        spawn: Spawn,
+        retry_seconds: tuple[float, ...] = RETRY_SECONDS,
+    ) -> None:
         self.matches = matches
         self.clock = matches.clock
         self.store = matches.store
         self._spawn = spawn
-        self.retry_seconds: tuple[float, ...] = RETRY_SECONDS
+        self.retry_seconds = retry_seconds
         self._verdicts: dict[str, tuple[float, asyncio.Task[tuple[int, int] | None]]] = {}
         self._unrecorded: dict[str, float] = {}
         """Processes found without a liveness record (stopped gracefully, or gone for over an
@@ -149,7 +154,7 @@ class CrashCredits:
     async def _credit(self, match_id: str, seat: int, process: str, back: int) -> None:
         """Look whether ``process`` died and submit the credit; a store that does not answer
         (a failover, a cluster master restarting: the crash may have come with it) is asked
-        again after each of :data:`RETRY_SECONDS`, then the credit is given up."""
+        again after each of ``retry_seconds`` (:data:`RETRY_SECONDS`), then given up."""
         for delay in (*self.retry_seconds, None):
             try:
                 death = await self._verdict(process)
@@ -164,6 +169,8 @@ class CrashCredits:
                     match=match_id, seat=seat, process=process, why=exc.message))  # fmt: skip
                 return
             except NotFound:
+                log.info("no crash credit", extra=logs.fields(
+                    match=match_id, seat=seat, process=process, why="no such match"))  # fmt: skip
                 return
             except (Unavailable, OSError, RedisError) as exc:
                 log.warning("crash credit failed", extra=logs.fields(

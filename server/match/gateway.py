@@ -504,7 +504,8 @@ class Gateway:
         before = b""
         if seat is not None:
             online = codec.encode(m.Presence(seat, "online", None))
-            conn.generation, before = await self.store.take_seat(match_id, seat, conn.id, online)
+            entry = SeatEntry("online", conn.id)
+            conn.generation, before = await self.store.take_seat(match_id, seat, entry, online)
             self._take_seat(conn)
         sink: Sink = conn.outbox
         if hello.proto < CREDIT_VERSION:

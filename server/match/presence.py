@@ -64,12 +64,11 @@ def greeting(
     """What a new connection is told about the other seats and the spectators."""
     owed, _ = owing(state)
     messages: list[m.ServerMessage] = []
-    entries = [SeatEntry.read(entry) for entry in raw]
-    for seat, (entry, status) in enumerate(zip(entries, statuses(raw), strict=True)):
+    for seat, entry in enumerate(map(SeatEntry.read, raw)):
         if seat == own_seat or entry is None or entry.claimed:
             continue  # itself, or a seat that never connected (the snapshot shows it)
-        deadline = state.deadline if status != "online" and seat in owed else None
-        messages.append(m.Presence(seat, status, deadline))  # type: ignore[arg-type]
+        deadline = state.deadline if entry.status != "online" and seat in owed else None
+        messages.append(m.Presence(seat, entry.status, deadline))  # type: ignore[arg-type]
     messages.append(m.Watchers(watchers))
     return messages
 

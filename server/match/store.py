@@ -388,17 +388,17 @@ class Store:
     # --- connections (the gateway's handshake and presence) ---
 
     async def take_seat(
-        self, match_id: str, seat: int, conn_id: str, online: bytes
+        self, match_id: str, seat: int, entry: SeatEntry, online: bytes
     ) -> tuple[int, bytes]:
-        """A connection takes ``seat``: returns its generation (the seat's takeover count) and
-        the seat's presence entry before (:class:`~server.match.seat_entry.SeatEntry`'s
-        form, empty if none).
+        """The connection ``entry.conn`` takes ``seat``: returns its generation (the seat's
+        takeover count) and the seat's presence entry before (empty if none).
 
-        In the same round trip the seat is recorded ``online`` and both the ``online`` frame
-        and a control note ``{op: seat, seat, conn, gen}`` are published on the match channel.
+        In the same round trip the seat's entry becomes ``entry`` and both its presence frame
+        ``online`` and a control note ``{op: seat, seat, conn, gen}`` are published on the match
+        channel.
         """
         keys = [takeover_key(match_id), presence_key(match_id)]
-        args = [seat, conn_id, channel(match_id), online, SeatEntry("online", conn_id).encode()]
+        args = [seat, entry.conn, channel(match_id), online, entry.encode()]
         generation, before = await self._take_seat.call(keys, args)
         return int(generation), before or b""
 

@@ -280,8 +280,7 @@ async def test_a_credit_the_store_refused_is_submitted_again_and_given_up_at_las
     matches = FailingMatches(state, failures=2)
     matches.store.beats["a"] = T + 5_000
     matches.clock.t = T + 7_000  # "a" has not beaten for 2 s: dead
-    credits = CrashCredits(matches, asyncio.ensure_future)  # type: ignore[arg-type]
-    credits.retry_seconds = (0.01, 0.01, 0.01)
+    credits = CrashCredits(matches, asyncio.ensure_future, (0.01, 0.01, 0.01))  # type: ignore[arg-type]
     await credits._credit(MID, seat, "a", back=T + 6_200)
     assert len(matches.submitted) == 3 and len(matches.outcomes) == 1
     (outcome,) = matches.outcomes
@@ -291,7 +290,6 @@ async def test_a_credit_the_store_refused_is_submitted_again_and_given_up_at_las
     matches = FailingMatches(state, failures=10)
     matches.store.beats["a"] = T + 5_000
     matches.clock.t = T + 7_000
-    credits = CrashCredits(matches, asyncio.ensure_future)  # type: ignore[arg-type]
-    credits.retry_seconds = (0.01, 0.01)
+    credits = CrashCredits(matches, asyncio.ensure_future, (0.01, 0.01))  # type: ignore[arg-type]
     await credits._credit(MID, seat, "a", back=T + 6_200)
     assert len(matches.submitted) == 3 and matches.outcomes == []
