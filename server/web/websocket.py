@@ -14,9 +14,12 @@ application sees the same messages in the same order):
 * **Writes are coalesced per loop iteration.** A frame sent by the application is framed at
   once but written to the socket at the end of the event loop's current iteration, together
   with every other frame sent to that socket meanwhile: a resume's welcome, catch-up, probe and
-  greeting, or an action's answer and the events it caused, leave in one ``send`` system call
-  instead of one each. Order is kept (everything goes through the one websockets buffer), and
-  nothing waits longer than the iteration that sent it.
+  greeting leave in one ``send`` system call instead of one each, and so do an action's answer
+  and its events when they are sent in the same iteration (the events often come back through
+  the match's channel an iteration before the store's answer: then they leave in two; holding
+  them for the answer saved that write but no measurable CPU, docs/load.md, ninth pass). Order
+  is kept (everything goes through the one websockets buffer), and nothing waits longer than
+  the iteration that sent it.
 * **Reading pauses only when the application falls behind.** uvicorn pauses the socket after
   every received message and resumes it when the application reads it (two ``epoll_ctl`` calls
   per inbound frame); here the socket is paused once ``ws_max_queue`` messages wait unread, and
