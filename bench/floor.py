@@ -18,6 +18,10 @@ and its events encoded as the server encodes them (``protocol.codec.encode``), w
 it stores and sends. With ``--probes S`` each socket also gets a small frame every ``S``
 seconds (in slices, one every 0.1 s, as the gateway sends its probes), which its client
 answers at once: the server's probe and echo (``bench/load.py``'s servers probe every 2 s).
+With ``--chain N`` the seats of a pair answer each other at once ``N - 1`` times, then wait
+``N`` times as long (same rate): a turn of ``bench/load.py``'s matches is such a chain of three
+(the roll, the opponent's reveal as soon as the roll arrives, the move as soon as the dice do),
+where the default spreads the actions evenly (the loop then handles several at a time).
 
 It starts a private redis-server, one server process of this floor app under the same uvicorn
 settings as ``fairgammon serve`` (``server.web.websocket``'s protocol, frames written through
@@ -201,20 +205,24 @@ def serve(port: int, redis_url: str, rules: bool, probes: float) -> None:
 # ------------------------------------------------------------------------- the client
 
 
-async def play(port: int, pairs: int, rate: float, warmup: float, seconds: float, out: Any) -> None:
+async def play(
+    port: int, pairs: int, rate: float, chain: int, warmup: float, seconds: float, out: Any
+) -> None:
     """Hold the pairs, pace their actions, and report how many were acked in the window."""
     from loadgen.wsconn import WsConn
 
     loop = asyncio.get_running_loop()
-    think = pairs / rate  # a pair acts once per think (its seats in turn)
+    think = pairs / rate  # a pair acts once per think (its seats in turn), on average
     counting = False
     acked = 0
+    at_once = 0  # actions sent as soon as the other seat's events arrived (--chain)
     opened = 0
     all_open = asyncio.Event()
 
     class Seat:
         conn: WsConn
         other: Seat
+        chained: list[int]  # the pair's actions so far (its two seats share it)
 
         def on_open(self, conn: WsConn) -> None:
             nonlocal opened
@@ -225,7 +233,7 @@ async def play(port: int, pairs: int, rate: float, warmup: float, seconds: float
         busy = False  # from the turn's start to the ack of its action
 
         def on_frame(self, data: bytes) -> None:
-            nonlocal acked
+            nonlocal acked, at_once
             if data == PROBE:
                 self.conn.send(ECHO)
             elif data == ACK:
@@ -233,7 +241,12 @@ async def play(port: int, pairs: int, rate: float, warmup: float, seconds: float
                 self.busy = False
             elif not self.busy:  # the opponent's events (its own come before its ack)
                 self.busy = True
-                loop.call_later(think, self.act)
+                self.chained[0] += 1
+                if self.chained[0] % chain:
+                    at_once += counting
+                    loop.call_soon(self.act)  # the chain goes on at once
+                else:
+                    loop.call_later(think * chain, self.act)
 
         def act(self) -> None:
             self.busy = True
@@ -248,6 +261,7 @@ async def play(port: int, pairs: int, rate: float, warmup: float, seconds: float
     for pair in range(pairs):
         a, b = Seat(), Seat()
         a.other, b.other = b, a
+        a.chained = b.chained = [0]
         for seat, s in enumerate((a, b)):
             _, s.conn = await loop.create_connection(
                 lambda s=s, where=f"{url}?pair={pair}&seat={seat}": WsConn(
@@ -260,22 +274,24 @@ async def play(port: int, pairs: int, rate: float, warmup: float, seconds: float
     await asyncio.wait_for(all_open.wait(), 60)
     spread = random.Random(1)
     for a in first:
-        loop.call_later(spread.uniform(0, think), a.act)
+        loop.call_later(spread.uniform(0, think * chain), a.act)
     await asyncio.sleep(warmup)
     out.send("go")
     counting = True
     start = time.monotonic()
     await asyncio.sleep(seconds)
     counting = False
-    out.send({"acked": acked, "elapsed": time.monotonic() - start})
+    out.send({"acked": acked, "at_once": at_once, "elapsed": time.monotonic() - start})
     for a in first:
         a.conn.close()
         a.other.conn.close()
     await asyncio.sleep(0.2)
 
 
-def client(port: int, pairs: int, rate: float, warmup: float, seconds: float, out: Any) -> None:
-    asyncio.run(play(port, pairs, rate, warmup, seconds, out))
+def client(
+    port: int, pairs: int, rate: float, chain: int, warmup: float, seconds: float, out: Any
+) -> None:
+    asyncio.run(play(port, pairs, rate, chain, warmup, seconds, out))
 
 
 # ------------------------------------------------------------------------- the run
@@ -288,7 +304,7 @@ def measure_floor(ctx: Any, redis_url: str, a: argparse.Namespace) -> dict[str, 
     try:
         procs.listening(port)
         parent, child = ctx.Pipe()
-        args = (port, a.pairs, a.rate, a.warmup, a.seconds, child)
+        args = (port, a.pairs, a.rate, a.chain, a.warmup, a.seconds, child)
         player = ctx.Process(target=client, args=args)
         player.start()
         parent.recv()  # "go": warmed up
@@ -340,6 +356,9 @@ def main() -> None:
     p.add_argument(
         "--probes", type=float, default=0.0, help="seconds between probes to each socket (0: none)"
     )
+    p.add_argument(
+        "--chain", type=int, default=1, help="actions a pair makes at once in a row (above)"
+    )
     p.add_argument("--echo-seconds", type=float, default=5.0)
     p.add_argument("--echo-connections", type=int, default=64)
     p.add_argument(
@@ -348,6 +367,8 @@ def main() -> None:
         help="the echo's uvicorn ws protocol (websockets-sansio: uvicorn's own)",
     )
     a = p.parse_args()
+    if a.chain < 1:
+        p.error("--chain is at least 1")
     ctx = mp.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
         redis = RedisProcess(Path(tmp) / "redis")
@@ -361,10 +382,14 @@ def main() -> None:
     print(f"== the floor of an action: {a.pairs} pairs, {a.rate:g} actions/s asked, "
           f"{a.seconds:g} s measured ==")  # fmt: skip
     print(f"actions            {floor['acked'] / floor['elapsed']:.0f}/s acked "
-          f"(floor server {100 * floor['busy']:.0f}% of a core)")  # fmt: skip
+          f"(floor server {100 * floor['busy']:.0f}% of a core; "
+          f"{100 * floor['at_once'] / max(1, floor['acked']):.0f}% sent at once on the other "
+          "seat's events)")  # fmt: skip
     work = "frame in, apply, dump, encode, " if a.rules else "frame in, "
     if a.probes:
         work = f"probes every {a.probes:g} s, " + work
+    if a.chain > 1:
+        work = f"chains of {a.chain}, " + work
     print(f"floor CPU          {per_action * 1e6:.1f} us per action "
           f"({work}Store.commit, ack and events out)")  # fmt: skip
     print(f"echo               {rtt['round_trips_per_s']:.0f} round trips/s over "

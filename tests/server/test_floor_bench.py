@@ -1,6 +1,6 @@
 """``bench/floor.py`` measures what it says: actions paced as asked, each stored, acked and
 passed on, with the rules' work and the probes when asked for (a probe's answer is not an
-action), and the echo in the same run."""
+action), in chains at the same rate when asked, and the echo in the same run."""
 
 from __future__ import annotations
 
@@ -36,3 +36,14 @@ def test_the_floor_paces_stores_and_compares_with_the_echo():
     assert 30 <= rate <= 45, out
     assert cpu > 0 and ratio > 0, out
     assert "probes every 0.2 s, frame in, apply, dump, encode" in out
+    assert "; 0% sent at once" in out
+
+
+def test_chains_of_actions_keep_the_rate():
+    rate, cpu, ratio = figures(out := run_floor("--chain", "3"))
+    assert 30 <= rate <= 45, out
+    assert cpu > 0 and ratio > 0, out
+    assert "chains of 3, frame in, Store.commit" in out
+    # Two actions of each three sent as soon as the other seat's events arrived; none without.
+    at_once = int(re.search(r"(\d+)% sent at once", out).group(1))
+    assert 55 <= at_once <= 75, out
