@@ -53,12 +53,14 @@ from server.match.hub import Sink
 from server.match.seat_entry import SeatEntry
 from server.match.service import MatchService, NotFound, Unavailable
 from server.ops import logs
+from server.ops.backoff import waits
 
 log = logs.get("crash-credit")
 
-RETRY_SECONDS = (0.25, 0.5, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0)
-"""A crash credit the store could not take is tried again after each of these (~12 s in all,
-about as long as the sweeper holds the deadline for it: :meth:`CrashCredits.holding`)."""
+RETRY_SECONDS = waits(0.25, 2.0, 8)
+"""A crash credit the store could not take is tried again after each of these (0.25, 0.5, 1,
+then 2 s: ~12 s in all, about as long as the sweeper holds the deadline for it:
+:meth:`CrashCredits.holding`)."""
 SILENT_MS = 300
 """A process whose last heartbeat is this old may have died: a deadline its seat owes is held
 (a live one beats every 250 ms, and holding a slow one only waits for its next beat; the

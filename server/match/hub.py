@@ -23,6 +23,7 @@ from server.match.fanout import Feed, Gap, Message
 from server.match.high_water import HighWater
 from server.match.store import CONTROL, Store, channel, match_of, split_published
 from server.ops import logs
+from server.ops.backoff import doubling
 from server.ops.redis_link import RedisTarget
 from server.ops.tasks import cancel_all
 
@@ -47,7 +48,7 @@ PAGE = 64
 RETRY_FIRST_SECONDS = 0.25
 RETRY_MAX_SECONDS = 2.0
 """A catch-up the store failed is tried again after the first, then twice as long each time
-up to the second."""
+up to the second (:func:`server.ops.backoff.doubling`)."""
 NOTICES_HELD = 32
 """Most unversioned frames a connection holds before its greeting (then the newest are lost:
 its greeting is as new as they are)."""
@@ -130,9 +131,8 @@ class Follower:
         after 0.25 s, then twice as long each time up to :data:`RETRY_MAX_SECONDS`, until the
         stream is whole or the connection is gone: nothing else would (the event the
         connection waits for may be the last of its match for a while)."""
-        delay = RETRY_FIRST_SECONDS
         try:
-            while True:
+            for delay in doubling(RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS):
                 try:
                     await self._fill()
                     return
@@ -140,7 +140,6 @@ class Follower:
                     log.warning("catch-up failed", extra=logs.fields(
                         match=self.match_id, error=repr(exc), retry_in=delay))  # fmt: skip
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, RETRY_MAX_SECONDS)
         finally:
             self._catching_up = None
 
