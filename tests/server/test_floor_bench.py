@@ -1,6 +1,7 @@
 """``bench/floor.py`` measures what it says: actions paced as asked, each stored, acked and
 passed on, with the rules' work and the probes when asked for (a probe's answer is not an
-action), in chains at the same rate when asked, and the echo in the same run."""
+action), in chains at the same rate when asked, and the echo in the same run;
+``bench/above_floor.py`` runs it against the server with the same traffic."""
 
 from __future__ import annotations
 
@@ -47,3 +48,63 @@ def test_chains_of_actions_keep_the_rate():
     # Two actions of each three sent as soon as the other seat's events arrived; none without.
     at_once = int(re.search(r"(\d+)% sent at once", out).group(1))
     assert 55 <= at_once <= 75, out
+
+
+def test_the_server_against_the_floor_in_one_sitting():
+    """``bench/above_floor.py`` runs both benchmarks with the same traffic and divides."""
+    small = ("--matches 6 --pace 1 --rounds 1 --seconds 2 --warmup 1 --echo-seconds 0.5 "
+             "--echo-connections 4")  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "bench/above_floor.py", *small.split()],
+        cwd=ROOT, capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    runs = dict(re.findall(r"^\s+(floor|server)\s+([\d.]+) us per action", out, re.M))
+    assert set(runs) == {"floor", "server"}, out
+    # 6 matches, a turn of three actions a second each: ~18 actions a second in both runs.
+    for rate in re.findall(r"(\d+) actions/s", out):
+        assert 12 <= int(rate) <= 22, out
+    ratio = float(re.search(r"server / floor ([\d.]+) of the floor's CPU,", out).group(1))
+    assert ratio == round(float(runs["server"]) / float(runs["floor"]), 2), out
+    assert re.search(r"held in [01] of 1 round", out), out
+
+
+def bench_module():
+    """``bench/above_floor.py`` imported as its own folder runs it (not a package)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import above_floor
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return above_floor
+
+
+def test_the_runs_alternate_and_the_summary_counts_the_rounds(monkeypatch, capsys):
+    """The order swaps every round; the summary divides each round's own pair."""
+    above_floor = bench_module()
+    order: list[str] = []
+    cpu = iter([300.0, 420.0, 480.0, 310.0, 305.0, 450.0])
+
+    def measure(what, a):
+        order.append(what)
+        return above_floor.Run(what, next(cpu), 20.0 if what == "floor" else 27.0, 600.0, "0")
+
+    monkeypatch.setattr(above_floor, "measure", measure)
+    above_floor.main(["--rounds", "3"])
+    out = capsys.readouterr().out
+    assert order == ["floor", "server", "server", "floor", "floor", "server"]
+    assert "server / floor 1.40 of the floor's CPU, +7.0" in out
+    assert "server / floor 1.55 of the floor's CPU" in out
+    assert "held in 2 of 3 round(s)" in out
+    assert "1.47 of the floor's CPU per action on average (from 1.40 to 1.55)" in out
+
+
+def test_a_report_without_its_figures_is_a_clear_error():
+    above_floor = bench_module()
+    try:
+        above_floor.parse_server("Traceback (most recent call last): boom", "0.1")
+    except above_floor.ReportError as e:
+        assert "server" in str(e) and "boom" in str(e)
+    else:
+        raise AssertionError("a report without figures was read")
