@@ -133,7 +133,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         raise RuntimeError("REDIS_URL is not set (fairgammon serve starts an embedded Redis)")
     logs.setup(settings.log_level)
 
-    store = Store.connect(target)
+    store = Store.connect(target, window=settings.commit_window_ms / 1000)
     clock = ServerClock(store)
     clock.address = f"{socket.gethostname()}:{settings.port}"
     hub = Hub(store, target)

@@ -68,10 +68,14 @@ class _PerIteration:
     what the whole send always did, from the replies already had if there are any (so a
     broken connection is still retried once, not twice)."""
 
-    def __init__(self, link: LeanLink | None) -> None:
+    def __init__(self, link: LeanLink | None, window: float = 0.0) -> None:
         """``link``: the bare connection to the one Redis the calls go through
-        (:func:`server.ops.redis_link.open_link`), or None for redis-py's."""
+        (:func:`server.ops.redis_link.open_link`), or None for redis-py's. ``window``: how
+        long (seconds) a batch waits after its first call for others to join it; 0, the
+        default, sends it on the next loop iteration (``commit_window_ms``: docs/load.md,
+        "eleventh pass")."""
         self._link = link
+        self._window = window
         self._queue: list[tuple[Any, asyncio.Future[Any]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -81,8 +85,12 @@ class _PerIteration:
         self._queue.append((call, future))
         if len(self._queue) == 1:
             # The first call of this iteration starts the flush; it runs on the loop's next
-            # iteration, after every callback ready now has queued its call.
-            loop.call_soon(self._flush_now)
+            # iteration, after every callback ready now has queued its call (or once the
+            # window is over: the calls of those iterations share its round trip).
+            if self._window > 0:
+                loop.call_later(self._window, self._flush_now)
+            else:
+                loop.call_soon(self._flush_now)
         return await future
 
     def _flush_now(self) -> None:
@@ -168,8 +176,10 @@ def _settle(batch: list[tuple[Any, asyncio.Future[Any]]], outcomes: list[Any]) -
 class ScriptBatcher(_PerIteration):
     """Runs one Lua script for many callers, batching the calls of each loop iteration."""
 
-    def __init__(self, redis: Any, script: str, link: LeanLink | None = None) -> None:
-        super().__init__(link)
+    def __init__(
+        self, redis: Any, script: str, link: LeanLink | None = None, window: float = 0.0
+    ) -> None:
+        super().__init__(link, window)
         self.redis = redis
         self.script = script
         self.sha = sha1(script.encode()).hexdigest()
@@ -324,8 +334,8 @@ class CommandBatcher(_PerIteration):
     waits for its replies before it goes on, so the order of its own steps is unchanged.
     """
 
-    def __init__(self, redis: Any, link: LeanLink | None = None) -> None:
-        super().__init__(link)
+    def __init__(self, redis: Any, link: LeanLink | None = None, window: float = 0.0) -> None:
+        super().__init__(link, window)
         self.redis = redis
 
     async def run(self, *commands: tuple[Any, ...]) -> list[Any]:

@@ -290,6 +290,7 @@ class Store:
         target: RedisTarget | None = None,
         beat: Any = None,
         link: LeanLink | None = None,
+        window: float = 0.0,
     ) -> None:
         self.redis = redis
         self.target = target or RedisTarget(url="redis://")
@@ -300,14 +301,16 @@ class Store:
         # index updates) goes through ``link`` when given (the bare pipelined connection of
         # server.ops.lean_link: one plain Redis), else through ``redis``.
         self._link = link
-        self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target), link)
+        # ``window`` (seconds, ``commit_window_ms``): how long a batch waits for others to
+        # join it; 0 sends it on the loop's next iteration (server.match.batch).
+        self._commit = ScriptBatcher(redis, _script(_COMMIT, self.target), link, window)
         self._claim = redis.register_script(_CLAIM_DUE)
         self._heartbeat = (beat or redis).register_script(_HEARTBEAT)
         # A handshake's reads and its take-seat script go with those of the other handshakes
         # of the same loop iteration (a restart brings every client back at once); so do the
         # index updates of the transitions stored meanwhile.
-        self._batched = CommandBatcher(redis, link)
-        self._take_seat = ScriptBatcher(redis, _script(_TAKE_SEAT, self.target), link)
+        self._batched = CommandBatcher(redis, link, window)
+        self._take_seat = ScriptBatcher(redis, _script(_TAKE_SEAT, self.target), link, window)
         self._claim_gone = redis.register_script(_CLAIM_GONE)
         self._clock_keys_checked = self.target.cluster  # a cluster never had the old names
         self.instance: bytes | None = None
@@ -323,11 +326,16 @@ class Store:
         return self.redis.register_script(_script(source, self.target))
 
     @classmethod
-    def connect(cls, target: str | RedisTarget) -> Store:
-        """A store on one Redis (a URL), a cluster or a Sentinel-watched primary."""
+    def connect(cls, target: str | RedisTarget, window: float = 0.0) -> Store:
+        """A store on one Redis (a URL), a cluster or a Sentinel-watched primary; ``window``:
+        how long its batches wait for others to join them (seconds; 0: the next iteration)."""
         target = RedisTarget.of(target)
         return cls(
-            connect(target), target, beat=connect(target, max_connections=1), link=open_link(target)
+            connect(target),
+            target,
+            beat=connect(target, max_connections=1),
+            link=open_link(target),
+            window=window,
         )
 
     @classmethod

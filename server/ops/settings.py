@@ -66,6 +66,10 @@ class Settings:
     # A process told to stop (SIGTERM) while others serve moves its clients to them (close 1012,
     # both seats of a match together) at this many connections a second (server/match/gateway.py).
     drain_per_second: float = 200.0
+    # A batch of commits (and of the store's other batched work) waits this long after its
+    # first for others to share its Redis round trip; 0 sends it on the loop's next iteration.
+    # It trades each action's latency for CPU (docs/load.md, "eleventh pass").
+    commit_window_ms: float = 0.0
     # A seat away this long is shown as gone (its forfeit countdown keeps running either way).
     gone_after_seconds: float = 20.0
     # Lobby limits (server/web/limits.py), per client address.
@@ -146,6 +150,8 @@ class Settings:
             raise SettingsError("durability must be required or degraded")
         if self.drain_per_second <= 0:
             raise SettingsError("drain_per_second must be positive")
+        if not 0 <= self.commit_window_ms <= 50:
+            raise SettingsError("commit_window_ms must be between 0 and 50")
         if not 0 < self.probe_seconds <= self.probe_timeout_seconds:
             raise SettingsError("probe_seconds must be positive and at most probe_timeout_seconds")
         if self.rated_min_plays < 0 or self.rated_pair_daily < 0:

@@ -6,6 +6,7 @@ Both ways a batch goes are tried: through the bare connection of server/ops/lean
 client: what a cluster or Sentinel uses)."""
 
 import asyncio
+import uuid
 
 import pytest
 import redis.asyncio as aioredis
@@ -170,3 +171,48 @@ async def test_a_call_redis_cannot_take_fails_its_batch_instead_of_hanging_it(re
     assert [type(r) for r in results] == [TypeError, TypeError], results
     assert await store.commit(ids[1], -1, b"s", b"m", [b"e"]) == 1  # nothing of it stored
     await store.close()
+
+
+@pytest.mark.parametrize("kind", ["lean", "pool"])
+async def test_a_commit_window_gathers_the_commits_of_later_iterations(redis_url, kind):
+    """``commit_window_ms``: a batch waits that long after its first call, so commits made a
+    few loop iterations later share its round trip, and none is answered before the window
+    is over. Without a window (the control) each iteration's commits go on their own."""
+
+    async def batches(window: float) -> tuple[list[int], float, list[int]]:
+        if kind == "lean":
+            store = Store.connect(redis_url, window=window)
+        else:
+            store = Store(aioredis.Redis.from_url(redis_url), window=window)
+        sizes: list[int] = []
+        batcher = store._commit
+        send = batcher._send_all if kind == "pool" else batcher._send_at_once
+
+        def counted(calls, *rest):  # type: ignore[no-untyped-def]
+            sizes.append(len(calls))
+            return send(calls, *rest)
+
+        if kind == "pool":
+            batcher._send_all = counted  # type: ignore[method-assign]
+        else:
+            batcher._send_at_once = counted  # type: ignore[method-assign]
+        ids = [uuid.uuid4().hex for _ in range(3)]
+        await store.commit(ids[0], -1, b"s", b"m", [b"e"])  # connects the link
+        sizes.clear()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        first = asyncio.ensure_future(store.commit(ids[1], -1, b"s", b"m", [b"e"]))
+        for _ in range(3):
+            await asyncio.sleep(0)  # a few iterations later
+        second = asyncio.ensure_future(store.commit(ids[2], -1, b"s", b"m", [b"e"]))
+        versions = await asyncio.gather(first, second)
+        waited = loop.time() - started
+        await store.close()
+        return sizes, waited, versions
+
+    sizes, waited, versions = await batches(0.0)
+    assert versions == [1, 1] and sizes == [1, 1]  # the control: one batch each
+    await asyncio.sleep(0)
+    sizes, waited, versions = await batches(0.3)
+    assert versions == [1, 1] and sizes == [2], sizes
+    assert waited >= 0.3

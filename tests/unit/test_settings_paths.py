@@ -26,3 +26,11 @@ def test_an_open_match_lasts_at_least_ten_seconds():
     assert Settings.from_env({"FAIRGAMMON_OPEN_MATCH_SECONDS": "10"}).open_match_seconds == 10
     with pytest.raises(SettingsError, match="at least 10"):
         Settings.from_env({"FAIRGAMMON_OPEN_MATCH_SECONDS": "9"})
+
+
+def test_the_commit_window_is_off_by_default_and_bounded():
+    assert Settings.from_env({}).commit_window_ms == 0
+    assert Settings.from_env({"FAIRGAMMON_COMMIT_WINDOW_MS": "3"}).commit_window_ms == 3.0
+    for bad in ("-1", "51"):
+        with pytest.raises(SettingsError, match="commit_window_ms"):
+            Settings.from_env({"FAIRGAMMON_COMMIT_WINDOW_MS": bad})
