@@ -6,7 +6,7 @@ import asyncio
 import random
 
 from protocol import messages as m
-from protocol.client.connection import MatchClient
+from protocol.client.connection import ClientClosed, MatchClient
 from protocol.client.tracker import Tracker
 from protocol.events import PLAYER_DECISIONS
 
@@ -56,25 +56,45 @@ async def play_random(
             await client.wait_for(lambda t: t.owes(seat) != "commit" or t.over is not None)
             continue
         version = t.version
-        if owed == "decide":
-            if t.may_double(seat) and rng.random() < double_rate:
-                reply = await client.double()
-            else:
-                reply = await client.roll()
-        elif owed == "move":
-            assert t.dice is not None
-            plays = t.legal_plays(seat)
-            reply = await client.move(rng.choice(plays).moves if plays else ())
-        elif owed == "take":
-            if rng.random() < take_rate:
-                reply = await client.take()
-            else:
-                reply = await client.drop_double()
-        elif owed == "resign":
-            reply = await client.answer_resignation(rng.random() < 0.5)
-        else:
+        try:
+            reply = await _act(client, seat, owed, t, rng, double_rate, take_rate)
+        except ClientClosed:
+            # The match ended while this action waited for its answer (the link dropped
+            # after the match_over event, before the ack): it is over, which is what we
+            # played for. Any other end is the caller's to hear.
+            if client.tracker.over is not None:
+                return client.tracker.over  # type: ignore[return-value]
+            raise
+        if reply is None:
             continue  # the match moved on while we were being woken: look again
         if isinstance(reply, m.Reject):
             raise RuntimeError(f"the server refused a legal action: {reply}")
         # Wait for the event that our action caused before deciding again.
         await client.wait_for(lambda t, v=version: t.version > v or t.over is not None, timeout)
+
+
+async def _act(
+    client: MatchClient,
+    seat: int,
+    owed: str | None,
+    t: Tracker,
+    rng: random.Random,
+    double_rate: float,
+    take_rate: float,
+) -> m.ServerMessage | None:
+    """Send the action ``owed`` and return its answer (None: nothing this seat can do now)."""
+    if owed == "decide":
+        if t.may_double(seat) and rng.random() < double_rate:
+            return await client.double()
+        return await client.roll()
+    if owed == "move":
+        assert t.dice is not None
+        plays = t.legal_plays(seat)
+        return await client.move(rng.choice(plays).moves if plays else ())
+    if owed == "take":
+        if rng.random() < take_rate:
+            return await client.take()
+        return await client.drop_double()
+    if owed == "resign":
+        return await client.answer_resignation(rng.random() < 0.5)
+    return None
