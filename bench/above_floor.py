@@ -21,6 +21,7 @@ summary checks every round against.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import statistics
 import subprocess
@@ -54,27 +55,34 @@ def _figure(pattern: str, text: str, what: str) -> str:
     return found.group(1)
 
 
+_FLOOR = (
+    r"floor CPU\s+([\d.]+) us per action",
+    r"floor / echo\s+([\d.]+) echo round trips",
+    r"actions\s+(\d+)/s acked",
+)
+_SERVER = (
+    r"server CPU\s+\d+% of a core \(([\d.]+) us per action\)",
+    r"([\d.]+) by the echo's CPU per round trip",
+    r"\(all actions (\d+)/s",
+)
+
+
+def _parse(what: str, patterns: tuple[str, str, str], text: str, load: str) -> Run:
+    """A report read back: CPU per action, echo round trips and actions a second."""
+    cpu, round_trips, rate = (float(_figure(x, text, what)) for x in patterns)
+    return Run(what, cpu, round_trips, rate, load)
+
+
 def parse_floor(text: str, load: str) -> Run:
     """``bench/floor.py``'s report read back (its last lines)."""
-    return Run(
-        "floor",
-        float(_figure(r"floor CPU\s+([\d.]+) us per action", text, "floor")),
-        float(_figure(r"floor / echo\s+([\d.]+) echo round trips", text, "floor")),
-        float(_figure(r"actions\s+(\d+)/s acked", text, "floor")),
-        load,
-    )
+    return _parse("floor", _FLOOR, text, load)
 
 
 def parse_server(text: str, load: str) -> Run:
-    """``bench/load.py``'s report read back (its summary)."""
-    return Run(
-        "server",
-        float(_figure(r"server CPU\s+\d+% of a core \(([\d.]+) us per action\)", text, "server")),
-        float(_figure(r"([\d.]+) by the echo's CPU per round trip", text, "server")),
-        float(_figure(r"\(all actions (\d+)/s", text, "server")),
-        load,
-        _figure(r"errors \(whole run\) (.*)", text, "server").strip(),
-    )
+    """``bench/load.py``'s report read back (its summary, and its errors)."""
+    run = _parse("server", _SERVER, text, load)
+    errors = _figure(r"errors \(whole run\) (.*)", text, "server").strip()
+    return dataclasses.replace(run, errors=errors)
 
 
 def loadavg() -> str:
