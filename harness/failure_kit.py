@@ -184,15 +184,39 @@ async def health(base: str) -> tuple[int, dict[str, Any]]:
     return await asyncio.to_thread(_get_json, f"{base}/healthz")
 
 
-async def clock_credit(base: str) -> int:
-    """Wall time minus the server's time (ms): the clock credit the server has granted.
+@dataclass(frozen=True)
+class Offset:
+    """Wall time minus the server's time, as read over HTTP."""
 
-    Server and tests share the machine's clock; half the request's round trip is the error."""
-    before = time.time_ns() // 1_000_000
-    status, body = await health(base)
-    after = time.time_ns() // 1_000_000
-    assert status == 200, body
-    return (before + after) // 2 - body["time"]
+    ms: int
+    error: int
+    """Half the round trip of the reading: the true offset is within ``ms ± error``."""
+
+
+async def server_offset(base: str, samples: int = 5) -> Offset:
+    """The server's offset from the best of up to ``samples`` readings (the shortest round
+    trip; a reading within 2 ms ends the search). Server and tests share the machine's clock,
+    so half the round trip is the whole error: one reading on a loaded machine was once off by
+    over 100 ms (a request sent, the answer written at once, then read late)."""
+    best: Offset | None = None
+    for _ in range(samples):
+        before = time.time_ns() // 1_000_000
+        status, body = await health(base)
+        after = time.time_ns() // 1_000_000
+        assert status == 200, body
+        reading = Offset((before + after) // 2 - body["time"], (after - before + 1) // 2)
+        if best is None or reading.error < best.error:
+            best = reading
+        if best.error <= 2:
+            break
+    assert best is not None
+    return best
+
+
+async def clock_credit(base: str) -> int:
+    """Wall time minus the server's time (ms): the clock credit the server has granted
+    (:func:`server_offset`'s best reading)."""
+    return (await server_offset(base)).ms
 
 
 async def metric(base: str, name: str, labels: str = "") -> float:
