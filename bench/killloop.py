@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/killloop.py                       # 50 matches, 25 kills
     .venv/bin/python bench/killloop.py --matches 6 --kills 3 --length 1
+    .venv/bin/python bench/killloop.py --commit-window-ms 3     # the servers with a commit window
 
 It starts a private redis-server (AOF, ``appendfsync always``) and two ``fairgammon serve``
 processes of this checkout on it. Each match is two :class:`protocol.client.MatchClient` seats
@@ -178,13 +179,17 @@ async def killer(servers: list[Server], kills: int, every: float, rng: random.Ra
 
 async def run(matches: int = 50, kills: int = 25, every: float = 2.0, length: int = 3,
               seed: int = 1, timeout: float = 300, verbose: bool = False,
-              think: float = 0.1) -> Report:  # fmt: skip
+              think: float = 0.1, window_ms: float | None = None) -> Report:  # fmt: skip
+    """``window_ms``: the servers' ``FAIRGAMMON_COMMIT_WINDOW_MS`` (None: from this process's
+    environment, as every other setting)."""
     rng = random.Random(seed)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="fairgammon-killloop-") as tmp:
         redis = RedisProcess(Path(tmp) / "redis")
         redis.start()
         env = {"FAIRGAMMON_RATE_BURST": "500", "FAIRGAMMON_RATE_PER_SECOND": "500"}
+        if window_ms is not None:
+            env["FAIRGAMMON_COMMIT_WINDOW_MS"] = str(window_ms)
         servers = [Server(free_port(), redis.url, Path(tmp), env=env) for _ in range(2)]
         try:
             for s in servers:
@@ -260,11 +265,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--timeout", type=float, default=600)
     p.add_argument("--think", type=float, default=0.1, help="longest pause before a decision")
+    p.add_argument("--commit-window-ms", type=float, default=None,
+                   help="the servers' FAIRGAMMON_COMMIT_WINDOW_MS (default: as in the "
+                        "environment, else none)")  # fmt: skip
     args = p.parse_args(argv)
+    window = f", a {args.commit_window_ms:g} ms commit window" if args.commit_window_ms else ""
     print(f"kill loop: {args.matches} matches to {args.length}, {args.kills} SIGKILLs over two "
-          "server processes", flush=True)  # fmt: skip
+          f"server processes{window}", flush=True)  # fmt: skip
     report = asyncio.run(run(args.matches, args.kills, args.every, args.length, args.seed,
-                             args.timeout, verbose=True, think=args.think))  # fmt: skip
+                             args.timeout, verbose=True, think=args.think,
+                             window_ms=args.commit_window_ms))  # fmt: skip
     print("\n".join(report.lines()))
     return 0 if report.ok else 1
 
