@@ -388,7 +388,17 @@ def doing(client: MatchClient) -> dict[str, Any]:
         "welcome_v": core.welcome_v,
         "clock": t.clock,
         "game_k": (t.game, t.k),
-        "pending": [(p.ticket, p.state, p.build, p.auto, p.seq) for p in core._pending.values()],
+        "pending": [
+            (p.ticket, p.state, p.build, p.auto, p.seq, type(p.message).__name__)
+            for p in core._pending.values()
+        ],
+        "welcomed": core.welcomed,
+        "caught_up": core.caught_up,
+        "held": {g: (h.n, h.chain.length) if h else None for g, h in core._held.items()},
+        "current": core._current() if core.seat is not None else None,
+        "asked": sorted(core._asked),
+        "owes": t.owes(client.seat) if client.seat is not None else None,
+        "recommits": t.recommits,
         "done": sorted(core._done)[-6:],
         "last": [type(d).__name__ for d in t.history[-8:]],
         "welcomes": client.welcomes,

@@ -863,8 +863,10 @@ class SeatCore:
             self._done.discard(done)
 
     def _withdraw(self, out: list[Effect]) -> None:
-        """Automatic actions the match no longer wants (not in flight) are dropped."""
+        """Automatic actions the match no longer wants (not in flight) are dropped; what was
+        held behind one of them (one numbered action in flight) is sent now."""
         t, seat = self.tracker, self.seat
+        withdrawn = False
         for ticket in sorted(self._pending):
             p = self._pending[ticket]
             if p.auto is None or p.state == "sent":
@@ -885,6 +887,9 @@ class SeatCore:
             del self._pending[ticket]
             why = "withdrawn: the match no longer waits for it"
             out.append(Answer(ticket, m.Reject(p.seq, ErrorCode.STALE, why), True, kind))
+            withdrawn = True
+        if withdrawn:
+            self._flush(out)
 
     def _current(self, held: Held | None = None, game: int | None = None) -> bool:
         """Whether ``held`` (default: the chain held for the current game) is the one the

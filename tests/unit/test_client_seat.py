@@ -261,6 +261,35 @@ def test_an_automatic_action_no_longer_wanted_is_withdrawn_not_retried():
     assert len(other.sent) == sent and other.wake is None
 
 
+def test_an_action_held_behind_a_withdrawn_one_is_sent():
+    """One numbered action in flight: an action asked for while an automatic one waits for its
+    retry is held behind it. When the automatic one is withdrawn (the match moved on without
+    it), the held action goes at once and is answered. (A failover test once waited 30 s for
+    a move held so: the withdrawal had not sent what it released, and no retry was left to.)"""
+    room, a, b = seated(MatchOptions.single_game(), 10)
+    rng = random.Random(10)
+    room.play_until(lambda: owing(room, "decide") is not None, rng)
+    roller = owing(room, "decide")
+    other = b if roller is a else a
+    room.refuse_next.add(other.core.seat)
+    room.effects(roller, roller.core.roll(room.now)[1])
+    room.pump()
+    (reveal,) = other.sends(m.Reveal)[-1:]
+    assert reveal[1].seq not in other.by_seq  # refused for now: waiting to be sent again
+    game = other.core.tracker.game
+    ticket, effects = other.core.act(m.Resign(0, game, 1), room.now)
+    room.effects(other, effects)
+    assert other.sends(m.Resign) == []  # held behind the waiting reveal
+    # The roller leaves before the retry: the reveal is withdrawn, the resignation goes.
+    room.effects(roller, roller.core.act(m.Leave(0), room.now)[1])
+    room.pump()
+    assert other.by_seq[reveal[1].seq].local
+    assert len(other.sends(m.Resign)) == 1
+    answer = other.answers[ticket]
+    assert not answer.local and isinstance(answer.reply, m.Reject)
+    assert answer.reply.code == ErrorCode.MATCH_OVER
+
+
 def test_one_numbered_action_in_flight_so_no_retry_is_overtaken():
     """A second action waits for the first one's answer: pipelined, a later seq could be
     applied while the earlier one is answered retry_later, and its retry refused as stale."""

@@ -168,6 +168,7 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       'recommit_limit',
       'recommit_refused',
       'owed_reveal',
+      'withdrawn',
       'old_device',
       'run_out',
       'correspondence',

@@ -356,6 +356,29 @@ def owed_reveal() -> dict[str, Any]:
                       room.match_id)  # fmt: skip
 
 
+def withdrawn() -> dict[str, Any]:
+    """The opponent's reveal is answered retry_later; the player resigns meanwhile (held behind
+    the reveal: one action in flight); the roller leaves before the retry: the reveal is
+    withdrawn and the resignation goes at once."""
+    room, a, b = seated(MatchOptions.single_game(), 10, first_last_v=0)
+    recs = {id(a): Recording(a, room), id(b): Recording(b, room)}
+    room.connect(a)
+    room.connect(b)
+    room.play_until(lambda: owing(room, "decide") is not None, random.Random(10))
+    roller = owing(room, "decide")
+    assert roller is not None
+    other = b if roller is a else a
+    room.refuse_next.add(other.core.seat)  # type: ignore[arg-type]
+    room.effects(roller, roller.core.roll(room.now)[1])
+    room.pump()
+    game = other.core.tracker.game
+    room.effects(other, other.core.act(m.Resign(0, game, 1), room.now)[1])
+    room.effects(roller, roller.core.act(m.Leave(0), room.now)[1])
+    room.pump()
+    return recs[id(other)].render("withdrawn", "an action held behind an automatic one goes "
+                                  "when that one is withdrawn", room.match_id)  # fmt: skip
+
+
 def old_device() -> dict[str, Any]:
     room, a, b, rng = playing(MatchOptions.single_game(), 30, first_last_v=0)
     room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "move") is b, rng)
@@ -465,7 +488,8 @@ def conversations() -> list[dict[str, Any]]:
     out = [single_game(), match_with_cube(), outage(), drops(), frozen_server(), crashed_server()]
     out += new_device()["list"]
     out.append(catch_up())
-    out += [recommit_limit(), recommit_refused(), owed_reveal(), old_device(), run_out()]
+    out += [recommit_limit(), recommit_refused(), owed_reveal(), withdrawn(), old_device()]
+    out.append(run_out())
     out += correspondence()
     return out
 

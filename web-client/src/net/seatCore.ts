@@ -719,10 +719,12 @@ export class SeatCore {
     this.flush(out);
   }
 
-  /** Automatic actions the match no longer wants (not in flight) are dropped. */
+  /** Automatic actions the match no longer wants (not in flight) are dropped; what was held
+   * behind one of them (one numbered action in flight) is sent now. */
   private withdraw(out: Effect[]): void {
     const t = this.tracker;
     const seat = this.seat;
+    let withdrawn = false;
     for (const ticket of [...this.pending.keys()].sort((a, b) => a - b)) {
       const p = this.pending.get(ticket)!;
       if (p.auto === null || p.state === 'sent') continue;
@@ -740,7 +742,9 @@ export class SeatCore {
       this.pending.delete(ticket);
       const reply: Reply = { ok: false, code: 'stale', message: 'withdrawn: the match no longer waits for it' };
       out.push({ t: 'answer', ticket, seq: p.seq, reply, local: true, kind, auto: true });
+      withdrawn = true;
     }
+    if (withdrawn) this.flush(out);
   }
 
   /** Whether `held` (default: the chain held for the current game) is the one the server
