@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engine.match import MatchOptions
-from harness.seat_harness import Room
+from harness.seat_harness import Client, Room
 from protocol import events as pe
 from protocol import messages as m
 from protocol.client import seat as sc
@@ -241,10 +241,11 @@ def test_every_roll_is_verified_and_a_forged_one_raises_the_alarm():
     assert sum(1 for v in w.checks.values() if v.ok) == len(dice) - 1
 
 
-def test_an_automatic_action_no_longer_wanted_is_withdrawn_not_retried():
-    room, a, b = seated(MatchOptions.single_game(), 10)
-    rng = random.Random(10)
-    room.play_until(lambda: owing(room, "decide") is not None, rng)
+def _reveal_refused(seed: int) -> tuple[Room, Client, Client, m.Reveal]:
+    """A single game until a seat rolls; the other's reveal of that roll is answered
+    retry_later (waiting to be sent again): ``(room, roller, other, reveal)``."""
+    room, a, b = seated(MatchOptions.single_game(), seed)
+    room.play_until(lambda: owing(room, "decide") is not None, random.Random(seed))
     roller = owing(room, "decide")
     other = b if roller is a else a
     room.refuse_next.add(other.core.seat)
@@ -252,10 +253,15 @@ def test_an_automatic_action_no_longer_wanted_is_withdrawn_not_retried():
     room.pump()
     (reveal,) = other.sends(m.Reveal)[-1:]
     assert reveal[1].seq not in other.by_seq  # refused for now: waiting to be sent again
+    return room, roller, other, reveal[1]
+
+
+def test_an_automatic_action_no_longer_wanted_is_withdrawn_not_retried():
+    room, roller, other, reveal = _reveal_refused(10)
     # Before the retry the roller leaves: the match is over, the reveal is not wanted.
     room.effects(roller, roller.core.act(m.Leave(0), room.now)[1])
     room.pump()
-    assert other.by_seq[reveal[1].seq].local
+    assert other.by_seq[reveal.seq].local
     sent = len(other.sent)
     room.advance(10)
     assert len(other.sent) == sent and other.wake is None
@@ -266,16 +272,7 @@ def test_an_action_held_behind_a_withdrawn_one_is_sent():
     retry is held behind it. When the automatic one is withdrawn (the match moved on without
     it), the held action goes at once and is answered. (A failover test once waited 30 s for
     a move held so: the withdrawal had not sent what it released, and no retry was left to.)"""
-    room, a, b = seated(MatchOptions.single_game(), 10)
-    rng = random.Random(10)
-    room.play_until(lambda: owing(room, "decide") is not None, rng)
-    roller = owing(room, "decide")
-    other = b if roller is a else a
-    room.refuse_next.add(other.core.seat)
-    room.effects(roller, roller.core.roll(room.now)[1])
-    room.pump()
-    (reveal,) = other.sends(m.Reveal)[-1:]
-    assert reveal[1].seq not in other.by_seq  # refused for now: waiting to be sent again
+    room, roller, other, reveal = _reveal_refused(10)
     game = other.core.tracker.game
     ticket, effects = other.core.act(m.Resign(0, game, 1), room.now)
     room.effects(other, effects)
@@ -283,7 +280,7 @@ def test_an_action_held_behind_a_withdrawn_one_is_sent():
     # The roller leaves before the retry: the reveal is withdrawn, the resignation goes.
     room.effects(roller, roller.core.act(m.Leave(0), room.now)[1])
     room.pump()
-    assert other.by_seq[reveal[1].seq].local
+    assert other.by_seq[reveal.seq].local
     assert len(other.sends(m.Resign)) == 1
     answer = other.answers[ticket]
     assert not answer.local and isinstance(answer.reply, m.Reject)
