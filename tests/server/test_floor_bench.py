@@ -62,9 +62,11 @@ def test_the_server_against_the_floor_in_one_sitting():
     assert done.returncode == 0, done.stderr
     runs = dict(re.findall(r"^\s+(floor|server)\s+([\d.]+) us per action", out, re.M))
     assert set(runs) == {"floor", "server"}, out
-    # 6 matches, a turn of three actions a second each: ~18 actions a second in both runs.
+    # 6 matches, a turn of three actions a second each: ~18 actions a second in both runs. In
+    # a window of 2 s a match fits one to three of its turns, whole or in part (a loaded suite
+    # run once counted 23 a second: 46 actions), so a run's rate lies between 9 and 27.
     for rate in re.findall(r"(\d+) actions/s", out):
-        assert 12 <= int(rate) <= 22, out
+        assert 9 <= int(rate) <= 27, out
     ratio = float(re.search(r"server / floor ([\d.]+) of the floor's CPU,", out).group(1))
     assert ratio == round(float(runs["server"]) / float(runs["floor"]), 2), out
     assert re.search(r"held in [01] of 1 round", out), out
