@@ -663,6 +663,8 @@ class SeatCore:
                 continue
             if p.message is None:
                 self._build(p, out)
+                if self._pending.get(p.ticket) is not p:
+                    continue  # answered here (no chain to build it from): holds nothing back
                 if p.message is None:
                     if recommit:
                         return  # its chain is being made

@@ -217,6 +217,35 @@ def test_a_new_device_recommits_between_rolls_and_holds_its_roll_until_the_serve
     assert any(n.kind is sc.NoticeKind.CHAIN_RENEWED for n in phone.notices)
 
 
+def test_an_action_answered_while_sending_holds_nothing_back():
+    """A roll waiting for its chain is answered on the spot when the chain turns out missing
+    (a device without the secret that does not re-commit by itself); the action asked for
+    behind it goes in the same pass instead of waiting for ever."""
+    room, _, b = seated(MatchOptions.single_game(), 7)
+    room.play_until(lambda: owing(room, "decide") is b, random.Random(7))
+    room.drop(b)
+    b.connect_at = None
+    room.clients.remove(b)
+    phone = room.client(1, auto_reveal=False)
+    loaded = phone.core.chain_ready
+    asked: list[int] = []
+    phone.core.chain_ready = lambda game, held, now: asked.append(game) or []  # type: ignore[method-assign]
+    room.connect(phone)  # its chain is asked for; the answer comes later
+    game = phone.core.tracker.game
+    assert asked == [game]
+    rolled, effects = phone.core.roll(room.now)
+    room.effects(phone, effects)
+    resigned, effects = phone.core.act(m.Resign(0, game, 1), room.now)
+    room.effects(phone, effects)
+    assert not phone.sends(m.Roll) and not phone.sends(m.Resign)  # behind the roll
+    room.effects(phone, loaded(game, None, room.now))  # no chain on this device
+    room.pump()
+    assert phone.answers[rolled].local
+    assert phone.answers[rolled].reply.code == ErrorCode.BAD_REVEAL  # type: ignore[union-attr]
+    assert len(phone.sends(m.Resign)) == 1
+    assert isinstance(phone.answers[resigned].reply, m.Ack)
+
+
 def test_every_roll_is_verified_and_a_forged_one_raises_the_alarm():
     room, a, _ = seated(MatchOptions.single_game(), 8)
     rng = random.Random(8)

@@ -169,6 +169,7 @@ describe('the TypeScript seat core decides as the Python core does', () => {
       'recommit_refused',
       'owed_reveal',
       'withdrawn',
+      'answered_while_sending',
       'old_device',
       'run_out',
       'correspondence',

@@ -379,6 +379,26 @@ def withdrawn() -> dict[str, Any]:
                                   "when that one is withdrawn", room.match_id)  # fmt: skip
 
 
+def answered_while_sending() -> dict[str, Any]:
+    """A device without the secret that does not re-commit by itself rolls while its chain is
+    being looked for, and resigns behind the roll; no chain: the roll is answered on the
+    spot and the resignation goes in the same pass."""
+    room, _, b, rng = playing(MatchOptions.single_game(), 7)
+    room.play_until(lambda: owing(room, "decide") is b, rng)
+    phone = device(room, b, 1, auto_reveal=False)
+    rec = Recording(phone, room)
+    loaded = phone.core.chain_ready
+    phone.core.chain_ready = lambda game, held, now: []  # type: ignore[method-assign]
+    room.connect(phone)  # its chain is asked for; the answer comes later
+    game = phone.core.tracker.game
+    room.effects(phone, phone.core.roll(room.now)[1])
+    room.effects(phone, phone.core.act(m.Resign(0, game, 1), room.now)[1])
+    room.effects(phone, loaded(game, None, room.now))
+    room.pump()
+    return rec.render("answered_while_sending", "an action answered on the spot while sending "
+                      "holds back nothing behind it", room.match_id)  # fmt: skip
+
+
 def old_device() -> dict[str, Any]:
     room, a, b, rng = playing(MatchOptions.single_game(), 30, first_last_v=0)
     room.play_until(lambda: a.core.tracker.k > 3 and owing(room, "move") is b, rng)
@@ -488,8 +508,8 @@ def conversations() -> list[dict[str, Any]]:
     out = [single_game(), match_with_cube(), outage(), drops(), frozen_server(), crashed_server()]
     out += new_device()["list"]
     out.append(catch_up())
-    out += [recommit_limit(), recommit_refused(), owed_reveal(), withdrawn(), old_device()]
-    out.append(run_out())
+    out += [recommit_limit(), recommit_refused(), owed_reveal(), withdrawn()]
+    out += [answered_while_sending(), old_device(), run_out()]
     out += correspondence()
     return out
 

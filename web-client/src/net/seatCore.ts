@@ -541,6 +541,7 @@ export class SeatCore {
       if (waiting && !recommit) continue;
       if (p.action === null) {
         this.build(p, out);
+        if (this.pending.get(p.ticket) !== p) continue; // answered here (no chain): holds nothing back
         if (p.action === null) {
           if (recommit) return; // its chain is being made
           waiting = true;
